@@ -1,0 +1,116 @@
+# numalens build. `make help` lists the targets.
+# Everything builds into build/; downloaded sources are cached in cache/,
+# which `make clean` and `make distclean` leave alone (`make cacheclean` empties it).
+
+CLANG    ?= clang-19
+LLVMSTRIP?= llvm-strip-19
+BPFTOOL  ?= bpftool
+CC       ?= gcc
+ARCH     := x86
+B        := build
+DEPS     := $(B)/deps
+CACHE    ?= cache
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
+            -I$(B) -I$(DEPS)/include -Itools/lib -Ibpf
+LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
+# Static, so the same binary runs in the VM guest (tests/vm).
+LDFLAGS  ?= -static
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS    := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
+LIB_SRCS := $(wildcard tools/lib/*.c)
+LIB_OBJS := $(patsubst tools/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
+UNIT_SRCS:= $(wildcard tests/unit/test_*.c)
+UNIT_BINS:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+WORK_SRCS:= $(wildcard tests/workload/*.c)
+WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
+
+.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help
+.DELETE_ON_ERROR:
+
+all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS)
+
+help:
+	@echo "make deps      install packages (root) and build static libbpf/cJSON"
+	@echo "make           build build/numalens, unit tests and test workloads"
+	@echo "make run       deps + build, then 'numalens top' on the live kernel (root)"
+	@echo "make test      deps + build, then unit, live (root) and VM tests"
+	@echo "make unittest | livetest | vmtest   one layer of the tests"
+	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
+	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
+
+# --- dependencies ---------------------------------------------------------
+deps: $(DEPS)/.stamp
+$(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh; \
+	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
+	@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	@touch $@
+
+# --- BPF ------------------------------------------------------------------
+$(B)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) \
+		-I$(DEPS)/include -Ibpf -c $< -o $@
+	$(LLVMSTRIP) -g $@
+
+$(B)/%.skel.h: $(B)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name nl_$* > $@
+
+# --- user space -----------------------------------------------------------
+$(B)/lib/%.o: tools/lib/%.c tools/lib/*.h bpf/nl_types.h bpf/*.h $(SKELS) | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/numalens.o: tools/numalens.c tools/lib/*.h $(SKELS) | $(DEPS)/.stamp
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/numalens: $(B)/numalens.o $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Unit tests link the library objects but not the BPF loader parts they
+# don't call (the linker drops unused objects from the archive).
+$(B)/libnl.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a tests/unit/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libnl.a $(LDLIBS:-lpthread=) -lcmocka -lpthread
+
+$(B)/tests/%: tests/workload/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -static -o $@ $< -lpthread
+
+# --- run and test ---------------------------------------------------------
+run: all
+	@bash scripts/ensure-fs.sh
+	$(B)/numalens top
+
+test: all
+	@bash tests/run-all.sh
+
+unittest: all
+	@bash tests/run-all.sh unit
+livetest: all
+	@bash tests/run-all.sh live
+vmtest: all
+	@bash tests/run-all.sh vm
+
+bench: all
+	@bash tests/bench/run.sh
+
+# --- vmlinux.h --------------------------------------------------------------
+# From a BTF file when BTF= is given (e.g. BTF=/sys/kernel/btf/vmlinux), else
+# from Debian's linux-bpf-dev of the newest sched_ext-capable kernel.
+vmlinux:
+	@bash scripts/gen-vmlinux.sh $(ARCH) $(CACHE) $(BTF)
+
+clean:
+	rm -rf $(B)/bpf $(B)/lib $(B)/tests $(B)/*.o $(B)/*.skel.h $(B)/numalens $(B)/libnl.a $(B)/bench
+distclean:
+	rm -rf $(B)
+cacheclean:
+	rm -rf $(CACHE)

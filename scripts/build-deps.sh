@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Build the static libraries numalens links that bookworm lacks, from
+# Debian's source packages (deb-src trixie, added by scripts/setup.sh):
+#  - libbpf >= 1.5: bookworm's libbpf-dev is 1.1 (1.4.6 in backports), too
+#    old for the skeletons bpftool 7.5 emits (shared/PLATFORM.md);
+#  - cJSON: Debian ships only libcjson.so, and the VM guest needs static
+#    binaries.
+#   usage: build-deps.sh CACHE_DIR OUT_DIR
+# Produces OUT_DIR/lib/{libbpf.a,libcjson.a} and OUT_DIR/include/{bpf,cjson}.
+# Source tarballs stay in CACHE_DIR, so a rebuild needs no network.
+set -euo pipefail
+cache=${1:?cache dir}; out=${2:?out dir}
+die() { printf 'build-deps: error: %s\n' "$*" >&2; exit 1; }
+mkdir -p "$cache" "$out/lib" "$out/include"
+cache=$(cd "$cache" && pwd); out=$(cd "$out" && pwd)
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+# fetch_src PKG: print the newest cached orig tarball of PKG, fetching it once.
+fetch_src() {
+	local t
+	t=$(ls "$cache/$1"_*.orig.tar.* 2>/dev/null | sort -V | tail -1 || true)
+	if [ -z "$t" ]; then
+		printf 'build-deps: fetching the %s source package\n' "$1" >&2
+		(cd "$cache" && apt-get source --download-only -qq "$1" >/dev/null 2>&1) ||
+			die "apt-get source $1 failed: run 'make deps' as root (it adds the deb-src line and runs apt-get update)"
+		t=$(ls "$cache/$1"_*.orig.tar.* | sort -V | tail -1)
+	fi
+	printf '%s\n' "$t"
+}
+
+if [ ! -f "$out/lib/libbpf.a" ] || [ ! -f "$out/include/bpf/libbpf.h" ]; then
+	t=$(fetch_src libbpf)
+	ver=$(basename "$t" | sed -E 's/libbpf_([0-9.]+)\.orig.*/\1/')
+	case "$ver" in 0.*|1.[0-4]|1.[0-4].*) die "libbpf $ver is older than 1.5";; esac
+	mkdir "$work/libbpf" && tar -xf "$t" -C "$work/libbpf"
+	make -s -C "$(ls -d "$work"/libbpf/libbpf-*/src)" BUILD_STATIC_ONLY=1 \
+		OBJDIR="$work/lobj" DESTDIR="$work/ldest" PREFIX= LIBDIR=/lib \
+		INCLUDEDIR=/include install >/dev/null
+	cp "$work/ldest/lib/libbpf.a" "$out/lib/"
+	rm -rf "$out/include/bpf" && cp -r "$work/ldest/include/bpf" "$out/include/"
+	printf 'build-deps: libbpf %s built\n' "$ver" >&2
+fi
+
+if [ ! -f "$out/lib/libcjson.a" ] || [ ! -f "$out/include/cjson/cJSON.h" ]; then
+	t=$(fetch_src cjson)
+	mkdir "$work/cjson" && tar -xf "$t" -C "$work/cjson"
+	src=$(ls -d "$work"/cjson/cJSON-*)
+	cc -O2 -fPIC -c "$src/cJSON.c" -o "$work/cJSON.o"
+	ar rcs "$out/lib/libcjson.a" "$work/cJSON.o"
+	mkdir -p "$out/include/cjson" && cp "$src/cJSON.h" "$out/include/cjson/"
+	printf 'build-deps: cJSON built\n' >&2
+fi

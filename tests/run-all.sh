@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# numalens test runner: unit (cmocka), live (host kernel, root) and vm
+# (qemu guest) layers. Every test reports one line "PASS <name> (<s>s)" or
+# "FAIL <name>: <reason>"; the run ends with "N passed, N failed".
+#   usage: tests/run-all.sh [unit] [live] [vm]     (default: all three)
+# Exit status: 0 when nothing failed, 1 otherwise. Under CI (CI=true) a
+# test that would skip for lack of root or of a kernel feature fails.
+set -u
+cd "$(dirname "$0")/.."
+B=build
+LOGS=$B/test-logs
+mkdir -p "$LOGS"
+layers=${*:-unit live vm}
+pass=0; fail=0; failed_names=()
+
+record() { # record PASS|FAIL name detail
+	if [ "$1" = PASS ]; then pass=$((pass + 1)); printf 'PASS %s %s\n' "$2" "$3"
+	else fail=$((fail + 1)); failed_names+=("$2"); printf 'FAIL %s: %s\n' "$2" "$3"; fi
+}
+
+run_unit() {
+	local bin name out rc line
+	for bin in "$B"/tests/test_*; do
+		[ -x "$bin" ] || continue
+		name=$(basename "$bin")
+		out=$(CMOCKA_MESSAGE_OUTPUT=TAP timeout 120 "$bin" 2>&1); rc=$?
+		printf '%s\n' "$out" > "$LOGS/$name.log"
+		local seen=0
+		while IFS= read -r line; do
+			case "$line" in
+			"ok "*) seen=1; record PASS "unit/$name/${line#ok * - }" "";;
+			"not ok "*) seen=1; record FAIL "unit/$name/${line#not ok * - }" \
+				"$(grep -A3 -F "${line#not ok * - }" "$LOGS/$name.log" | grep -v '^\(not \)\?ok' | head -3 | tr '\n' ' ')";;
+			esac
+		done <<< "$out"
+		if [ $seen = 0 ] || { [ $rc != 0 ] && ! grep -q '^not ok' <<< "$out"; }; then
+			record FAIL "unit/$name" "exit $rc: $(tail -3 "$LOGS/$name.log" | tr '\n' ' ')"
+		fi
+	done
+}
+
+run_live() {
+	local t name rc start secs
+	for t in tests/live/*.sh; do
+		[ -f "$t" ] || continue
+		name=live/$(basename "$t" .sh)
+		start=$(date +%s%N)
+		timeout 300 bash "$t" > "$LOGS/$(basename "$t").log" 2>&1; rc=$?
+		secs=$(( ($(date +%s%N) - start) / 100000000 )); secs="$((secs / 10)).$((secs % 10))"
+		case $rc in
+		0) record PASS "$name" "(${secs}s)";;
+		77) if [ "${CI:-}" = true ]; then record FAIL "$name" "skipped under CI: $(tail -1 "$LOGS/$(basename "$t").log")"
+		    else printf 'SKIP %s: %s\n' "$name" "$(tail -1 "$LOGS/$(basename "$t").log")"; fi;;
+		124) record FAIL "$name" "timed out after 300 s; log: $LOGS/$(basename "$t").log";;
+		*) record FAIL "$name" "exit $rc (${secs}s): $(tail -5 "$LOGS/$(basename "$t").log" | tr '\n' ' ')";;
+		esac
+	done
+}
+
+run_vm() {
+	[ -f tests/vm/run.sh ] || return 0
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS "*) pass=$((pass + 1)); printf '%s\n' "$line";;
+		"FAIL "*) fail=$((fail + 1)); failed_names+=("${line#FAIL }"); printf '%s\n' "$line";;
+		*) printf '%s\n' "$line";;
+		esac
+	done < <(bash tests/vm/run.sh 2>&1)
+}
+
+for l in $layers; do
+	case $l in
+	unit) run_unit;; live) run_live;; vm) run_vm;;
+	*) echo "run-all: unknown layer '$l' (unit, live, vm)" >&2; exit 2;;
+	esac
+done
+if [ $fail -gt 0 ]; then
+	printf '\nfailed:\n'; printf '  %s\n' "${failed_names[@]}"
+fi
+printf '%d passed, %d failed\n' "$pass" "$fail"
+[ $fail = 0 ]

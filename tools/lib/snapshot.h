@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The snapshot model: one interval's view of the machine, built by
+ * collect.c from the BPF maps plus procfs/sysfs/cgroupfs, and the only
+ * thing the views (tui, text, json, prometheus) read. Views never touch
+ * BPF maps or /proc themselves.
+ *
+ * Counters named *_total are monotonic since numalens started (or since
+ * the object appeared); the matching *_delta fields are the change over
+ * this interval (interval_ns). Rates are delta / interval.
+ * Units: ns, pages (base pages of page_size bytes), bytes, events.
+ */
+#ifndef NL_SNAPSHOT_H
+#define NL_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "../../bpf/nl_types.h"
+
+/* Locality of the NUMA-hinting faults, weighted by CPU time
+ * (spec/seed_numa.md LOC-1..LOC-7). */
+struct nl_locality {
+	/* false when NUMA balancing is off or no sampled slice had faults:
+	 * views print "unavailable"/NaN, never 0 (LOC-7). */
+	bool available;
+	uint64_t bucket_ns[NL_LOC_BUCKETS];	/* delta over the interval */
+	uint64_t nofault_ns;			/* delta: run time with no faults in window */
+	/* CPU-time-weighted mean locality in [0,1] using bucket midpoints
+	 * ((b + 0.5) / 8); NAN when !available. */
+	double mean;
+};
+
+/* Page allocations of one process or cgroup over the interval. */
+struct nl_alloc_figs {
+	uint64_t events_local;		/* delta: page_nid == cpu_nid */
+	uint64_t events_remote;		/* delta: page_nid != cpu_nid (unknown node excluded) */
+	uint64_t pages_local;
+	uint64_t pages_remote;
+	uint64_t pages_by_node[NL_MAX_NODES];		/* delta, by page node */
+	uint64_t pages_by_class[NL_NR_CLASSES];	/* delta, enum nl_alloc_class */
+	uint64_t pages_unclassified;	/* MOVABLE - (ANON+FILE+SHMEM), clamped >= 0 */
+	uint64_t fail_events;		/* delta: pfn == -1 (never local or remote) */
+	/* since start (or since the process/cgroup was first seen) */
+	uint64_t events_local_total, events_remote_total;
+	uint64_t pages_local_total, pages_remote_total;
+	uint64_t fail_events_total;
+};
+
+/* NUMA moves and migrations (deltas over the interval). */
+struct nl_migrate_figs {
+	uint64_t move_numa, swap_numa, stick_numa;
+	uint64_t pages_ok;			/* all reasons */
+	uint64_t pages_fail;
+	uint64_t numa_misplaced_ok;		/* reason MR_NUMA_MISPLACED */
+	uint64_t numa_misplaced_fail;
+	uint64_t pages_ok_by_reason[NL_MIGRATE_REASONS];
+	uint64_t pages_fail_by_reason[NL_MIGRATE_REASONS];
+	/* since start */
+	uint64_t move_numa_total, swap_numa_total, stick_numa_total;
+	uint64_t pages_ok_total, pages_fail_total;
+	uint64_t numa_misplaced_ok_total, numa_misplaced_fail_total;
+};
+
+/* Figures common to a process and a cgroup. */
+struct nl_figs {
+	uint64_t run_ns_by_node[NL_MAX_NODES];	/* delta: on-CPU time per node */
+	uint64_t run_ns;			/* delta: sum over nodes */
+	uint64_t run_ns_total;			/* since start */
+	uint64_t run_ns_total_by_node[NL_MAX_NODES];
+	double cpu_pct;				/* run_ns / interval_ns * 100 (can exceed 100) */
+	struct nl_locality loc;
+	struct nl_alloc_figs alloc;
+	struct nl_migrate_figs mig;
+	uint64_t locality_ns_total[NL_LOC_BUCKETS];	/* since start, for histograms */
+};
+
+/* One process (tgid). */
+struct nl_proc {
+	pid_t pid;
+	char comm[16];
+	uint64_t cgroup_id;		/* index into the cgroup table, 0 if unknown */
+	char cgroup_path[256];		/* cgroup path relative to its mount, "/" for root */
+	bool alive;			/* false: exited during the interval (last figures) */
+	/* resident pages per node from /proc/PID/numa_maps; rss_known false
+	 * when it could not be read (permissions, exited). */
+	bool rss_known;
+	uint64_t rss_pages_by_node[NL_MAX_NODES];
+	struct nl_figs f;
+};
+
+/* One cgroup. Figures are hierarchical: its own tasks plus all
+ * descendants, including removed ones (seed_numa.md HIE-1, HIE-2). */
+struct nl_cgroup {
+	uint64_t id;			/* kernfs id (inode number) */
+	uint64_t parent_id;		/* 0 for the root */
+	char path[512];			/* relative to the hierarchy root, "/" for root */
+	int depth;			/* 0 for the root */
+	bool removed;			/* gone from cgroupfs; kept for the grace period */
+	/* memory.numa_stat per node (bytes): anon and file; known false on
+	 * kernels/hierarchies without it */
+	bool numa_stat_known;
+	uint64_t anon_bytes_by_node[NL_MAX_NODES];
+	uint64_t file_bytes_by_node[NL_MAX_NODES];
+	struct nl_figs f;
+};
+
+/* sysfs numastat counters of one node (deltas over the interval), the
+ * kernel's own view beside the BPF counts (seed_alloc.md R2). */
+struct nl_numastat {
+	uint64_t numa_hit, numa_miss, numa_foreign;
+	uint64_t interleave_hit, local_node, other_node;
+};
+
+/* One online NUMA node. */
+struct nl_node {
+	int nid;
+	int nr_cpus;
+	char cpulist[128];			/* as in sysfs, e.g. "0-3,8" */
+	double cpu_busy_pct;			/* from /proc/stat over the interval, 0..100 */
+	uint64_t mem_total_bytes, mem_free_bytes, mem_used_bytes;
+	struct nl_numastat numastat;		/* delta */
+	struct nl_numastat numastat_total;	/* absolute, as read */
+	/* BPF view of allocations landing on / made from this node (delta, events) */
+	uint64_t bpf_events_local;		/* cpu node == page node == nid */
+	uint64_t bpf_events_other;		/* page on nid, allocated from another node's CPU
+						 * (what numastat counts as other_node) */
+	uint64_t bpf_events_from_remote;	/* allocated on nid's CPUs, page elsewhere */
+	uint64_t bpf_pages;			/* pages allocated on this node */
+	uint64_t run_ns;			/* delta: all on-CPU time seen on this node */
+};
+
+/* Counters about numalens itself. */
+struct nl_self {
+	uint64_t drops[NL_NR_DROPS];	/* totals since start, enum nl_drop */
+	uint64_t procs_evicted;		/* exited tgids removed from the BPF maps */
+	uint64_t cgroups_evicted;	/* removed cgroups folded into parents and dropped */
+	/* per BPF program: name, run count and run time (kernel.bpf_stats_enabled) */
+	int nr_progs;
+	struct {
+		char name[64];
+		uint64_t run_cnt;
+		uint64_t run_time_ns;
+	} progs[32];
+	bool bpf_stats_enabled;
+};
+
+/* What this kernel/session can and cannot show. */
+struct nl_sources {
+	bool sched;		/* sched_switch program attached */
+	bool alloc;		/* mm_page_alloc attached */
+	bool alloc_class;	/* mm_lru_insertion attached (anon/file/shmem split) */
+	bool migrate;		/* migration tracepoints attached */
+	bool numa_balancing;	/* /proc/sys/kernel/numa_balancing != 0 */
+	bool vm_numa_stat;	/* /proc/sys/vm/numa_stat != 0: numastat cross-check valid */
+	int cgroup_mode;	/* enum nl_cgroup_mode */
+	char cgroup_root[256];	/* mount point the cgroup paths are relative to */
+	char missing[512];	/* human list of what is unavailable and why */
+};
+
+/* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
+struct nl_snapshot {
+	uint64_t seq;			/* 1 for the first interval */
+	uint64_t timestamp_ns;		/* CLOCK_REALTIME at the end of the interval */
+	uint64_t interval_ns;		/* measured, not the requested one */
+	long page_size;			/* bytes */
+	char kernel[128];		/* uname -r */
+	struct nl_sources src;
+
+	int nr_nodes;
+	struct nl_node *nodes;		/* sorted by nid */
+	int nr_procs;
+	struct nl_proc *procs;		/* any order; views sort */
+	int nr_cgroups;
+	struct nl_cgroup *cgroups;	/* parents before children (pre-order) */
+	struct nl_self self;
+};
+
+/* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */
+void nl_snapshot_free(struct nl_snapshot *s);
+
+/* Return the locality mean in [0,1] of @bucket_ns (CPU-time weighted,
+ * bucket midpoints (b+0.5)/8), or NAN if the buckets sum to 0. */
+double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
+
+#endif /* NL_SNAPSHOT_H */

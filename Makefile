@@ -7,7 +7,7 @@ LLVMSTRIP?= llvm-strip-19
 BPFTOOL  ?= bpftool
 CC       ?= gcc
 ARCH     := x86
-B        := build
+B        ?= build
 DEPS     := $(B)/deps
 CACHE    ?= cache
 
@@ -114,3 +114,6 @@ distclean:
 	rm -rf $(B)
 cacheclean:
 	rm -rf $(CACHE)
+
+# The VM harness adds its own targets (kernel, initramfs, guest programs).
+-include tests/vm/vm.mk

@@ -1,0 +1,347 @@
+/*
+ * nlwork: a small static workload for numalens tests (host and VM guest).
+ *
+ * It pins itself to CPUs, binds its memory to a NUMA node with raw
+ * set_mempolicy/mbind syscalls (no libnuma: the guest has none), then
+ * allocates and touches anonymous, page-cache and shmem memory and/or spins,
+ * in N threads. Optional after-work steps (new CPUs, default policy, a
+ * re-walk of the anon memory) let NUMA-balancing tests move a task away
+ * from its memory. `nlwork --help` lists the options.
+ *
+ * Output: one line at the end,
+ *   nlwork pid=P anon_mib=M touched_pages=T cpu=LIST|- node=N|- ...
+ * Exit: 0 done; 1 a syscall failed (which one and which node is said);
+ *       2 bad arguments. Errors are one line on stderr.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MPOL_DEFAULT 0
+#define MPOL_BIND 2
+#define MASK_LONGS 16 /* 1024 nodes */
+#define MAX_THREADS 256
+
+struct opts {
+	const char *cpu;       /* --cpu list, NULL = leave affinity alone */
+	const char *after_cpu; /* --after-cpu list */
+	int node;              /* --node, -1 = no binding */
+	long anon_mib, file_mib, shmem_mib;
+	const char *file_path;
+	int threads, repeat;
+	double spin_s, hold_s, walk_s;
+	int after_default;
+	const char *ready_file;
+};
+
+static struct opts o = { .node = -1, .threads = 1, .repeat = 1 };
+static long page_sz;
+static long touched_pages; /* summed by threads under lock */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
+static size_t keep_len[MAX_THREADS];
+
+/* die: print "nlwork: <msg>" and exit with code. */
+static void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("nlwork: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+/* now_s: CLOCK_MONOTONIC in seconds. */
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* parse_cpus: fill set from "1", "0-1" or "0,2-3"; return 0 or -1 on bad text. */
+static int parse_cpus(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+		if (end == s || a < 0 || a >= CPU_SETSIZE)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b >= CPU_SETSIZE)
+				return -1;
+		}
+		for (long c = a; c <= b; c++)
+			CPU_SET(c, set);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return CPU_COUNT(set) ? 0 : -1;
+}
+
+/* pin: set the affinity of the whole process (threads inherit) to list. */
+static void pin(const char *list)
+{
+	cpu_set_t set;
+	if (parse_cpus(list, &set))
+		die(2, "bad CPU list '%s'", list);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die(1, "sched_setaffinity(%s): %s", list, strerror(errno));
+}
+
+/* bind_region: MPOL_BIND [p, p+len) to o.node, or MPOL_DEFAULT when node < 0. */
+static void bind_region(void *p, size_t len, int node)
+{
+	unsigned long mask[MASK_LONGS] = { 0 };
+	if (node < 0) {
+		if (syscall(SYS_mbind, p, len, MPOL_DEFAULT, NULL, 0, 0))
+			die(1, "mbind(MPOL_DEFAULT): %s", strerror(errno));
+		return;
+	}
+	mask[node / 64] = 1UL << (node % 64);
+	if (syscall(SYS_mbind, p, len, MPOL_BIND, mask, MASK_LONGS * 64, 0))
+		die(1, "mbind(MPOL_BIND, node %d): %s", node, strerror(errno));
+}
+
+/* set_policy: process policy MPOL_BIND to node, or MPOL_DEFAULT when node < 0. */
+static void set_policy(int node)
+{
+	unsigned long mask[MASK_LONGS] = { 0 };
+	if (node < 0) {
+		if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
+			die(1, "set_mempolicy(MPOL_DEFAULT): %s", strerror(errno));
+		return;
+	}
+	mask[node / 64] = 1UL << (node % 64);
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, MASK_LONGS * 64))
+		die(1, "set_mempolicy(MPOL_BIND, node %d): %s", node, strerror(errno));
+}
+
+/* map_touch: mmap len bytes (flags), bind them, write every page; return the
+ * mapping and add the pages to touched_pages. */
+static char *map_touch(size_t len, int flags)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (p == MAP_FAILED)
+		die(1, "mmap(%zu bytes): %s", len, strerror(errno));
+	if (o.node >= 0)
+		bind_region(p, len, o.node);
+	for (size_t off = 0; off < len; off += page_sz)
+		p[off] = (char)(off / page_sz + 1);
+	pthread_mutex_lock(&lock);
+	touched_pages += len / page_sz;
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
+/* worker: one thread's share of the anon touch (o.repeat times) then spin. */
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+	size_t pages = (size_t)o.anon_mib * (1 << 20) / page_sz;
+	size_t mine = pages / o.threads + ((size_t)id < pages % o.threads);
+	size_t len = mine * page_sz;
+
+	for (int r = 0; len && r < o.repeat; r++) {
+		char *p = map_touch(len, MAP_PRIVATE | MAP_ANONYMOUS);
+		if (r + 1 < o.repeat)
+			munmap(p, len);
+		else
+			keep_anon[id] = p, keep_len[id] = len;
+	}
+	if (o.spin_s > 0) {
+		double end = now_s() + o.spin_s;
+		volatile unsigned long x = 0;
+		while (now_s() < end)
+			for (int i = 0; i < 10000; i++)
+				x += i;
+	}
+	return NULL;
+}
+
+/* file_work: write then read back o.file_mib MiB at o.file_path. */
+static void file_work(void)
+{
+	static char buf[1 << 20];
+	int fd = open(o.file_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(1, "open(%s): %s", o.file_path, strerror(errno));
+	memset(buf, 'n', sizeof(buf));
+	for (long i = 0; i < o.file_mib; i++)
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die(1, "write(%s): %s", o.file_path, strerror(errno));
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		die(1, "lseek(%s): %s", o.file_path, strerror(errno));
+	for (long i = 0; i < o.file_mib; i++)
+		if (read(fd, buf, sizeof(buf)) < 0)
+			die(1, "read(%s): %s", o.file_path, strerror(errno));
+	close(fd);
+}
+
+/* walk: rewrite every kept anon page until secs have passed. */
+static void walk(double secs)
+{
+	double end = now_s() + secs;
+	while (now_s() < end)
+		for (int t = 0; t < o.threads; t++)
+			for (size_t off = 0; off < keep_len[t]; off += page_sz)
+				keep_anon[t][off]++;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: nlwork [options]\n"
+	      "  --cpu LIST        pin to these CPUs (\"1\", \"0-1\", \"0,2-3\")\n"
+	      "  --node N          bind memory to node N (MPOL_BIND) before allocating\n"
+	      "  --anon MIB        allocate and write every page of MIB anonymous memory\n"
+	      "  --file MIB        write then read a file of MIB (page cache); needs --file-path\n"
+	      "  --file-path P     the file for --file\n"
+	      "  --shmem MIB       touch MIB of MAP_SHARED|MAP_ANONYMOUS memory\n"
+	      "  --threads N       run the work (anon touch, spin) in N threads (anon split)\n"
+	      "  --spin SECONDS    busy-loop for SECONDS (per thread)\n"
+	      "  --repeat N        touch the anon memory N times (munmap + mmap again)\n"
+	      "  --ready-file P    write \"ready\\n\" to P once the work (and --after-*) is done\n"
+	      "  --after-cpu LIST  after the work, move to these CPUs\n"
+	      "  --after-default   after the work, reset the process and anon policy to default\n"
+	      "  --walk SECONDS    after the ready file, rewrite the anon pages for SECONDS\n"
+	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
+	      "  --help            this text\n"
+	      "Prints 'nlwork pid=.. anon_mib=.. touched_pages=.. cpu=.. node=..' at the end.\n"
+	      "Exit 0 ok, 1 a syscall failed, 2 bad arguments.\n", f);
+}
+
+/* num: parse a non-negative number for option name, or exit 2. */
+static double num(const char *name, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end || v < 0)
+		die(2, "--%s wants a non-negative number, got '%s'", name, s);
+	return v;
+}
+
+static void parse(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "cpu", 1, 0, 'c' }, { "node", 1, 0, 'n' }, { "anon", 1, 0, 'a' },
+		{ "file", 1, 0, 'f' }, { "file-path", 1, 0, 'F' }, { "shmem", 1, 0, 's' },
+		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
+		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
+		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
+		{ "walk", 1, 0, 'W' }, { "help", 0, 0, 'h' }, { 0 }
+	};
+	int c;
+	cpu_set_t set;
+
+	opterr = 0; /* our own one-line message below */
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c': o.cpu = optarg; break;
+		case 'n': o.node = (int)num("node", optarg); break;
+		case 'a': o.anon_mib = (long)num("anon", optarg); break;
+		case 'f': o.file_mib = (long)num("file", optarg); break;
+		case 'F': o.file_path = optarg; break;
+		case 's': o.shmem_mib = (long)num("shmem", optarg); break;
+		case 't': o.threads = (int)num("threads", optarg); break;
+		case 'S': o.spin_s = num("spin", optarg); break;
+		case 'H': o.hold_s = num("hold", optarg); break;
+		case 'r': o.repeat = (int)num("repeat", optarg); break;
+		case 'R': o.ready_file = optarg; break;
+		case 'A': o.after_cpu = optarg; break;
+		case 'D': o.after_default = 1; break;
+		case 'W': o.walk_s = num("walk", optarg); break;
+		case 'h': usage(stdout); exit(0);
+		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die(2, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (o.threads < 1 || o.threads > MAX_THREADS)
+		die(2, "--threads must be 1..%d", MAX_THREADS);
+	if (o.repeat < 1)
+		die(2, "--repeat must be >= 1");
+	if (o.node >= MASK_LONGS * 64 - 1)
+		die(2, "--node %d is out of range", o.node);
+	if (o.file_mib && !o.file_path)
+		die(2, "--file needs --file-path");
+	if (o.cpu && parse_cpus(o.cpu, &set))
+		die(2, "bad --cpu list '%s'", o.cpu);
+	if (o.after_cpu && parse_cpus(o.after_cpu, &set))
+		die(2, "bad --after-cpu list '%s'", o.after_cpu);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[MAX_THREADS];
+	char *shm = NULL;
+
+	page_sz = sysconf(_SC_PAGESIZE);
+	parse(argc, argv);
+	if (o.cpu)
+		pin(o.cpu);
+	if (o.node >= 0)
+		set_policy(o.node);
+
+	for (long i = 0; i < o.threads; i++)
+		if ((errno = pthread_create(&th[i], NULL, worker, (void *)i)))
+			die(1, "pthread_create: %s", strerror(errno));
+	for (int i = 0; i < o.threads; i++)
+		pthread_join(th[i], NULL);
+	if (o.file_mib)
+		file_work();
+	if (o.shmem_mib)
+		shm = map_touch((size_t)o.shmem_mib << 20, MAP_SHARED | MAP_ANONYMOUS);
+
+	if (o.after_cpu)
+		pin(o.after_cpu);
+	if (o.after_default) {
+		set_policy(-1);
+		for (int t = 0; t < o.threads; t++)
+			if (keep_len[t])
+				bind_region(keep_anon[t], keep_len[t], -1);
+	}
+	if (o.ready_file) {
+		FILE *f = fopen(o.ready_file, "w");
+		if (!f || fputs("ready\n", f) < 0 || fclose(f))
+			die(1, "cannot write ready file %s: %s", o.ready_file, strerror(errno));
+	}
+	if (o.walk_s > 0)
+		walk(o.walk_s);
+	if (o.hold_s > 0) {
+		struct timespec ts = { (time_t)o.hold_s,
+				       (long)((o.hold_s - (time_t)o.hold_s) * 1e9) };
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	(void)shm;
+	printf("nlwork pid=%d anon_mib=%ld touched_pages=%ld cpu=%s node=",
+	       (int)getpid(), o.anon_mib, touched_pages, o.cpu ? o.cpu : "-");
+	if (o.node >= 0)
+		printf("%d", o.node);
+	else
+		fputs("-", stdout);
+	printf(" threads=%d repeat=%d file_mib=%ld shmem_mib=%ld spin_s=%g\n",
+	       o.threads, o.repeat, o.file_mib, o.shmem_mib, o.spin_s);
+	return 0;
+}

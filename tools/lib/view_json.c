@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * docs/json.md, field for field. cJSON keeps numbers as doubles, which
+ * would print a ns timestamp (~1.7e18 > 2^53) as "1.7356896001234568e+18":
+ * every unsigned counter therefore goes out as a raw integer literal.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "view_fmt.h"
+#include "view_json.h"
+
+/* Allocation failures inside the builders are collected in one flag
+ * instead of checked at every call: cJSON_Add* return NULL on failure. */
+struct jb {
+	const struct nl_snapshot *s;
+	bool oom;
+};
+
+static void add_u64(struct jb *j, cJSON *obj, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	if (!cJSON_AddRawToObject(obj, key, buf))
+		j->oom = true;
+}
+
+static void add_i64(struct jb *j, cJSON *obj, const char *key, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	if (!cJSON_AddRawToObject(obj, key, buf))
+		j->oom = true;
+}
+
+static void add_double(struct jb *j, cJSON *obj, const char *key, double v)
+{
+	/* JSON has no NaN/Inf; an unmeasurable figure is null (docs/json.md) */
+	if (!(isfinite(v) ? cJSON_AddNumberToObject(obj, key, v) : cJSON_AddNullToObject(obj, key)))
+		j->oom = true;
+}
+
+static void add_bool(struct jb *j, cJSON *obj, const char *key, bool v)
+{
+	if (!cJSON_AddBoolToObject(obj, key, v))
+		j->oom = true;
+}
+
+static void add_str(struct jb *j, cJSON *obj, const char *key, const char *v)
+{
+	if (!cJSON_AddStringToObject(obj, key, v))
+		j->oom = true;
+}
+
+static void add_null(struct jb *j, cJSON *obj, const char *key)
+{
+	if (!cJSON_AddNullToObject(obj, key))
+		j->oom = true;
+}
+
+static cJSON *add_obj(struct jb *j, cJSON *obj, const char *key)
+{
+	cJSON *o = cJSON_AddObjectToObject(obj, key);
+
+	if (!o)
+		j->oom = true;
+	return o;
+}
+
+static cJSON *add_arr(struct jb *j, cJSON *obj, const char *key)
+{
+	cJSON *a = cJSON_AddArrayToObject(obj, key);
+
+	if (!a)
+		j->oom = true;
+	return a;
+}
+
+static void arr_u64(struct jb *j, cJSON *arr, uint64_t v)
+{
+	char buf[24];
+	cJSON *item;
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	item = cJSON_CreateRaw(buf);
+	if (!item || !cJSON_AddItemToArray(arr, item)) {
+		cJSON_Delete(item);
+		j->oom = true;
+	}
+}
+
+/* {"<nid>": v[nid]} for every online node, in the snapshot's node order. */
+static void add_by_node(struct jb *j, cJSON *obj, const char *key, const uint64_t *v)
+{
+	cJSON *o = add_obj(j, obj, key);
+	char nid[16];
+
+	if (!o)
+		return;
+	for (int i = 0; i < j->s->nr_nodes; i++) {
+		int n = j->s->nodes[i].nid;
+
+		snprintf(nid, sizeof(nid), "%d", n);
+		add_u64(j, o, nid, n >= 0 && n < NL_MAX_NODES ? v[n] : 0);
+	}
+}
+
+static void add_u64_array(struct jb *j, cJSON *obj, const char *key, const uint64_t *v, int n)
+{
+	cJSON *a = add_arr(j, obj, key);
+
+	for (int i = 0; a && i < n; i++)
+		arr_u64(j, a, v[i]);
+}
+
+static void add_numastat(struct jb *j, cJSON *obj, const char *key, const struct nl_numastat *n)
+{
+	cJSON *o = add_obj(j, obj, key);
+
+	if (!o)
+		return;
+	add_u64(j, o, "numa_hit", n->numa_hit);
+	add_u64(j, o, "numa_miss", n->numa_miss);
+	add_u64(j, o, "numa_foreign", n->numa_foreign);
+	add_u64(j, o, "interleave_hit", n->interleave_hit);
+	add_u64(j, o, "local_node", n->local_node);
+	add_u64(j, o, "other_node", n->other_node);
+}
+
+static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n)
+{
+	cJSON *o = cJSON_CreateObject(), *b;
+
+	if (!o || !cJSON_AddItemToArray(arr, o)) {
+		cJSON_Delete(o);
+		j->oom = true;
+		return;
+	}
+	add_i64(j, o, "nid", n->nid);
+	add_str(j, o, "cpus", n->cpulist);
+	add_i64(j, o, "nr_cpus", n->nr_cpus);
+	add_double(j, o, "cpu_busy_pct", n->cpu_busy_pct);
+	add_u64(j, o, "mem_total_bytes", n->mem_total_bytes);
+	add_u64(j, o, "mem_free_bytes", n->mem_free_bytes);
+	add_u64(j, o, "mem_used_bytes", n->mem_used_bytes);
+	add_numastat(j, o, "numastat", &n->numastat);
+	add_numastat(j, o, "numastat_total", &n->numastat_total);
+	if ((b = add_obj(j, o, "bpf"))) {
+		add_u64(j, b, "events_local", n->bpf_events_local);
+		add_u64(j, b, "events_other", n->bpf_events_other);
+		add_u64(j, b, "events_from_remote", n->bpf_events_from_remote);
+		add_u64(j, b, "pages", n->bpf_pages);
+		add_u64(j, b, "run_ns", n->run_ns);
+	}
+}
+
+static void add_locality(struct jb *j, cJSON *obj, const struct nl_figs *f)
+{
+	cJSON *o = add_obj(j, obj, "locality");
+
+	if (!o)
+		return;
+	add_bool(j, o, "available", f->loc.available);
+	add_u64_array(j, o, "buckets_ns", f->loc.bucket_ns, NL_LOC_BUCKETS);
+	add_u64(j, o, "nofault_ns", f->loc.nofault_ns);
+	if (f->loc.available)
+		add_double(j, o, "mean", f->loc.mean);	/* NaN still becomes null */
+	else
+		add_null(j, o, "mean");
+	add_u64_array(j, o, "buckets_ns_total", f->locality_ns_total, NL_LOC_BUCKETS);
+}
+
+static void add_alloc(struct jb *j, cJSON *obj, const struct nl_alloc_figs *a)
+{
+	cJSON *o = add_obj(j, obj, "alloc"), *c;
+	double ratio;
+
+	if (!o)
+		return;
+	add_u64(j, o, "events_local", a->events_local);
+	add_u64(j, o, "events_remote", a->events_remote);
+	add_u64(j, o, "pages_local", a->pages_local);
+	add_u64(j, o, "pages_remote", a->pages_remote);
+	if (nl_remote_ratio(a, &ratio))
+		add_double(j, o, "remote_ratio", ratio);
+	else
+		add_null(j, o, "remote_ratio");
+	add_by_node(j, o, "pages_by_node", a->pages_by_node);
+	if ((c = add_obj(j, o, "pages_by_class"))) {
+		for (int i = 0; i < NL_NR_CLASSES; i++)
+			add_u64(j, c, nl_class_name(i), a->pages_by_class[i]);
+		add_u64(j, c, "unclassified", a->pages_unclassified);
+	}
+	add_u64(j, o, "fail_events", a->fail_events);
+	add_u64(j, o, "events_local_total", a->events_local_total);
+	add_u64(j, o, "events_remote_total", a->events_remote_total);
+	add_u64(j, o, "pages_local_total", a->pages_local_total);
+	add_u64(j, o, "pages_remote_total", a->pages_remote_total);
+	add_u64(j, o, "fail_events_total", a->fail_events_total);
+}
+
+static void add_migrate(struct jb *j, cJSON *obj, const struct nl_migrate_figs *m)
+{
+	cJSON *o = add_obj(j, obj, "migrate");
+
+	if (!o)
+		return;
+	add_u64(j, o, "move_numa", m->move_numa);
+	add_u64(j, o, "swap_numa", m->swap_numa);
+	add_u64(j, o, "stick_numa", m->stick_numa);
+	add_u64(j, o, "pages_ok", m->pages_ok);
+	add_u64(j, o, "pages_fail", m->pages_fail);
+	add_u64(j, o, "numa_misplaced_ok", m->numa_misplaced_ok);
+	add_u64(j, o, "numa_misplaced_fail", m->numa_misplaced_fail);
+	add_u64(j, o, "move_numa_total", m->move_numa_total);
+	add_u64(j, o, "swap_numa_total", m->swap_numa_total);
+	add_u64(j, o, "stick_numa_total", m->stick_numa_total);
+	add_u64(j, o, "pages_ok_total", m->pages_ok_total);
+	add_u64(j, o, "pages_fail_total", m->pages_fail_total);
+	add_u64(j, o, "numa_misplaced_ok_total", m->numa_misplaced_ok_total);
+	add_u64(j, o, "numa_misplaced_fail_total", m->numa_misplaced_fail_total);
+}
+
+/* The figures a process and a cgroup share, in docs/json.md order. */
+static void add_figs(struct jb *j, cJSON *o, const struct nl_figs *f)
+{
+	add_double(j, o, "cpu_pct", f->cpu_pct);
+	add_u64(j, o, "run_ns", f->run_ns);
+	add_by_node(j, o, "run_ns_by_node", f->run_ns_by_node);
+	add_u64(j, o, "run_ns_total", f->run_ns_total);
+	add_by_node(j, o, "run_ns_total_by_node", f->run_ns_total_by_node);
+}
+
+static cJSON *new_row(struct jb *j, cJSON *arr)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !cJSON_AddItemToArray(arr, o)) {
+		cJSON_Delete(o);
+		j->oom = true;
+		return NULL;
+	}
+	return o;
+}
+
+static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
+{
+	cJSON *o = new_row(j, arr);
+
+	if (!o)
+		return;
+	add_i64(j, o, "pid", p->pid);
+	add_str(j, o, "comm", p->comm);
+	add_str(j, o, "cgroup", p->cgroup_path);
+	add_bool(j, o, "alive", p->alive);
+	add_figs(j, o, &p->f);
+	if (p->rss_known)
+		add_by_node(j, o, "rss_pages_by_node", p->rss_pages_by_node);
+	else
+		add_null(j, o, "rss_pages_by_node");
+	add_locality(j, o, &p->f);
+	add_alloc(j, o, &p->f.alloc);
+	add_migrate(j, o, &p->f.mig);
+}
+
+static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c)
+{
+	cJSON *o = new_row(j, arr), *ns;
+
+	if (!o)
+		return;
+	add_u64(j, o, "id", c->id);
+	add_u64(j, o, "parent_id", c->parent_id);
+	add_str(j, o, "path", c->path);
+	add_i64(j, o, "depth", c->depth);
+	add_bool(j, o, "removed", c->removed);
+	add_figs(j, o, &c->f);
+	add_locality(j, o, &c->f);
+	add_alloc(j, o, &c->f.alloc);
+	add_migrate(j, o, &c->f.mig);
+	if (!c->numa_stat_known) {
+		add_null(j, o, "numa_stat");
+	} else if ((ns = add_obj(j, o, "numa_stat"))) {
+		add_by_node(j, ns, "anon_bytes_by_node", c->anon_bytes_by_node);
+		add_by_node(j, ns, "file_bytes_by_node", c->file_bytes_by_node);
+	}
+}
+
+static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
+{
+	static const char *const drop_names[NL_NR_DROPS] = {
+		"task_map_full", "cgroup_map_full", "pending_full", "node_range", "pfn_unknown",
+	};
+	cJSON *o = add_obj(j, root, "self"), *d, *progs;
+
+	if (!o)
+		return;
+	if ((d = add_obj(j, o, "drops")))
+		for (int i = 0; i < NL_NR_DROPS; i++)
+			add_u64(j, d, drop_names[i], self->drops[i]);
+	add_u64(j, o, "procs_evicted", self->procs_evicted);
+	add_u64(j, o, "cgroups_evicted", self->cgroups_evicted);
+	add_bool(j, o, "bpf_stats_enabled", self->bpf_stats_enabled);
+	if ((progs = add_arr(j, o, "progs"))) {
+		int n = self->nr_progs;
+
+		if (n > (int)(sizeof(self->progs) / sizeof(self->progs[0])))
+			n = sizeof(self->progs) / sizeof(self->progs[0]);
+		for (int i = 0; i < n; i++) {
+			cJSON *p = new_row(j, progs);
+
+			if (!p)
+				break;
+			add_str(j, p, "name", self->progs[i].name);
+			add_u64(j, p, "run_cnt", self->progs[i].run_cnt);
+			add_u64(j, p, "run_time_ns", self->progs[i].run_time_ns);
+		}
+	}
+}
+
+cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
+{
+	struct jb j = { .s = s };
+	struct nl_view_opts def;
+	cJSON *root, *src, *arr;
+	int *idx = NULL, n, cap;
+
+	if (!s)
+		return NULL;
+	if (!o) {
+		nl_view_opts_default(&def);
+		o = &def;
+	}
+	root = cJSON_CreateObject();
+	if (!root)
+		return NULL;
+	add_u64(&j, root, "seq", s->seq);
+	add_u64(&j, root, "timestamp_ns", s->timestamp_ns);
+	add_u64(&j, root, "interval_ns", s->interval_ns);
+	add_str(&j, root, "kernel", s->kernel);
+	add_i64(&j, root, "page_size", s->page_size);
+	if ((src = add_obj(&j, root, "sources"))) {
+		add_bool(&j, src, "sched", s->src.sched);
+		add_bool(&j, src, "alloc", s->src.alloc);
+		add_bool(&j, src, "alloc_class", s->src.alloc_class);
+		add_bool(&j, src, "migrate", s->src.migrate);
+		add_bool(&j, src, "numa_balancing", s->src.numa_balancing);
+		add_bool(&j, src, "vm_numa_stat", s->src.vm_numa_stat);
+		add_str(&j, src, "cgroup_mode",
+			s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
+		add_str(&j, src, "cgroup_root", s->src.cgroup_root);
+		add_str(&j, src, "missing", s->src.missing);
+	}
+	if ((arr = add_arr(&j, root, "nodes")))
+		for (int i = 0; i < s->nr_nodes; i++)
+			add_node(&j, arr, &s->nodes[i]);
+
+	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
+	idx = malloc((cap ? cap : 1) * sizeof(*idx));
+	if (!idx)
+		goto fail;
+	if ((arr = add_arr(&j, root, "processes"))) {
+		n = nl_sort_procs(s, o->sort, &o->filter, idx);
+		if (n < 0)
+			goto fail;
+		if (o->top_n > 0 && o->top_n < n)
+			n = o->top_n;
+		for (int k = 0; k < n; k++)
+			add_proc(&j, arr, &s->procs[idx[k]]);
+	}
+	if ((arr = add_arr(&j, root, "cgroups"))) {
+		n = nl_sort_cgroups(s, o->sort, &o->filter, true, idx);
+		if (n < 0)
+			goto fail;
+		if (o->top_n > 0 && o->top_n < n)
+			n = o->top_n;
+		for (int k = 0; k < n; k++)
+			add_cgroup(&j, arr, &s->cgroups[idx[k]]);
+	}
+	add_self(&j, root, &s->self);
+	if (j.oom)
+		goto fail;
+	free(idx);
+	return root;
+fail:
+	free(idx);
+	cJSON_Delete(root);
+	return NULL;
+}
+
+char *nl_json_render(const struct nl_snapshot *s, const struct nl_view_opts *o)
+{
+	cJSON *root = nl_json_build(s, o);
+	char *txt;
+
+	if (!root)
+		return NULL;
+	txt = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return txt;
+}
+
+int nl_json_write(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)
+{
+	char *txt;
+	int err = 0;
+
+	if (!out || !s)
+		return -EINVAL;
+	txt = nl_json_render(s, o);
+	if (!txt)
+		return -ENOMEM;
+	/* the string has no newline inside: PrintUnformatted escapes them */
+	if (fputs(txt, out) == EOF || fputc('\n', out) == EOF || fflush(out))
+		err = errno ? -errno : -EIO;
+	free(txt);
+	return err;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Plain-text rendering of a snapshot, for `numalens top --batch`. */
+#ifndef NL_VIEW_TEXT_H
+#define NL_VIEW_TEXT_H
+
+#include <stdio.h>
+#include "snapshot.h"
+#include "view_sort.h"
+
+/*
+ * Write one readable snapshot to @out: a header (time, interval, kernel,
+ * sources and what is missing), the node table, the process table and the
+ * cgroup tree, each headed by a line stating its units. @o picks the sort
+ * key, the filter and the top-N limit (NULL: defaults, see
+ * nl_view_opts_default). Ends with a blank line and flushes @out.
+ * Returns 0, or a negative errno (-EINVAL for NULL args, -EIO / the
+ * stream's errno when writing failed, -ENOMEM).
+ */
+int nl_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o);
+
+#endif /* NL_VIEW_TEXT_H */

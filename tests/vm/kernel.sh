@@ -6,8 +6,8 @@
 # Downloads (apt-get download, no install) go to CACHE_DIR/vm-kernel and are
 # reused: a second run needs no network. OUT_DIR receives
 #   vmlinuz, config, release (the kernel release string),
-#   modules/*.ko (decompressed) and modules/load.order (one file a line,
-#   dependencies first, as "name file.ko").
+#   modules/*.ko (decompressed) and modules/load.order (one module a line,
+#   dependencies first, as "name file.ko dep1 dep2 ...").
 # Exit 0 with OUT_DIR ready; 1 with one line "kernel: error: ..." on stderr
 # saying why no suitable kernel could be had.
 # Modules: NL_VM_MODULES (default "zram virtio_blk ext4 loop").
@@ -94,14 +94,15 @@ while IFS= read -r f; do
 	n=$(basename "$f"); n=${n%%.ko*}; path_of[${n//-/_}]=$f
 done < <(find "$mdir" -name '*.ko*')
 
-declare -A seen=()
+declare -A seen=() deps_of=()
 order=()
 # resolve NAME: append NAME's dependencies, then NAME, to order (once each).
 resolve() {
 	local n=${1//-/_} d
 	[ -z "${seen[$n]:-}" ] || return 0
 	seen[$n]=1
-	for d in $(modinfo -F depends "${path_of[$n]}" | tr ',' ' '); do
+	deps_of[$n]=$(modinfo -F depends "${path_of[$n]}" | tr ',' ' ')
+	for d in ${deps_of[$n]}; do
 		[ -n "${path_of[${d//-/_}]:-}" ] || die "module $n needs $d, which is not in linux-modules-$abi"
 		resolve "$d"
 	done
@@ -130,8 +131,9 @@ if [ ${#order[@]} -gt 0 ]; then
 		*.ko) cp "$f" "$out/modules/$name.ko";;
 		*) die "unknown module file $base";;
 		esac
-		printf '%s %s.ko\n' "${name//-/_}" "$name" >> "$out/modules/load.order"
+		n=${name//-/_}
+		printf '%s %s.ko %s\n' "$n" "$name" "$(echo ${deps_of[$n]:-} | tr '-' '_')" >> "$out/modules/load.order"
 	done
 fi
 printf '%s\n' "$stamp" > "$out/stamp"
-log "kernel $release ready: $(wc -l < "$out/modules/load.order") modules ($(tr '\n' ' ' < "$out/modules/load.order" | awk '{for(i=1;i<=NF;i+=2) printf "%s ", $i}'))"
+log "kernel $release ready: $(wc -l < "$out/modules/load.order") modules ($(awk '{print $1}' "$out/modules/load.order" | tr '\n' ' '))"

@@ -1,0 +1,78 @@
+# Helpers for guest test scripts (busybox sh), sourced by /init before a
+# test runs and by tests themselves (". /nl/lib.sh" is harmless twice).
+# A test exits 0 on pass; on failure it calls nl_fail, which prints
+# "FAIL-REASON: <why>" (the host shows the last such line) and exits 1.
+
+NUMALENS=${NUMALENS:-/nl/bin/numalens}
+
+# nl_fail MESSAGE: report why the test failed and exit 1.
+nl_fail() {
+	echo "FAIL-REASON: $*"
+	exit 1
+}
+
+# nl_now_ms: print CLOCK_MONOTONIC-ish milliseconds (from /proc/uptime).
+nl_now_ms() {
+	awk '{printf "%d\n", $1 * 1000}' /proc/uptime
+}
+
+# nl_modprobe NAME: insmod NAME's dependencies then NAME, from
+# /nl/modules/load.order ("name file.ko dep..."); returns 0 if loaded or built in.
+nl_modprobe() {
+	local n line f deps d
+	n=$(echo "$1" | tr '-' '_')
+	[ -d "/sys/module/$n" ] && return 0
+	line=$(grep "^$n " /nl/modules/load.order)
+	[ -n "$line" ] || { echo "nl_modprobe: no module $n in the guest" >&2; return 1; }
+	set -- $line
+	f=$2; shift 2
+	for d in "$@"; do nl_modprobe "$d" || return 1; done
+	insmod "/nl/modules/$f" || { echo "nl_modprobe: insmod $f failed" >&2; return 1; }
+}
+
+# nl_need_numalens: fail the test unless the numalens binary is in the guest.
+nl_need_numalens() {
+	[ -x "$NUMALENS" ] || nl_fail "build/numalens missing: build it (make) before the VM tests"
+}
+
+# nl_cpus_of_node N: print node N's CPU list (e.g. "2" or "4-5").
+nl_cpus_of_node() {
+	cat "/sys/devices/system/node/node$1/cpulist"
+}
+
+# nl_first_cpu_of_node N: print the first CPU of node N.
+nl_first_cpu_of_node() {
+	nl_cpus_of_node "$1" | sed 's/[-,].*//'
+}
+
+# nl_numastat N FIELD: print FIELD (numa_hit, other_node, ...) of node N.
+nl_numastat() {
+	awk -v f="$2" '$1 == f {print $2}' "/sys/devices/system/node/node$1/numastat"
+}
+
+# nl_calc EXPR: print the value of an awk expression (floating point).
+nl_calc() {
+	awk "BEGIN { printf \"%.6g\\n\", $* }"
+}
+
+# nl_cmp A OP B: true when the awk comparison "A OP B" holds (numbers).
+nl_cmp() {
+	awk -v a="$1" -v b="$3" "BEGIN { exit !((a + 0) $2 (b + 0)) }"
+}
+
+# nl_expect WHAT A OP B: fail with "WHAT: expected OP B, saw A" unless A OP B.
+nl_expect() {
+	case "$2" in null|'') nl_fail "$1: expected $3 $4, saw ${2:-nothing}";; esac
+	nl_cmp "$2" "$3" "$4" || nl_fail "$1: expected $3 $4, saw $2"
+	echo "ok: $1 = $2 ($3 $4)"
+}
+
+# nl_wait_file PATH SECONDS: wait until PATH exists; fail after SECONDS.
+nl_wait_file() {
+	local i=0
+	while [ ! -e "$1" ]; do
+		i=$((i + 1))
+		[ $i -le $(($2 * 10)) ] || nl_fail "timed out after $2 s waiting for $1"
+		sleep 0.1
+	done
+}

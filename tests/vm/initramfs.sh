@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Build the guest initramfs (cpio newc, gzip) on the fly.
+#   usage: tests/vm/initramfs.sh OUT.cpio.gz KERNEL_DIR [BINARY...]
+# KERNEL_DIR is kernel.sh's output (modules/ go to /nl/modules). Each
+# BINARY (static executables: numalens, nlwork, ...) goes to /nl/bin; a
+# missing one is skipped with a note (tests that need it say so). Also
+# packed: busybox-static (/bin, with its applet links), tests/vm/guest/init
+# as /init, tests/vm/guest/lib.sh as /nl/lib.sh, tests/vm/tests/*.sh as
+# /nl/tests/. Exit 0 with OUT written; 1 with a message on stderr.
+set -euo pipefail
+out=${1:?out}; kdir=${2:?kernel dir}; shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+die() { printf 'initramfs: error: %s\n' "$*" >&2; exit 1; }
+
+bb=''
+for c in /bin/busybox "$(command -v busybox || true)"; do
+	# a static executable has no program interpreter (readelf: binutils)
+	if [ -x "$c" ] && ! readelf -l "$c" | grep -q 'INTERP'; then bb=$c; break; fi
+done
+[ -n "$bb" ] || die "no static busybox: install busybox-static (make deps)"
+command -v cpio >/dev/null || die "no cpio: install cpio (make deps)"
+
+root=$(mktemp -d); trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,nl/bin,nl/tests,nl/modules}
+cp "$bb" "$root/bin/busybox"
+for a in $("$bb" --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+cp "$here/guest/init" "$root/init" && chmod 755 "$root/init"
+cp "$here/guest/lib.sh" "$root/nl/lib.sh"
+cp "$here"/tests/*.sh "$root/nl/tests/" 2>/dev/null || true
+if [ -d "$kdir/modules" ]; then cp "$kdir"/modules/* "$root/nl/modules/"; fi
+for b in "$@"; do
+	if [ -x "$b" ]; then cp "$b" "$root/nl/bin/"
+	else printf 'initramfs: note: %s not built, not in the guest\n' "$b" >&2; fi
+done
+# /dev/console for init's first output (devtmpfs comes later); needs root.
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Run the VM tests: each tests/vm/tests/NAME.sh boots a fresh 4-node qemu
+# (TCG) guest from the Debian sched_ext kernel and our initramfs, runs in it,
+# and its result comes back through the second serial port.
+#   usage: tests/vm/run.sh [NAME...]        (default: every test)
+# Environment: B (build dir, default build), CACHE (default cache),
+#   NL_VM_KEEP=1 keep the guest console in $B/test-logs/vm/NAME.console
+#   even on success (it is always kept; NL_VM_KEEP=1 also prints it),
+#   NL_VM_TIMEOUT (default per-test timeout, seconds; default 150).
+# Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
+# other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
+#
+# A test declares its guest in comment lines "# vm: key=value ...":
+#   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+B=${B:-build}; CACHE=${CACHE:-cache}
+VM=$B/vm; LOGS=$B/test-logs/vm
+mkdir -p "$VM" "$LOGS"
+fails=0
+
+# fail NAME REASON: print the FAIL line for vm/NAME.
+fail() { printf 'FAIL vm/%s: %s\n' "$1" "$2"; fails=$((fails + 1)); }
+
+# secs_since START_NS: print seconds elapsed since START_NS, one decimal.
+secs_since() {
+	local d=$(( ($(date +%s%N) - $1) / 100000000 ))
+	printf '%d.%d' $((d / 10)) $((d % 10))
+}
+
+tests=("$@")
+if [ ${#tests[@]} -eq 0 ]; then
+	for t in tests/vm/tests/*.sh; do tests+=("$(basename "$t" .sh)"); done
+fi
+
+# --- guest programs, kernel, initramfs -------------------------------------
+t0=$(date +%s%N)
+if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
+	echo "vm: building the guest programs failed (tests that need them will fail); $LOGS/build.log:"
+	tail -5 "$LOGS/build.log" | sed 's/^/  | /'
+fi
+if ! bash tests/vm/kernel.sh "$CACHE" "$VM/kernel" 2> "$LOGS/kernel.log"; then
+	sed 's/^/  | /' "$LOGS/kernel.log"
+	fail kernel "$(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
+	for t in "${tests[@]}"; do fail "$t" "no guest kernel (see vm/kernel)"; done
+	exit 1
+fi
+sed 's/^/vm: /' "$LOGS/kernel.log"
+bins=("$B/numalens" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke")
+if ! bash tests/vm/initramfs.sh "$VM/initrd.gz" "$VM/kernel" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
+	for t in "${tests[@]}"; do fail "$t" "initramfs: $(tail -1 "$LOGS/initramfs.log")"; done
+	exit 1
+fi
+sed 's/^/vm: /' "$LOGS/initramfs.log"
+echo "vm: kernel $(cat "$VM/kernel/release"), initramfs $(( $(stat -c %s "$VM/initrd.gz") / 1024 )) KiB, prepared in $(secs_since "$t0")s"
+
+# header T KEY DEFAULT: the "# vm: KEY=value" of test file T, or DEFAULT.
+header() {
+	local v
+	v=$(sed -n 's/^# vm:.*[[:space:]]\?\<'"$2"'=\([^[:space:]]*\).*/\1/p' "$1" | tail -1)
+	printf '%s\n' "${v:-$3}"
+}
+
+# mib SIZE: "512M" / "1G" / "256" (MiB) -> MiB.
+mib() {
+	case "$1" in
+	*G) echo $(( ${1%G} * 1024 ));; *M) echo "${1%M}";; *) echo "$1";;
+	esac
+}
+
+# run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report.
+run_one() {
+	local name=$1 f=tests/vm/tests/$1.sh
+	[ -f "$f" ] || { fail "$name" "no such test $f"; return; }
+	local nodes cpn mem tmo mods
+	nodes=$(header "$f" nodes 4); cpn=$(header "$f" cpus_per_node 1)
+	mem=$(mib "$(header "$f" mem_per_node 512M)")
+	tmo=$(header "$f" timeout "${NL_VM_TIMEOUT:-150}"); mods=$(header "$f" modules '')
+	local con=$LOGS/$name.console res=$LOGS/$name.out
+	rm -f "$con" "$res"
+	local numa=() n cpu0
+	for ((n = 0; n < nodes; n++)); do
+		cpu0=$((n * cpn))
+		numa+=(-object "memory-backend-ram,id=m$n,size=${mem}M"
+		       -numa "node,nodeid=$n,cpus=$cpu0-$((cpu0 + cpn - 1)),memdev=m$n")
+	done
+	local start rc
+	start=$(date +%s%N)
+	timeout -k 5 "$tmo" qemu-system-x86_64 -machine accel=tcg -m $((nodes * mem)) \
+		-smp $((nodes * cpn)) "${numa[@]}" \
+		-kernel "$VM/kernel/vmlinuz" -initrd "$VM/initrd.gz" \
+		-append "console=ttyS0 quiet panic=-1 nl.test=$name nl.modules=$mods" \
+		-display none -no-reboot -monitor none \
+		-serial "file:$con" -serial "file:$res" < /dev/null > "$LOGS/$name.qemu" 2>&1
+	rc=$?
+	local secs; secs=$(secs_since "$start")
+	[ -f "$res" ] && sed -i 's/\r$//' "$res"
+	local grc; grc=$(sed -n 's/^NLVM-RC \([0-9]*\)$/\1/p' "$res" 2>/dev/null | tail -1)
+	if [ "${NL_VM_KEEP:-}" = 1 ]; then sed 's/^/  console| /' "$con"; fi
+	if [ "$grc" = 0 ]; then
+		printf 'PASS vm/%s (%ss)\n' "$name" "$secs"
+		return
+	fi
+	local why
+	if [ -n "$grc" ]; then
+		why=$(sed -n 's/^FAIL-REASON: //p' "$res" | tail -1)
+		[ -n "$why" ] || why="exit $grc: $(grep -v '^NLVM-\|^nlvm: ' "$res" | tail -2 | tr '\n' ' ')"
+		fail "$name" "$why (${secs}s)"
+		grep -v '^NLVM-RC' "$res" | tail -15 | sed 's/^/  out| /'
+	else
+		if [ $rc = 124 ] || [ $rc = 137 ]; then why="guest killed after the ${tmo}s timeout"
+		elif grep -q 'Kernel panic' "$con" 2>/dev/null; then why="guest kernel panicked: $(grep -m1 'Kernel panic' "$con" | tr -d '\r')"
+		else why="guest ended without a result (qemu exit $rc: $(tail -1 "$LOGS/$name.qemu" 2>/dev/null))"; fi
+		fail "$name" "$why (${secs}s); console: $con"
+		tail -20 "$con" 2>/dev/null | tr -d '\r' | sed 's/^/  console| /'
+	fi
+}
+
+for t in "${tests[@]}"; do run_one "$t"; done
+echo "vm: ${#tests[@]} tests in $(secs_since "$t0")s"
+[ $fails = 0 ]

@@ -1,0 +1,36 @@
+# VM harness targets (included by the main Makefile). tests/vm/README.md
+# tells how the harness works.
+#   make vm-bins      guest programs: nlwork, nljq, the scx_smoke scheduler
+#   make vm-kernel    download/extract the guest kernel and modules (cached)
+#   make vm-initramfs pack $(B)/vm/initrd.gz
+#   make vmtest       (main Makefile) build everything and run the VM tests
+.PHONY: vm-bins vm-kernel vm-initramfs
+
+VM_DIR := $(B)/vm
+
+vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
+
+vm-kernel:
+	@bash tests/vm/kernel.sh $(CACHE) $(VM_DIR)/kernel
+
+vm-initramfs: vm-bins vm-kernel
+	bash tests/vm/initramfs.sh $(VM_DIR)/initrd.gz $(VM_DIR)/kernel \
+		$(B)/numalens $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
+
+# nljq: a tiny JSON-lines query tool for guest tests (static, cJSON).
+$(VM_DIR)/nljq: tests/vm/guest/nljq.c | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -static -I$(DEPS)/include -o $@ $< $(DEPS)/lib/libcjson.a -lm
+
+# scx_smoke: the tests' own trivial sched_ext scheduler and its loader.
+$(VM_DIR)/scx_smoke.bpf.o: tests/vm/scx_smoke/scx_smoke.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) \
+		-I$(DEPS)/include -c $< -o $@
+
+$(VM_DIR)/scx_smoke.skel.h: $(VM_DIR)/scx_smoke.bpf.o
+	$(BPFTOOL) gen skeleton $< name scx_smoke > $@
+
+$(VM_DIR)/scx_smoke: tests/vm/scx_smoke/scx_smoke.c $(VM_DIR)/scx_smoke.skel.h
+	$(CC) -O2 -Wall -Wextra -static -I$(VM_DIR) -I$(DEPS)/include -o $@ $< \
+		$(DEPS)/lib/libbpf.a -lelf -lz

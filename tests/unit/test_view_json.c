@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* view_json: render the fixture, parse it back with cJSON and compare
+ * every figure and the key sets with docs/json.md. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "snapshot_fixture.h"
+#include "view_json.h"
+
+static cJSON *parse(const struct nl_snapshot *s, const struct nl_view_opts *o, char **text)
+{
+	char *t = nl_json_render(s, o);
+	cJSON *root;
+
+	assert_non_null(t);
+	/* JSON Lines: the object itself never spans lines */
+	assert_null(strchr(t, '\n'));
+	root = cJSON_Parse(t);
+	assert_non_null(root);
+	if (text)
+		*text = t;
+	else
+		free(t);
+	return root;
+}
+
+static cJSON *get(const cJSON *o, const char *key)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!v)
+		fail_msg("missing key \"%s\"", key);
+	return v;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	cJSON *v = get(o, key);
+
+	if (!cJSON_IsNumber(v))
+		fail_msg("\"%s\" is not a number", key);
+	return v->valuedouble;
+}
+
+/* The keys of @o must be exactly @keys, in that order (docs/json.md). */
+static void keys_are(const cJSON *o, const char *const *keys, int n, const char *what)
+{
+	const cJSON *c;
+	int i = 0;
+
+	assert_true(cJSON_IsObject(o));
+	cJSON_ArrayForEach(c, o) {
+		if (i >= n)
+			fail_msg("%s: unexpected key \"%s\"", what, c->string);
+		if (strcmp(c->string, keys[i]))
+			fail_msg("%s: key %d is \"%s\", expected \"%s\"", what, i, c->string, keys[i]);
+		i++;
+	}
+	if (i != n)
+		fail_msg("%s: %d keys, expected %d", what, i, n);
+}
+#define KEYS(o, what, ...) do { \
+		static const char *const k_[] = { __VA_ARGS__ }; \
+		keys_are(o, k_, sizeof(k_) / sizeof(k_[0]), what); \
+	} while (0)
+
+/* A per-node object: keys "0" and "1" (every online node), given values. */
+static void by_node(const cJSON *o, double n0, double n1)
+{
+	KEYS(o, "by_node", "0", "1");
+	assert_near(num(o, "0"), n0, 0);
+	assert_near(num(o, "1"), n1, 0);
+}
+
+static void check_common_keys(const cJSON *row)
+{
+	const cJSON *loc = get(row, "locality"), *a = get(row, "alloc"), *m = get(row, "migrate");
+
+	KEYS(loc, "locality", "available", "buckets_ns", "nofault_ns", "mean", "buckets_ns_total");
+	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns")), 8);
+	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns_total")), 8);
+	KEYS(a, "alloc", "events_local", "events_remote", "pages_local", "pages_remote",
+	     "remote_ratio", "pages_by_node", "pages_by_class", "fail_events",
+	     "events_local_total", "events_remote_total", "pages_local_total",
+	     "pages_remote_total", "fail_events_total");
+	KEYS(get(a, "pages_by_class"), "pages_by_class", "kernel", "reclaimable", "movable",
+	     "anon", "file", "shmem", "unclassified");
+	KEYS(m, "migrate", "move_numa", "swap_numa", "stick_numa", "pages_ok", "pages_fail",
+	     "numa_misplaced_ok", "numa_misplaced_fail", "move_numa_total", "swap_numa_total",
+	     "stick_numa_total", "pages_ok_total", "pages_fail_total", "numa_misplaced_ok_total",
+	     "numa_misplaced_fail_total");
+	KEYS(get(row, "run_ns_by_node"), "run_ns_by_node", "0", "1");
+	KEYS(get(row, "run_ns_total_by_node"), "run_ns_total_by_node", "0", "1");
+	KEYS(get(a, "pages_by_node"), "pages_by_node", "0", "1");
+}
+
+static void test_top_level(void **state)
+{
+	struct nl_snapshot s;
+	char *text;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	cJSON *r = parse(&s, NULL, &text);
+	KEYS(r, "root", "seq", "timestamp_ns", "interval_ns", "kernel", "page_size", "sources",
+	     "nodes", "processes", "cgroups", "self");
+	assert_near(num(r, "seq"), 7, 0);
+	/* above 2^53: must be printed exactly, not as 1.7356896001234568e+18 */
+	assert_non_null(strstr(text, "\"timestamp_ns\":1735689600123456789,"));
+	assert_near(num(r, "interval_ns"), 2e9, 0);
+	assert_string_equal(get(r, "kernel")->valuestring, "6.18.44-test");
+	assert_near(num(r, "page_size"), 4096, 0);
+	cJSON *src = get(r, "sources");
+	KEYS(src, "sources", "sched", "alloc", "alloc_class", "migrate", "numa_balancing",
+	     "vm_numa_stat", "cgroup_mode", "cgroup_root", "missing");
+	assert_true(cJSON_IsTrue(get(src, "numa_balancing")));
+	assert_string_equal(get(src, "cgroup_mode")->valuestring, "v2");
+	assert_string_equal(get(src, "cgroup_root")->valuestring, "/sys/fs/cgroup");
+
+	cJSON *self = get(r, "self");
+	KEYS(self, "self", "drops", "procs_evicted", "cgroups_evicted", "bpf_stats_enabled", "progs");
+	KEYS(get(self, "drops"), "drops", "task_map_full", "cgroup_map_full", "pending_full",
+	     "node_range", "pfn_unknown");
+	assert_near(num(get(self, "drops"), "pfn_unknown"), 4, 0);
+	assert_near(num(self, "procs_evicted"), 2, 0);
+	cJSON *prog = cJSON_GetArrayItem(get(self, "progs"), 0);
+	KEYS(prog, "prog", "name", "run_cnt", "run_time_ns");
+	assert_string_equal(get(prog, "name")->valuestring, "handle_sched_switch");
+	assert_near(num(prog, "run_time_ns"), 95000, 0);
+	cJSON_Delete(r);
+	free(text);
+
+	s.src.cgroup_mode = NL_CG_V1_MEMORY;
+	r = parse(&s, NULL, NULL);
+	assert_string_equal(get(get(r, "sources"), "cgroup_mode")->valuestring, "v1-memory");
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+static void test_nodes(void **state)
+{
+	struct nl_snapshot s;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	cJSON *r = parse(&s, NULL, NULL), *nodes = get(r, "nodes");
+	assert_int_equal(cJSON_GetArraySize(nodes), 2);
+	cJSON *n0 = cJSON_GetArrayItem(nodes, 0);
+	KEYS(n0, "node", "nid", "cpus", "nr_cpus", "cpu_busy_pct", "mem_total_bytes",
+	     "mem_free_bytes", "mem_used_bytes", "numastat", "numastat_total", "bpf");
+	assert_string_equal(get(n0, "cpus")->valuestring, "0-1");
+	assert_near(num(n0, "cpu_busy_pct"), 62.5, 0);
+	assert_near(num(n0, "mem_free_bytes"), 6.0 * (1 << 30), 0);
+	KEYS(get(n0, "numastat"), "numastat", "numa_hit", "numa_miss", "numa_foreign",
+	     "interleave_hit", "local_node", "other_node");
+	assert_near(num(get(n0, "numastat"), "other_node"), 106, 0);
+	assert_near(num(get(n0, "numastat_total"), "numa_hit"), 123456789, 0);
+	KEYS(get(n0, "bpf"), "bpf", "events_local", "events_other", "events_from_remote",
+	     "pages", "run_ns");
+	assert_near(num(get(n0, "bpf"), "events_from_remote"), 911, 0);
+	assert_near(num(get(n0, "bpf"), "run_ns"), 3.4e9, 0);
+	assert_near(num(cJSON_GetArrayItem(nodes, 1), "nid"), 1, 0);
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+static cJSON *proc_by_pid(cJSON *r, int pid)
+{
+	cJSON *p;
+
+	cJSON_ArrayForEach(p, get(r, "processes"))
+		if ((int)num(p, "pid") == pid)
+			return p;
+	fail_msg("pid %d not in processes", pid);
+	return NULL;
+}
+
+static void test_processes(void **state)
+{
+	struct nl_snapshot s;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	cJSON *r = parse(&s, NULL, NULL), *procs = get(r, "processes"), *p;
+	assert_int_equal(cJSON_GetArraySize(procs), 3);
+	/* CPU% order by default */
+	assert_near(num(cJSON_GetArrayItem(procs, 0), "pid"), 100, 0);
+	assert_near(num(cJSON_GetArrayItem(procs, 1), "pid"), 300, 0);
+
+	cJSON_ArrayForEach(p, procs) {
+		KEYS(p, "process", "pid", "comm", "cgroup", "alive", "cpu_pct", "run_ns",
+		     "run_ns_by_node", "run_ns_total", "run_ns_total_by_node", "rss_pages_by_node",
+		     "locality", "alloc", "migrate");
+		check_common_keys(p);
+	}
+
+	p = proc_by_pid(r, 100);
+	assert_string_equal(get(p, "comm")->valuestring, "memhog");
+	assert_string_equal(get(p, "cgroup")->valuestring, "/work/a");
+	assert_true(cJSON_IsTrue(get(p, "alive")));
+	assert_near(num(p, "cpu_pct"), 150, 1e-9);
+	assert_near(num(p, "run_ns"), 3e9, 0);
+	by_node(get(p, "run_ns_by_node"), 2.4e9, 0.6e9);
+	by_node(get(p, "run_ns_total_by_node"), 24e9, 6e9);
+	by_node(get(p, "rss_pages_by_node"), 25600, 2560);
+	cJSON *loc = get(p, "locality");
+	assert_true(cJSON_IsTrue(get(loc, "available")));
+	assert_near(num(loc, "mean"), 0.90625, 1e-12);
+	assert_near(cJSON_GetArrayItem(get(loc, "buckets_ns"), 6)->valuedouble, 1e9, 0);
+	assert_near(cJSON_GetArrayItem(get(loc, "buckets_ns"), 7)->valuedouble, 3e9, 0);
+	assert_near(cJSON_GetArrayItem(get(loc, "buckets_ns_total"), 7)->valuedouble, 33e9, 0);
+	assert_near(num(loc, "nofault_ns"), 5, 0);
+	cJSON *a = get(p, "alloc");
+	assert_near(num(a, "remote_ratio"), 0.25, 1e-12);
+	assert_near(num(a, "events_remote"), 990, 0);
+	by_node(get(a, "pages_by_node"), 3000, 1000);
+	assert_near(num(get(a, "pages_by_class"), "movable"), 3900, 0);
+	assert_near(num(get(a, "pages_by_class"), "anon"), 3500, 0);
+	assert_near(num(get(a, "pages_by_class"), "kernel"), 100, 0);
+	assert_near(num(get(a, "pages_by_class"), "unclassified"), 400, 0);
+	assert_near(num(a, "fail_events"), 1, 0);
+	assert_near(num(a, "pages_local_total"), 90000, 0);
+	cJSON *m = get(p, "migrate");
+	assert_near(num(m, "pages_ok"), 10, 0);
+	assert_near(num(m, "pages_fail"), 2, 0);
+	assert_near(num(m, "move_numa"), 3, 0);
+	assert_near(num(m, "numa_misplaced_ok"), 10, 0);
+	assert_near(num(m, "pages_ok_total"), 110, 0);
+
+	p = proc_by_pid(r, 300);
+	assert_near(num(get(p, "alloc"), "remote_ratio"), 0.9, 1e-12);
+	assert_near(num(get(p, "locality"), "mean"), 0.1875, 1e-12);
+
+	/* unmeasurable figures are null, never 0 */
+	p = proc_by_pid(r, 200);
+	assert_true(cJSON_IsNull(get(p, "rss_pages_by_node")));
+	assert_true(cJSON_IsNull(get(get(p, "alloc"), "remote_ratio")));
+	assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));
+	assert_true(cJSON_IsFalse(get(get(p, "locality"), "available")));
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+static void test_cgroups(void **state)
+{
+	struct nl_snapshot s;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	cJSON *r = parse(&s, NULL, NULL), *cgs = get(r, "cgroups"), *c;
+	static const char *const order[] = { "/", "/work", "/work/a", "/work/b", "/other" };
+	int i = 0;
+
+	assert_int_equal(cJSON_GetArraySize(cgs), 5);
+	cJSON_ArrayForEach(c, cgs) {
+		KEYS(c, "cgroup", "id", "parent_id", "path", "depth", "removed", "cpu_pct",
+		     "run_ns", "run_ns_by_node", "run_ns_total", "run_ns_total_by_node",
+		     "locality", "alloc", "migrate", "numa_stat");
+		check_common_keys(c);
+		assert_string_equal(get(c, "path")->valuestring, order[i++]);
+	}
+	c = cJSON_GetArrayItem(cgs, 0);
+	assert_near(num(c, "id"), 1, 0);
+	assert_near(num(c, "parent_id"), 0, 0);
+	assert_near(num(c, "cpu_pct"), 205, 1e-9);
+	by_node(get(c, "run_ns_by_node"), 3.4e9, 0.7e9);
+	assert_near(num(get(c, "alloc"), "remote_ratio"), 1900.0 / 5000.0, 1e-12);
+	assert_near(num(get(c, "locality"), "mean"), 30.5 / 40, 1e-12);
+	cJSON *ns = get(c, "numa_stat");
+	KEYS(ns, "numa_stat", "anon_bytes_by_node", "file_bytes_by_node");
+	by_node(get(ns, "anon_bytes_by_node"), 100 << 20, 0);
+	by_node(get(ns, "file_bytes_by_node"), 0, 28 << 20);
+	assert_near(num(get(c, "migrate"), "pages_ok"), 60, 0);
+
+	c = cJSON_GetArrayItem(cgs, 2);
+	assert_near(num(c, "depth"), 2, 0);
+	assert_near(num(c, "parent_id"), 2, 0);
+	c = cJSON_GetArrayItem(cgs, 3);
+	assert_true(cJSON_IsNull(get(get(c, "locality"), "mean")));
+	assert_true(cJSON_IsNull(get(get(c, "alloc"), "remote_ratio")));
+	c = cJSON_GetArrayItem(cgs, 4);
+	assert_true(cJSON_IsNull(get(c, "numa_stat")));
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+static void test_balancing_off(void **state)
+{
+	struct nl_snapshot s;
+	cJSON *p;
+
+	assert_int_equal(fix_build(&s, false), 0);
+	cJSON *r = parse(&s, NULL, NULL);
+	assert_true(cJSON_IsFalse(get(get(r, "sources"), "numa_balancing")));
+	cJSON_ArrayForEach(p, get(r, "processes")) {
+		assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));
+		assert_true(cJSON_IsFalse(get(get(p, "locality"), "available")));
+	}
+	cJSON_ArrayForEach(p, get(r, "cgroups"))
+		assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+static void test_odd_nodes_and_nan(void **state)
+{
+	struct nl_snapshot s;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	/* node ids need not be 0..n-1: keys follow the nids */
+	s.nodes[1].nid = 3;
+	s.procs[0].f.run_ns_by_node[3] = 77;
+	/* a NaN that slipped through becomes null, keeping the line valid JSON */
+	s.procs[0].f.cpu_pct = NAN;
+	s.procs[0].f.loc.mean = NAN;
+	cJSON *r = parse(&s, NULL, NULL);
+	cJSON *p = proc_by_pid(r, 100), *bn = get(p, "run_ns_by_node");
+	KEYS(bn, "run_ns_by_node", "0", "3");
+	assert_near(num(bn, "3"), 77, 0);
+	assert_true(cJSON_IsNull(get(p, "cpu_pct")));
+	assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+static void test_opts_and_write(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_view_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "300"), 0);
+	cJSON *r = parse(&s, &o, NULL);
+	assert_int_equal(cJSON_GetArraySize(get(r, "processes")), 1);
+	assert_near(num(cJSON_GetArrayItem(get(r, "processes"), 0), "pid"), 300, 0);
+	cJSON_Delete(r);
+
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(nl_json_write(f, &s, NULL), 0);
+	assert_int_equal(nl_json_write(f, &s, NULL), 0);
+	fclose(f);
+	/* two intervals, two lines, each a complete object */
+	char *nl = strchr(buf, '\n');
+	assert_non_null(nl);
+	assert_int_equal(buf[len - 1], '\n');
+	assert_ptr_equal(strchr(nl + 1, '\n'), buf + len - 1);
+	*nl = '\0';
+	r = cJSON_Parse(buf);
+	assert_non_null(r);
+	cJSON_Delete(r);
+	free(buf);
+	assert_int_equal(nl_json_write(NULL, &s, NULL), -EINVAL);
+	nl_snapshot_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_top_level),
+		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_processes),
+		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_balancing_off),
+		cmocka_unit_test(test_odd_nodes_and_nan),
+		cmocka_unit_test(test_opts_and_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

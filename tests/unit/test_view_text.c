@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* view_text: render the fixture to memory and check the printed figures. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "snapshot_fixture.h"
+#include "view_text.h"
+
+static char *render(const struct nl_snapshot *s, const struct nl_view_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(nl_text_write(f, s, o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The line of @text that starts with @prefix (after leading blanks), copied
+ * into @line; fails the test if there is none. */
+static void find_line(const char *text, const char *prefix, char *line, size_t sz)
+{
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		const char *q = p;
+
+		while (*q == ' ' && q < p + n)
+			q++;
+		if (!strncmp(q, prefix, strlen(prefix))) {
+			if (n >= sz)
+				n = sz - 1;
+			memcpy(line, p, n);
+			line[n] = '\0';
+			return;
+		}
+		p += n + (e ? 1 : 0);
+	}
+	fail_msg("no line starting with '%s' in:\n%s", prefix, text);
+}
+
+/* Split @line into whitespace-separated fields. Returns the count. */
+static int fields(char *line, char **f, int max)
+{
+	int n = 0;
+
+	for (char *t = strtok(line, " "); t && n < max; t = strtok(NULL, " "))
+		f[n++] = t;
+	return n;
+}
+
+static void test_header(void **state)
+{
+	struct nl_snapshot s;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	char *out = render(&s, NULL);
+	assert_non_null(strstr(out, "seq 7  2025-01-01T00:00:00.123Z  interval 2.000 s  kernel 6.18.44-test  page 4096 B"));
+	assert_non_null(strstr(out, "numa_balancing=on"));
+	assert_non_null(strstr(out, "missing: nothing"));
+	assert_non_null(strstr(out, "pfn_unknown=4"));
+	assert_non_null(strstr(out, "procs_evicted=2"));
+	assert_null(strstr(out, "locality: unavailable"));
+	free(out);
+	nl_snapshot_free(&s);
+
+	assert_int_equal(fix_build(&s, false), 0);
+	out = render(&s, NULL);
+	assert_non_null(strstr(out, "numa_balancing=off"));
+	assert_non_null(strstr(out, "missing: locality: kernel.numa_balancing=0"));
+	assert_non_null(strstr(out, "locality: unavailable in this session"));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+static void test_nodes(void **state)
+{
+	struct nl_snapshot s;
+	char line[512], *f[32];
+
+	assert_int_equal(fix_build(&s, true), 0);
+	char *out = render(&s, NULL);
+	find_line(out, "NODE ", line, sizeof(line));
+	assert_int_equal(fields(line, f, 32), 15);
+	assert_string_equal(f[9], "LOCAL_NODE");
+	assert_string_equal(f[10], "BPF_LOCAL");	/* beside LOCAL_NODE */
+	assert_string_equal(f[11], "OTHER_NODE");
+	assert_string_equal(f[12], "BPF_OTHER");
+	find_line(out, "0 0-1", line, sizeof(line));
+	assert_int_equal(fields(line, f, 32), 15);
+	assert_string_equal(f[2], "62.5");	/* CPU% */
+	assert_string_equal(f[3], "2048.0");	/* used MiB */
+	assert_string_equal(f[4], "6144.0");	/* free MiB */
+	assert_string_equal(f[5], "4100");	/* numa_hit */
+	assert_string_equal(f[6], "7");
+	assert_string_equal(f[7], "9");
+	assert_string_equal(f[8], "3");
+	assert_string_equal(f[9], "4001");	/* local_node */
+	assert_string_equal(f[10], "3990");	/* bpf local */
+	assert_string_equal(f[11], "106");	/* other_node */
+	assert_string_equal(f[12], "105");	/* bpf other */
+	assert_string_equal(f[13], "911");
+	assert_string_equal(f[14], "4321");
+	find_line(out, "1 2-3", line, sizeof(line));
+	fields(line, f, 32);
+	assert_string_equal(f[2], "17.2");	/* 17.25 rounds to even */
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+static void test_procs(void **state)
+{
+	struct nl_snapshot s;
+	char line[512], *f[32];
+
+	assert_int_equal(fix_build(&s, true), 0);
+	char *out = render(&s, NULL);
+	assert_non_null(strstr(out, "PROCESSES  3 of 3 shown, sorted by CPU%"));
+	assert_non_null(strstr(out, "page = 4096 B"));
+	find_line(out, "PID ", line, sizeof(line));
+	assert_int_equal(fields(line, f, 32), 14);
+	const char *head[] = { "PID", "COMM", "CPU%", "RUN%N0", "RUN%N1", "RSS_N0", "RSS_N1",
+			       "LCL/s", "RMT/s", "RMT%", "LOCALITY", "MIGR", "MOVES", "CGROUP" };
+	for (int i = 0; i < 14; i++)
+		assert_string_equal(f[i], head[i]);
+
+	find_line(out, "100 memhog", line, sizeof(line));
+	assert_int_equal(fields(line, f, 32), 14);
+	assert_string_equal(f[2], "150.0");
+	assert_string_equal(f[3], "80.0");
+	assert_string_equal(f[4], "20.0");
+	assert_string_equal(f[5], "100.0");	/* 25600 pages * 4 KiB */
+	assert_string_equal(f[6], "10.0");
+	assert_string_equal(f[7], "1500.0");	/* 3000 pages / 2 s */
+	assert_string_equal(f[8], "500.0");
+	assert_string_equal(f[9], "25.0");
+	assert_string_equal(f[10], "90.6%");
+	assert_string_equal(f[11], "12");
+	assert_string_equal(f[12], "4");
+	assert_string_equal(f[13], "/work/a");
+
+	find_line(out, "200 sleeper", line, sizeof(line));
+	assert_int_equal(fields(line, f, 32), 14);
+	assert_string_equal(f[2], "5.0");
+	assert_string_equal(f[3], "0.0");
+	assert_string_equal(f[4], "100.0");
+	assert_string_equal(f[5], "-");		/* rss unknown: not 0 */
+	assert_string_equal(f[6], "-");
+	assert_string_equal(f[9], "n/a");	/* no allocations */
+	assert_string_equal(f[10], "n/a");	/* no faults, balancing on */
+
+	find_line(out, "300 remote", line, sizeof(line));
+	fields(line, f, 32);
+	assert_string_equal(f[5], "0.0");
+	assert_string_equal(f[6], "2.0");
+	assert_string_equal(f[9], "90.0");
+	assert_string_equal(f[10], "18.8%");
+
+	/* default order is CPU%: 100, 300, 200 */
+	char *a = strstr(out, "100 memhog"), *b = strstr(out, "300 remote"), *c = strstr(out, "200 sleeper");
+	assert_true(a < b && b < c);
+	free(out);
+	nl_snapshot_free(&s);
+
+	/* balancing off: every locality reads "unavail" */
+	assert_int_equal(fix_build(&s, false), 0);
+	out = render(&s, NULL);
+	find_line(out, "100 memhog", line, sizeof(line));
+	fields(line, f, 32);
+	assert_string_equal(f[10], "unavail");
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+static void test_opts(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_view_opts o;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	nl_view_opts_default(&o);
+	o.top_n = 1;
+	o.sort = NL_SORT_REMOTE_RATIO;
+	char *out = render(&s, &o);
+	assert_non_null(strstr(out, "PROCESSES  1 of 3 shown, sorted by RMT%"));
+	assert_non_null(strstr(out, "300 remote"));
+	assert_null(strstr(out, "100 memhog"));
+	assert_non_null(strstr(out, "CGROUPS  1 of 5 shown"));
+	free(out);
+
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "/work"), 0);
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "100 memhog"));
+	assert_non_null(strstr(out, "200 sleeper"));
+	assert_null(strstr(out, "300 remote"));
+	assert_non_null(strstr(out, ", cgroup /work"));
+	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+static void test_cgroups(void **state)
+{
+	struct nl_snapshot s;
+	char line[512], *f[40];
+
+	assert_int_equal(fix_build(&s, true), 0);
+	s.cgroups[3].removed = true;
+	char *out = render(&s, NULL);
+	find_line(out, "CGROUP ", line, sizeof(line));
+	assert_int_equal(fields(line, f, 40), 14);
+	assert_string_equal(f[8], "LOCBAR");
+	assert_string_equal(f[9], "EXEC_MS_N0");
+	assert_string_equal(f[10], "EXEC_MS_N1");
+
+	/* tree indentation: the name column starts at 2 * depth */
+	assert_non_null(strstr(out, "\n  work "));
+	assert_non_null(strstr(out, "\n    a "));
+	assert_non_null(strstr(out, "\n    b (removed) "));
+	assert_non_null(strstr(out, "\n  other "));
+
+	/* the bar is printed between '|' and holds spaces: check it whole,
+	 * then split the figures before and after it */
+	find_line(out, "work ", line, sizeof(line));
+	assert_non_null(strstr(line, "|      :*|"));
+	find_line(out, "/ ", line, sizeof(line));
+	char *bar = strchr(line, '|'), *after = strrchr(line, '|') + 1;
+	assert_non_null(strstr(line, "| :    :+|"));	/* b1 .2, b6 .2, b7 .6 */
+	*bar = '\0';
+	assert_int_equal(fields(line, f, 40), 8);
+	assert_string_equal(f[0], "/");
+	assert_string_equal(f[1], "205.0");	/* 4.1 s over 2 s */
+	assert_string_equal(f[2], "82.9");	/* 3.4 / 4.1 on N0 */
+	assert_string_equal(f[3], "17.1");
+	assert_string_equal(f[4], "1550.0");	/* 3100 local pages / 2 s */
+	assert_string_equal(f[5], "950.0");	/* 1900 remote pages / 2 s */
+	assert_string_equal(f[6], "38.0");	/* 1900 / 5000 */
+	assert_int_equal(fields(after, f, 40), 5);
+	assert_string_equal(f[0], "3400.0");	/* exec ms N0 */
+	assert_string_equal(f[1], "700.0");
+	assert_string_equal(f[2], "128.0");	/* 100 + 28 MiB numa_stat */
+	assert_string_equal(f[3], "62");	/* migrated pages 10+2+50 */
+	assert_string_equal(f[4], "4");
+
+	find_line(out, "b (removed)", line, sizeof(line));
+	assert_non_null(strstr(line, "|n/a     |"));
+	find_line(out, "other ", line, sizeof(line));
+	assert_int_equal(fields(strrchr(line, '|') + 1, f, 40), 5);
+	assert_string_equal(f[2], "-");		/* numa_stat unknown */
+	assert_string_equal(f[3], "50");
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+static void test_errors(void **state)
+{
+	struct nl_snapshot s;
+	char small[64];
+
+	assert_int_equal(nl_text_write(NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(fix_build(&s, true), 0);
+	/* a full fixed-size stream must be reported, not ignored */
+	FILE *f = fmemopen(small, sizeof(small), "w");
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	assert_true(nl_text_write(f, &s, NULL) < 0);
+	fclose(f);
+	nl_snapshot_free(&s);
+	/* an empty snapshot renders headers only */
+	struct nl_snapshot e = { .interval_ns = 1 };
+	char *out = render(&e, NULL);
+	assert_non_null(strstr(out, "PROCESSES  0 of 0 shown"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

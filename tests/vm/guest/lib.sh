@@ -55,9 +55,16 @@ nl_calc() {
 	awk "BEGIN { printf \"%.6g\\n\", $* }"
 }
 
-# nl_cmp A OP B: true when the awk comparison "A OP B" holds (numbers).
+# nl_cmp A OP B: true when "A OP B" holds for numbers (floats allowed);
+# OP is one of -lt -le -eq -ne -ge -gt (or < <= == != >= >).
 nl_cmp() {
-	awk -v a="$1" -v b="$3" "BEGIN { exit !((a + 0) $2 (b + 0)) }"
+	local op=$2
+	case "$op" in
+	-lt) op='<';; -le) op='<=';; -eq) op='==';; -ne) op='!=';; -ge) op='>=';; -gt) op='>';;
+	'<'|'<='|'=='|'!='|'>='|'>') ;;
+	*) echo "nl_cmp: bad operator $op" >&2; return 2;;
+	esac
+	awk -v a="$1" -v b="$3" "BEGIN { exit !((a + 0) $op (b + 0)) }"
 }
 
 # nl_expect WHAT A OP B: fail with "WHAT: expected OP B, saw A" unless A OP B.

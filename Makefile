@@ -30,6 +30,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 
 .PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS)
 
@@ -54,7 +55,7 @@ $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
 $(B)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
 	@mkdir -p $(@D)
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) \
-		-I$(DEPS)/include -Ibpf -c $< -o $@
+		-I$(DEPS)/include -Ibpf -Wno-missing-declarations -c $< -o $@
 	$(LLVMSTRIP) -g $@
 
 $(B)/%.skel.h: $(B)/bpf/%.bpf.o

@@ -31,6 +31,10 @@ typedef __u64 u64;
 #define NL_MIGRATE_REASONS 12
 /* "No node": the pfn is in no known range. */
 #define NL_NID_UNKNOWN 0xff
+/* nl_alloc_key.zone markers: the allocation failed (pfn == -1; never
+ * local or remote, seed_alloc.md R4), or its pfn is in no known range. */
+#define NL_ZONE_FAILED 0xfe
+#define NL_ZONE_UNKNOWN 0xff
 
 /* What a key's id names. */
 enum nl_id_kind {
@@ -107,9 +111,20 @@ struct nl_alloc_val {
 	u64 pages;	/* base pages: sum of 1 << order */
 };
 
-/* Allocation failures (pfn == -1) per id and cpu node: never local or
- * remote (seed_alloc R4). Key reuses nl_alloc_key with page_nid and zone
- * set to NL_NID_UNKNOWN/0 and class = the requested class. */
+/* Allocation failures (pfn == -1) use the same key with page_nid =
+ * NL_NID_UNKNOWN and zone = NL_ZONE_FAILED; class is the requested one. */
+
+/* A movable page waiting to reach an LRU, so that its anon/file/shmem
+ * class can be charged to whoever allocated it (pending map, keyed by pfn). */
+struct nl_pending_page {
+	u64 tgid;
+	u64 cgroup_id;
+	u8 cpu_nid;
+	u8 page_nid;
+	u8 zone;
+	u8 order;
+	u32 pad;
+};
 
 /* One contiguous pfn range on one node and zone, [start, end). */
 struct nl_pfn_range {

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Helpers shared by numalens' BPF programs (BPF side only): the drop
+ * counters, lookup-or-insert on bounded maps, and the task -> cgroup id
+ * mapping for both cgroup layouts (enum nl_cgroup_mode).
+ */
+#ifndef NL_BPF_H
+#define NL_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "nl_types.h"
+
+/* Set by user space before load (rodata). */
+const volatile u32 nl_cgroup_mode = NL_CG_V2;
+
+/* Per-CPU drop counters, indexed by enum nl_drop. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NL_NR_DROPS);
+	__type(key, u32);
+	__type(value, u64);
+} drops SEC(".maps");
+
+static __always_inline void nl_drop(u32 why)
+{
+	u64 *c = bpf_map_lookup_elem(&drops, &why);
+
+	if (c)
+		*c += 1;
+}
+
+/* Return the value for @key in the bounded hash @map, inserting @zero if
+ * absent. NULL (and one count in drops[@why]) when the map is full. */
+static __always_inline void *nl_lookup_or_init(void *map, const void *key,
+					       const void *zero, u32 why)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* -EEXIST: another CPU inserted it meanwhile; look it up again. */
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		nl_drop(why);
+	return v;
+}
+
+/* Cgroup id of @t in the hierarchy user space chose: the v2 (default
+ * hierarchy) cgroup, or the cgroup of the v1 memory controller on hybrid
+ * hosts. The kernfs id equals the cgroup directory's inode number, which is
+ * how user space resolves it to a path. 0 when it cannot be read. */
+static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
+{
+	if (nl_cgroup_mode == NL_CG_V1_MEMORY) {
+		if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+			return 0;
+		int idx = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+		struct cgroup_subsys_state *css;
+
+		if (idx < 0 || idx >= CGROUP_SUBSYS_COUNT)
+			return 0;
+		css = BPF_CORE_READ(t, cgroups, subsys[idx]);
+		if (!css)
+			return 0;
+		return BPF_CORE_READ(css, cgroup, kn, id);
+	}
+	return BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+}
+
+/* Same for the current task, using the cheaper helper in v2 mode. */
+static __always_inline u64 nl_current_cgroup_id(void)
+{
+	if (nl_cgroup_mode == NL_CG_V2)
+		return bpf_get_current_cgroup_id();
+	return nl_task_cgroup_id(bpf_get_current_task_btf());
+}
+
+#endif /* NL_BPF_H */

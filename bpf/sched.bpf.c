@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * sched: on-CPU time per NUMA node and CPU-time-weighted NUMA-fault
+ * locality, per tgid and per cgroup, from sched:sched_switch.
+ *
+ * At each switch the slice that just ended (prev's) is measured from the
+ * per-CPU switch-in timestamp and attributed to the node of this CPU
+ * (exectime, spec/seed_numa.md EXE-1). For user tasks that are not exiting
+ * (LOC-6) the slice is also added to the locality bucket of prev's current
+ * NUMA-scan-window fault counts (task_struct.numa_faults_locality[0]
+ * remote, [1] local; LOC-1, LOC-5), or to nofault_ns when the window has
+ * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
+ * in user space.
+ */
+#include "nl_bpf.h"
+#include "locality.h"
+
+#define PF_EXITING 0x00000004
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 16384);	/* resized by user space to its memory budget */
+	__type(key, struct nl_id_key);
+	__type(value, struct nl_sched_val);
+} sched_stats SEC(".maps");
+
+/* Switch-in time of the task now on this CPU; 0 = unknown (before attach). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} oncpu_since SEC(".maps");
+
+static const struct nl_sched_val zero_sched;
+
+static __always_inline void account(u64 id, u32 kind, u32 why, u32 nid,
+				    u64 delta, int bucket)
+{
+	struct nl_id_key key = { .id = id, .kind = kind };
+	struct nl_sched_val *v;
+
+	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why);
+	if (!v)
+		return;
+	v->run_ns[nid & (NL_MAX_NODES - 1)] += delta;
+	v->slices++;
+	if (bucket >= 0 && bucket < NL_LOC_BUCKETS)
+		v->loc_ns[bucket] += delta;
+	else if (bucket == -1)
+		v->nofault_ns += delta;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	u32 zero = 0;
+	u64 now = bpf_ktime_get_ns(), since, delta;
+	u64 *slot = bpf_map_lookup_elem(&oncpu_since, &zero);
+	u32 nid;
+	int bucket = -2;	/* -2: no locality sample (kthread, exiting) */
+
+	if (!slot)
+		return 0;
+	since = *slot;
+	*slot = now;
+	if (!since || prev->pid == 0)	/* unknown start, or the idle task */
+		return 0;
+	delta = now - since;
+	nid = bpf_get_numa_node_id();
+	if (nid >= NL_MAX_NODES) {
+		nl_drop(NL_DROP_NODE_RANGE);
+		return 0;
+	}
+	if (prev->mm && !(prev->flags & PF_EXITING)) {
+		u64 remote = 0, local = 0;
+
+		if (bpf_core_field_exists(prev->numa_faults_locality)) {
+			remote = BPF_CORE_READ(prev, numa_faults_locality[0]);
+			local = BPF_CORE_READ(prev, numa_faults_locality[1]);
+		}
+		bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
+	}
+	account(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, nid, delta, bucket);
+	/* prev is still current here, so the current-task helper applies */
+	account(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL,
+		nid, delta, bucket);
+	return 0;
+}

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* One snapshot per interval; see collect.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "cgroup.h"
+#include "collect.h"
+#include "counts.h"
+#include "figs.h"
+#include "maps.h"
+#include "procfs.h"
+#include "topology.h"
+
+#define MAX_CPUS 4096
+
+struct nl_collector {
+	struct nl_bpf *b;
+	struct nl_collect_opts o;
+	struct nl_topo topo;
+	uint64_t last_ns;		/* CLOCK_MONOTONIC of the previous snapshot */
+	uint64_t seq;
+	/* this and the previous interval's raw counters */
+	struct nl_counts_table tgids, prev_tgids;
+	struct nl_counts_table cgroups;		/* own, as read */
+	struct nl_counts_table cg_tot, prev_cg_tot;	/* hierarchical */
+	struct nl_node_counts nodes[NL_MAX_NODES], prev_nodes[NL_MAX_NODES];
+	struct nl_numastat numastat_prev[NL_MAX_NODES];
+	struct nl_cpu_times *cpu_prev, *cpu_cur;
+	int nr_cpu_slots;
+	struct nl_cgroup_map cgmap;
+	struct nl_cgroup_fold fold;
+	uint64_t procs_evicted, cgroups_evicted;
+	/* removed cgroups still shown: id and intervals left */
+	struct { uint64_t id, parent; int left; char path[512]; int depth; } *gone;
+	int nr_gone, cap_gone;
+};
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void read_numastat(struct nl_collector *c, struct nl_numastat out[NL_MAX_NODES])
+{
+	memset(out, 0, sizeof(*out) * NL_MAX_NODES);
+	for (int i = 0; i < c->topo.nr_nodes; i++) {
+		int nid = c->topo.nids[i];
+
+		nl_numastat_read(c->o.sysfs_root, nid, &out[nid]);
+	}
+}
+
+int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl_collect_opts *o,
+		    char *err, size_t errlen)
+{
+	struct nl_collector *c = calloc(1, sizeof(*c));
+	struct nl_pfn_range ranges[NL_MAX_PFN_RANGES];
+	char zoneinfo[512];
+	int e, n;
+
+	if (!c)
+		return -ENOMEM;
+	c->b = b;
+	c->o = *o;
+	if (!c->o.rss_max_procs)
+		c->o.rss_max_procs = 64;
+	if (!c->o.cgroup_grace)
+		c->o.cgroup_grace = 1;
+	e = nl_topo_load(&c->topo, o->sysfs_root);
+	if (e) {
+		snprintf(err, errlen, "cannot read the NUMA topology under %s: %s", o->sysfs_root,
+			 c->topo.err[0] ? c->topo.err : strerror(-e));
+		free(c);
+		return e;
+	}
+	snprintf(zoneinfo, sizeof(zoneinfo), "%s/zoneinfo", o->procfs_root);
+	n = nl_pfn_ranges_build(ranges, NL_MAX_PFN_RANGES, o->sysfs_root, zoneinfo);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot build the pfn -> node table from %s/devices/system/memory: %s",
+			 o->sysfs_root, strerror(-n));
+		nl_collect_close(c);
+		return n;
+	}
+	e = nl_bpf_set_pfn_table(b, ranges, n);
+	if (e) {
+		snprintf(err, errlen, "cannot load the pfn table into BPF: %s", strerror(-e));
+		nl_collect_close(c);
+		return e;
+	}
+	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
+	if (e) {
+		nl_collect_close(c);
+		return e;
+	}
+	c->nr_cpu_slots = c->topo.nr_cpu_ids > 0 ? c->topo.nr_cpu_ids : 1;
+	if (c->nr_cpu_slots > MAX_CPUS)
+		c->nr_cpu_slots = MAX_CPUS;
+	c->cpu_prev = calloc((size_t)c->nr_cpu_slots, sizeof(*c->cpu_prev));
+	c->cpu_cur = calloc((size_t)c->nr_cpu_slots, sizeof(*c->cpu_cur));
+	if (!c->cpu_prev || !c->cpu_cur) {
+		nl_collect_close(c);
+		return -ENOMEM;
+	}
+	nl_cpu_times_read(o->procfs_root, c->cpu_prev, c->nr_cpu_slots);
+	read_numastat(c, c->numastat_prev);
+	c->last_ns = now_ns(CLOCK_MONOTONIC);
+	*out = c;
+	return 0;
+}
+
+static struct nl_numastat numastat_delta(const struct nl_numastat *a, const struct nl_numastat *b)
+{
+#define D(f) .f = a->f >= b->f ? a->f - b->f : 0
+	return (struct nl_numastat){ D(numa_hit), D(numa_miss), D(numa_foreign),
+				     D(interleave_hit), D(local_node), D(other_node) };
+#undef D
+}
+
+static uint64_t d64(uint64_t a, uint64_t b)
+{
+	return a >= b ? a - b : 0;
+}
+
+static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct nl_numastat cur[NL_MAX_NODES];
+	double busy[NL_MAX_NODES];
+
+	nl_topo_refresh_mem(&c->topo, c->o.sysfs_root);
+	read_numastat(c, cur);
+	nl_cpu_times_read(c->o.procfs_root, c->cpu_cur, c->nr_cpu_slots);
+	nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy);
+	s->nodes = calloc((size_t)c->topo.nr_nodes, sizeof(*s->nodes));
+	if (!s->nodes)
+		return -ENOMEM;
+	s->nr_nodes = c->topo.nr_nodes;
+	for (int i = 0; i < c->topo.nr_nodes; i++) {
+		int nid = c->topo.nids[i];
+		const struct nl_topo_node *tn = &c->topo.node[nid];
+		struct nl_node *n = &s->nodes[i];
+		const struct nl_node_counts *bc = &c->nodes[nid], *bp = &c->prev_nodes[nid];
+
+		n->nid = nid;
+		n->nr_cpus = tn->nr_cpus;
+		snprintf(n->cpulist, sizeof(n->cpulist), "%s", tn->cpulist);
+		n->cpu_busy_pct = isnan(busy[nid]) ? 0 : busy[nid];
+		n->mem_total_bytes = tn->mem_total_bytes;
+		n->mem_free_bytes = tn->mem_free_bytes;
+		n->mem_used_bytes = d64(tn->mem_total_bytes, tn->mem_free_bytes);
+		n->numastat_total = cur[nid];
+		n->numastat = numastat_delta(&cur[nid], &c->numastat_prev[nid]);
+		n->bpf_events_local = d64(bc->events_local, bp->events_local);
+		n->bpf_events_other = d64(bc->events_other, bp->events_other);
+		n->bpf_events_from_remote = d64(bc->events_from_remote, bp->events_from_remote);
+		n->bpf_pages = d64(bc->pages, bp->pages);
+		n->run_ns = d64(bc->run_ns, bp->run_ns);
+	}
+	memcpy(c->numastat_prev, cur, sizeof(cur));
+	struct nl_cpu_times *t = c->cpu_prev;
+
+	c->cpu_prev = c->cpu_cur;
+	c->cpu_cur = t;
+	return 0;
+}
+
+/* Order for numa_maps reads: busiest first, so the rows a view shows on
+ * top have RSS even when reads are capped. */
+static int cmp_run_desc(const void *a, const void *b)
+{
+	const struct nl_proc *x = a, *y = b;
+
+	return x->f.run_ns < y->f.run_ns ? 1 : x->f.run_ns > y->f.run_ns ? -1 : 0;
+}
+
+static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
+{
+	uint64_t *dead = NULL;
+	int nr_dead = 0, n = 0;
+
+	s->procs = calloc((size_t)c->tgids.n + 1, sizeof(*s->procs));
+	dead = calloc((size_t)c->tgids.n + 1, sizeof(*dead));
+	if (!s->procs || !dead) {
+		free(dead);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < c->tgids.n; i++) {
+		const struct nl_id_counts *ic = &c->tgids.v[i];
+		const struct nl_counts *prev = nl_counts_find(&c->prev_tgids, ic->id);
+		struct nl_proc *p = &s->procs[n];
+		pid_t pid = (pid_t)ic->id;
+
+		if (pid <= 0)
+			continue;
+		p->pid = pid;
+		p->alive = nl_pid_alive(c->o.procfs_root, pid);
+		nl_figs_compute(&p->f, &ic->c, prev, interval, s->src.numa_balancing);
+		if (!p->alive) {
+			dead[nr_dead++] = ic->id;
+			/* a process that exited unseen in an earlier interval has
+			 * nothing new to show */
+			if (!p->f.run_ns && !p->f.alloc.events_local && !p->f.alloc.events_remote &&
+			    prev)
+				continue;
+		}
+		if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)))
+			snprintf(p->comm, sizeof(p->comm), "<exited>");
+		if (nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
+					sizeof(p->cgroup_path)))
+			p->cgroup_path[0] = 0;
+		else if (c->cgmap.n) {
+			char full[4608];
+			uint64_t id;
+
+			snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, p->cgroup_path);
+			if (!nl_cgroup_id_of(full, &id))
+				p->cgroup_id = id;
+		}
+		n++;
+	}
+	s->nr_procs = n;
+	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
+	for (int i = 0, reads = 0; i < n && reads < c->o.rss_max_procs; i++) {
+		struct nl_proc *p = &s->procs[i];
+
+		if (!p->alive)
+			continue;
+		reads++;
+		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+	}
+	if (nr_dead) {
+		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
+		c->procs_evicted += (uint64_t)nr_dead;
+	}
+	free(dead);
+	return 0;
+}
+
+static int add_gone(struct nl_collector *c, const struct nl_cgroup_ent *e)
+{
+	if (c->nr_gone == c->cap_gone) {
+		int cap = c->cap_gone ? c->cap_gone * 2 : 16;
+		void *v = realloc(c->gone, (size_t)cap * sizeof(*c->gone));
+
+		if (!v)
+			return -ENOMEM;
+		c->gone = v;
+		c->cap_gone = cap;
+	}
+	c->gone[c->nr_gone].id = e->id;
+	c->gone[c->nr_gone].parent = e->parent_id;
+	c->gone[c->nr_gone].depth = e->depth;
+	c->gone[c->nr_gone].left = c->o.cgroup_grace;
+	snprintf(c->gone[c->nr_gone].path, sizeof(c->gone[0].path), "%s", e->path);
+	c->nr_gone++;
+	return 0;
+}
+
+static void fill_numa_stat(struct nl_collector *c, struct nl_cgroup *g, long page_size)
+{
+	char p[4700];
+
+	snprintf(p, sizeof(p), "%s%s%smemory.numa_stat", c->o.cgroup_root,
+		 strcmp(g->path, "/") ? g->path : "", "/");
+	g->numa_stat_known = nl_memcg_numa_stat_read(p, g->anon_bytes_by_node,
+						     g->file_bytes_by_node, page_size) > 0;
+}
+
+static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
+{
+	struct nl_cgroup_map old = c->cgmap;
+	uint64_t *ids = NULL, *own = NULL, *tot = NULL, *dead = NULL;
+	int e, nr_dead = 0, k = 0;
+
+	memset(&c->cgmap, 0, sizeof(c->cgmap));
+	e = nl_cgroup_map_build(&c->cgmap, c->o.cgroup_root);
+	if (e < 0) {
+		c->cgmap = old;
+		return 0;	/* no cgroup view this interval; keep the old tree */
+	}
+	/* cgroups that vanished since the last interval: shown as removed
+	 * for the grace period, with their last hierarchical figures */
+	for (int i = 0; i < old.n; i++)
+		if (nl_cgroup_map_index(&c->cgmap, old.ents[i].id) < 0)
+			add_gone(c, &old.ents[i]);
+	nl_cgroup_map_free(&old);
+
+	ids = calloc((size_t)c->cgroups.n + 1, sizeof(*ids));
+	own = calloc(((size_t)c->cgroups.n + 1) * NL_COUNTS_WIDTH, sizeof(*own));
+	tot = calloc((size_t)c->cgmap.n * NL_COUNTS_WIDTH, sizeof(*tot));
+	dead = calloc((size_t)c->cgroups.n + 1, sizeof(*dead));
+	s->cgroups = calloc((size_t)c->cgmap.n + (size_t)c->nr_gone, sizeof(*s->cgroups));
+	if (!ids || !own || !tot || !dead || !s->cgroups) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < c->cgroups.n; i++) {
+		ids[i] = c->cgroups.v[i].id;
+		memcpy(own + (size_t)i * NL_COUNTS_WIDTH, &c->cgroups.v[i].c, sizeof(struct nl_counts));
+		/* removed cgroups: once past their grace period their BPF
+		 * entries go; the fold has moved their counts to the parent */
+		if (nl_cgroup_map_index(&c->cgmap, ids[i]) < 0) {
+			bool shown = false;
+
+			for (int g = 0; g < c->nr_gone; g++)
+				shown |= c->gone[g].id == ids[i] && c->gone[g].left > 0;
+			if (!shown)
+				dead[nr_dead++] = ids[i];
+		}
+	}
+	e = nl_cgroup_fold_run(&c->fold, &c->cgmap, ids, own, c->cgroups.n, tot);
+	if (e)
+		goto out;
+	nl_counts_clear(&c->cg_tot);
+	for (int i = 0; i < c->cgmap.n; i++) {
+		const struct nl_cgroup_ent *ent = &c->cgmap.ents[i];
+		struct nl_counts *t = nl_counts_get(&c->cg_tot, ent->id);
+		struct nl_cgroup *g = &s->cgroups[k++];
+
+		if (!t) {
+			e = -ENOMEM;
+			goto out;
+		}
+		memcpy(t, tot + (size_t)i * NL_COUNTS_WIDTH, sizeof(*t));
+		g->id = ent->id;
+		g->parent_id = ent->parent_id;
+		g->depth = ent->depth;
+		snprintf(g->path, sizeof(g->path), "%s", ent->path);
+		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
+				s->src.numa_balancing);
+		fill_numa_stat(c, g, s->page_size);
+	}
+	for (int gi = 0; gi < c->nr_gone; gi++) {
+		struct nl_counts dc;
+		struct nl_cgroup *g;
+
+		if (c->gone[gi].left-- <= 0)
+			continue;
+		if (nl_cgroup_fold_dead(&c->fold, c->gone[gi].id, (uint64_t *)&dc))
+			memset(&dc, 0, sizeof(dc));
+		g = &s->cgroups[k++];
+		g->id = c->gone[gi].id;
+		g->parent_id = c->gone[gi].parent;
+		g->depth = c->gone[gi].depth;
+		g->removed = true;
+		snprintf(g->path, sizeof(g->path), "%s", c->gone[gi].path);
+		nl_figs_compute(&g->f, &dc, nl_counts_find(&c->prev_cg_tot, g->id), interval,
+				s->src.numa_balancing);
+		struct nl_counts *t = nl_counts_get(&c->cg_tot, g->id);
+
+		if (t)
+			*t = dc;
+	}
+	/* drop expired grace entries */
+	for (int gi = 0; gi < c->nr_gone;)
+		if (c->gone[gi].left <= 0)
+			c->gone[gi] = c->gone[--c->nr_gone];
+		else
+			gi++;
+	s->nr_cgroups = k;
+	if (nr_dead) {
+		nl_maps_forget(c->b, NL_KIND_CGROUP, dead, nr_dead);
+		c->cgroups_evicted += (uint64_t)nr_dead;
+	}
+	/* prev_cg_tot <- cg_tot */
+	struct nl_counts_table tmp = c->prev_cg_tot;
+
+	c->prev_cg_tot = c->cg_tot;
+	c->cg_tot = tmp;
+	e = 0;
+out:
+	free(ids);
+	free(own);
+	free(tot);
+	free(dead);
+	return e;
+}
+
+static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct nl_sources *src = &s->src;
+	int nb = nl_sysctl_read_int(c->o.procfs_root, "kernel/numa_balancing");
+	int ns = nl_sysctl_read_int(c->o.procfs_root, "vm/numa_stat");
+
+	src->sched = c->b->have_sched;
+	src->alloc = c->b->have_alloc;
+	src->alloc_class = c->b->have_alloc_class;
+	src->migrate = c->b->have_migrate;
+	src->numa_balancing = nb > 0;
+	src->vm_numa_stat = ns != 0;	/* absent sysctl (old kernels): always counted */
+	src->cgroup_mode = c->o.cgroup_mode;
+	snprintf(src->cgroup_root, sizeof(src->cgroup_root), "%s", c->o.cgroup_root);
+	snprintf(src->missing, sizeof(src->missing), "%s", c->b->missing);
+	if (nb == 0) {
+		size_t l = strlen(src->missing);
+
+		snprintf(src->missing + l, sizeof(src->missing) - l, "%slocality: NUMA balancing is off (kernel.numa_balancing=0)",
+			 l ? "; " : "");
+	}
+}
+
+static void fill_self(struct nl_collector *c, struct nl_snapshot *s)
+{
+	unsigned long long drops[NL_NR_DROPS], cnt[32], ns[32];
+	char names[32][64];
+	int n;
+
+	nl_bpf_drops(c->b, drops);
+	for (int i = 0; i < NL_NR_DROPS; i++)
+		s->self.drops[i] = drops[i];
+	s->self.procs_evicted = c->procs_evicted;
+	s->self.cgroups_evicted = c->cgroups_evicted;
+	s->self.bpf_stats_enabled = c->b->stats_fd >= 0;
+	n = nl_bpf_prog_stats(c->b, names, cnt, ns, 32);
+	s->self.nr_progs = n;
+	for (int i = 0; i < n; i++) {
+		snprintf(s->self.progs[i].name, sizeof(s->self.progs[i].name), "%s", names[i]);
+		s->self.progs[i].run_cnt = cnt[i];
+		s->self.progs[i].run_time_ns = ns[i];
+	}
+}
+
+int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct utsname u;
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	int e;
+
+	nl_snapshot_free(s);
+	/* swap the tgid tables so the previous reading stays for deltas */
+	struct nl_counts_table t = c->prev_tgids;
+
+	c->prev_tgids = c->tgids;
+	c->tgids = t;
+	memcpy(c->prev_nodes, c->nodes, sizeof(c->nodes));
+	e = nl_maps_read(c->b, &c->tgids, &c->cgroups, c->nodes);
+	if (e)
+		return e;
+	s->seq = ++c->seq;
+	s->timestamp_ns = now_ns(CLOCK_REALTIME);
+	s->interval_ns = now - c->last_ns ? now - c->last_ns : 1;
+	c->last_ns = now;
+	s->page_size = sysconf(_SC_PAGESIZE);
+	if (!uname(&u))
+		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
+	fill_sources(c, s);
+	e = fill_nodes(c, s);
+	if (!e)
+		e = fill_procs(c, s, s->interval_ns);
+	if (!e)
+		e = fill_cgroups(c, s, s->interval_ns);
+	fill_self(c, s);
+	if (e)
+		nl_snapshot_free(s);
+	return e;
+}
+
+void nl_collect_close(struct nl_collector *c)
+{
+	if (!c)
+		return;
+	nl_topo_free(&c->topo);
+	nl_counts_free(&c->tgids);
+	nl_counts_free(&c->prev_tgids);
+	nl_counts_free(&c->cgroups);
+	nl_counts_free(&c->cg_tot);
+	nl_counts_free(&c->prev_cg_tot);
+	nl_cgroup_map_free(&c->cgmap);
+	nl_cgroup_fold_free(&c->fold);
+	free(c->cpu_prev);
+	free(c->cpu_cur);
+	free(c->gone);
+	free(c);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Reading numalens' BPF maps into counter tables: the only code that
+ * touches the stats maps (collect.c calls it once per interval).
+ */
+#ifndef NL_MAPS_H
+#define NL_MAPS_H
+
+#include "counts.h"
+#include "loader.h"
+
+/* Read sched_stats, alloc_stats and migrate_stats of @b (each may be
+ * absent), summing per-CPU values, into @tgids and @cgroups (cleared
+ * first) and @nodes[NL_MAX_NODES] (zeroed first; node figures come from
+ * the cgroup-kind entries, which see every event once).
+ * Returns 0 or a negative errno (-ENOMEM). */
+int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
+		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES]);
+
+/* Delete every entry of @kind whose id is in @ids[@n] (exited processes,
+ * or removed cgroups whose counts were folded into their parents) from the
+ * stats maps, in one pass over the alloc map. Sorts @ids. Returns the
+ * number of map entries deleted. */
+int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n);
+
+#endif

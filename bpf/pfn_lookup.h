@@ -11,8 +11,11 @@
 
 #include "nl_types.h"
 
-/* Zone value of a range whose zone is unknown (no /proc/zoneinfo). */
+/* Zone value of a range whose zone is unknown (no /proc/zoneinfo); same
+ * value as nl_types.h's marker for "pfn in no known range". */
+#ifndef NL_ZONE_UNKNOWN
 #define NL_ZONE_UNKNOWN 0xff
+#endif
 
 /* The binary search needs at most floor(log2(NL_MAX_PFN_RANGES)) + 1 steps. */
 #define NL_PFN_SEARCH_STEPS 9

@@ -86,7 +86,7 @@ run_one() {
 	done
 	local start rc
 	start=$(date +%s%N)
-	timeout -k 5 "$tmo" qemu-system-x86_64 -machine accel=tcg -m $((nodes * mem)) \
+	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m $((nodes * mem)) \
 		-smp $((nodes * cpn)) "${numa[@]}" \
 		-kernel "$VM/kernel/vmlinuz" -initrd "$VM/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 nl.test=$name nl.modules=$mods" \

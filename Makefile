@@ -90,12 +90,12 @@ run: all
 	@bash scripts/ensure-fs.sh
 	$(B)/numalens top
 
-test: all
+test: all $(B)/vm/nljq
 	@bash tests/run-all.sh
 
 unittest: all
 	@bash tests/run-all.sh unit
-livetest: all
+livetest: all $(B)/vm/nljq
 	@bash tests/run-all.sh live
 vmtest: all
 	@bash tests/run-all.sh vm

@@ -162,6 +162,8 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 		n->bpf_events_from_remote = d64(bc->events_from_remote, bp->events_from_remote);
 		n->bpf_pages = d64(bc->pages, bp->pages);
 		n->run_ns = d64(bc->run_ns, bp->run_ns);
+		n->numastat_unattributed = d64(n->numastat.local_node + n->numastat.other_node,
+					       n->bpf_events_local + n->bpf_events_other);
 	}
 	memcpy(c->numastat_prev, cur, sizeof(cur));
 	struct nl_cpu_times *t = c->cpu_prev;

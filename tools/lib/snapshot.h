@@ -127,6 +127,11 @@ struct nl_node {
 						 * (what numastat counts as other_node) */
 	uint64_t bpf_events_from_remote;	/* allocated on nid's CPUs, page elsewhere */
 	uint64_t bpf_pages;			/* pages allocated on this node */
+	/* numastat (local_node + other_node) minus the BPF events for this
+	 * node, clamped at 0: allocations mm_page_alloc does not fire for,
+	 * such as the bulk allocator (seed_alloc.md R2), shown apart rather
+	 * than hidden in a tolerance. */
+	uint64_t numastat_unattributed;
 	uint64_t run_ns;			/* delta: all on-CPU time seen on this node */
 };
 

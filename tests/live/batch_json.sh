@@ -1,0 +1,29 @@
+# `numalens top --batch -n 2 -d 1` prints two text snapshots and exits 0;
+# `--json -n 2` prints two JSON objects with the documented top-level keys
+# and a node entry for every online node (docs/json.md).
+. "$(dirname "$0")/common.bash"
+"$NL" top --batch -n 2 -d 1 > "$TMP/batch.txt" 2> "$TMP/batch.err" || fail "--batch exited $?: $(cat "$TMP/batch.err")"
+n=$(grep -c '^numalens top  seq' "$TMP/batch.txt")
+[ "$n" = 2 ] || fail "expected 2 text snapshots, saw $n"
+for h in '^NODES' '^PROCESSES' '^CGROUPS'; do
+	[ "$(grep -c "$h" "$TMP/batch.txt")" = 2 ] || fail "expected section $h twice in --batch output"
+done
+grep -q ' numalens ' "$TMP/batch.txt" || fail "numalens itself should be listed as a process"
+
+"$NL" top --json -n 2 -d 1 > "$TMP/top.jsonl" 2> "$TMP/json.err" || fail "--json exited $?: $(cat "$TMP/json.err")"
+[ "$(wc -l < "$TMP/top.jsonl")" = 2 ] || fail "expected 2 JSON lines, saw $(wc -l < "$TMP/top.jsonl")"
+seqs=$("$JQ" "$TMP/top.jsonl" seq | tr '\n' ' ')
+[ "$seqs" = "1 2 " ] || fail "expected seq 1 then 2, saw $seqs"
+for k in interval_ns kernel page_size sources.sched sources.alloc nodes processes cgroups self.drops; do
+	v=$("$JQ" -L "$TMP/top.jsonl" "$k")
+	[ "$v" != missing ] || fail "JSON key $k is missing"
+done
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+for nid in $(ls -d /sys/devices/system/node/node[0-9]* | sed 's/.*node//'); do
+	v=$("$JQ" -L "$TMP/top.jsonl" "nodes[nid=$nid].mem_total_bytes")
+	[ "$v" != missing ] && [ "$v" -gt 0 ] || fail "node $nid: mem_total_bytes should be > 0, saw $v"
+done
+interval=$("$JQ" -L "$TMP/top.jsonl" interval_ns)
+within_pct "$interval" 1000000000 10 || fail "interval_ns should be about 1e9, saw $interval"
+note "2 text and 2 JSON snapshots, $nodes node(s), interval ${interval} ns"
+exit 0

@@ -1,0 +1,27 @@
+# Bad input and missing privileges get a one-line error and the documented
+# non-zero exit code (2 usage, 3 privileges), and nothing on stdout.
+. "$(dirname "$0")/common.bash"
+expect() { # expect CODE PATTERN CMD...   (LINES=n allows n stderr lines)
+	local code=$1 pat=$2; shift 2
+	"$@" > "$TMP/out" 2> "$TMP/err"; local rc=$?
+	[ $rc = "$code" ] || fail "'$*' exited $rc, expected $code (stderr: $(cat "$TMP/err"))"
+	[ "$(wc -l < "$TMP/err")" -le "${LINES_OK:-1}" ] || fail "'$*' should print one line on stderr, saw: $(cat "$TMP/err")"
+	grep -q "$pat" "$TMP/err" || fail "'$*': expected '$pat' in: $(cat "$TMP/err")"
+	[ ! -s "$TMP/out" ] || fail "'$*' printed on stdout: $(head -2 "$TMP/out")"
+	note "ok: $* -> $rc: $(cat "$TMP/err")"
+}
+expect 2 "unknown command" "$NL" nosuch
+expect 2 "seconds from 0.1" "$NL" top -d 0
+expect 2 "seconds from 0.1" "$NL" top -d abc
+expect 2 "whole number" "$NL" top -n -1
+expect 2 "unknown sort key" "$NL" top -s bogus
+expect 2 "starting with '/'" "$NL" top -c system.slice
+expect 2 "exclude each other" "$NL" top --batch --json -n 1
+# argp's own message plus its "Try --help" hint
+LINES_OK=2 expect 2 "unrecognized option" "$NL" top --no-such-option
+# unprivileged: setpriv drops to nobody with no capabilities
+command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
+expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1
+"$NL" --help | grep -q '^  top ' || fail "numalens --help should list the top command"
+"$NL" top --help | grep -q -- '--delay' || fail "numalens top --help should describe --delay"
+exit 0

@@ -1,0 +1,36 @@
+# cgroups are hierarchical (seed_numa.md HIE-1/HIE-2): a task in A/B shows
+# its run time and allocations in B and in A; removing B does not make A's
+# totals go down.
+. "$(dirname "$0")/common.bash"
+mode=$("$NL" top --json -n 1 -d 0.2 | "$JQ" - sources.cgroup_mode)
+root=$("$NL" top --json -n 1 -d 0.2 | "$JQ" - sources.cgroup_root)
+[ -d "$root" ] || fail "cgroup root '$root' does not exist"
+A=nltest$$; B=$A/child
+mkdir -p "$root/$B" || fail "cannot create $root/$B"
+cleanup_hook() { rmdir "$root/$B" "$root/$A" 2>/dev/null; }
+start_top "$TMP/top.jsonl" 1 7
+sleep 1.2
+sh -c "echo \$\$ > '$root/$B/cgroup.procs' && exec '$WORK' --cpu 0 --anon 64 --spin 1" > "$TMP/work.out" ||
+	fail "nlwork in $B failed: $(cat "$TMP/work.out")"
+sleep 1.2
+rmdir "$root/$B" || fail "cannot remove $root/$B"
+wait $TOP_PID || fail "numalens exited $?"
+# last line with B present, and the last line overall
+lineB=$(grep -n "\"path\":\"/$B\"" "$TMP/top.jsonl" | tail -1 | cut -d: -f1)
+[ -n "$lineB" ] || fail "cgroup /$B never appeared ($mode hierarchy at $root)"
+rB=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$B].run_ns_total")
+pB=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$B].alloc.pages_local_total")
+rA=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$A].run_ns_total")
+pA=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$A].alloc.pages_local_total")
+note "B run_ns_total=$rB pages=$pB; A run_ns_total=$rA pages=$pA"
+ge_pct "$rB" 500000000 100 || fail "B should have >= 0.5 s of run time, saw $rB"
+[ "$rA" -ge "$rB" ] || fail "A ($rA ns) must include its child B ($rB ns)"
+[ "$pA" -ge "$pB" ] || fail "A ($pA pages) must include its child B ($pB pages)"
+want=$(( 64 * 1024 * 1024 / $(getconf PAGESIZE) ))
+ge_pct "$pB" "$want" 90 || fail "B should show >= 90% of $want pages, saw $pB"
+rA_end=$("$JQ" -L "$TMP/top.jsonl" "cgroups[path=/$A].run_ns_total")
+pA_end=$("$JQ" -L "$TMP/top.jsonl" "cgroups[path=/$A].alloc.pages_local_total")
+note "after rmdir of B: A run_ns_total=$rA_end pages=$pA_end"
+[ "$rA_end" -ge "$rA" ] || fail "A's run time went down after B was removed: $rA -> $rA_end"
+[ "$pA_end" -ge "$pA" ] || fail "A's pages went down after B was removed: $pA -> $pA_end"
+exit 0

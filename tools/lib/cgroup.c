@@ -186,21 +186,15 @@ static int walk_dir(struct walk *w, int dfd, int self, int depth)
 			continue;
 		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
 			continue;
-		if (depth + 1 > NL_CGROUP_MAX_DEPTH) {
-			w->m->truncated = true;
-			continue;
-		}
-		cfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd < 0)
-			continue;	/* vanished, not a directory, or a symlink */
-		if (fstat(cfd, &st) || st.st_dev != w->dev) {
-			close(cfd);
-			continue;	/* another mount below the hierarchy */
-		}
+		/* one fstatat per directory; open only those with subdirectories:
+		 * st_nlink == 2 means none on kernfs (cgroupfs), ext4 and tmpfs,
+		 * while filesystems with other nlink rules (1) are always opened */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+		    st.st_dev != w->dev)
+			continue;	/* vanished, not a directory, a symlink, another mount */
 		nl = strlen(de->d_name);
 		if (w->plen + 1 + nl + 1 > sizeof(w->path)) {
 			w->m->truncated = true;
-			close(cfd);
 			continue;
 		}
 		if (w->plen == 1)	/* parent is "/" */
@@ -210,10 +204,16 @@ static int walk_dir(struct walk *w, int dfd, int self, int depth)
 		w->plen += 1 + nl;
 		idx = map_add(w->m, (uint64_t)st.st_ino, self, depth + 1, w->path);
 		if (idx < 0) {
-			close(cfd);
 			ret = idx;
-		} else {
-			ret = walk_dir(w, cfd, idx, depth + 1);
+		} else if (st.st_nlink != 2) {
+			if (depth + 1 >= NL_CGROUP_MAX_DEPTH) {
+				w->m->truncated = true;	/* has children we do not list */
+			} else {
+				cfd = openat(dirfd(d), de->d_name,
+					     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (cfd >= 0)
+					ret = walk_dir(w, cfd, idx, depth + 1);
+			}
 		}
 		w->plen = save;
 		w->path[w->plen] = '\0';
@@ -242,7 +242,7 @@ int nl_cgroup_map_build(struct nl_cgroup_map *m, const char *root)
 	nl_cgroup_map_free(m);
 	if (strlen(root) >= sizeof(m->root))
 		return -ENAMETOOLONG;
-	snprintf(m->root, sizeof(m->root), "%s", root);
+	memcpy(m->root, root, strlen(root) + 1);
 	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

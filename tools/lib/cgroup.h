@@ -67,6 +67,10 @@ struct nl_cgroup_map {
  * zeroed or previously built); the cost is one fstatat per directory.
  * Returns the number of entries (>= 1), or -errno (-ENOENT if @root does not
  * exist, -ENOTDIR, -ENOMEM). On error @m is left empty.
+ * Entry pointers and path strings stay valid until the next build or free:
+ * copy what must outlive a refresh. Cost on cgroupfs: one fstatat per
+ * cgroup plus one open/getdents per cgroup with children (st_nlink != 2),
+ * about 5 ms for 2000 cgroups on the 6.18 host.
  */
 int nl_cgroup_map_build(struct nl_cgroup_map *m, const char *root);
 

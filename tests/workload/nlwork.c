@@ -52,6 +52,11 @@ static long touched_pages; /* summed by threads under lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
+/* With --walk the workers stay alive: after the work they wait at
+ * work_done, main does the after-work steps, then all pass after_done and
+ * the workers walk their own slices (the process stays multi-threaded,
+ * which NUMA balancing treats differently from a single thread). */
+static pthread_barrier_t work_done, after_done;
 
 /* die: print "nlwork: <msg>" and exit with code. */
 static void die(int code, const char *fmt, ...)
@@ -155,6 +160,15 @@ static char *map_touch(size_t len, int flags)
 	return p;
 }
 
+/* walk: rewrite every page of thread id's kept anon slice until secs pass. */
+static void walk(long id, double secs)
+{
+	double end = now_s() + secs;
+	while (now_s() < end)
+		for (size_t off = 0; off < keep_len[id]; off += page_sz)
+			keep_anon[id][off]++;
+}
+
 /* worker: one thread's share of the anon touch (o.repeat times) then spin. */
 static void *worker(void *arg)
 {
@@ -176,6 +190,13 @@ static void *worker(void *arg)
 		while (now_s() < end)
 			for (int i = 0; i < 10000; i++)
 				x += i;
+	}
+	if (o.walk_s > 0) {
+		pthread_barrier_wait(&work_done);
+		pthread_barrier_wait(&after_done);
+		if (o.after_cpu)
+			pin(o.after_cpu); /* affinity is per thread */
+		walk(id, o.walk_s);
 	}
 	return NULL;
 }
@@ -199,16 +220,6 @@ static void file_work(void)
 	close(fd);
 }
 
-/* walk: rewrite every kept anon page until secs have passed. */
-static void walk(double secs)
-{
-	double end = now_s() + secs;
-	while (now_s() < end)
-		for (int t = 0; t < o.threads; t++)
-			for (size_t off = 0; off < keep_len[t]; off += page_sz)
-				keep_anon[t][off]++;
-}
-
 static void usage(FILE *f)
 {
 	fputs("usage: nlwork [options]\n"
@@ -224,7 +235,9 @@ static void usage(FILE *f)
 	      "  --ready-file P    write \"ready\\n\" to P once the work (and --after-*) is done\n"
 	      "  --after-cpu LIST  after the work, move to these CPUs\n"
 	      "  --after-default   after the work, reset the process and anon policy to default\n"
-	      "  --walk SECONDS    after the ready file, rewrite the anon pages for SECONDS\n"
+	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
+	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
+	      "                    the process multi-threaded)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
 	      "  --help            this text\n"
 	      "Prints 'nlwork pid=.. anon_mib=.. touched_pages=.. cpu=.. node=..' at the end.\n"
@@ -303,11 +316,16 @@ int main(int argc, char **argv)
 	if (o.node >= 0)
 		set_policy(o.node);
 
+	pthread_barrier_init(&work_done, NULL, o.threads + 1);
+	pthread_barrier_init(&after_done, NULL, o.threads + 1);
 	for (long i = 0; i < o.threads; i++)
 		if ((errno = pthread_create(&th[i], NULL, worker, (void *)i)))
 			die(1, "pthread_create: %s", strerror(errno));
-	for (int i = 0; i < o.threads; i++)
-		pthread_join(th[i], NULL);
+	if (o.walk_s > 0)
+		pthread_barrier_wait(&work_done);
+	else
+		for (int i = 0; i < o.threads; i++)
+			pthread_join(th[i], NULL);
 	if (o.file_mib)
 		file_work();
 	if (o.shmem_mib)
@@ -326,8 +344,11 @@ int main(int argc, char **argv)
 		if (!f || fputs("ready\n", f) < 0 || fclose(f))
 			die(1, "cannot write ready file %s: %s", o.ready_file, strerror(errno));
 	}
-	if (o.walk_s > 0)
-		walk(o.walk_s);
+	if (o.walk_s > 0) {
+		pthread_barrier_wait(&after_done);
+		for (int i = 0; i < o.threads; i++)
+			pthread_join(th[i], NULL);
+	}
 	if (o.hold_s > 0) {
 		struct timespec ts = { (time_t)o.hold_s,
 				       (long)((o.hold_s - (time_t)o.hold_s) * 1e9) };

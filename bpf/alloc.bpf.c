@@ -41,6 +41,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
+	/* per-CPU LRU lists: no global lock on the allocation path */
+	__uint(map_flags, BPF_F_NO_COMMON_LRU);
 	__type(key, u64);
 	__type(value, struct nl_pending_page);
 } pending SEC(".maps");

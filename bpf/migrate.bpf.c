@@ -35,7 +35,7 @@ static __always_inline void task_event(struct task_struct *t, enum what w)
 
 	if (!t)
 		return;
-	v[0] = get(BPF_CORE_READ(t, tgid), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
+	v[0] = get(t->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
 	v[1] = get(nl_task_cgroup_id(t), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL);
 	for (int i = 0; i < 2; i++) {
 		if (!v[i])

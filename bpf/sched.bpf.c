@@ -79,8 +79,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		u64 remote = 0, local = 0;
 
 		if (bpf_core_field_exists(prev->numa_faults_locality)) {
-			remote = BPF_CORE_READ(prev, numa_faults_locality[0]);
-			local = BPF_CORE_READ(prev, numa_faults_locality[1]);
+			remote = prev->numa_faults_locality[0];
+			local = prev->numa_faults_locality[1];
 		}
 		bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
 	}

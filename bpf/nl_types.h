@@ -95,6 +95,11 @@ struct nl_sched_val {
 	u64 slices;	/* sched_switch-outs counted */
 };
 
+/* Name of an exited process (sched.bpf.c exited_comm map). */
+struct nl_comm {
+	char comm[16];
+};
+
 /* alloc map key: one entry per (kind, id, cpu node, page node, zone, class). */
 struct nl_alloc_key {
 	u64 id;

@@ -34,6 +34,15 @@ struct {
 	__type(value, u64);
 } oncpu_since SEC(".maps");
 
+/* tgid -> comm of processes that exited, so user space can still name a
+ * process that lived less than one interval. LRU: old names age out. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, u32);
+	__type(value, struct nl_comm);
+} exited_comm SEC(".maps");
+
 static const struct nl_sched_val zero_sched;
 
 static __always_inline void account(u64 id, u32 kind, u32 why, u32 nid,
@@ -88,5 +97,18 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	/* prev is still current here, so the current-task helper applies */
 	account(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL,
 		nid, delta, bucket);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(handle_process_exit, struct task_struct *p)
+{
+	struct nl_comm c = {};
+	u32 tgid = p->tgid;
+
+	if (p->pid != p->tgid)	/* only the group leader names the process */
+		return 0;
+	bpf_probe_read_kernel_str(c.comm, sizeof(c.comm), p->comm);
+	bpf_map_update_elem(&exited_comm, &tgid, &c, BPF_ANY);
 	return 0;
 }

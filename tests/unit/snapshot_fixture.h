@@ -107,6 +107,7 @@ static inline int fix_build(struct nl_snapshot *s, bool numa_balancing)
 					     .interleave_hit = 3, .local_node = 4001, .other_node = 106 };
 	n0->numastat_total = (struct nl_numastat){ .numa_hit = 123456789, .local_node = 123000000 };
 	n0->bpf_events_local = 3990; n0->bpf_events_other = 105; n0->bpf_events_from_remote = 911;
+	n0->numastat_unattributed = 12;	/* (4001 + 106) - (3990 + 105) */
 	n0->bpf_pages = 4321; n0->run_ns = 3400000000ull;
 	n1->nid = 1; n1->nr_cpus = 2; strcpy(n1->cpulist, "2-3");
 	n1->cpu_busy_pct = 17.25;

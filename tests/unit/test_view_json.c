@@ -152,7 +152,8 @@ static void test_nodes(void **state)
 	assert_int_equal(cJSON_GetArraySize(nodes), 2);
 	cJSON *n0 = cJSON_GetArrayItem(nodes, 0);
 	KEYS(n0, "node", "nid", "cpus", "nr_cpus", "cpu_busy_pct", "mem_total_bytes",
-	     "mem_free_bytes", "mem_used_bytes", "numastat", "numastat_total", "bpf");
+	     "mem_free_bytes", "mem_used_bytes", "numastat", "numastat_total",
+	     "numastat_unattributed", "bpf");
 	assert_string_equal(get(n0, "cpus")->valuestring, "0-1");
 	assert_near(num(n0, "cpu_busy_pct"), 62.5, 0);
 	assert_near(num(n0, "mem_free_bytes"), 6.0 * (1 << 30), 0);
@@ -160,6 +161,7 @@ static void test_nodes(void **state)
 	     "interleave_hit", "local_node", "other_node");
 	assert_near(num(get(n0, "numastat"), "other_node"), 106, 0);
 	assert_near(num(get(n0, "numastat_total"), "numa_hit"), 123456789, 0);
+	assert_near(num(n0, "numastat_unattributed"), 12, 0);
 	KEYS(get(n0, "bpf"), "bpf", "events_local", "events_other", "events_from_remote",
 	     "pages", "run_ns");
 	assert_near(num(get(n0, "bpf"), "events_from_remote"), 911, 0);

@@ -89,13 +89,15 @@ static void test_nodes(void **state)
 	assert_int_equal(fix_build(&s, true), 0);
 	char *out = render(&s, NULL);
 	find_line(out, "NODE ", line, sizeof(line));
-	assert_int_equal(fields(line, f, 32), 15);
+	assert_int_equal(fields(line, f, 32), 16);
+	assert_string_equal(f[15], "UNATTRIB");
 	assert_string_equal(f[9], "LOCAL_NODE");
 	assert_string_equal(f[10], "BPF_LOCAL");	/* beside LOCAL_NODE */
 	assert_string_equal(f[11], "OTHER_NODE");
 	assert_string_equal(f[12], "BPF_OTHER");
 	find_line(out, "0 0-1", line, sizeof(line));
-	assert_int_equal(fields(line, f, 32), 15);
+	assert_int_equal(fields(line, f, 32), 16);
+	assert_string_equal(f[15], "12");	/* numastat_unattributed */
 	assert_string_equal(f[2], "62.5");	/* CPU% */
 	assert_string_equal(f[3], "2048.0");	/* used MiB */
 	assert_string_equal(f[4], "6144.0");	/* free MiB */

@@ -35,6 +35,10 @@ struct nl_collector {
 	struct nl_cgroup_map cgmap;
 	struct nl_cgroup_fold fold;
 	uint64_t procs_evicted, cgroups_evicted;
+	/* pid -> comm of the previous interval, sorted by pid: the name of a
+	 * process that exited before we could read /proc/PID/comm */
+	struct comm_ent { pid_t pid; char comm[16]; } *comms;
+	int nr_comms;
 	/* removed cgroups still shown: id and intervals left */
 	struct { uint64_t id, parent; int left; char path[512]; int depth; } *gone;
 	int nr_gone, cap_gone;
@@ -182,6 +186,41 @@ static int cmp_run_desc(const void *a, const void *b)
 	return x->f.run_ns < y->f.run_ns ? 1 : x->f.run_ns > y->f.run_ns ? -1 : 0;
 }
 
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct comm_ent *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Remember the names of this interval's processes for the next one. */
+static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
+{
+	struct comm_ent *v = realloc(c->comms, ((size_t)s->nr_procs + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	c->comms = v;
+	for (int i = 0; i < s->nr_procs; i++) {
+		v[i].pid = s->procs[i].pid;
+		memcpy(v[i].comm, s->procs[i].comm, sizeof(v[i].comm));
+	}
+	c->nr_comms = s->nr_procs;
+	qsort(v, (size_t)c->nr_comms, sizeof(*v), cmp_comm);
+}
+
+static void old_comm(const struct nl_collector *c, pid_t pid, char *out, size_t len)
+{
+	struct comm_ent key = { .pid = pid }, *e = NULL;
+
+	if (c->nr_comms)
+		e = bsearch(&key, c->comms, (size_t)c->nr_comms, sizeof(key), cmp_comm);
+	if (e)
+		snprintf(out, len, "%s", e->comm);
+	else if (nl_maps_exited_comm(c->b, (uint32_t)pid, out, len))
+		snprintf(out, len, "<exited>");
+}
+
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
 {
 	uint64_t *dead = NULL;
@@ -213,7 +252,7 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 				continue;
 		}
 		if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)))
-			snprintf(p->comm, sizeof(p->comm), "<exited>");
+			old_comm(c, pid, p->comm, sizeof(p->comm));
 		if (nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
 					sizeof(p->cgroup_path)))
 			p->cgroup_path[0] = 0;
@@ -241,6 +280,7 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;
 	}
+	keep_comms(c, s);
 	free(dead);
 	return 0;
 }
@@ -479,5 +519,6 @@ void nl_collect_close(struct nl_collector *c)
 	free(c->cpu_prev);
 	free(c->cpu_cur);
 	free(c->gone);
+	free(c->comms);
 	free(c);
 }

@@ -138,6 +138,8 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	if (!s)
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
+	bpf_program__set_autoload(s->progs.handle_process_exit,
+				  tp_btf_exists(vm, "sched_process_exit"));
 	size_percpu(s->maps.sched_stats, b->nr_cpus, sizeof(struct nl_sched_val), budget);
 	if (nl_sched__load(s)) {
 		int e = -errno;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Reading the BPF stats maps; see maps.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -209,4 +210,20 @@ int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n)
 	if (prev && in_set(key.kind, key.id, kind, ids, n))
 		deleted += !bpf_map_delete_elem(fd, &key);
 	return deleted;
+}
+
+int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len)
+{
+	struct nl_comm c;
+	int fd;
+
+	if (!b->sched)
+		return -ENOENT;
+	fd = bpf_map__fd(b->sched->maps.exited_comm);
+	if (bpf_map_lookup_elem(fd, &tgid, &c))
+		return -ENOENT;
+	bpf_map_delete_elem(fd, &tgid);
+	c.comm[sizeof(c.comm) - 1] = 0;
+	snprintf(out, len, "%s", c.comm);
+	return 0;
 }

@@ -23,4 +23,8 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
  * number of map entries deleted. */
 int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n);
 
+/* Name of exited process @tgid as recorded at sched_process_exit, into
+ * @out (@len >= 16); the entry is consumed. 0, or -ENOENT. */
+int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len);
+
 #endif

@@ -149,6 +149,7 @@ static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n)
 	add_u64(j, o, "mem_used_bytes", n->mem_used_bytes);
 	add_numastat(j, o, "numastat", &n->numastat);
 	add_numastat(j, o, "numastat_total", &n->numastat_total);
+	add_u64(j, o, "numastat_unattributed", n->numastat_unattributed);
 	if ((b = add_obj(j, o, "bpf"))) {
 		add_u64(j, b, "events_local", n->bpf_events_local);
 		add_u64(j, b, "events_other", n->bpf_events_other);

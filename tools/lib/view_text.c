@@ -62,18 +62,19 @@ static void print_nodes(FILE *out, const struct nl_snapshot *s)
 {
 	fprintf(out, "\nNODES  CPU%% = busy share of the node's CPUs; memory in MiB; "
 		"numastat columns are sysfs deltas (allocator calls) with the BPF "
-		"mm_page_alloc event counts beside them%s\n",
+		"mm_page_alloc event counts beside them; UNATTRIB = numastat calls the "
+		"tracepoint did not see (bulk allocator)%s\n",
 		s->src.vm_numa_stat ? "" : " (vm.numa_stat is off: numastat not comparable)");
-	fprintf(out, "%4s %-12s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+	fprintf(out, "%4s %-12s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
 		"NODE", "CPUS", "CPU%", "MEM_USED", "MEM_FREE", "NUMA_HIT", "NUMA_MISS",
 		"NUMA_FOREIGN", "INTERLEAVE", "LOCAL_NODE", "BPF_LOCAL", "OTHER_NODE",
-		"BPF_OTHER", "BPF_FROM_RMT", "BPF_PAGES");
+		"BPF_OTHER", "BPF_FROM_RMT", "BPF_PAGES", "UNATTRIB");
 	for (int i = 0; i < s->nr_nodes; i++) {
 		const struct nl_node *n = &s->nodes[i];
 		const struct nl_numastat *ns = &n->numastat;
 
 		fprintf(out, "%4d %-12s %6.1f %10.1f %10.1f %10llu %10llu %12llu %10llu %10llu "
-			"%10llu %10llu %10llu %12llu %10llu\n",
+			"%10llu %10llu %10llu %12llu %10llu %10llu\n",
 			n->nid, n->cpulist, n->cpu_busy_pct,
 			n->mem_used_bytes / MIB, n->mem_free_bytes / MIB,
 			(unsigned long long)ns->numa_hit, (unsigned long long)ns->numa_miss,
@@ -81,7 +82,8 @@ static void print_nodes(FILE *out, const struct nl_snapshot *s)
 			(unsigned long long)ns->local_node, (unsigned long long)n->bpf_events_local,
 			(unsigned long long)ns->other_node, (unsigned long long)n->bpf_events_other,
 			(unsigned long long)n->bpf_events_from_remote,
-			(unsigned long long)n->bpf_pages);
+			(unsigned long long)n->bpf_pages,
+			(unsigned long long)n->numastat_unattributed);
 	}
 }
 

@@ -136,6 +136,7 @@ static inline int fix_build(struct nl_snapshot *s, bool numa_balancing)
 	p->f.alloc.pages_remote_total = 10000;
 	p->f.mig.pages_ok = 10; p->f.mig.pages_fail = 2; p->f.mig.move_numa = 3; p->f.mig.swap_numa = 1;
 	p->f.mig.pages_ok_by_reason[5] = 10; p->f.mig.numa_misplaced_ok = 10;
+	p->f.mig.pages_fail_by_reason[0] = 2;	/* compaction */
 	p->f.mig.pages_ok_total = 110;
 	fix_finish_figs(&p->f, numa_balancing);
 

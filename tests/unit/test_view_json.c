@@ -95,7 +95,7 @@ static void check_common_keys(const cJSON *row)
 	KEYS(m, "migrate", "move_numa", "swap_numa", "stick_numa", "pages_ok", "pages_fail",
 	     "numa_misplaced_ok", "numa_misplaced_fail", "move_numa_total", "swap_numa_total",
 	     "stick_numa_total", "pages_ok_total", "pages_fail_total", "numa_misplaced_ok_total",
-	     "numa_misplaced_fail_total");
+	     "numa_misplaced_fail_total", "by_reason");
 	KEYS(get(row, "run_ns_by_node"), "run_ns_by_node", "0", "1");
 	KEYS(get(row, "run_ns_total_by_node"), "run_ns_total_by_node", "0", "1");
 	KEYS(get(a, "pages_by_node"), "pages_by_node", "0", "1");
@@ -231,6 +231,9 @@ static void test_processes(void **state)
 	assert_near(num(m, "pages_fail"), 2, 0);
 	assert_near(num(m, "move_numa"), 3, 0);
 	assert_near(num(m, "numa_misplaced_ok"), 10, 0);
+	KEYS(get(m, "by_reason"), "by_reason", "compaction", "numa_misplaced");
+	assert_near(num(get(get(m, "by_reason"), "numa_misplaced"), "ok"), 10, 0);
+	assert_near(num(get(get(m, "by_reason"), "compaction"), "fail"), 2, 0);
 	assert_near(num(m, "pages_ok_total"), 110, 0);
 
 	p = proc_by_pid(r, 300);

@@ -204,6 +204,31 @@ static void add_alloc(struct jb *j, cJSON *obj, const struct nl_alloc_figs *a)
 	add_u64(j, o, "fail_events_total", a->fail_events_total);
 }
 
+/* enum migrate_reason names (MR_*, stable order since v6.x); the last
+ * slot collects any reason a newer kernel adds. */
+static const char *const reason_names[NL_MIGRATE_REASONS] = {
+	"compaction", "memory_failure", "memory_hotplug", "syscall", "mempolicy_mbind",
+	"numa_misplaced", "contig_range", "longterm_pin", "demotion", "damon", "never", "other",
+};
+
+/* "by_reason": {"<reason>": {"ok": n, "fail": n}} for this interval,
+ * reasons with no pages left out. */
+static void add_by_reason(struct jb *j, cJSON *obj, const struct nl_migrate_figs *m)
+{
+	cJSON *o = add_obj(j, obj, "by_reason"), *r;
+
+	if (!o)
+		return;
+	for (int i = 0; i < NL_MIGRATE_REASONS; i++) {
+		if (!m->pages_ok_by_reason[i] && !m->pages_fail_by_reason[i])
+			continue;
+		if ((r = add_obj(j, o, reason_names[i]))) {
+			add_u64(j, r, "ok", m->pages_ok_by_reason[i]);
+			add_u64(j, r, "fail", m->pages_fail_by_reason[i]);
+		}
+	}
+}
+
 static void add_migrate(struct jb *j, cJSON *obj, const struct nl_migrate_figs *m)
 {
 	cJSON *o = add_obj(j, obj, "migrate");
@@ -224,6 +249,7 @@ static void add_migrate(struct jb *j, cJSON *obj, const struct nl_migrate_figs *
 	add_u64(j, o, "pages_fail_total", m->pages_fail_total);
 	add_u64(j, o, "numa_misplaced_ok_total", m->numa_misplaced_ok_total);
 	add_u64(j, o, "numa_misplaced_fail_total", m->numa_misplaced_fail_total);
+	add_by_reason(j, o, m);
 }
 
 /* The figures a process and a cgroup share, in docs/json.md order. */

@@ -5,8 +5,8 @@
 # BINARY (static executables: numalens, nlwork, ...) goes to /nl/bin; a
 # missing one is skipped with a note (tests that need it say so). Also
 # packed: busybox-static (/bin, with its applet links), tests/vm/guest/init
-# as /init, tests/vm/guest/lib.sh as /nl/lib.sh, tests/vm/tests/*.sh as
-# /nl/tests/. Exit 0 with OUT written; 1 with a message on stderr.
+# as /init, tests/vm/guest/lib.sh as /nl/lib.sh, tests/vm/tests/*.sh (or
+# $NL_VM_TESTS_DIR/*.sh) as /nl/tests/. Exit 0 with OUT written; 1 with a message on stderr.
 set -euo pipefail
 out=${1:?out}; kdir=${2:?kernel dir}; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +28,7 @@ for a in $("$bb" --list); do
 done
 cp "$here/guest/init" "$root/init" && chmod 755 "$root/init"
 cp "$here/guest/lib.sh" "$root/nl/lib.sh"
-cp "$here"/tests/*.sh "$root/nl/tests/" 2>/dev/null || true
+cp "${NL_VM_TESTS_DIR:-$here/tests}"/*.sh "$root/nl/tests/" 2>/dev/null || true
 if [ -d "$kdir/modules" ]; then cp "$kdir"/modules/* "$root/nl/modules/"; fi
 for b in "$@"; do
 	if [ -x "$b" ]; then cp "$b" "$root/nl/bin/"

@@ -6,7 +6,9 @@
 # Environment: B (build dir, default build), CACHE (default cache),
 #   NL_VM_KEEP=1 keep the guest console in $B/test-logs/vm/NAME.console
 #   even on success (it is always kept; NL_VM_KEEP=1 also prints it),
-#   NL_VM_TIMEOUT (default per-test timeout, seconds; default 150).
+#   NL_VM_TIMEOUT (default per-test timeout, seconds; default 150),
+#   NL_VM_TESTS_DIR (where the tests are; default tests/vm/tests),
+#   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens).
 # Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
 #
@@ -16,6 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; CACHE=${CACHE:-cache}
 VM=$B/vm; LOGS=$B/test-logs/vm
+export NL_VM_TESTS_DIR=${NL_VM_TESTS_DIR:-tests/vm/tests}; TDIR=$NL_VM_TESTS_DIR
 mkdir -p "$VM" "$LOGS"
 fails=0
 
@@ -30,7 +33,7 @@ secs_since() {
 
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
-	for t in tests/vm/tests/*.sh; do tests+=("$(basename "$t" .sh)"); done
+	for t in "$TDIR"/*.sh; do tests+=("$(basename "$t" .sh)"); done
 fi
 
 # --- guest programs, kernel, initramfs -------------------------------------
@@ -46,7 +49,7 @@ if ! bash tests/vm/kernel.sh "$CACHE" "$VM/kernel" 2> "$LOGS/kernel.log"; then
 	exit 1
 fi
 sed 's/^/vm: /' "$LOGS/kernel.log"
-bins=("$B/numalens" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke")
+bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke")
 if ! bash tests/vm/initramfs.sh "$VM/initrd.gz" "$VM/kernel" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
 	for t in "${tests[@]}"; do fail "$t" "initramfs: $(tail -1 "$LOGS/initramfs.log")"; done
 	exit 1
@@ -70,7 +73,7 @@ mib() {
 
 # run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report.
 run_one() {
-	local name=$1 f=tests/vm/tests/$1.sh
+	local name=$1 f=$TDIR/$1.sh
 	[ -f "$f" ] || { fail "$name" "no such test $f"; return; }
 	local nodes cpn mem tmo mods
 	nodes=$(header "$f" nodes 4); cpn=$(header "$f" cpus_per_node 1)

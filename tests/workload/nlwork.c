@@ -196,6 +196,8 @@ static void *worker(void *arg)
 		pthread_barrier_wait(&after_done);
 		if (o.after_cpu)
 			pin(o.after_cpu); /* affinity is per thread */
+		if (o.after_default)
+			set_policy(-1); /* and so is the task mempolicy */
 		walk(id, o.walk_s);
 	}
 	return NULL;

@@ -83,3 +83,44 @@ nl_wait_file() {
 		sleep 0.1
 	done
 }
+
+# nl_top OUT SECONDS COUNT [ARGS...]: start `numalens top --json -d SECONDS
+# -n COUNT ARGS` in the background on CPU 0 (away from the nodes under test),
+# writing OUT (stderr to OUT.err); returns once the first interval is out.
+# Sets NL_TOP_PID. Fails the test if numalens dies first.
+nl_top() {
+	local out=$1 d=$2 n=$3 i=0
+	shift 3
+	nl_need_numalens
+	taskset -c 0 "$NUMALENS" top --json -d "$d" -n "$n" "$@" > "$out" 2> "$out.err" &
+	NL_TOP_PID=$!
+	while [ ! -s "$out" ]; do
+		kill -0 $NL_TOP_PID 2>/dev/null || nl_fail "numalens top exited before its first interval: $(tail -2 "$out.err" | tr '\n' ' ')"
+		i=$((i + 1))
+		[ $i -le 300 ] || nl_fail "numalens top wrote no interval within 30 s: $(tail -2 "$out.err" | tr '\n' ' ')"
+		sleep 0.1
+	done
+}
+
+# nl_top_wait OUT: wait for the nl_top started on OUT; fail unless it exited 0.
+nl_top_wait() {
+	local rc
+	wait $NL_TOP_PID
+	rc=$?
+	[ $rc = 0 ] || nl_fail "numalens top exited $rc: $(tail -2 "$1.err" | tr '\n' ' ')"
+	echo "numalens: $(wc -l < "$1") intervals in $1"
+}
+
+# nl_within WHAT A B PCT: fail unless |A - B| <= PCT% of max(A, B).
+nl_within() {
+	case "$2$3" in *null*|*missing*) nl_fail "$1: expected numbers, saw '$2' and '$3'";; esac
+	awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { m = a > b ? a : b; d = a - b; if (d < 0) d = -d;
+		exit !(m == 0 || d * 100 <= t * m) }' ||
+		nl_fail "$1: expected within $4%, saw $2 vs $3"
+	echo "ok: $1: $2 vs $3 (within $4%)"
+}
+
+# nl_sum FILE PATH: sum of PATH over the JSON lines of FILE (nljq -s).
+nl_sum() {
+	nljq -s "$1" "$2"
+}

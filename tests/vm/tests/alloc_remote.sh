@@ -20,7 +20,7 @@ EVENTS=$((MIB * REP * 256))	# base pages allocated by nlwork
 # run_case NODE OUT: numalens top around nlwork on node 1 bound to NODE;
 # sets PID.
 run_case() {
-	nl_top "$2" 1 14
+	nl_top "$2" 1 11
 	nlwork --cpu "$cpu1" --node "$1" --anon $MIB --repeat $REP --hold 1.5 > "$2.work" 2>&1 &
 	PID=$!
 	wait $PID || nl_fail "nlwork --node $1 failed: $(cat "$2.work")"

@@ -35,15 +35,20 @@ struct {
 	__type(value, struct nl_alloc_val);
 } alloc_stats SEC(".maps");
 
-/* pfn -> allocator of a movable page not yet seen on an LRU. LRU_HASH:
- * pages that never reach an LRU age out oldest-first; what is lost shows
- * up as "unclassified" (MOVABLE minus ANON+FILE+SHMEM), never as a guess. */
+/* The pfn join: a per-CPU direct-mapped table, slot = pfn % NL_PENDING_SLOTS,
+ * holding who allocated a movable page until it reaches an LRU. Pages are
+ * added to the LRU from the per-CPU lru_add batch of the CPU that allocated
+ * them (it drains on that CPU), so the lookup in handle_lru_insertion sees
+ * the same CPU's table. A page that reaches its LRU from another CPU, or
+ * whose slot was reused first (counted in drops[NL_DROP_PENDING_FULL]),
+ * stays "unclassified": never guessed. An inlined per-CPU array access
+ * costs a fraction of a hash-map update on this hot path. */
+#define NL_PENDING_SLOTS 4096
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	/* per-CPU LRU lists: no global lock on the allocation path */
-	__uint(map_flags, BPF_F_NO_COMMON_LRU);
-	__type(key, u64);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NL_PENDING_SLOTS);
+	__type(key, u32);
 	__type(value, struct nl_pending_page);
 } pending SEC(".maps");
 
@@ -118,13 +123,20 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 	count(cgid, NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, cpu_nid, page_nid, zone, class, order);
 
 	if (nl_track_class && class == NL_CLASS_MOVABLE && zone != NL_ZONE_FAILED) {
-		struct nl_pending_page p = {
-			.tgid = tgid, .cgroup_id = cgid, .cpu_nid = cpu_nid,
-			.page_nid = page_nid, .zone = zone, .order = order,
-		};
+		u32 slot = pfn & (NL_PENDING_SLOTS - 1);
+		struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
 
-		if (bpf_map_update_elem(&pending, &pfn, &p, BPF_ANY))
-			nl_drop(NL_DROP_PENDING_FULL);
+		if (p) {
+			if (p->pfn)	/* still waiting for its LRU: lost */
+				nl_drop(NL_DROP_PENDING_FULL);
+			p->pfn = pfn;
+			p->tgid = tgid;
+			p->cgroup_id = cgid;
+			p->cpu_nid = cpu_nid;
+			p->page_nid = page_nid;
+			p->zone = zone;
+			p->order = order;
+		}
 	}
 	return 0;
 }
@@ -134,14 +146,15 @@ int handle_lru_insertion(struct trace_event_raw_mm_lru_insertion *ctx)
 {
 	u64 pfn = ctx->pfn;
 	u64 flags = ctx->flags;
-	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &pfn);
+	u32 slot = pfn & (NL_PENDING_SLOTS - 1);
+	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
 	struct nl_pending_page pg;
 	u8 class;
 
-	if (!p)
+	if (!p || p->pfn != pfn || !pfn)
 		return 0;
 	pg = *p;
-	bpf_map_delete_elem(&pending, &pfn);
+	p->pfn = 0;	/* consumed */
 	if (flags & PAGEMAP_ANONYMOUS)
 		class = NL_CLASS_ANON;
 	else if (flags & PAGEMAP_SWAPBACKED)

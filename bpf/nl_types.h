@@ -68,7 +68,8 @@ enum nl_alloc_class {
 enum nl_drop {
 	NL_DROP_TASK_MAP_FULL = 0,	/* per-tgid map full: event not counted per task */
 	NL_DROP_CGROUP_MAP_FULL = 1,	/* per-cgroup map full */
-	NL_DROP_PENDING_FULL = 2,	/* pfn join table full: page stays unclassified */
+	NL_DROP_PENDING_FULL = 2,	/* pfn join slot reused before its page reached an LRU:
+				 * that page stays unclassified */
 	NL_DROP_NODE_RANGE = 3,		/* node id >= NL_MAX_NODES */
 	NL_DROP_PFN_UNKNOWN = 4,	/* pfn in no range of the table */
 	NL_NR_DROPS = 5,
@@ -122,6 +123,7 @@ struct nl_alloc_val {
 /* A movable page waiting to reach an LRU, so that its anon/file/shmem
  * class can be charged to whoever allocated it (pending map, keyed by pfn). */
 struct nl_pending_page {
+	u64 pfn;	/* 0: free slot (pfn 0 is never handed out) */
 	u64 tgid;
 	u64 cgroup_id;
 	u8 cpu_nid;

@@ -3,8 +3,9 @@
  * sched: on-CPU time per NUMA node and CPU-time-weighted NUMA-fault
  * locality, per tgid and per cgroup, from sched:sched_switch.
  *
- * At each switch the slice that just ended (prev's) is measured from the
- * per-CPU switch-in timestamp and attributed to the node of this CPU
+ * At each switch the slice that just ended (prev's) is measured as the
+ * growth of prev's se.sum_exec_runtime since it was switched in on this CPU,
+ * and attributed to the node of this CPU
  * (exectime, spec/seed_numa.md EXE-1). For user tasks that are not exiting
  * (LOC-6) the slice is also added to the locality bucket of prev's current
  * NUMA-scan-window fault counts (task_struct.numa_faults_locality[0]
@@ -26,13 +27,22 @@ struct {
 	__type(value, struct nl_sched_val);
 } sched_stats SEC(".maps");
 
-/* Switch-in time of the task now on this CPU; 0 = unknown (before attach). */
+/* The task now on this CPU and its se.sum_exec_runtime when it was
+ * switched in. The slice is the kernel's own runtime accounting (updated
+ * by put_prev_task before the tracepoint fires, for every class: fair, rt,
+ * dl, ext), which is also cheaper than reading a clock here. */
+struct oncpu {
+	u32 pid;	/* 0: unknown (before attach) or the idle task */
+	u32 pad;
+	u64 sum_exec;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, u64);
-} oncpu_since SEC(".maps");
+	__type(value, struct oncpu);
+} oncpu SEC(".maps");
 
 /* tgid -> comm of processes that exited, so user space can still name a
  * process that lived less than one interval. LRU: old names age out. */
@@ -67,18 +77,21 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
 	u32 zero = 0;
-	u64 now = bpf_ktime_get_ns(), since, delta;
-	u64 *slot = bpf_map_lookup_elem(&oncpu_since, &zero);
+	struct oncpu *o = bpf_map_lookup_elem(&oncpu, &zero);
+	u64 delta, prev_sum;
 	u32 nid;
 	int bucket = -2;	/* -2: no locality sample (kthread, exiting) */
+	bool known;
 
-	if (!slot)
+	if (!o)
 		return 0;
-	since = *slot;
-	*slot = now;
-	if (!since || prev->pid == 0)	/* unknown start, or the idle task */
+	prev_sum = prev->se.sum_exec_runtime;
+	known = o->pid && o->pid == (u32)prev->pid && prev_sum >= o->sum_exec;
+	delta = prev_sum - o->sum_exec;
+	o->pid = next->pid;
+	o->sum_exec = next->se.sum_exec_runtime;
+	if (!known || !delta)	/* slice began before attach, or idle */
 		return 0;
-	delta = now - since;
 	nid = bpf_get_numa_node_id();
 	if (nid >= NL_MAX_NODES) {
 		nl_drop(NL_DROP_NODE_RANGE);

@@ -63,7 +63,7 @@ for c in $(candidates); do
 		log "linux-base-$c holds no kernel config; trying an older one"
 	fi
 done
-[ -n "$abi" ] || die "no Debian kernel with CONFIG_SCHED_CLASS_EXT=y could be had (apt candidates: $(candidates | tr '\n' ' ')); run 'make deps' as root (adds trixie-backports and runs apt-get update), and check the network"
+[ -n "$abi" ] || die "no Debian kernel with CONFIG_SCHED_CLASS_EXT=y could be had (candidates from apt and the cache: $(candidates | tr "\n" " " | grep . || echo none)); run 'make deps' as root (adds trixie-backports and runs apt-get update), and check the network"
 
 img=$(fetch "linux-binary-unsigned-$abi") || die "cannot download linux-binary-unsigned-$abi (network? 'make deps' as root?)"
 modsdeb=$(fetch "linux-modules-$abi") || die "cannot download linux-modules-$abi (network? 'make deps' as root?)"

@@ -107,7 +107,7 @@ run_one() {
 	local why
 	if [ -n "$grc" ]; then
 		why=$(sed -n 's/^FAIL-REASON: //p' "$res" | tail -1)
-		[ -n "$why" ] || why="exit $grc: $(grep -v '^NLVM-\|^nlvm: ' "$res" | tail -2 | tr '\n' ' ')"
+		[ -n "$why" ] || why="exit $grc without a FAIL-REASON; last output: $(grep -v '^NLVM-\|^nlvm: ' "$res" | tail -2 | tr '\n' ' ')"
 		fail "$name" "$why (${secs}s)"
 		grep -v '^NLVM-RC' "$res" | tail -15 | sed 's/^/  out| /'
 	else

@@ -67,11 +67,14 @@ nl_cmp() {
 	awk -v a="$1" -v b="$3" "BEGIN { exit !((a + 0) $op (b + 0)) }"
 }
 
-# nl_expect WHAT A OP B: fail with "WHAT: expected OP B, saw A" unless A OP B.
+# nl_expect WHAT A OP B: fail with "WHAT: expected >= B, saw A" (for OP
+# -ge) unless A OP B holds; OP as for nl_cmp.
 nl_expect() {
-	case "$2" in null|'') nl_fail "$1: expected $3 $4, saw ${2:-nothing}";; esac
-	nl_cmp "$2" "$3" "$4" || nl_fail "$1: expected $3 $4, saw $2"
-	echo "ok: $1 = $2 ($3 $4)"
+	local sym=$3
+	case "$3" in -lt) sym='<';; -le) sym='<=';; -eq) sym='==';; -ne) sym='!=';; -ge) sym='>=';; -gt) sym='>';; esac
+	case "$2" in null|missing|'') nl_fail "$1: expected $sym $4, saw ${2:-nothing}";; esac
+	nl_cmp "$2" "$3" "$4" || nl_fail "$1: expected $sym $4, saw $2"
+	echo "ok: $1 = $2 ($sym $4)"
 }
 
 # nl_wait_file PATH SECONDS: wait until PATH exists; fail after SECONDS.

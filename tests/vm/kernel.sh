@@ -12,6 +12,7 @@
 # saying why no suitable kernel could be had.
 # Modules: NL_VM_MODULES (default "zram virtio_blk ext4 loop").
 set -euo pipefail
+export PATH=$PATH:/usr/sbin:/sbin	# modinfo (kmod)
 cache=${1:?cache dir}; out=${2:?out dir}
 mods_wanted=${NL_VM_MODULES:-zram virtio_blk ext4 loop}
 log() { printf 'kernel: %s\n' "$*" >&2; }

@@ -8,6 +8,9 @@
 
 VM_DIR := $(B)/vm
 
+# `make` builds the guest programs too: the live tests also use nljq.
+all: $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
+
 vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
 
 vm-kernel:

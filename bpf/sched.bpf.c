@@ -55,15 +55,33 @@ struct {
 
 static const struct nl_sched_val zero_sched;
 
-static __always_inline void account(u64 id, u32 kind, u32 why, u32 nid,
-				    u64 delta, int bucket)
-{
-	struct nl_id_key key = { .id = id, .kind = kind };
-	struct nl_sched_val *v;
+/* Per-thread accumulator in task-local storage. A hash lookup at
+ * sched_switch is the expensive part of this program (cold buckets, one
+ * per tgid and one per cgroup), so slices are summed on the task, which
+ * is hot in cache here anyway, and folded into sched_stats once a thread
+ * has gathered nl_flush_ns of CPU time or nl_flush_jiffies have passed.
+ * What is not yet folded is at most nl_flush_ns of CPU per thread; an
+ * exiting thread's slices are folded at once. */
+struct task_acc {
+	struct nl_sched_val v;
+	u64 pending_ns;
+	u64 last_flush;		/* jiffies */
+};
 
-	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why);
-	if (!v)
-		return;
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_acc);
+} task_accs SEC(".maps");
+
+const volatile u64 nl_flush_ns = 4000000;	/* 4 ms of CPU */
+/* 25 jiffies: 100 ms at Debian's HZ=250 (25 ms at 1000, 250 ms at 100).
+ * Jiffies, because tracing programs may not read the coarse clock. */
+const volatile u64 nl_flush_jiffies = 25;
+
+static __always_inline void add_slice(struct nl_sched_val *v, u32 nid, u64 delta, int bucket)
+{
 	v->run_ns[nid & (NL_MAX_NODES - 1)] += delta;
 	v->slices++;
 	if (bucket >= 0 && bucket < NL_LOC_BUCKETS)
@@ -72,16 +90,34 @@ static __always_inline void account(u64 id, u32 kind, u32 why, u32 nid,
 		v->nofault_ns += delta;
 }
 
+static __always_inline void fold(u64 id, u32 kind, u32 why, const struct nl_sched_val *a)
+{
+	struct nl_id_key key = { .id = id, .kind = kind };
+	struct nl_sched_val *v;
+
+	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why);
+	if (!v)
+		return;
+	for (int n = 0; n < NL_MAX_NODES; n++)
+		v->run_ns[n] += a->run_ns[n];
+	for (int b = 0; b < NL_LOC_BUCKETS; b++)
+		v->loc_ns[b] += a->loc_ns[b];
+	v->nofault_ns += a->nofault_ns;
+	v->slices += a->slices;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
 	u32 zero = 0;
 	struct oncpu *o = bpf_map_lookup_elem(&oncpu, &zero);
-	u64 delta, prev_sum;
+	struct task_acc *acc = NULL;
+	struct nl_sched_val one;
+	u64 delta, prev_sum, now;
 	u32 nid;
 	int bucket = -2;	/* -2: no locality sample (kthread, exiting) */
-	bool known;
+	bool known, exiting;
 
 	if (!o)
 		return 0;
@@ -97,7 +133,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		nl_drop(NL_DROP_NODE_RANGE);
 		return 0;
 	}
-	if (prev->mm && !(prev->flags & PF_EXITING)) {
+	exiting = prev->flags & PF_EXITING;
+	if (prev->mm && !exiting) {
 		u64 remote = 0, local = 0;
 
 		if (bpf_core_field_exists(prev->numa_faults_locality)) {
@@ -106,10 +143,25 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		}
 		bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
 	}
-	account(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, nid, delta, bucket);
+	if (!exiting)
+		acc = bpf_task_storage_get(&task_accs, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!acc) {	/* exiting, or no storage: fold this slice alone */
+		__builtin_memset(&one, 0, sizeof(one));
+		add_slice(&one, nid, delta, bucket);
+		fold(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &one);
+		fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &one);
+		return 0;
+	}
+	add_slice(&acc->v, nid, delta, bucket);
+	acc->pending_ns += delta;
+	now = bpf_jiffies64();
+	if (acc->pending_ns < nl_flush_ns && now - acc->last_flush < nl_flush_jiffies)
+		return 0;
+	fold(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
 	/* prev is still current here, so the current-task helper applies */
-	account(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL,
-		nid, delta, bucket);
+	fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &acc->v);
+	__builtin_memset(acc, 0, sizeof(*acc));
+	acc->last_flush = now;
 	return 0;
 }
 

@@ -30,13 +30,13 @@ elapsed() { local s e; s=$(date +%s%N); "$@"; e=$(date +%s%N); echo $(( (e - s) 
 {
 echo "numalens bench  $(date -u +%FT%TZ)  kernel $(uname -r)  cpus $(nproc)"
 echo
-echo "1. BPF cost per event (kernel BPF run-time stats; THP off, 256 MiB x4 anon touch + context switches)"
-"$NL" top --json -d 4 -n 1 > "$OUT/stats.jsonl" 2>/dev/null &
+echo "1. BPF cost per event (kernel BPF run-time stats; THP off, 256 MiB x4 anon touch, then 3 s of stress-ng --switch)"
+"$NL" top --json -d 6 -n 1 > "$OUT/stats.jsonl" 2>/dev/null &
 NLPID=$!
 sleep 1
 workload
-# context switches: two processes ping-ponging through a pipe
-timeout 2 sh -c 'yes | (while read -r _; do :; done)' 2>/dev/null
+# context switches in steady state: stress-ng's switch stressor
+stress-ng --switch 1 -t 3 > /dev/null 2>&1 || echo "(stress-ng missing: no switch load)"
 wait $NLPID; NLPID=
 printf '%-24s %14s %16s %12s\n' PROGRAM RUN_CNT RUN_TIME_NS NS/EVENT
 "$JQ" -L "$OUT/stats.jsonl" self.progs | tr '{' '\n' | sed -n 's/.*"name":"\([^"]*\)","run_cnt":\([0-9]*\),"run_time_ns":\([0-9]*\).*/\1 \2 \3/p' |

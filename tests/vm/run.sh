@@ -38,6 +38,10 @@ fi
 
 # --- guest programs, kernel, initramfs -------------------------------------
 t0=$(date +%s%N)
+if ! command -v qemu-system-x86_64 > /dev/null; then
+	for t in "${tests[@]}"; do fail "$t" "qemu-system-x86_64 is not installed: run 'make deps' as root"; done
+	exit 1
+fi
 if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 	echo "vm: building the guest programs failed (tests that need them will fail); $LOGS/build.log:"
 	tail -5 "$LOGS/build.log" | sed 's/^/  | /'

@@ -31,6 +31,9 @@ nl_expect "share of nlwork's run time on node 2" "$(nl_calc "$p2 / $p")" -ge 0.9
 nl_within "cgroup /a/b node-2 time vs nlwork's node-2 time" "$b2" "$p2" 1
 nl_within "parent /a node-2 time vs child /a/b (hierarchy)" "$a2" "$b2" 1
 nl_within "parent /a run time vs child /a/b (hierarchy)" "$a" "$b" 1
+# While alive, the process is shown in its cgroup.
+bad=$(nljq $J "processes[pid=$PID].alive" "processes[pid=$PID].cgroup" | awk -F'\t' '$1 == "true" && $2 != "/a/b"' | head -1)
+[ -z "$bad" ] || nl_fail "processes[].cgroup of nlwork while alive: expected /a/b, saw '$(echo "$bad" | cut -f2)'"
 aid=$(nljq -L $J "cgroups[path=/a].id")
 bpar=$(nljq -L $J "cgroups[path=/a/b].parent_id")
 [ "$aid" = "$bpar" ] || nl_fail "cgroup /a/b parent_id: expected /a's id $aid, saw $bpar"

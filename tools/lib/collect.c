@@ -37,7 +37,7 @@ struct nl_collector {
 	uint64_t procs_evicted, cgroups_evicted;
 	/* pid -> comm of the previous interval, sorted by pid: the name of a
 	 * process that exited before we could read /proc/PID/comm */
-	struct comm_ent { pid_t pid; char comm[16]; } *comms;
+	struct comm_ent { pid_t pid; char comm[16]; char cgroup[256]; uint64_t cgroup_id; } *comms;
 	int nr_comms;
 	/* removed cgroups still shown: id and intervals left */
 	struct { uint64_t id, parent; int left; char path[512]; int depth; } *gone;
@@ -204,21 +204,28 @@ static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
 	for (int i = 0; i < s->nr_procs; i++) {
 		v[i].pid = s->procs[i].pid;
 		memcpy(v[i].comm, s->procs[i].comm, sizeof(v[i].comm));
+		memcpy(v[i].cgroup, s->procs[i].cgroup_path, sizeof(v[i].cgroup));
+		v[i].cgroup_id = s->procs[i].cgroup_id;
 	}
 	c->nr_comms = s->nr_procs;
 	qsort(v, (size_t)c->nr_comms, sizeof(*v), cmp_comm);
 }
 
-static void old_comm(const struct nl_collector *c, pid_t pid, char *out, size_t len)
+/* Name and cgroup of a process that has exited: from the previous
+ * interval, else its name as recorded at exit by BPF (cgroup unknown). */
+static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 {
-	struct comm_ent key = { .pid = pid }, *e = NULL;
+	struct comm_ent key = { .pid = p->pid }, *e = NULL;
 
 	if (c->nr_comms)
 		e = bsearch(&key, c->comms, (size_t)c->nr_comms, sizeof(key), cmp_comm);
-	if (e)
-		snprintf(out, len, "%s", e->comm);
-	else if (nl_maps_exited_comm(c->b, (uint32_t)pid, out, len))
-		snprintf(out, len, "<exited>");
+	if (e) {
+		snprintf(p->comm, sizeof(p->comm), "%s", e->comm);
+		snprintf(p->cgroup_path, sizeof(p->cgroup_path), "%s", e->cgroup);
+		p->cgroup_id = e->cgroup_id;
+	} else if (nl_maps_exited_comm(c->b, (uint32_t)p->pid, p->comm, sizeof(p->comm))) {
+		snprintf(p->comm, sizeof(p->comm), "<exited>");
+	}
 }
 
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
@@ -251,12 +258,11 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 			    prev)
 				continue;
 		}
-		if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)))
-			old_comm(c, pid, p->comm, sizeof(p->comm));
-		if (nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
-					sizeof(p->cgroup_path)))
-			p->cgroup_path[0] = 0;
-		else if (c->cgmap.n) {
+		if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)) ||
+		    nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
+					sizeof(p->cgroup_path))) {
+			exited_proc(c, p);
+		} else if (c->cgmap.n) {
 			char full[4608];
 			uint64_t id;
 

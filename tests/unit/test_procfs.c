@@ -14,56 +14,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "fixture_fs.h"
 #include "procfs.h"
 #include "topology.h"
 
-static void mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(tmp, 0755);
-			*p = '/';
-		}
-	}
-	mkdir(tmp, 0755);
-}
-
-static void wfile(const char *root, const char *rel, const char *content)
-{
-	char path[PATH_MAX], dir[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
-}
-
 static int setup_tree(void **state)
 {
-	char *d = strdup("/tmp/nl_procfs_XXXXXX");
-
-	if (!mkdtemp(d))
-		return -1;
-	*state = d;
-	return 0;
+	*state = fixture_tmpdir("procfs");
+	return *state ? 0 : -1;
 }
 
 static int teardown_tree(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
-	free(*state);
-	return system(cmd) == 0 ? 0 : -1;
+	rmtree(*state);
+	return 0;
 }
 
 /* ---- numa_maps ---- */

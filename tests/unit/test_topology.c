@@ -14,42 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "fixture_fs.h"
 #include "topology.h"
 
 /* ---- fixture tree helpers ---- */
 
-static void mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(tmp, 0755);
-			*p = '/';
-		}
-	}
-	mkdir(tmp, 0755);
-}
-
-/* Write @content to <root>/<rel>, creating parent directories. */
-static void wfile(const char *root, const char *rel, const char *content)
-{
-	char path[PATH_MAX], dir[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
-}
-
-/* A memoryM entry under nodeN, as a symlink like sysfs has. */
 static void memblock(const char *root, int nid, int m)
 {
 	char path[PATH_MAX], target[64];
@@ -71,14 +40,6 @@ static char *mktree(void)
 	return d;
 }
 
-static void rmtree(char *d)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d);
-	assert_int_equal(system(cmd), 0);
-	free(d);
-}
 
 /* ---- cpulist ---- */
 

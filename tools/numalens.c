@@ -31,12 +31,6 @@ static void on_signal(int sig)
 	stop_req = 1;
 }
 
-static void die_usage(const char *msg)
-{
-	fprintf(stderr, "numalens: %s (see 'numalens --help')\n", msg);
-	exit(NL_EXIT_USAGE);
-}
-
 /* ---- top ---------------------------------------------------------------- */
 
 enum { OPT_CG_HIER = 1000, OPT_NO_CLASS };
@@ -61,7 +55,8 @@ static const char top_doc[] =
 	"Sort keys (-s, or keys 1-9 on screen): remote (1), local (2), ratio (3), "
 	"locality (4, worst first), cpu (5, default), runtime (6), rss (7), "
 	"migrations (8), pid (9).\n\n"
-	"Locality is 'n/a' when kernel.numa_balancing is 0 or a task had no NUMA "
+	"Locality is 'unavail' when it cannot be measured here (kernel.numa_balancing "
+	"is 0, or the sched program is missing) and 'n/a' for a row with no NUMA "
 	"hinting faults in the interval: never shown as 0.\n\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 bad usage, 3 not root (needs "
 	"CAP_BPF and CAP_PERFMON), 4 kernel lacks BTF, tracefs or every tracepoint.\n\n"
@@ -78,7 +73,7 @@ static const struct argp_option top_opts[] = {
 	{ "cgroup", 'c', "PATH", 0, "Show only processes and cgroups at or below cgroup PATH "
 				     "(relative to the hierarchy, e.g. /system.slice)", 0 },
 	{ "sort", 's', "KEY", 0, "Sort rows by KEY (see below)", 0 },
-	{ "top", 't', "N", 0, "Show at most N process and cgroup rows in text output", 0 },
+	{ "top", 't', "N", 0, "Show at most N process and cgroup rows", 0 },
 	{ "batch", 'b', NULL, 0, "Plain-text snapshots instead of the full-screen view", 1 },
 	{ "json", 'j', NULL, 0, "One JSON object per interval (JSON Lines)", 1 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
@@ -119,7 +114,8 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	case 'd':
 		errno = 0;
 		a->delay = strtod(arg, &end);
-		if (errno || end == arg || *end || a->delay < 0.1 || a->delay > 3600)
+		/* written so that NaN fails too */
+		if (errno || end == arg || *end || !(a->delay >= 0.1 && a->delay <= 3600))
 			argp_failure(st, NL_EXIT_USAGE, 0,
 				     "-d takes seconds from 0.1 to 3600, not '%s'", arg);
 		break;
@@ -329,8 +325,10 @@ static int cmd_top(int argc, char **argv)
 
 	nl_view_opts_default(&a.view);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	if (a.batch && a.json)
-		die_usage("--batch and --json exclude each other");
+	if (a.batch && a.json) {
+		fprintf(stderr, "numalens top: --batch and --json exclude each other (see 'numalens top --help')\n");
+		return NL_EXIT_USAGE;
+	}
 	if (!a.batch && !a.json && !isatty(STDOUT_FILENO))
 		a.batch = true;
 
@@ -348,6 +346,20 @@ static int cmd_top(int argc, char **argv)
 			return NL_EXIT_USAGE;
 		}
 		mode = (enum nl_cgroup_mode)a.cg_mode;
+	}
+	if (a.view.filter.pid && kill(a.view.filter.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "numalens: no process with pid %d: check it with ps\n", (int)a.view.filter.pid);
+		return NL_EXIT_USAGE;
+	}
+	if (a.view.filter.cgroup[0] && root[0]) {
+		char full[1024];
+
+		snprintf(full, sizeof(full), "%s%s", root, a.view.filter.cgroup);
+		if (access(full, F_OK)) {
+			fprintf(stderr, "numalens: no cgroup %s under %s: paths are relative to that mount\n",
+				a.view.filter.cgroup, root);
+			return NL_EXIT_USAGE;
+		}
 	}
 	bo.cgroup_mode = mode;
 	bo.track_class = !a.no_class;

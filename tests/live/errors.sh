@@ -13,6 +13,9 @@ expect() { # expect CODE PATTERN CMD...   (LINES=n allows n stderr lines)
 expect 2 "unknown command" "$NL" nosuch
 expect 2 "seconds from 0.1" "$NL" top -d 0
 expect 2 "seconds from 0.1" "$NL" top -d abc
+expect 2 "seconds from 0.1" "$NL" top -d nan
+expect 2 "no process with pid" "$NL" top --batch -n 1 -p 4000000
+expect 2 "no cgroup /nl-no-such-cgroup" "$NL" top --batch -n 1 -c /nl-no-such-cgroup
 expect 2 "whole number" "$NL" top -n -1
 expect 2 "unknown sort key" "$NL" top -s bogus
 expect 2 "starting with '/'" "$NL" top -c system.slice

@@ -14,6 +14,8 @@ sh -c "echo \$\$ > '$root/$B/cgroup.procs' && exec '$WORK' --cpu 0 --anon 64 --s
 	fail "nlwork in $B failed: $(cat "$TMP/work.out")"
 sleep 1.2
 rmdir "$root/$B" || fail "cannot remove $root/$B"
+sleep 2.2
+rmdir "$root/$A" || fail "cannot remove $root/$A"
 wait $TOP_PID || fail "numalens exited $?"
 # last line with B present, and the last line overall
 lineB=$(grep -n "\"path\":\"/$B\"" "$TMP/top.jsonl" | tail -1 | cut -d: -f1)
@@ -28,9 +30,14 @@ ge_pct "$rB" 500000000 100 || fail "B should have >= 0.5 s of run time, saw $rB"
 [ "$pA" -ge "$pB" ] || fail "A ($pA pages) must include its child B ($pB pages)"
 want=$(( 64 * 1024 * 1024 / $(getconf PAGESIZE) ))
 ge_pct "$pB" "$want" 90 || fail "B should show >= 90% of $want pages, saw $pB"
-rA_end=$("$JQ" -L "$TMP/top.jsonl" "cgroups[path=/$A].run_ns_total")
-pA_end=$("$JQ" -L "$TMP/top.jsonl" "cgroups[path=/$A].alloc.pages_local_total")
-note "after rmdir of B: A run_ns_total=$rA_end pages=$pA_end"
+# the last interval that still lists A: after B's rmdir, and after A's own
+# (a removed cgroup is shown once more, removed=true, with its last totals)
+lineA=$(grep -n "\"path\":\"/$A\"" "$TMP/top.jsonl" | tail -1 | cut -d: -f1)
+rA_end=$("$JQ" -l "$lineA" "$TMP/top.jsonl" "cgroups[path=/$A].run_ns_total")
+pA_end=$("$JQ" -l "$lineA" "$TMP/top.jsonl" "cgroups[path=/$A].alloc.pages_local_total")
+gone=$("$JQ" -l "$lineA" "$TMP/top.jsonl" "cgroups[path=/$A].removed")
+note "after rmdir of B and A: A run_ns_total=$rA_end pages=$pA_end removed=$gone"
+[ "$gone" = true ] || fail "A should be listed once as removed after its rmdir, saw removed=$gone"
 [ "$rA_end" -ge "$rA" ] || fail "A's run time went down after B was removed: $rA -> $rA_end"
 [ "$pA_end" -ge "$pA" ] || fail "A's pages went down after B was removed: $pA -> $pA_end"
 exit 0

@@ -116,6 +116,19 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 	nl_cpu_times_read(o->procfs_root, c->cpu_prev, c->nr_cpu_slots);
 	read_numastat(c, c->numastat_prev);
 	c->last_ns = now_ns(CLOCK_MONOTONIC);
+	/* Baseline: the programs have been counting since attach, before
+	 * this interval began; a throwaway snapshot makes the first real one
+	 * a delta over its own interval only. */
+	struct nl_snapshot base = {};
+
+	e = nl_collect_snapshot(c, &base);
+	nl_snapshot_free(&base);
+	if (e) {
+		snprintf(err, errlen, "cannot read the BPF maps: %s", strerror(-e));
+		nl_collect_close(c);
+		return e;
+	}
+	c->seq = 0;
 	*out = c;
 	return 0;
 }
@@ -391,7 +404,13 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 
 		if (c->gone[gi].left-- <= 0)
 			continue;
-		if (nl_cgroup_fold_dead(&c->fold, c->gone[gi].id, (uint64_t *)&dc))
+		/* a removed cgroup keeps its last hierarchical totals; its
+		 * counts live on in the parent through the fold */
+		const struct nl_counts *last = nl_counts_find(&c->prev_cg_tot, c->gone[gi].id);
+
+		if (last)
+			dc = *last;
+		else if (nl_cgroup_fold_dead(&c->fold, c->gone[gi].id, (uint64_t *)&dc))
 			memset(&dc, 0, sizeof(dc));
 		g = &s->cgroups[k++];
 		g->id = c->gone[gi].id;

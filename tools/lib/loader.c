@@ -161,7 +161,11 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
-		add_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
+		if (errno == EACCES)
+			add_missing(b, "page allocations: tracefs is not readable (%s): run as root",
+				    TRACEFS);
+		else
+			add_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
 		return 0;
 	}
 	if (o->track_class && !lru)

@@ -343,8 +343,8 @@ static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
 			if (!p)
 				break;
 			add_str(j, p, "name", self->progs[i].name);
-			add_u64(j, p, "run_cnt", self->progs[i].run_cnt);
-			add_u64(j, p, "run_time_ns", self->progs[i].run_time_ns);
+			add_u64(j, p, "run_cnt_total", self->progs[i].run_cnt);
+			add_u64(j, p, "run_time_ns_total", self->progs[i].run_time_ns);
 		}
 	}
 }

@@ -298,6 +298,9 @@ static void fix_scroll(struct nl_tui *t, int v, int n)
 		t->top[v] = t->sel_idx[v];
 	if (h > 0 && t->sel_idx[v] >= t->top[v] + h)
 		t->top[v] = t->sel_idx[v] - h + 1;
+	/* never leave blank rows below the list when it shrank or after End */
+	if (h > 0 && t->top[v] > n - h)
+		t->top[v] = n - h;
 	if (t->top[v] < 0)
 		t->top[v] = 0;
 }
@@ -385,10 +388,8 @@ static int order_procs(struct nl_tui *t)
 	if (t->opts.top_n > 0 && n > t->opts.top_n)
 		n = t->opts.top_n;
 	t->nidx = n;
-	/* find the selected process again after the new sort/snapshot */
-	for (int k = 0; k < n; k++)
-		if (t->snap.procs[t->idx[k]].pid == t->sel_pid)
-			t->sel_idx[0] = k;
+	/* The selection keeps its row, not its process: following a process
+	 * that went idle would scroll the busiest rows off the screen. */
 	fix_scroll(t, 0, n);
 	if (n)
 		t->sel_pid = t->snap.procs[t->idx[t->sel_idx[0]]].pid;
@@ -490,9 +491,6 @@ static int order_cgroups(struct nl_tui *t)
 	if (t->opts.top_n > 0 && n > t->opts.top_n)
 		n = t->opts.top_n;
 	t->nidx = n;
-	for (int k = 0; k < n; k++)
-		if (t->snap.cgroups[t->idx[k]].id == t->sel_cg)
-			t->sel_idx[1] = k;
 	fix_scroll(t, 1, n);
 	if (n)
 		t->sel_cg = t->snap.cgroups[t->idx[t->sel_idx[1]]].id;

@@ -39,7 +39,7 @@ workload
 stress-ng --switch 1 -t 3 > /dev/null 2>&1 || echo "(stress-ng missing: no switch load)"
 wait $NLPID; NLPID=
 printf '%-24s %14s %16s %12s\n' PROGRAM RUN_CNT RUN_TIME_NS NS/EVENT
-"$JQ" -L "$OUT/stats.jsonl" self.progs | tr '{' '\n' | sed -n 's/.*"name":"\([^"]*\)","run_cnt":\([0-9]*\),"run_time_ns":\([0-9]*\).*/\1 \2 \3/p' |
+"$JQ" -L "$OUT/stats.jsonl" self.progs | tr '{' '\n' | sed -n 's/.*"name":"\([^"]*\)","run_cnt_total":\([0-9]*\),"run_time_ns_total":\([0-9]*\).*/\1 \2 \3/p' |
 	while read -r name cnt ns; do
 		per=$(awk -v n="$ns" -v c="$cnt" 'BEGIN { if (c) printf "%.1f", n / c; else print "-" }')
 		printf '%-24s %14s %16s %12s\n' "$name" "$cnt" "$ns" "$per"

@@ -130,9 +130,9 @@ static void test_top_level(void **state)
 	assert_near(num(get(self, "drops"), "pfn_unknown"), 4, 0);
 	assert_near(num(self, "procs_evicted"), 2, 0);
 	cJSON *prog = cJSON_GetArrayItem(get(self, "progs"), 0);
-	KEYS(prog, "prog", "name", "run_cnt", "run_time_ns");
+	KEYS(prog, "prog", "name", "run_cnt_total", "run_time_ns_total");
 	assert_string_equal(get(prog, "name")->valuestring, "handle_sched_switch");
-	assert_near(num(prog, "run_time_ns"), 95000, 0);
+	assert_near(num(prog, "run_time_ns_total"), 95000, 0);
 	cJSON_Delete(r);
 	free(text);
 

@@ -42,18 +42,27 @@ struct read_ctx {
 	struct nl_node_counts *nodes;
 };
 
+/* Counters of the id @key names into *@c (NULL for an unknown kind,
+ * which is skipped). Returns 0 or -ENOMEM. */
+static int id_counts(struct read_ctx *ctx, const struct nl_id_key *key, struct nl_counts **c)
+{
+	*c = NULL;
+	if (key->kind > NL_KIND_CGROUP)
+		return 0;
+	*c = nl_counts_get(ctx->t[key->kind], key->id);
+	return *c ? 0 : -ENOMEM;
+}
+
 static int on_sched(const void *k, const void *vals, int cpus, void *p)
 {
 	const struct nl_id_key *key = k;
 	const struct nl_sched_val *v = vals;
 	struct read_ctx *ctx = p;
 	struct nl_counts *c;
+	int e = id_counts(ctx, key, &c);
 
-	if (key->kind > NL_KIND_CGROUP)
-		return 0;
-	c = nl_counts_get(ctx->t[key->kind], key->id);
-	if (!c)
-		return -ENOMEM;
+	if (e || !c)
+		return e;
 	for (int cpu = 0; cpu < cpus; cpu++) {
 		for (int n = 0; n < NL_MAX_NODES; n++) {
 			c->run_ns[n] += v[cpu].run_ns[n];
@@ -126,12 +135,10 @@ static int on_migrate(const void *k, const void *vals, int cpus, void *p)
 	const struct nl_migrate_val *v = vals;
 	struct read_ctx *ctx = p;
 	struct nl_counts *c;
+	int e = id_counts(ctx, key, &c);
 
-	if (key->kind > NL_KIND_CGROUP)
-		return 0;
-	c = nl_counts_get(ctx->t[key->kind], key->id);
-	if (!c)
-		return -ENOMEM;
+	if (e || !c)
+		return e;
 	for (int cpu = 0; cpu < cpus; cpu++) {
 		c->move_numa += v[cpu].move_numa;
 		c->swap_numa += v[cpu].swap_numa;

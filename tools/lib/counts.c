@@ -53,21 +53,6 @@ struct nl_counts *nl_counts_get(struct nl_counts_table *t, uint64_t id)
 	return &t->v[t->n++].c;
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	uint64_t x = ((const struct nl_id_counts *)a)->id, y = ((const struct nl_id_counts *)b)->id;
-
-	return x < y ? -1 : x > y;
-}
-
-void nl_counts_sort(struct nl_counts_table *t)
-{
-	if (t->n > 1)
-		qsort(t->v, (size_t)t->n, sizeof(t->v[0]), cmp_id);
-	if (t->nslot)
-		reindex(t);
-}
-
 const struct nl_counts *nl_counts_find(const struct nl_counts_table *t, uint64_t id)
 {
 	if (!t->n)

@@ -38,7 +38,7 @@ struct nl_id_counts {
 	struct nl_counts c;
 };
 
-/* A growable table of id counters; sorted by id after nl_counts_sort(). */
+/* A growable table of id counters with a hash index (unordered). */
 struct nl_counts_table {
 	int n, cap;
 	struct nl_id_counts *v;
@@ -59,9 +59,6 @@ struct nl_node_counts {
 /* Return the counters of @id in @t, adding a zeroed entry if absent.
  * O(1) through a hash index. NULL on -ENOMEM. */
 struct nl_counts *nl_counts_get(struct nl_counts_table *t, uint64_t id);
-
-/* Sort @t's entries by id (for stable output order). */
-void nl_counts_sort(struct nl_counts_table *t);
 
 /* Find @id in @t; NULL if absent. */
 const struct nl_counts *nl_counts_find(const struct nl_counts_table *t, uint64_t id);

@@ -27,9 +27,9 @@ static bool verbose;
 
 static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!verbose && level != LIBBPF_WARN)
-		return 0;
-	if (!verbose)	/* warnings only matter when the user asked for the log */
+	/* libbpf's log, warnings included, only behind --verbose: the
+	 * loader reports what is missing in its own words */
+	if (!verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }

@@ -23,6 +23,9 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(BPF_SRCS))
 SKELS    := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
 LIB_SRCS := $(wildcard tools/lib/*.c)
 LIB_OBJS := $(patsubst tools/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
+# The CLI: numalens.c dispatches, cli.c is shared, cmd_<name>.c per subcommand.
+CLI_SRCS := $(wildcard tools/*.c)
+CLI_OBJS := $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRCS))
 UNIT_SRCS:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 WORK_SRCS:= $(wildcard tests/workload/*.c)
@@ -66,10 +69,11 @@ $(B)/lib/%.o: tools/lib/%.c tools/lib/*.h bpf/nl_types.h bpf/*.h $(SKELS) | $(DE
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/numalens.o: tools/numalens.c tools/lib/*.h $(SKELS) | $(DEPS)/.stamp
-	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/cli/%.o: tools/%.c tools/*.h tools/lib/*.h $(SKELS) | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itools -c $< -o $@
 
-$(B)/numalens: $(B)/numalens.o $(LIB_OBJS)
+$(B)/numalens: $(CLI_OBJS) $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Unit tests link the library objects but not the BPF loader parts they
@@ -110,7 +114,7 @@ vmlinux:
 	@bash scripts/gen-vmlinux.sh $(ARCH) $(CACHE) $(BTF)
 
 clean:
-	rm -rf $(B)/bpf $(B)/lib $(B)/tests $(B)/*.o $(B)/*.skel.h $(B)/numalens $(B)/libnl.a $(B)/bench
+	rm -rf $(B)/bpf $(B)/lib $(B)/cli $(B)/tests $(B)/*.o $(B)/*.skel.h $(B)/numalens $(B)/libnl.a $(B)/bench
 distclean:
 	rm -rf $(B)
 cacheclean:

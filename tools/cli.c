@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Shared pieces of the numalens subcommands; see cli.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cgroup.h"
+#include "cli.h"
+
+volatile sig_atomic_t nl_stop_req;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	nl_stop_req = 1;
+}
+
+void nl_cli_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* no SA_RESTART: blocking calls return EINTR so loops see the flag */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+long nl_cli_parse_long(const char *s, long lo, long hi, const char *what, struct argp_state *st)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		argp_failure(st, NL_EXIT_USAGE, 0, "%s must be a whole number from %ld to %ld, not '%s'",
+			     what, lo, hi, s);
+	return v;
+}
+
+double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *what,
+			    struct argp_state *st)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	/* written so that NaN fails too */
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		argp_failure(st, NL_EXIT_USAGE, 0, "%s takes seconds from %g to %g, not '%s'",
+			     what, lo, hi, s);
+	return v;
+}
+
+int nl_cli_parse_cg_mode(const char *s, struct argp_state *st)
+{
+	if (!strcmp(s, "auto"))
+		return -1;
+	if (!strcmp(s, "v2"))
+		return NL_CG_V2;
+	if (!strcmp(s, "v1-memory"))
+		return NL_CG_V1_MEMORY;
+	argp_failure(st, NL_EXIT_USAGE, 0,
+		     "--cgroup-hierarchy takes auto, v2 or v1-memory, not '%s'", s);
+	return -1;
+}
+
+void nl_cli_add_seconds(struct timespec *t, double s)
+{
+	long ns = (long)(s * 1e9);
+
+	t->tv_sec += ns / 1000000000L;
+	t->tv_nsec += ns % 1000000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
+	}
+}
+
+void nl_cli_sleep_until(const struct timespec *deadline)
+{
+	while (!nl_stop_req &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL) == EINTR)
+		;
+}
+
+/* Mount point of the hierarchy @mode names (cgroup2, or the v1 memory
+ * controller), for --cgroup-hierarchy. 0 or -ENOENT. */
+static int find_cgroup_mount(int mode, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[512], type[64], opts[1024];
+	int e = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%255s %511s %63s %1023s %*d %*d", dev, dir, type, opts) == 4) {
+		bool hit = mode == NL_CG_V2 ? !strcmp(type, "cgroup2")
+					    : !strcmp(type, "cgroup") && strstr(opts, "memory");
+		if (hit) {
+			snprintf(out, len, "%s", dir);
+			e = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return e;
+}
+
+int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
+{
+	struct nl_bpf_opts bo = {};
+	struct nl_collect_opts co = { .sysfs_root = "/sys", .procfs_root = "/proc" };
+	char err[512] = "";
+	int rc, e;
+
+	memset(s, 0, sizeof(*s));
+	s->mode = NL_CG_V2;
+	e = nl_cgroup_detect("/proc/self/mounts", &s->mode, s->root, sizeof(s->root));
+	if (e) {
+		fprintf(stderr, "%s: no cgroup hierarchy is mounted: cgroup figures are off\n", o->prog);
+		s->mode = NL_CG_V2;
+	}
+	if (o->cg_mode >= 0 && o->cg_mode != (int)s->mode) {
+		/* the user's choice: find that hierarchy's mount */
+		e = find_cgroup_mount(o->cg_mode, s->root, sizeof(s->root));
+		if (e) {
+			fprintf(stderr, "%s: no %s cgroup hierarchy is mounted: use --cgroup-hierarchy=auto\n",
+				o->prog, o->cg_mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
+			return NL_EXIT_USAGE;
+		}
+		s->mode = (enum nl_cgroup_mode)o->cg_mode;
+	}
+	if (o->cgroup && o->cgroup[0] && s->root[0]) {
+		char full[1024];
+
+		snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup);
+		if (access(full, F_OK)) {
+			fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount\n",
+				o->prog, o->cgroup, s->root);
+			return NL_EXIT_USAGE;
+		}
+	}
+	bo.cgroup_mode = s->mode;
+	bo.track_class = o->track_class;
+	bo.verbose = o->verbose;
+	rc = nl_bpf_open(&s->bpf, &bo, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", o->prog, err);
+		return rc;
+	}
+	co.cgroup_mode = s->mode;
+	co.cgroup_root = s->root;
+	e = nl_collect_open(&s->col, &s->bpf, &co, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "%s: %s\n", o->prog, err);
+		nl_bpf_close(&s->bpf);
+		return NL_EXIT_FAIL;
+	}
+	return NL_EXIT_OK;
+}
+
+void nl_cli_close(struct nl_cli_session *s)
+{
+	nl_collect_close(s->col);
+	s->col = NULL;
+	nl_bpf_close(&s->bpf);
+}

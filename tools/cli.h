@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Shared pieces of the numalens subcommands: the stop flag set by
+ * SIGINT/SIGTERM, option parsing helpers that fail with one clear line,
+ * interval timing, and the "load BPF + open the collector" sequence that
+ * every command reading the snapshot model goes through.
+ */
+#ifndef NL_CLI_H
+#define NL_CLI_H
+
+#include <argp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <time.h>
+#include "collect.h"
+#include "loader.h"
+
+#define NL_VERSION "0.1.0"
+
+/* Set to 1 by SIGINT/SIGTERM once nl_cli_install_signals() ran. */
+extern volatile sig_atomic_t nl_stop_req;
+
+/* Route SIGINT/SIGTERM to nl_stop_req; ignore SIGPIPE (writes see EPIPE). */
+void nl_cli_install_signals(void);
+
+/* Parse a whole number in [lo, hi] for option @what; on bad input
+ * argp_failure() exits with NL_EXIT_USAGE and a one-line message. */
+long nl_cli_parse_long(const char *s, long lo, long hi, const char *what, struct argp_state *st);
+
+/* Parse seconds (a decimal) in [lo, hi] for option @what; NaN is refused.
+ * Exits like nl_cli_parse_long() on bad input. */
+double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *what,
+			    struct argp_state *st);
+
+/* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
+ * Exits like nl_cli_parse_long() on bad input. */
+int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);
+
+/* Advance @t (CLOCK_MONOTONIC) by @s seconds. */
+void nl_cli_add_seconds(struct timespec *t, double s);
+
+/* Sleep until @deadline (CLOCK_MONOTONIC, absolute) or until nl_stop_req. */
+void nl_cli_sleep_until(const struct timespec *deadline);
+
+/* Options of nl_cli_open(). */
+struct nl_cli_open_opts {
+	int cg_mode;		/* -1 auto, else enum nl_cgroup_mode */
+	const char *cgroup;	/* optional cgroup path that must exist ("" / NULL: none) */
+	bool track_class;	/* split user pages into anon/file/shmem */
+	bool verbose;		/* libbpf log on stderr */
+	const char *prog;	/* "numalens top", for messages */
+};
+
+/* The BPF objects and the collector a command reads snapshots from. */
+struct nl_cli_session {
+	struct nl_bpf bpf;
+	struct nl_collector *col;
+	enum nl_cgroup_mode mode;
+	char root[512];		/* mount point of the chosen cgroup hierarchy, "" if none */
+};
+
+/* Pick the cgroup hierarchy, check @o->cgroup exists under it, load and
+ * attach the BPF programs and open the collector (which takes the baseline
+ * snapshot). Prints a one-line error itself. Returns NL_EXIT_OK or the
+ * enum nl_exit code to exit with. */
+int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o);
+
+/* Close what nl_cli_open() opened. */
+void nl_cli_close(struct nl_cli_session *s);
+
+/* The subcommands: each takes argv with argv[0] = "numalens CMD" and
+ * returns an enum nl_exit code. */
+int nl_cmd_top(int argc, char **argv);
+
+#endif

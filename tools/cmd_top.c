@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `numalens top`: builds one snapshot per interval (collect.c) and hands it
+ * to a view (ncurses, text or JSON).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "view_json.h"
+#include "view_sort.h"
+#include "view_text.h"
+#include "view_tui.h"
+
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS };
+
+struct top_args {
+	double delay;
+	long count;		/* 0 = until interrupted */
+	bool batch, json, force_tui, verbose, no_class;
+	int cg_mode;		/* -1 = auto */
+	struct nl_view_opts view;
+};
+
+static const char top_doc[] =
+	"Show NUMA locality live, per process, cgroup and node, like numatop but "
+	"without a PMU: on-CPU time per node, local and remote page allocations "
+	"(kmem:mm_page_alloc), NUMA-balancing fault locality weighted by CPU time, "
+	"and NUMA moves and page migrations, all from BPF tracepoints; beside them "
+	"the kernel's own numastat, numa_maps and memory.numa_stat.\v"
+	"Views: full-screen (default on a terminal; press ? for keys), plain text "
+	"(--batch, and whenever stdout is not a terminal) or JSON Lines (--json, one "
+	"object per interval; schema in docs/json.md).\n\n"
+	"Sort keys (-s, or keys 1-9 on screen): remote (1), local (2), ratio (3), "
+	"locality (4, worst first), cpu (5, default), runtime (6), rss (7), "
+	"migrations (8), pid (9).\n\n"
+	"Locality is 'unavail' when it cannot be measured here (kernel.numa_balancing "
+	"is 0, or the sched program is missing) and 'n/a' for a row with no NUMA "
+	"hinting faults in the interval: never shown as 0.\n\n"
+	"Exit status: 0 ok, 1 runtime failure, 2 bad usage, 3 not root (needs "
+	"CAP_BPF and CAP_PERFMON), 4 kernel lacks BTF, tracefs or every tracepoint.\n\n"
+	"Examples:\n"
+	"  numalens top                      full-screen view, 1 s refresh\n"
+	"  numalens top --batch -n 2 -d 1    two text snapshots, one second apart\n"
+	"  numalens top --json -n 5 -p 1234  five JSON objects for pid 1234\n"
+	"  numalens top -c /system.slice -s remote";
+
+static const struct argp_option top_opts[] = {
+	{ "delay", 'd', "SECONDS", 0, "Interval between snapshots (default 1; 0.1 to 3600)", 0 },
+	{ "count", 'n', "COUNT", 0, "Stop after COUNT snapshots (default: until q or Ctrl-C)", 0 },
+	{ "pid", 'p', "PID", 0, "Show only this process (cgroups are still all shown)", 0 },
+	{ "cgroup", 'c', "PATH", 0, "Show only processes and cgroups at or below cgroup PATH "
+				     "(relative to the hierarchy, e.g. /system.slice)", 0 },
+	{ "sort", 's', "KEY", 0, "Sort rows by KEY (see below)", 0 },
+	{ "top", 't', "N", 0, "Show at most N process and cgroup rows", 0 },
+	{ "batch", 'b', NULL, 0, "Plain-text snapshots instead of the full-screen view", 1 },
+	{ "json", 'j', NULL, 0, "One JSON object per interval (JSON Lines)", 1 },
+	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
+	  "Which cgroup tree to key cgroups by. auto: cgroup v2 when it has the memory "
+	  "controller, else the v1 memory hierarchy (hybrid hosts)", 2 },
+	{ "no-class", OPT_NO_CLASS, NULL, 0,
+	  "Do not split user pages into anon/file/shmem (skips the LRU tracepoint)", 2 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
+	{ 0 }
+};
+
+static const char *const sort_names[NL_NR_SORT_KEYS] = {
+	[NL_SORT_REMOTE_RATE] = "remote", [NL_SORT_LOCAL_RATE] = "local",
+	[NL_SORT_REMOTE_RATIO] = "ratio", [NL_SORT_LOCALITY] = "locality",
+	[NL_SORT_CPU] = "cpu", [NL_SORT_RUNTIME] = "runtime", [NL_SORT_RSS] = "rss",
+	[NL_SORT_MIGRATIONS] = "migrations", [NL_SORT_PID] = "pid",
+};
+
+static error_t top_parse(int key, char *arg, struct argp_state *st)
+{
+	struct top_args *a = st->input;
+
+	switch (key) {
+	case 'd':
+		a->delay = nl_cli_parse_seconds(arg, 0.1, 3600, "-d", st);
+		break;
+	case 'n':
+		a->count = nl_cli_parse_long(arg, 1, 1000000000L, "-n", st);
+		break;
+	case 'p': {
+		long pid = nl_cli_parse_long(arg, 1, 4194304, "-p", st);
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%ld", pid);
+		nl_filter_parse(&a->view.filter, buf);
+		break;
+	}
+	case 'c':
+		if (arg[0] != '/')
+			argp_failure(st, NL_EXIT_USAGE, 0,
+				     "-c takes a cgroup path starting with '/', e.g. /system.slice, not '%s'", arg);
+		{
+			pid_t keep = a->view.filter.pid;
+
+			if (nl_filter_parse(&a->view.filter, arg))
+				argp_failure(st, NL_EXIT_USAGE, 0, "-c: cgroup path too long");
+			a->view.filter.pid = keep;
+		}
+		break;
+	case 's': {
+		int k = -1;
+
+		for (int i = 0; i < NL_NR_SORT_KEYS; i++)
+			if (sort_names[i] && !strcmp(arg, sort_names[i]))
+				k = i;
+		if (k < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0,
+				     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid", arg);
+		a->view.sort = (enum nl_sort_key)k;
+		break;
+	}
+	case 't':
+		a->view.top_n = (int)nl_cli_parse_long(arg, 1, 1000000, "-t", st);
+		break;
+	case 'b':
+		a->batch = true;
+		break;
+	case 'j':
+		a->json = true;
+		break;
+	case OPT_CG_HIER:
+		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
+		break;
+	case OPT_NO_CLASS:
+		a->no_class = true;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int run_stream(struct nl_collector *col, const struct top_args *a)
+{
+	struct nl_snapshot s = {};
+	struct timespec next;
+	int rc = NL_EXIT_OK;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (long i = 0; !nl_stop_req && (!a->count || i < a->count); i++) {
+		int e;
+
+		nl_cli_add_seconds(&next, a->delay);
+		nl_cli_sleep_until(&next);
+		if (nl_stop_req && i > 0)
+			break;
+		e = nl_collect_snapshot(col, &s);
+		if (e) {
+			fprintf(stderr, "numalens: reading the BPF maps failed: %s\n", strerror(-e));
+			rc = NL_EXIT_FAIL;
+			break;
+		}
+		e = a->json ? nl_json_write(stdout, &s, &a->view) : nl_text_write(stdout, &s, &a->view);
+		if (e) {	/* a closed pipe ends the run quietly */
+			rc = e == -EPIPE ? NL_EXIT_OK : NL_EXIT_FAIL;
+			break;
+		}
+	}
+	nl_snapshot_free(&s);
+	return rc;
+}
+
+static int run_tui(struct nl_collector *col, const struct top_args *a)
+{
+	struct nl_snapshot s = {};
+	struct nl_tui *tui = nl_tui_open(&a->view);
+	struct timespec next, now;
+	long shown = 0;
+	int rc = NL_EXIT_OK;
+
+	if (!tui) {
+		fprintf(stderr, "numalens: cannot start the full-screen view (%s, TERM=%s): use --batch\n",
+			strerror(errno), getenv("TERM") ? getenv("TERM") : "unset");
+		return NL_EXIT_FAIL;
+	}
+	nl_tui_set_stop_flag(tui, &nl_stop_req);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!nl_stop_req) {
+		enum nl_tui_action act = NL_TUI_NONE;
+
+		nl_cli_add_seconds(&next, a->delay);
+		/* wait out the interval, handling keys as they come */
+		for (;;) {
+			long ms;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			ms = (next.tv_sec - now.tv_sec) * 1000 + (next.tv_nsec - now.tv_nsec) / 1000000;
+			if (ms <= 0)
+				break;
+			act = nl_tui_poll_key(tui, (int)ms);
+			if (act != NL_TUI_NONE)
+				break;
+		}
+		if (act == NL_TUI_QUIT || nl_stop_req)
+			break;
+		if (act == NL_TUI_REFRESH)
+			clock_gettime(CLOCK_MONOTONIC, &next);
+		if (nl_collect_snapshot(col, &s)) {
+			rc = NL_EXIT_FAIL;
+			break;
+		}
+		nl_tui_render(tui, &s);
+		if (a->count && ++shown >= a->count)
+			break;
+	}
+	nl_tui_close(tui);
+	nl_snapshot_free(&s);
+	if (rc)
+		fprintf(stderr, "numalens: reading the BPF maps failed\n");
+	return rc;
+}
+
+int nl_cmd_top(int argc, char **argv)
+{
+	static const struct argp argp = { top_opts, top_parse, NULL, top_doc, NULL, NULL, NULL };
+	struct top_args a = { .delay = 1, .cg_mode = -1 };
+	struct nl_cli_session s;
+	struct nl_cli_open_opts oo;
+	int rc;
+
+	nl_view_opts_default(&a.view);
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (a.batch && a.json) {
+		fprintf(stderr, "numalens top: --batch and --json exclude each other (see 'numalens top --help')\n");
+		return NL_EXIT_USAGE;
+	}
+	if (!a.batch && !a.json && !isatty(STDOUT_FILENO))
+		a.batch = true;
+	if (a.view.filter.pid && kill(a.view.filter.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "numalens: no process with pid %d: check it with ps\n", (int)a.view.filter.pid);
+		return NL_EXIT_USAGE;
+	}
+	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
+					.track_class = !a.no_class, .verbose = a.verbose,
+					.prog = "numalens" };
+	rc = nl_cli_open(&s, &oo);
+	if (rc)
+		return rc;
+	if (s.bpf.missing[0] && (a.batch || a.json))
+		fprintf(stderr, "numalens: running without: %s\n", s.bpf.missing);
+
+	nl_cli_install_signals();
+	rc = (a.batch || a.json) ? run_stream(s.col, &a) : run_tui(s.col, &a);
+	nl_cli_close(&s);
+	return rc;
+}

@@ -14,7 +14,7 @@ CACHE    ?= cache
 CFLAGS   ?= -O2 -g
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
             -I$(B) -I$(DEPS)/include -Itools/lib -Ibpf
-LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
+LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a $(DEPS)/lib/libmicrohttpd.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
 # Static, so the same binary runs in the VM guest (tests/vm).
 LDFLAGS  ?= -static
 

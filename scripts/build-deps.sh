@@ -63,8 +63,7 @@ if [ ! -f "$out/lib/libmicrohttpd.a" ] || [ ! -f "$out/include/microhttpd.h" ]; 
 	src=$(ls -d "$work"/mhd/libmicrohttpd-*)
 	(cd "$src" && ./configure -q --prefix="$work/mdest" --enable-static --disable-shared \
 		--disable-https --without-gnutls --disable-curl --disable-doc --disable-examples \
-		--disable-tools --disable-postprocessor --disable-bauth --disable-dauth \
-		--disable-httpupgrade --disable-cookie >/dev/null &&
+		--disable-tools >/dev/null &&
 	 make -s -j"$(nproc)" >/dev/null 2>&1 && make -s install >/dev/null 2>&1) ||
 		die "building libmicrohttpd failed (configure/make in $src)"
 	cp "$work/mdest/lib/libmicrohttpd.a" "$out/lib/"

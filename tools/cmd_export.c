@@ -2,9 +2,11 @@
 /*
  * `numalens export`: the snapshot model served as Prometheus metrics.
  * The main thread takes one snapshot per interval and publishes it;
- * libmicrohttpd's threads render whatever snapshot is current when a
- * scrape arrives. A published snapshot is reference-counted, so a scrape
- * renders from one consistent snapshot while the next is being taken.
+ * libmicrohttpd's threads serve whatever snapshot is current when a
+ * scrape arrives. A published snapshot is reference-counted and rendered
+ * once, by its first scrape (plain and, when asked, gzip); later and
+ * concurrent scrapes of it share those bytes, so 50 scrapes of a 2,000
+ * cgroup host cost one render and one copy of the text, not fifty.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,11 +40,17 @@ struct export_args {
 	int synth_cgroups, synth_nodes;	/* --synthetic: 0 = off */
 };
 
-/* A published snapshot; freed when the last reader lets go. */
+/* A published snapshot and its rendering; freed when the last reader
+ * (a scrape still sending it) lets go. */
 struct pub {
 	struct nl_snapshot s;
 	int refs;
 	uint64_t mono_ns;	/* CLOCK_MONOTONIC when published */
+	struct export_state *x;
+	pthread_mutex_t render_mu;	/* the first scrape renders, others wait */
+	bool rendered, gzipped;
+	int render_err;
+	struct nl_buf text, gz;
 };
 
 struct export_state {
@@ -179,8 +187,18 @@ static void pub_put(struct export_state *x, struct pub *p)
 	pthread_mutex_unlock(&x->mu);
 	if (last) {
 		nl_snapshot_free(&p->s);
+		nl_buf_free(&p->text);
+		nl_buf_free(&p->gz);
+		pthread_mutex_destroy(&p->render_mu);
 		free(p);
 	}
+}
+
+static void pub_release(void *cls)
+{
+	struct pub *p = cls;
+
+	pub_put(p->x, p);
 }
 
 static struct pub *pub_get(struct export_state *x)
@@ -210,19 +228,39 @@ static void publish(struct export_state *x, struct pub *p)
 		pub_put(x, old);
 }
 
-static int route_metrics(void *ctx, struct nl_buf *out)
+static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
 {
 	struct export_state *x = ctx;
-	uint64_t t0 = mono_ns();
 	struct pub *p = pub_get(x);
 	int e;
 
 	if (!p)
 		return -EAGAIN;
-	e = nl_prom_render(out, &p->s, &x->a->po);
-	pub_put(x, p);
-	nl_prom_render_scrape_duration(out, mono_ns() - t0);
-	return e ? e : out->err;
+	pthread_mutex_lock(&p->render_mu);
+	if (!p->rendered) {
+		uint64_t t0 = mono_ns();
+
+		p->render_err = nl_prom_render(&p->text, &p->s, &x->a->po);
+		nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
+		p->render_err = p->render_err ? p->render_err : p->text.err;
+		p->rendered = true;
+	}
+	/* a failed gzip falls back to plain text */
+	if (gzip_ok && !p->gzipped && !p->render_err)
+		p->gzipped = !nl_http_gzip(p->text.p, p->text.len, &p->gz);
+	e = p->render_err;
+	pthread_mutex_unlock(&p->render_mu);
+	if (e) {
+		pub_put(x, p);
+		return e;
+	}
+	*out = (struct nl_http_body){ .p = p->text.p, .len = p->text.len, .release = pub_release, .cls = p };
+	if (gzip_ok && p->gzipped) {
+		out->p = p->gz.p;
+		out->len = p->gz.len;
+		out->gzip = true;
+	}
+	return 0;
 }
 
 static bool route_health(void *ctx, struct nl_buf *out)
@@ -297,11 +335,14 @@ static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
 
 	if (!p)
 		return -ENOMEM;
+	p->x = x;
+	pthread_mutex_init(&p->render_mu, NULL);
 	++*seq;
 	e = col ? nl_collect_snapshot(col, &p->s)
 		: nl_export_synth(&p->s, a->synth_cgroups, a->synth_nodes, *seq);
 	if (e) {
 		nl_snapshot_free(&p->s);
+		pthread_mutex_destroy(&p->render_mu);
 		free(p);
 		return e;
 	}

@@ -70,19 +70,11 @@ int nl_http_gzip(const char *in, size_t len, struct nl_buf *out)
 	return e == Z_STREAM_END ? 0 : -EIO;
 }
 
-/* Queue @body (taken over: freed by MHD) with @status and @type. */
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, struct nl_buf *body,
+static enum MHD_Result queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r,
 			     const char *type, bool gzip)
 {
-	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer_with_free_callback(body->len, body->p, free);
-	if (!r) {
-		nl_buf_free(body);
-		return MHD_NO;
-	}
-	memset(body, 0, sizeof(*body));	/* owned by the response now */
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	if (gzip)
@@ -91,6 +83,51 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, struct n
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+/* Queue @body (taken over: freed by MHD) with @status and @type. */
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, struct nl_buf *body,
+			     const char *type, bool gzip)
+{
+	struct MHD_Response *r;
+
+	r = MHD_create_response_from_buffer_with_free_callback(body->len, body->p, free);
+	if (!r) {
+		nl_buf_free(body);
+		return MHD_NO;
+	}
+	memset(body, 0, sizeof(*body));	/* owned by the response now */
+	return queue(c, status, r, type, gzip);
+}
+
+static void release_body(void *cls)
+{
+	struct nl_http_body *b = cls;
+
+	if (b->release)
+		b->release(b->cls);
+	free(b);
+}
+
+/* Queue a shared body; its release runs when MHD drops the response. */
+static enum MHD_Result reply_shared(struct MHD_Connection *c, const struct nl_http_body *body,
+				    const char *type)
+{
+	struct nl_http_body *b = malloc(sizeof(*b));
+	struct MHD_Response *r;
+
+	if (!b) {
+		if (body->release)
+			body->release(body->cls);
+		return MHD_NO;
+	}
+	*b = *body;
+	r = MHD_create_response_from_buffer_with_free_callback_cls(b->len, (void *)b->p, release_body, b);
+	if (!r) {
+		release_body(b);
+		return MHD_NO;
+	}
+	return queue(c, MHD_HTTP_OK, r, type, b->gzip);
 }
 
 static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, const char *msg)
@@ -120,10 +157,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	(void)req_cls;
 	if (!strcmp(url, "/metrics")) {
-		type = "text/plain; version=0.0.4; charset=utf-8";
-		e = h->r.metrics(h->r.ctx, &body);
+		struct nl_http_body mb = {};
+		bool gz = nl_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									    MHD_HTTP_HEADER_ACCEPT_ENCODING));
+
+		e = h->r.metrics(h->r.ctx, gz, &mb);
 		if (e == -EAGAIN)
 			return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet, retry in a second\n");
+		if (e)
+			return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "rendering failed\n");
+		return reply_shared(c, &mb, "text/plain; version=0.0.4; charset=utf-8");
 	} else if (!strcmp(url, "/")) {
 		type = "text/html; charset=utf-8";
 		e = h->r.index(h->r.ctx, &body);

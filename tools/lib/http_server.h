@@ -14,11 +14,23 @@
 #include <stddef.h>
 #include "strbuf.h"
 
+/* A response body the server does not own: it is sent as is and
+ * release(cls) is called once the server is done with it. */
+struct nl_http_body {
+	const char *p;
+	size_t len;
+	bool gzip;			/* p is gzip-encoded */
+	void (*release)(void *cls);
+	void *cls;
+};
+
 /* What the server serves; the callbacks run on server threads, concurrently. */
 struct nl_http_routes {
-	/* Append the /metrics body (Prometheus text) to @out. 0, -EAGAIN
-	 * (nothing to serve yet: 503) or -errno (500). */
-	int (*metrics)(void *ctx, struct nl_buf *out);
+	/* Point @out at the /metrics body (Prometheus text, or gzip of it
+	 * when @gzip_ok and the callback chooses so). Shared bodies keep
+	 * memory flat under many concurrent scrapes. 0, -EAGAIN (nothing to
+	 * serve yet: 503) or -errno (500). */
+	int (*metrics)(void *ctx, bool gzip_ok, struct nl_http_body *out);
 	/* Append the / page (HTML) to @out. 0 or -errno. */
 	int (*index)(void *ctx, struct nl_buf *out);
 	/* Append a one-line health message; return true when healthy (200),

@@ -600,7 +600,8 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 void nl_prom_render_scrape_duration(struct nl_buf *b, uint64_t ns)
 {
 	family(b, "numalens_scrape_duration_seconds", "gauge",
-	       "Time numalens spent producing this response (snapshot hand-over and rendering, seconds).");
+	       "Time numalens spent rendering the served snapshot into this text (seconds); rendered once per "
+	       "snapshot, by its first scrape, and shared by the others.");
 	nl_buf_puts(b, "numalens_scrape_duration_seconds ");
 	nl_buf_put_ns_as_s(b, ns);
 	nl_buf_put(b, "\n", 1);

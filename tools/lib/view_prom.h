@@ -63,7 +63,7 @@ void nl_prom_put_label_value(struct nl_buf *b, const char *v);
 int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o);
 
 /* Append the numalens_scrape_duration_seconds gauge (@ns: time spent
- * producing this response), the last family of a scrape. */
+ * rendering the text it ends), the last family of a scrape. */
 void nl_prom_render_scrape_duration(struct nl_buf *b, uint64_t ns);
 
 #endif

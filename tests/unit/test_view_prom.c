@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <zlib.h>
 #include "snapshot_fixture.h"
 #include "http_server.h"
 #include "view_prom.h"
@@ -329,6 +330,40 @@ static void test_accept_gzip(void **state)
 	assert_false(nl_http_accepts_gzip(NULL));
 }
 
+/* What nl_http_gzip writes is a gzip stream that inflates to the input. */
+static void test_gzip_roundtrip(void **state)
+{
+	struct nl_snapshot s = fixture();
+	struct nl_prom_opts o;
+	struct nl_buf t = {}, z = {};
+	z_stream d = {};
+	char *out;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	assert_int_equal(nl_prom_render(&t, &s, &o), 0);
+	assert_int_equal(nl_http_gzip(t.p, t.len, &z), 0);
+	assert_true(z.len > 10 && z.len < t.len);
+	assert_int_equal((unsigned char)z.p[0], 0x1f);	/* gzip magic */
+	assert_int_equal((unsigned char)z.p[1], 0x8b);
+	out = malloc(t.len + 1);
+	assert_non_null(out);
+	assert_int_equal(inflateInit2(&d, 15 + 16), Z_OK);
+	d.next_in = (Bytef *)z.p;
+	d.avail_in = (uInt)z.len;
+	d.next_out = (Bytef *)out;
+	d.avail_out = (uInt)t.len + 1;
+	assert_int_equal(inflate(&d, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(d.total_out, t.len);
+	assert_memory_equal(out, t.p, t.len);
+	inflateEnd(&d);
+	free(out);
+	nl_buf_free(&t);
+	nl_buf_free(&z);
+	nl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_locality_unavailable),
 		cmocka_unit_test(test_seconds_format),
 		cmocka_unit_test(test_accept_gzip),
+		cmocka_unit_test(test_gzip_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,9 +18,12 @@ port=$(free_port) || fail "no free port"
 start_export "$port" --interval 0.5 --cgroup-depth 3 --cgroup-grace 1 --top-procs 10
 U=http://127.0.0.1:$port
 rss_kib() { awk '/^VmRSS:/ { print $2 }' /proc/"$EXPORT_PID"/status; }
-valid() { # valid FILE WHAT: complete and promtool-clean
+valid() { # valid FILE WHAT: complete, promtool-clean, no series twice
 	grep -q '^numalens_scrape_duration_seconds ' "$1" || fail "$2: truncated response ($(wc -c < "$1") bytes)"
 	promtool_ok "$1" || fail "$2: promtool: $(head -3 "$1.lint")"
+	local dup
+	dup=$(grep -v '^#' "$1" | awk '{ print $1 }' | sort | uniq -d | head -2)
+	[ -z "$dup" ] || fail "$2: duplicate series (Prometheus rejects the scrape): $dup"
 }
 
 # 1. stalled half requests first, so everything below runs beside them
@@ -70,9 +73,12 @@ done
 curl -s "$U/metrics" > "$TMP/after_bad"; valid "$TMP/after_bad" "scrape after malformed requests"
 
 # 4. scrapes while cgroups are created and removed
+# every 5th step recreates a name removed a moment ago (a restarted
+# service): the removed one is still in its grace period
 for i in $(seq 1 30); do
 	mkdir "$root/$CG/c$i" 2>/dev/null
 	[ $i -gt 3 ] && rmdir "$root/$CG/c$((i - 3))" 2>/dev/null
+	[ $((i % 5)) = 0 ] && [ $i -gt 5 ] && { sleep 0.6; mkdir "$root/$CG/c$((i - 3))"; sleep 0.6; rmdir "$root/$CG/c$((i - 3))"; }
 	curl -s -m 20 "$U/metrics" > "$TMP/churn$i"
 	valid "$TMP/churn$i" "scrape $i during cgroup churn"
 	sleep 0.1

@@ -277,6 +277,33 @@ static void test_cardinality(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* A removed cgroup whose path a live one took again is not exported
+ * twice (Prometheus would reject the scrape); the live one wins. */
+static void test_recreated_cgroup(void **state)
+{
+	struct nl_snapshot s = fixture();
+	struct nl_prom_opts o;
+	char *t;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	strcpy(s.cgroups[4].path, "/work/b");	/* /other, removed, had that name */
+	s.cgroups[4].removed = true;
+	t = render(&s, &o);
+	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{cgroup=\"/work/b\"}"), 1);
+	/* the live /work/b: the sleeper's 0.1 s, not /other's 50 s */
+	assert_near(value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/work/b\",node=\"1\"}"), 0.1, 1e-12);
+	assert_near(value_of(t, "numalens_cgroups_exported"), 4, 0);
+	free(t);
+	/* two removed ones with one path: one series set */
+	s.cgroups[3].removed = true;
+	t = render(&s, &o);
+	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{cgroup=\"/work/b\"}"), 1);
+	free(t);
+	nl_snapshot_free(&s);
+}
+
 /* Locality off: the histogram is still well-formed (empty, _count 0) and
  * the source gauge says why. */
 static void test_locality_unavailable(void **state)
@@ -372,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_families_contiguous),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_cardinality),
+		cmocka_unit_test(test_recreated_cgroup),
 		cmocka_unit_test(test_locality_unavailable),
 		cmocka_unit_test(test_seconds_format),
 		cmocka_unit_test(test_accept_gzip),

@@ -366,6 +366,26 @@ static void fam_numa_stat(struct nl_buf *b, const struct rows *r, const struct n
 
 /* ---- row selection ------------------------------------------------------ */
 
+/* A removed cgroup whose path was taken again (a service restarted, a pod
+ * recreated) by a live cgroup or by a later removed one: exporting both
+ * would give Prometheus duplicate series and fail the whole scrape. The
+ * newer one keeps the label; the old counts stay in the parents. Removed
+ * cgroups are few, so the scan stays cheap. */
+static bool shadowed(const struct nl_snapshot *s, int i)
+{
+	const struct nl_cgroup *c = &s->cgroups[i];
+
+	if (!c->removed)
+		return false;
+	for (int k = 0; k < s->nr_cgroups; k++) {
+		const struct nl_cgroup *d = &s->cgroups[k];
+
+		if (k != i && (!d->removed || k > i) && !strcmp(d->path, c->path))
+			return true;
+	}
+	return false;
+}
+
 static int cgroup_rows(struct rows *r, const struct nl_snapshot *s, const struct nl_prom_opts *o,
 		       int *omitted)
 {
@@ -376,7 +396,7 @@ static int cgroup_rows(struct rows *r, const struct nl_snapshot *s, const struct
 	for (int i = 0; i < s->nr_cgroups; i++) {
 		const struct nl_cgroup *c = &s->cgroups[i];
 
-		if (!nl_prom_cgroup_selected(c, o))
+		if (!nl_prom_cgroup_selected(c, o) || shadowed(s, i))
 			continue;
 		if (o->max_cgroups > 0 && r->n >= o->max_cgroups) {
 			(*omitted)++;

@@ -316,10 +316,18 @@ static int route_index(void *ctx, struct nl_buf *out)
 	nl_buf_printf(out, "</td></tr>\n<tr><td>cgroups</td><td>depth &lt;= %d, %d pattern(s), at most %d, grace %g s</td></tr>\n",
 		      a->po.cgroup_depth, a->po.nr_cgroup_patterns, a->po.max_cgroups, a->grace);
 	nl_buf_printf(out, "<tr><td>top processes</td><td>%d</td></tr>\n", a->po.top_procs);
-	if (p)
+	if (p) {
+		const struct nl_sources *src = &p->s.src;
+
 		nl_buf_printf(out, "<tr><td>snapshot</td><td>%llu</td></tr>\n", (unsigned long long)p->s.seq);
+		nl_buf_printf(out, "<tr><td>sources</td><td>sched=%s alloc=%s alloc_class=%s migrate=%s "
+			      "numa_balancing=%s vm_numa_stat=%s</td></tr>\n",
+			      src->sched ? "yes" : "no", src->alloc ? "yes" : "no", src->alloc_class ? "yes" : "no",
+			      src->migrate ? "yes" : "no", src->numa_balancing ? "on" : "off (locality empty)",
+			      src->vm_numa_stat ? "on" : "off");
+	}
 	nl_buf_puts(out, "<tr><td>running without</td><td>");
-	html_text(out, x->missing[0] ? x->missing : "nothing");
+	html_text(out, x->missing[0] ? x->missing : p && p->s.src.missing[0] ? p->s.src.missing : "nothing");
 	nl_buf_puts(out, "</td></tr>\n</table></body></html>\n");
 	if (p)
 		pub_put(x, p);

@@ -41,5 +41,9 @@ promtool_ok() {
 	promtool check metrics < "$1" > "$1.lint" 2>&1
 }
 
+# a test killed by the runner's timeout still runs its EXIT trap (cleanup:
+# prometheus, sysctls, cgroups)
+trap 'exit 143' TERM INT
+
 command -v promtool >/dev/null || skip "promtool is not installed (the prometheus package; 'sudo make deps')"
 command -v curl >/dev/null || skip "curl is not installed"

@@ -14,7 +14,7 @@ CACHE    ?= cache
 CFLAGS   ?= -O2 -g
 CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
             -I$(B) -I$(DEPS)/include -Itools/lib -Ibpf
-LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
+LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a $(DEPS)/lib/libmicrohttpd.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
 # Static, so the same binary runs in the VM guest (tests/vm).
 LDFLAGS  ?= -static
 
@@ -104,8 +104,13 @@ livetest: all $(B)/vm/nljq
 vmtest: all
 	@bash tests/run-all.sh vm
 
-bench: all
+bench: all $(B)/tests/bench_export_render
 	@bash tests/bench/run.sh
+
+# export's render benchmark links the library and the synthetic snapshot
+$(B)/tests/bench_export_render: tests/bench/export_render.c $(B)/cli/export_synth.o $(B)/libnl.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itools -static -o $@ $< $(B)/cli/export_synth.o $(B)/libnl.a $(LDLIBS)
 
 # --- vmlinux.h --------------------------------------------------------------
 # From a BTF file when BTF= is given (e.g. BTF=/sys/kernel/btf/vmlinux), else

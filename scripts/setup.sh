@@ -20,7 +20,7 @@ deb-src http://deb.debian.org/debian trixie main'
 PKGS_MAIN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
   libncurses-dev libcmocka-dev libcjson-dev libmicrohttpd-dev
   qemu-system-x86 busybox-static cpio zstd xz-utils kmod
-  prometheus stress-ng dpkg-dev tmux"
+  prometheus curl iproute2 stress-ng dpkg-dev tmux"
 # From bookworm-backports: bpftool >= 7.5 (skeletons for struct_ops).
 PKGS_BPO="bpftool"
 

@@ -49,6 +49,7 @@ struct nl_cli_open_opts {
 	bool track_class;	/* split user pages into anon/file/shmem */
 	bool verbose;		/* libbpf log on stderr */
 	const char *prog;	/* "numalens top", for messages */
+	int cgroup_grace;	/* intervals a removed cgroup stays in snapshots; 0 = 1 */
 };
 
 /* The BPF objects and the collector a command reads snapshots from. */
@@ -71,5 +72,6 @@ void nl_cli_close(struct nl_cli_session *s);
 /* The subcommands: each takes argv with argv[0] = "numalens CMD" and
  * returns an enum nl_exit code. */
 int nl_cmd_top(int argc, char **argv);
+int nl_cmd_export(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "top", nl_cmd_top, "live NUMA locality per process, cgroup and node (numatop-like)" },
+	{ "export", nl_cmd_export, "serve the same figures as Prometheus metrics over HTTP (/metrics)" },
 };
 
 static void usage(FILE *f)

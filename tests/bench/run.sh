@@ -60,5 +60,7 @@ mb=$(med "${base[@]}"); mw=$(med "${with[@]}")
 printf '%-28s %s\n' "without numalens (us):" "${base[*]}"
 printf '%-28s %s\n' "with numalens (us):" "${with[*]}"
 awk -v b="$mb" -v w="$mw" 'BEGIN { printf "median %d us -> %d us: ratio %.3f (%+.1f%%)\n", b, w, w / b, (w / b - 1) * 100 }'
+echo
+bash tests/bench/export.sh
 } | tee "$REPORT"
 echo "bench: report written to $REPORT"

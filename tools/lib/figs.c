@@ -27,6 +27,7 @@ void nl_figs_compute(struct nl_figs *f, const struct nl_counts *cur, const struc
 		f->run_ns_total_by_node[n] = cur->run_ns[n];
 		f->run_ns_total += cur->run_ns[n];
 		a->pages_by_node[n] = d(cur->pages_by_node[n], p->pages_by_node[n]);
+		a->pages_by_node_total[n] = cur->pages_by_node[n];
 	}
 	f->cpu_pct = interval_ns ? 100.0 * (double)f->run_ns / (double)interval_ns : 0;
 
@@ -43,8 +44,10 @@ void nl_figs_compute(struct nl_figs *f, const struct nl_counts *cur, const struc
 	a->events_remote = d(cur->events_remote, p->events_remote);
 	a->pages_local = d(cur->pages_local, p->pages_local);
 	a->pages_remote = d(cur->pages_remote, p->pages_remote);
-	for (int c = 0; c < NL_NR_CLASSES; c++)
+	for (int c = 0; c < NL_NR_CLASSES; c++) {
 		a->pages_by_class[c] = d(cur->pages_by_class[c], p->pages_by_class[c]);
+		a->pages_by_class_total[c] = cur->pages_by_class[c];
+	}
 	classified = a->pages_by_class[NL_CLASS_ANON] + a->pages_by_class[NL_CLASS_FILE] +
 		     a->pages_by_class[NL_CLASS_SHMEM];
 	/* LRU insertion can lag the allocation into the next interval, so

@@ -45,6 +45,10 @@ struct nl_alloc_figs {
 	uint64_t events_local_total, events_remote_total;
 	uint64_t pages_local_total, pages_remote_total;
 	uint64_t fail_events_total;
+	/* since start, the monotonic twins of pages_by_node/pages_by_class
+	 * (Prometheus counters, view_prom.c) */
+	uint64_t pages_by_node_total[NL_MAX_NODES];
+	uint64_t pages_by_class_total[NL_NR_CLASSES];
 };
 
 /* NUMA moves and migrations (deltas over the interval). */

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `numalens export`: the snapshot model served as Prometheus metrics.
+ * The main thread takes one snapshot per interval and publishes it;
+ * libmicrohttpd's threads serve whatever snapshot is current when a
+ * scrape arrives. A published snapshot is reference-counted and rendered
+ * once, by its first scrape (plain and, when asked, gzip); later and
+ * concurrent scrapes of it share those bytes, so 50 scrapes of a 2,000
+ * cgroup host cost one render and one copy of the text, not fifty.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "export_synth.h"
+#include "http_server.h"
+#include "view_prom.h"
+
+/* Not taken by any exporter we know of; see README "numalens export". */
+#define NL_EXPORT_DEFAULT_LISTEN ":10072"
+#define MAX_PATTERNS 32
+
+enum {
+	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
+	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH,
+};
+
+struct export_args {
+	const char *listen;
+	double interval, grace;
+	int cg_mode;
+	bool no_class, verbose;
+	unsigned max_conns;
+	const char *patterns[MAX_PATTERNS];
+	struct nl_prom_opts po;
+	int synth_cgroups, synth_nodes;	/* --synthetic: 0 = off */
+};
+
+/* A published snapshot and its rendering; freed when the last reader
+ * (a scrape still sending it) lets go. */
+struct pub {
+	struct nl_snapshot s;
+	int refs;
+	uint64_t mono_ns;	/* CLOCK_MONOTONIC when published */
+	struct export_state *x;
+	pthread_mutex_t render_mu;	/* the first scrape renders, others wait */
+	bool rendered, gzipped;
+	int render_err;
+	struct nl_buf text, gz;
+};
+
+struct export_state {
+	pthread_mutex_t mu;
+	struct pub *cur;		/* NULL until the first snapshot */
+	const struct export_args *a;
+	char missing[512];		/* sources this session runs without */
+	char hierarchy[600];		/* "v1-memory (/sys/fs/cgroup/memory)" */
+};
+
+static const char export_doc[] =
+	"Serve numalens' NUMA locality figures as Prometheus metrics: the same snapshot "
+	"`numalens top` shows (on-CPU time per node, NUMA-fault locality as a histogram, "
+	"local and remote page allocations per node and class, migrations, the kernel's "
+	"numastat per node, and numalens' own cost).\v"
+	"Endpoints: /metrics (Prometheus text format 0.0.4; gzip when the scraper asks), "
+	"/healthz (200 while snapshots are fresh, else 503), / (links, version, kernel, "
+	"sources).\n\n"
+	"The default port 10072 is outside the exporter ports we know to be taken in "
+	"Prometheus' default port allocations; ADDR is a numeric IPv4/IPv6 address or "
+	"localhost, and an empty ADDR (':10072') listens on every address, as exporters do "
+	"so that a central Prometheus can scrape them.\n\n"
+	"Cardinality: only the root cgroup '/' (the host total) is exported unless "
+	"--cgroup-depth or --cgroup-pattern opt more in; --max-cgroups caps the label values "
+	"(numalens_cgroups_omitted counts the rest); per-process series are off unless "
+	"--top-procs K. Series of a removed cgroup stay --cgroup-grace seconds (so the "
+	"last counts get scraped) and then go; its counts stay in its parents.\n\n"
+	"Locality (numalens_cgroup_fault_locality_ratio) is a histogram whose observations "
+	"are CPU-seconds: histogram_quantile(0.5, ...) is the locality of the median "
+	"CPU-second. It stays empty while kernel.numa_balancing is 0 "
+	"(numalens_source_available{source=\"numa_balancing\"} says so).\n\n"
+	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage or an address "
+	"that cannot be bound (port in use, not an address of this host), 3 not root, 4 "
+	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
+	"Examples:\n"
+	"  numalens export                                  :10072, root cgroup only, 5 s\n"
+	"  numalens export --listen 127.0.0.1:10072 --cgroup-depth 1\n"
+	"  numalens export --cgroup-pattern '/system.slice/*' --top-procs 10\n"
+	"  curl -s localhost:10072/metrics | promtool check metrics";
+
+static const struct argp_option export_opts[] = {
+	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve on (default " NL_EXPORT_DEFAULT_LISTEN
+					   ", every address); [V6]:PORT for IPv6", 0 },
+	{ "interval", 'i', "SECONDS", 0, "Snapshot interval: how fresh scrapes are (default 5; 0.2 to 3600). "
+					  "Keep it at or below the scrape interval", 0 },
+	{ "cgroup-depth", OPT_DEPTH, "N", 0, "Export cgroups down to depth N (0 = root only, the default; "
+					     "-1 = none but --cgroup-pattern matches)", 1 },
+	{ "cgroup-pattern", OPT_PATTERN, "GLOB", 0, "Also export cgroups whose path matches GLOB (fnmatch; '*' "
+						    "matches '/' too). Repeatable, up to 32", 1 },
+	{ "max-cgroups", OPT_MAX_CG, "N", 0, "At most N cgroup label values, parents first (default 1000; 0 = no cap)", 1 },
+	{ "top-procs", OPT_TOP_PROCS, "K", 0, "Per-process series for the K busiest processes of each interval "
+					      "(default 0: none)", 1 },
+	{ "cgroup-grace", OPT_GRACE, "SECONDS", 0, "Keep a removed cgroup's series this long (default 60)", 1 },
+	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
+	  "Which cgroup tree to key cgroups by (auto: v2 when it has the memory controller, else v1 memory)", 1 },
+	{ "no-class", OPT_NO_CLASS, NULL, 0, "Do not split user pages into anon/file/shmem", 1 },
+	{ "max-connections", OPT_MAX_CONNS, "N", 0, "Concurrent HTTP connections (default 128)", 2 },
+	{ "verbose", 'v', NULL, 0, "libbpf's and libmicrohttpd's messages on stderr", 2 },
+	{ "synthetic", OPT_SYNTH, "CGROUPSxNODES", OPTION_HIDDEN, "Serve a synthetic snapshot, no BPF (bench, tests)", 2 },
+	{ 0 }
+};
+
+static error_t export_parse(int key, char *arg, struct argp_state *st)
+{
+	struct export_args *a = st->input;
+
+	switch (key) {
+	case 'l':
+		a->listen = arg;
+		break;
+	case 'i':
+		a->interval = nl_cli_parse_seconds(arg, 0.2, 3600, "--interval", st);
+		break;
+	case OPT_DEPTH:
+		a->po.cgroup_depth = (int)nl_cli_parse_long(arg, -1, 64, "--cgroup-depth", st);
+		break;
+	case OPT_PATTERN:
+		if (a->po.nr_cgroup_patterns >= MAX_PATTERNS)
+			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d --cgroup-pattern options", MAX_PATTERNS);
+		if (arg[0] != '/' && arg[0] != '*')
+			argp_failure(st, NL_EXIT_USAGE, 0,
+				     "--cgroup-pattern matches paths from the hierarchy root, e.g. '/system.slice/*', not '%s'", arg);
+		a->patterns[a->po.nr_cgroup_patterns++] = arg;
+		break;
+	case OPT_MAX_CG:
+		a->po.max_cgroups = (int)nl_cli_parse_long(arg, 0, 1000000, "--max-cgroups", st);
+		break;
+	case OPT_TOP_PROCS:
+		a->po.top_procs = (int)nl_cli_parse_long(arg, 0, 10000, "--top-procs", st);
+		break;
+	case OPT_GRACE:
+		a->grace = nl_cli_parse_seconds(arg, 0, 86400, "--cgroup-grace", st);
+		break;
+	case OPT_CG_HIER:
+		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
+		break;
+	case OPT_NO_CLASS:
+		a->no_class = true;
+		break;
+	case OPT_MAX_CONNS:
+		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case OPT_SYNTH:
+		if (sscanf(arg, "%dx%d", &a->synth_cgroups, &a->synth_nodes) != 2 || a->synth_cgroups < 1 ||
+		    a->synth_cgroups > 1000000 || a->synth_nodes < 1 || a->synth_nodes > NL_MAX_NODES)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--synthetic takes CGROUPSxNODES, e.g. 2000x4, not '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void pub_put(struct export_state *x, struct pub *p)
+{
+	bool last;
+
+	pthread_mutex_lock(&x->mu);
+	last = --p->refs == 0;
+	pthread_mutex_unlock(&x->mu);
+	if (last) {
+		nl_snapshot_free(&p->s);
+		nl_buf_free(&p->text);
+		nl_buf_free(&p->gz);
+		pthread_mutex_destroy(&p->render_mu);
+		free(p);
+	}
+}
+
+static void pub_release(void *cls)
+{
+	struct pub *p = cls;
+
+	pub_put(p->x, p);
+}
+
+static struct pub *pub_get(struct export_state *x)
+{
+	struct pub *p;
+
+	pthread_mutex_lock(&x->mu);
+	p = x->cur;
+	if (p)
+		p->refs++;
+	pthread_mutex_unlock(&x->mu);
+	return p;
+}
+
+/* Make @p (refs 1: the state's) current; the old one goes when unused. */
+static void publish(struct export_state *x, struct pub *p)
+{
+	struct pub *old;
+
+	p->refs = 1;
+	p->mono_ns = mono_ns();
+	pthread_mutex_lock(&x->mu);
+	old = x->cur;
+	x->cur = p;
+	pthread_mutex_unlock(&x->mu);
+	if (old)
+		pub_put(x, old);
+}
+
+static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
+{
+	struct export_state *x = ctx;
+	struct pub *p = pub_get(x);
+	int e;
+
+	if (!p)
+		return -EAGAIN;
+	pthread_mutex_lock(&p->render_mu);
+	if (!p->rendered) {
+		uint64_t t0 = mono_ns();
+
+		p->render_err = nl_prom_render(&p->text, &p->s, &x->a->po);
+		nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
+		p->render_err = p->render_err ? p->render_err : p->text.err;
+		p->rendered = true;
+	}
+	/* a failed gzip falls back to plain text */
+	if (gzip_ok && !p->gzipped && !p->render_err)
+		p->gzipped = !nl_http_gzip(p->text.p, p->text.len, &p->gz);
+	e = p->render_err;
+	pthread_mutex_unlock(&p->render_mu);
+	if (e) {
+		pub_put(x, p);
+		return e;
+	}
+	*out = (struct nl_http_body){ .p = p->text.p, .len = p->text.len, .release = pub_release, .cls = p };
+	if (gzip_ok && p->gzipped) {
+		out->p = p->gz.p;
+		out->len = p->gz.len;
+		out->gzip = true;
+	}
+	return 0;
+}
+
+static bool route_health(void *ctx, struct nl_buf *out)
+{
+	struct export_state *x = ctx;
+	struct pub *p = pub_get(x);
+	double age, limit = 3 * x->a->interval + 5;
+	bool ok;
+
+	if (!p) {
+		nl_buf_puts(out, "starting: no snapshot yet\n");
+		return false;
+	}
+	age = (double)(mono_ns() - p->mono_ns) / 1e9;
+	ok = age <= limit;
+	nl_buf_printf(out, "%s: snapshot %llu taken %.1f s ago (limit %.0f s)\n", ok ? "ok" : "stale",
+		      (unsigned long long)p->s.seq, age, limit);
+	pub_put(x, p);
+	return ok;
+}
+
+static void html_text(struct nl_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': nl_buf_puts(b, "&lt;"); break;
+		case '>': nl_buf_puts(b, "&gt;"); break;
+		case '&': nl_buf_puts(b, "&amp;"); break;
+		case '"': nl_buf_puts(b, "&quot;"); break;
+		default: nl_buf_put(b, s, 1);
+		}
+	}
+}
+
+static int route_index(void *ctx, struct nl_buf *out)
+{
+	struct export_state *x = ctx;
+	const struct export_args *a = x->a;
+	struct pub *p = pub_get(x);
+
+	nl_buf_puts(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>numalens export</title></head>\n"
+			 "<body><h1>numalens export</h1>\n<p>NUMA locality per cgroup and node, from BPF tracepoints.</p>\n"
+			 "<ul><li><a href=\"/metrics\">/metrics</a> Prometheus metrics</li>\n"
+			 "<li><a href=\"/healthz\">/healthz</a> health</li></ul>\n<table>\n");
+	nl_buf_printf(out, "<tr><td>version</td><td>%s</td></tr>\n", NL_VERSION);
+	nl_buf_puts(out, "<tr><td>kernel</td><td>");
+	html_text(out, p ? p->s.kernel : "(no snapshot yet)");
+	nl_buf_puts(out, "</td></tr>\n<tr><td>listen</td><td>");
+	html_text(out, a->listen);
+	nl_buf_printf(out, "</td></tr>\n<tr><td>interval</td><td>%g s</td></tr>\n", a->interval);
+	nl_buf_puts(out, "<tr><td>cgroup hierarchy</td><td>");
+	html_text(out, x->hierarchy);
+	nl_buf_printf(out, "</td></tr>\n<tr><td>cgroups</td><td>depth &lt;= %d, %d pattern(s), at most %d, grace %g s</td></tr>\n",
+		      a->po.cgroup_depth, a->po.nr_cgroup_patterns, a->po.max_cgroups, a->grace);
+	nl_buf_printf(out, "<tr><td>top processes</td><td>%d</td></tr>\n", a->po.top_procs);
+	if (p) {
+		const struct nl_sources *src = &p->s.src;
+
+		nl_buf_printf(out, "<tr><td>snapshot</td><td>%llu</td></tr>\n", (unsigned long long)p->s.seq);
+		nl_buf_printf(out, "<tr><td>sources</td><td>sched=%s alloc=%s alloc_class=%s migrate=%s "
+			      "numa_balancing=%s vm_numa_stat=%s</td></tr>\n",
+			      src->sched ? "yes" : "no", src->alloc ? "yes" : "no", src->alloc_class ? "yes" : "no",
+			      src->migrate ? "yes" : "no", src->numa_balancing ? "on" : "off (locality empty)",
+			      src->vm_numa_stat ? "on" : "off");
+	}
+	nl_buf_puts(out, "<tr><td>running without</td><td>");
+	html_text(out, x->missing[0] ? x->missing : p && p->s.src.missing[0] ? p->s.src.missing : "nothing");
+	nl_buf_puts(out, "</td></tr>\n</table></body></html>\n");
+	if (p)
+		pub_put(x, p);
+	return out->err;
+}
+
+/* Take a snapshot into a new pub and publish it. 0 or -errno. */
+static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
+{
+	const struct export_args *a = x->a;
+	struct pub *p = calloc(1, sizeof(*p));
+	int e;
+
+	if (!p)
+		return -ENOMEM;
+	p->x = x;
+	pthread_mutex_init(&p->render_mu, NULL);
+	++*seq;
+	e = col ? nl_collect_snapshot(col, &p->s)
+		: nl_export_synth(&p->s, a->synth_cgroups, a->synth_nodes, *seq);
+	if (e) {
+		nl_snapshot_free(&p->s);
+		pthread_mutex_destroy(&p->render_mu);
+		free(p);
+		return e;
+	}
+	publish(x, p);
+	return 0;
+}
+
+static int serve(struct export_state *x, struct nl_collector *col)
+{
+	struct timespec next;
+	uint64_t seq = 0;
+	int e;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	/* serve totals from the start, then one snapshot per interval */
+	while (!nl_stop_req) {
+		e = take(x, col, &seq);
+		if (e) {
+			fprintf(stderr, "numalens export: taking a snapshot failed: %s\n", strerror(-e));
+			return NL_EXIT_FAIL;
+		}
+		nl_cli_add_seconds(&next, x->a->interval);
+		nl_cli_sleep_until(&next);
+	}
+	return NL_EXIT_OK;
+}
+
+int nl_cmd_export(int argc, char **argv)
+{
+	static const struct argp argp = { export_opts, export_parse, NULL, export_doc, NULL, NULL, NULL };
+	struct export_args a = { .listen = NL_EXPORT_DEFAULT_LISTEN, .interval = 5, .grace = 60,
+				 .cg_mode = -1 };
+	struct export_state x = { .mu = PTHREAD_MUTEX_INITIALIZER, .a = &a };
+	struct nl_http_opts ho = {};
+	struct nl_http *http = NULL;
+	struct nl_cli_session s;
+	bool bpf = false;
+	sigset_t sigs, old;
+	char err[512];
+	int rc, e;
+
+	nl_prom_opts_default(&a.po);
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	a.po.cgroup_patterns = a.patterns;
+	a.po.version = NL_VERSION;
+	snprintf(x.hierarchy, sizeof(x.hierarchy), "synthetic");
+
+	/* the HTTP threads must not take SIGINT/SIGTERM: the main thread's
+	 * sleep is what the signal has to interrupt */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	ho = (struct nl_http_opts){ .listen = a.listen, .max_conns = a.max_conns, .verbose = a.verbose,
+				    .routes = { route_metrics, route_index, route_health, &x } };
+	/* bind before loading BPF: a taken port fails fast and changes nothing */
+	e = nl_http_start(&http, &ho, err, sizeof(err));
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		fprintf(stderr, "numalens export: %s\n", err);
+		return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
+			NL_EXIT_USAGE : NL_EXIT_FAIL;
+	}
+	if (!a.synth_cgroups) {
+		struct nl_cli_open_opts oo = {
+			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
+			.prog = "numalens export",
+			/* intervals, rounded up, so the last counts get scraped */
+			.cgroup_grace = (int)(a.grace / a.interval + 0.999),
+		};
+
+		if (!oo.cgroup_grace)
+			oo.cgroup_grace = 1;
+		rc = nl_cli_open(&s, &oo);
+		if (rc) {
+			nl_http_stop(http);
+			return rc;
+		}
+		bpf = true;
+		snprintf(x.missing, sizeof(x.missing), "%s", s.bpf.missing);
+		snprintf(x.hierarchy, sizeof(x.hierarchy), "%s (%s)",
+			 s.mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2", s.root[0] ? s.root : "not mounted");
+		if (s.bpf.missing[0])
+			fprintf(stderr, "numalens export: running without: %s\n", s.bpf.missing);
+	}
+	nl_cli_install_signals();
+	fprintf(stderr, "numalens export: serving http://%s/metrics (port %d, interval %g s, cgroups depth <= %d%s, top %d processes)\n",
+		a.listen, nl_http_port(http), a.interval, a.po.cgroup_depth,
+		a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
+	rc = serve(&x, bpf ? s.col : NULL);
+	/* detach: stop serving first (no render can hold a snapshot), then
+	 * the collector and the BPF links */
+	nl_http_stop(http);
+	if (x.cur)
+		pub_put(&x, x.cur);
+	if (bpf)
+		nl_cli_close(&s);
+	if (!rc)
+		fprintf(stderr, "numalens export: stopped\n");
+	return rc;
+}

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* HTTP server for `numalens export` on libmicrohttpd; see http_server.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+#include <zlib.h>
+#include "http_server.h"
+
+struct nl_http {
+	struct MHD_Daemon *d;
+	int fd;
+	int port;
+	struct nl_http_routes r;
+};
+
+bool nl_http_accepts_gzip(const char *ae)
+{
+	while (ae && *ae) {
+		const char *end = strchr(ae, ',');
+		size_t n = end ? (size_t)(end - ae) : strlen(ae), tl;
+		char tok[64];
+		const char *q;
+
+		while (n && (*ae == ' ' || *ae == '\t'))
+			ae++, n--;
+		if (n < sizeof(tok)) {
+			memcpy(tok, ae, n);
+			tok[n] = '\0';
+			tl = strcspn(tok, "; \t");
+			q = strstr(tok, "q=");
+			/* q=0, q=0.0, q=0.000 refuse; anything else accepts */
+			bool refused = q && strspn(q + 2, "0.") == strlen(q + 2);
+
+			if (((tl == 4 && !strncasecmp(tok, "gzip", 4)) || (tl == 1 && tok[0] == '*')) && !refused)
+				return true;
+		}
+		ae = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+int nl_http_gzip(const char *in, size_t len, struct nl_buf *out)
+{
+	z_stream z = {};
+	int e;
+
+	nl_buf_reset(out);
+	/* 15 + 16: gzip wrapper; level 1: the text is repetitive enough
+	 * that speed matters more than the last few percent */
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	if (nl_buf_reserve(out, deflateBound(&z, len))) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out->p;
+	z.avail_out = (uInt)(out->cap - 1);
+	e = deflate(&z, Z_FINISH);
+	out->len = z.total_out;
+	deflateEnd(&z);
+	return e == Z_STREAM_END ? 0 : -EIO;
+}
+
+static enum MHD_Result queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r,
+			     const char *type, bool gzip)
+{
+	enum MHD_Result ret;
+
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (gzip)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Queue @body (taken over: freed by MHD) with @status and @type. */
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, struct nl_buf *body,
+			     const char *type, bool gzip)
+{
+	struct MHD_Response *r;
+
+	r = MHD_create_response_from_buffer_with_free_callback(body->len, body->p, free);
+	if (!r) {
+		nl_buf_free(body);
+		return MHD_NO;
+	}
+	memset(body, 0, sizeof(*body));	/* owned by the response now */
+	return queue(c, status, r, type, gzip);
+}
+
+static void release_body(void *cls)
+{
+	struct nl_http_body *b = cls;
+
+	if (b->release)
+		b->release(b->cls);
+	free(b);
+}
+
+/* Queue a shared body; its release runs when MHD drops the response. */
+static enum MHD_Result reply_shared(struct MHD_Connection *c, const struct nl_http_body *body,
+				    const char *type)
+{
+	struct nl_http_body *b = malloc(sizeof(*b));
+	struct MHD_Response *r;
+
+	if (!b) {
+		if (body->release)
+			body->release(body->cls);
+		return MHD_NO;
+	}
+	*b = *body;
+	r = MHD_create_response_from_buffer_with_free_callback_cls(b->len, (void *)b->p, release_body, b);
+	if (!r) {
+		release_body(b);
+		return MHD_NO;
+	}
+	return queue(c, MHD_HTTP_OK, r, type, b->gzip);
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, const char *msg)
+{
+	struct nl_buf b = {};
+
+	nl_buf_puts(&b, msg);
+	if (b.err)
+		return MHD_NO;
+	return reply(c, status, &b, "text/plain; charset=utf-8", false);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			      const char *version, const char *upload, size_t *upload_size, void **req_cls)
+{
+	struct nl_http *h = cls;
+	struct nl_buf body = {}, z = {};
+	const char *type;
+	unsigned status = MHD_HTTP_OK;
+	int e = 0;
+
+	(void)version;
+	(void)upload;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		*upload_size = 0;
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
+	}
+	(void)req_cls;
+	if (!strcmp(url, "/metrics")) {
+		struct nl_http_body mb = {};
+		bool gz = nl_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+									    MHD_HTTP_HEADER_ACCEPT_ENCODING));
+
+		e = h->r.metrics(h->r.ctx, gz, &mb);
+		if (e == -EAGAIN)
+			return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet, retry in a second\n");
+		if (e)
+			return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "rendering failed\n");
+		return reply_shared(c, &mb, "text/plain; version=0.0.4; charset=utf-8");
+	} else if (!strcmp(url, "/")) {
+		type = "text/html; charset=utf-8";
+		e = h->r.index(h->r.ctx, &body);
+	} else if (!strcmp(url, "/healthz")) {
+		type = "text/plain; charset=utf-8";
+		status = h->r.health(h->r.ctx, &body) ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE;
+	} else {
+		return reply_text(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics, /healthz or /\n");
+	}
+	if (e || body.err) {
+		nl_buf_free(&body);
+		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "rendering failed\n");
+	}
+	if (nl_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							      MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    !nl_http_gzip(body.p ? body.p : "", body.len, &z)) {
+		nl_buf_free(&body);
+		return reply(c, status, &z, type, true);
+	}
+	nl_buf_free(&z);
+	return reply(c, status, &body, type, false);
+}
+
+/* Split "ADDR:PORT" / ":PORT" / "[V6]:PORT" into @host ("" = any) and @port. */
+static int split_listen(const char *s, char *host, size_t hlen, char *port, size_t plen)
+{
+	const char *colon;
+	size_t n;
+
+	if (s[0] == '[') {
+		const char *rb = strchr(s, ']');
+
+		if (!rb || rb[1] != ':')
+			return -EINVAL;
+		n = (size_t)(rb - s - 1);
+		if (n >= hlen)
+			return -EINVAL;
+		memcpy(host, s + 1, n);
+		host[n] = '\0';
+		colon = rb + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon)
+			return -EINVAL;
+		n = (size_t)(colon - s);
+		if (n >= hlen || memchr(s, ':', n))	/* bare IPv6 needs brackets */
+			return -EINVAL;
+		memcpy(host, s, n);
+		host[n] = '\0';
+	}
+	n = strlen(colon + 1);
+	if (!n || n >= plen || strspn(colon + 1, "0123456789") != n || atol(colon + 1) > 65535)
+		return -EINVAL;
+	memcpy(port, colon + 1, n + 1);
+	return 0;
+}
+
+/* The socket address of numeric @host ("" = the IPv6 wildcard) and @port.
+ * Numeric only: the binary is static, where name lookups through NSS are
+ * unreliable; "localhost" is the one name, as 127.0.0.1. */
+static int parse_addr(const char *host, int port, struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (!strcmp(host, "localhost"))
+		host = "127.0.0.1";
+	if (!host[0]) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_addr = in6addr_any;
+		in6->sin6_port = htons((uint16_t)port);
+		*len = sizeof(*in6);
+		return 0;
+	}
+	if (inet_pton(AF_INET, host, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)port);
+		*len = sizeof(*in);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+		*len = sizeof(*in6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* A listening socket on @listen_s. Returns the fd or -errno. */
+static int bind_listen(const char *listen_s, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	char host[256], port[8];
+	int fd, e, one = 1;
+
+	if (split_listen(listen_s, host, sizeof(host), port, sizeof(port)) ||
+	    parse_addr(host, atoi(port), &ss, &sl)) {
+		snprintf(err, errlen, "--listen '%s' is not ADDR:PORT, :PORT or [IPV6]:PORT "
+			 "(ADDR numeric or localhost, PORT 0 to 65535)", listen_s);
+		return -EINVAL;
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 && !host[0] && (errno == EAFNOSUPPORT || errno == EINVAL)) {
+		/* no IPv6 on this host: the IPv4 wildcard */
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+		memset(&ss, 0, sizeof(ss));
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)atoi(port));
+		sl = sizeof(*in);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "--listen %s: socket: %s", listen_s, strerror(errno));
+		return -errno;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ss.ss_family == AF_INET6 && !host[0]) {
+		int zero = 0;	/* dual-stack: IPv4 clients too */
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	}
+	if (!bind(fd, (struct sockaddr *)&ss, sl) && !listen(fd, 128))
+		return fd;
+	e = -errno;
+	close(fd);
+	if (e == -EADDRINUSE)
+		snprintf(err, errlen, "--listen %s: the port is already in use: pick another with --listen", listen_s);
+	else if (e == -EADDRNOTAVAIL)
+		snprintf(err, errlen, "--listen %s: not an address of this host (see 'ip addr')", listen_s);
+	else if (e == -EACCES)
+		snprintf(err, errlen, "--listen %s: ports below 1024 need CAP_NET_BIND_SERVICE", listen_s);
+	else
+		snprintf(err, errlen, "--listen %s: %s", listen_s, strerror(-e));
+	return e;
+}
+
+int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err, size_t errlen)
+{
+	struct nl_http *h = calloc(1, sizeof(*h));
+	union { struct sockaddr sa; struct sockaddr_in in; struct sockaddr_in6 in6; struct sockaddr_storage ss; } sa;
+	socklen_t sl = sizeof(sa);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+
+	if (!h)
+		return -ENOMEM;
+	h->r = o->routes;
+	h->fd = bind_listen(o->listen, err, errlen);
+	if (h->fd < 0) {
+		int e = h->fd;
+
+		free(h);
+		return e;
+	}
+	if (!getsockname(h->fd, &sa.sa, &sl))
+		h->port = ntohs(sa.sa.sa_family == AF_INET6 ? sa.in6.sin6_port : sa.in.sin_port);
+	if (o->verbose)
+		flags |= MHD_USE_ERROR_LOG;
+	h->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, h,
+				MHD_OPTION_LISTEN_SOCKET, h->fd,
+				MHD_OPTION_THREAD_POOL_SIZE, o->threads ? o->threads : 2u,
+				MHD_OPTION_CONNECTION_LIMIT, o->max_conns ? o->max_conns : 128u,
+				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s ? o->timeout_s : 10u,
+				/* request headers only: bounds what a client can make us hold */
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+				MHD_OPTION_END);
+	if (!h->d) {
+		snprintf(err, errlen, "cannot start the HTTP server on %s (libmicrohttpd failed; --verbose says why)",
+			 o->listen);
+		close(h->fd);
+		free(h);
+		return -EIO;
+	}
+	*out = h;
+	return 0;
+}
+
+void nl_http_stop(struct nl_http *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);
+	close(h->fd);
+	free(h);
+}
+
+int nl_http_port(const struct nl_http *h)
+{
+	return h ? h->port : -1;
+}

@@ -16,6 +16,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "top", nl_cmd_top, "live NUMA locality per process, cgroup and node (numatop-like)" },
+	{ "vmscan", nl_cmd_vmscan, "page reclaim per cgroup, node and context (memory.vmscan_stat-like)" },
 };
 
 static void usage(FILE *f)

@@ -1,11 +1,12 @@
 # Reclaim figures (issue 5) against the kernel's own memcg counters, with
 # MGLRU on (the 7.3 default). vmscan_classic.sh runs this same script with
 # the classic active/inactive LRU (lru_gen/enabled = n).
-#  1. limit: cgroup /vmscan-t with memory.max 48M runs 64 MiB anon (swapped
+#  1. limit: cgroup /vmscan-t/w with memory.max 48M runs 64 MiB anon (swapped
 #     to zram) + a 96 MiB file written and read back on an ext2 virtio disk,
 #     memory bound to node 2. numalens must see >= 50 MiB freed by limit
 #     reclaim, its scanned and freed must match memory.stat pgscan/pgsteal
-#     deltas within 5%, and >= 95% of the freed pages are on node 2.
+#     deltas within 5%, and >= 95% of the freed pages are on node 2. The
+#     parent /vmscan-t (no other member) shows exactly the child's figures.
 #  2. proactive: with the workload idle, 24M written to memory.reclaim
 #     shows under the proactive context (pgsteal_proactive within 5%), not
 #     under limit, and its per-node freed pages match the per-node drop of
@@ -16,7 +17,7 @@
 . /nl/lib.sh
 nl_need_numalens
 LRU=${NL_VMSCAN_LRU:-mglru}
-CG=/sys/fs/cgroup/vmscan-t
+P=/sys/fs/cgroup/vmscan-t CG=/sys/fs/cgroup/vmscan-t/w W=/vmscan-t/w
 PG=4096
 
 # --- LRU mode ---------------------------------------------------------------
@@ -37,7 +38,8 @@ mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "swapon /dev/zram0
 mke2fs -q /dev/vda || nl_fail "mke2fs /dev/vda failed"
 mkdir -p /mnt/d
 mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda failed"
-mkdir "$CG" && echo 48M > "$CG/memory.max" || nl_fail "cannot create $CG with memory.max"
+mkdir -p "$CG" && echo +memory > "$P/cgroup.subtree_control" && echo 48M > "$CG/memory.max" ||
+	nl_fail "cannot create $CG with memory.max"
 
 # ms KEY: KEY of $CG/memory.stat.
 ms() { awk -v k="$1" '$1 == k { print $2 }' "$CG/memory.stat"; }
@@ -64,16 +66,16 @@ vs_stop() {
 	wait $VS_PID || nl_fail "numalens vmscan exited $?: $(tail -2 "$1.err" | tr '\n' ' ')"
 }
 # last OUT PATH: PATH of the cgroup in the last report.
-last() { nljq -L "$1" "cgroups[path=/vmscan-t].$2"; }
+last() { nljq -L "$1" "cgroups[path=$W].$2"; }
 
 # invariants OUT CTX: freed <= scanned, scanned == anon + file, per node sums.
 invariants() {
 	local s sa sf f fa ff r ra rf n sn=0
-	set -- "$1" "$2" $(nljq -L "$1" "cgroups[path=/vmscan-t].scanned_pages_by_$2" \
-		"cgroups[path=/vmscan-t].scanned_anon_pages_by_$2" "cgroups[path=/vmscan-t].scanned_file_pages_by_$2" \
-		"cgroups[path=/vmscan-t].freed_pages_by_$2" "cgroups[path=/vmscan-t].freed_anon_pages_by_$2" \
-		"cgroups[path=/vmscan-t].freed_file_pages_by_$2" "cgroups[path=/vmscan-t].rotated_pages_by_$2" \
-		"cgroups[path=/vmscan-t].rotated_anon_pages_by_$2" "cgroups[path=/vmscan-t].rotated_file_pages_by_$2")
+	set -- "$1" "$2" $(nljq -L "$1" "cgroups[path=$W].scanned_pages_by_$2" \
+		"cgroups[path=$W].scanned_anon_pages_by_$2" "cgroups[path=$W].scanned_file_pages_by_$2" \
+		"cgroups[path=$W].freed_pages_by_$2" "cgroups[path=$W].freed_anon_pages_by_$2" \
+		"cgroups[path=$W].freed_file_pages_by_$2" "cgroups[path=$W].rotated_pages_by_$2" \
+		"cgroups[path=$W].rotated_anon_pages_by_$2" "cgroups[path=$W].rotated_file_pages_by_$2")
 	[ $3 = $(($4 + $5)) ] || nl_fail "$2: scanned $3 != anon $4 + file $5"
 	[ $6 = $(($7 + $8)) ] || nl_fail "$2: freed $6 != anon $7 + file $8"
 	[ $9 = $((${10} + ${11})) ] || nl_fail "$2: rotated $9 != anon ${10} + file ${11}"
@@ -117,10 +119,14 @@ nl_expect "limit: share of freed pages on node 2 (memory bound there)" "$(nl_cal
 e=$(last $J episodes_by_limit)
 nl_expect "limit: reclaim episodes" "$e" -gt 0
 nl_expect "limit: elapsed_ns" "$(last $J elapsed_ns_by_limit)" -gt 0
-hs=$(nljq -L $J "cgroups[path=/vmscan-t].latency_log2_ns_by_limit" | tr -d '[]' | tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }')
+hs=$(nljq -L $J "cgroups[path=$W].latency_log2_ns_by_limit" | tr -d '[]' | tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }')
 nl_expect "limit: latency histogram holds every episode" "$hs" -eq "$e"
-pe=$(nljq -L $J "cgroups[path=/].episodes_by_limit")
-nl_expect "limit: root's episodes include the child's (recursive sum)" "$pe" -ge "$e"
+for f in scanned_pages_by_limit freed_anon_pages_by_limit rotated_file_pages_by_limit \
+	elapsed_ns_by_limit episodes_by_limit nodes[nid=2].freed_pages_by_limit; do
+	pv=$(nljq -L $J "cgroups[path=/vmscan-t].$f"); cv=$(last $J $f)
+	[ "$pv" = "$cv" ] || nl_fail "parent /vmscan-t $f = $pv, its only child $W has $cv (recursive sum)"
+done
+echo "ok: parent /vmscan-t equals its only child (recursive sum)"
 
 # --- 2. proactive reclaim (memory.reclaim) ----------------------------------
 J=/tmp/proactive.jsonl

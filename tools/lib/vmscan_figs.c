@@ -310,3 +310,16 @@ const char *nl_vs_ctx_name(int ctx)
 
 	return ctx >= 0 && ctx < NL_VS_NR_CTX ? names[ctx] : NULL;
 }
+
+void nl_vs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
+		     const struct nl_vs_page_figs t[NL_VS_NR_CTX], struct nl_vs_summary *out)
+{
+	struct nl_vs_page_figs a, b;
+
+	nl_vs_pages_sum(d, ~0u, &a);
+	nl_vs_pages_sum(t, ~0u, &b);
+	out->scanned = a.scanned[0] + a.scanned[1] + a.pageout_scanned;
+	out->freed = a.freed[0] + a.freed[1] + a.pageout_freed;
+	out->scanned_total = b.scanned[0] + b.scanned[1] + b.pageout_scanned;
+	out->freed_total = b.freed[0] + b.freed[1] + b.pageout_freed;
+}

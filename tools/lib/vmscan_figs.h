@@ -82,6 +82,16 @@ struct nl_vs_ratios {
 void nl_vs_ratios(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
 		  uint64_t wall_ns, struct nl_vs_ratios *out);
 
+/* One row's reclaim for the top views: pages scanned and freed (anon +
+ * file + pageout) over every context, this interval and since start. */
+struct nl_vs_summary {
+	uint64_t scanned, freed, scanned_total, freed_total;
+};
+
+/* Summarise the deltas @d and totals @t of every context into @out. */
+void nl_vs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
+		     const struct nl_vs_page_figs t[NL_VS_NR_CTX], struct nl_vs_summary *out);
+
 /* Context names as in the seed's field suffixes: "limit", "direct"
  * (the seed's "system"), "kswapd", "proactive". NULL if out of range. */
 const char *nl_vs_ctx_name(int ctx);

@@ -440,6 +440,7 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 	s->nr_cgroups = k;
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_CGROUP, dead, nr_dead);
+		nl_vs_forget(c->b, dead, nr_dead);	/* the vmscan fold retires them next */
 		c->cgroups_evicted += (uint64_t)nr_dead;
 	}
 	/* prev_cg_tot <- cg_tot */

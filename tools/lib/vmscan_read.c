@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Reading the vmscan maps; see vmscan_read.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -64,4 +65,45 @@ int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r)
 nomem:
 	free(vals);
 	return -ENOMEM;
+}
+
+static bool listed(uint64_t id, const uint64_t *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+int nl_vs_forget(const struct nl_bpf *b, const uint64_t *ids, int n)
+{
+	struct nl_vs_key pk, pnext;
+	struct nl_vs_tkey tk, tnext;
+	void *prev = NULL;
+	int fd, deleted = 0;
+
+	if (!b->vmscan || n <= 0)
+		return 0;
+	/* delete the previous key once past it: deleting the current one
+	 * would restart get_next_key from the beginning */
+	fd = bpf_map__fd(b->vmscan->maps.vmscan_pages);
+	while (!bpf_map_get_next_key(fd, prev, &pnext)) {
+		if (prev && listed(pk.cgroup_id, ids, n))
+			deleted += !bpf_map_delete_elem(fd, &pk);
+		pk = pnext;
+		prev = &pk;
+	}
+	if (prev && listed(pk.cgroup_id, ids, n))
+		deleted += !bpf_map_delete_elem(fd, &pk);
+	prev = NULL;
+	fd = bpf_map__fd(b->vmscan->maps.vmscan_time);
+	while (!bpf_map_get_next_key(fd, prev, &tnext)) {
+		if (prev && listed(tk.cgroup_id, ids, n))
+			deleted += !bpf_map_delete_elem(fd, &tk);
+		tk = tnext;
+		prev = &tk;
+	}
+	if (prev && listed(tk.cgroup_id, ids, n))
+		deleted += !bpf_map_delete_elem(fd, &tk);
+	return deleted;
 }

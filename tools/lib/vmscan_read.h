@@ -12,4 +12,8 @@
  * Returns 0 (also without the vmscan object: @r stays empty) or -ENOMEM. */
 int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r);
 
+/* Delete the entries of the cgroups @ids[@n] (removed, their counts folded
+ * into their parents) from both maps. Returns the number deleted. */
+int nl_vs_forget(const struct nl_bpf *b, const uint64_t *ids, int n);
+
 #endif

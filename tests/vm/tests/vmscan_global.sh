@@ -1,0 +1,56 @@
+# Global reclaim contexts (issue 5): no memcg limit; a 360 MiB file written
+# and read back on an ext2 virtio disk with the page cache bound to node 3
+# (512 MiB) forces kswapd of node 3 and direct reclaim. numalens' kswapd +
+# direct freed pages (every cgroup, from the node view) must match the
+# kernel's /proc/vmstat pgsteal_kswapd + pgsteal_direct deltas within 5%,
+# >= 90% of them on node 3; kswapd's pages are charged to the root (it works
+# for every memcg), the direct reclaim to the cgroup of the task doing it.
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=170 modules=virtio_blk,ext4 disk=448M
+. /nl/lib.sh
+nl_need_numalens
+[ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
+mke2fs -q /dev/vda || nl_fail "mke2fs /dev/vda failed"
+mkdir -p /mnt/d
+mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda failed"
+CG=/sys/fs/cgroup/vmscan-g
+mkdir "$CG" || nl_fail "cannot create $CG"
+vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+J=/tmp/global.jsonl
+k0=$(vm pgsteal_kswapd); d0=$(vm pgsteal_direct)
+taskset -c 0 "$NUMALENS" vmscan --json -d 1 -n 0 > $J 2> $J.err &
+VS=$!
+i=0
+while [ ! -s $J ]; do
+	kill -0 $VS 2>/dev/null || nl_fail "numalens vmscan exited early: $(tail -2 $J.err | tr '\n' ' ')"
+	i=$((i + 1)); [ $i -le 300 ] || nl_fail "numalens vmscan wrote nothing in 30 s"
+	sleep 0.1
+done
+sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 3 --node 3 --file 360 --file-path /mnt/d/f" \
+	> /tmp/work.out 2>&1 || nl_fail "nlwork failed: $(cat /tmp/work.out)"
+sleep 1.5	# let kswapd go back to sleep: its episode ends there
+kill -INT $VS; wait $VS || nl_fail "numalens vmscan exited $?: $(tail -2 $J.err | tr '\n' ' ')"
+k1=$(vm pgsteal_kswapd); d1=$(vm pgsteal_direct)
+cat /tmp/work.out
+q() { nljq -L $J "$1"; }
+kf=0 df=0
+for n in 0 1 2 3; do
+	kf=$((kf + $(q "nodes[nid=$n].freed_pages_by_kswapd")))
+	df=$((df + $(q "nodes[nid=$n].freed_pages_by_direct")))
+done
+k3=$(q "nodes[nid=3].freed_pages_by_kswapd"); d3=$(q "nodes[nid=3].freed_pages_by_direct")
+rk=$(q "cgroups[path=/].freed_pages_by_kswapd"); gd=$(q "cgroups[path=/vmscan-g].freed_pages_by_direct")
+gk=$(q "cgroups[path=/vmscan-g].freed_pages_by_kswapd")
+echo "/proc/vmstat: pgsteal_kswapd +$((k1 - k0)) pgsteal_direct +$((d1 - d0))"
+echo "numalens: kswapd freed $kf (node 3: $k3, root: $rk), direct freed $df (node 3: $d3, /vmscan-g: $gd)"
+echo "kswapd: episodes $(q "cgroups[path=/].episodes_by_kswapd") elapsed_ns $(q "cgroups[path=/].elapsed_ns_by_kswapd")"
+nl_expect "global reclaim freed (pages)" "$((kf + df))" -ge $((100 * 256))
+nl_within "kswapd + direct freed vs /proc/vmstat pgsteal_kswapd + pgsteal_direct" "$((kf + df))" "$((k1 - k0 + d1 - d0))" 5
+nl_expect "share of global reclaim on node 3" "$(nl_calc "($k3 + $d3) / ($kf + $df)")" -ge 0.90
+nl_expect "kswapd freed pages" "$kf" -gt 0
+nl_expect "kswapd episodes" "$(q "cgroups[path=/].episodes_by_kswapd")" -gt 0
+nl_expect "kswapd's pages charged to the root" "$rk" -eq "$kf"
+nl_expect "kswapd's pages charged to /vmscan-g" "$gk" -eq 0
+if [ "$df" -gt 0 ]; then
+	nl_expect "share of direct reclaim charged to the reclaiming task's cgroup" "$(nl_calc "$gd / $df")" -ge 0.90
+fi
+echo "vmscan_global ok"

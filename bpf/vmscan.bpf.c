@@ -21,8 +21,9 @@
  * Two variants of each begin program: *_v7 reads the memcg argument
  * (TP_PROTO(gfp, order, memcg) on 7.x), *_v6 has none (TP_PROTO(order,
  * gfp) on 6.18) and charges limit reclaim to the reclaiming task's cgroup.
- * The loader picks one from the running kernel's BTF (the arity of
- * btf_trace_mm_vmscan_memcg_reclaim_begin), so one binary serves both.
+ * The loader picks one from the running kernel's BTF (whether
+ * btf_trace_mm_vmscan_memcg_reclaim_begin's last parameter is a struct
+ * mem_cgroup *), so one binary serves both.
  *
  * memory.reclaim goes through the same memcg_reclaim_begin as limit
  * reclaim; it is told apart by user_proactive_reclaim() (or

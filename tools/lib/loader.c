@@ -239,36 +239,44 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	return 0;
 }
 
-/* Number of parameters of tracepoint @name's TP_PROTO (the leading void *
- * included), from btf_trace_<name>; -1 if unknown. */
-static int tp_btf_arity(const struct btf *vm, const char *name)
+/* True when tracepoint @name's TP_PROTO (from btf_trace_<name>) is
+ * (void *, gfp_t, int, struct mem_cgroup *): the 7.x reclaim begin events,
+ * whose *_v7 programs read the memcg as their third argument. */
+static bool tp_btf_memcg_arg(const struct btf *vm, const char *name)
 {
 	char tn[128];
 	const struct btf_type *t;
+	const struct btf_param *p;
 	int id;
 
 	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
 	id = vm ? btf__find_by_name_kind(vm, tn, BTF_KIND_TYPEDEF) : -1;
 	if (id <= 0)
-		return -1;
+		return false;
 	t = btf__type_by_id(vm, btf__type_by_id(vm, id)->type);	/* pointer */
 	if (!t || !btf_is_ptr(t))
-		return -1;
+		return false;
 	t = btf__type_by_id(vm, t->type);
-	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) != 4)
+		return false;
+	p = btf_params(t);
+	t = btf__type_by_id(vm, p[3].type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(vm, t->type);
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(vm, t->name_off), "mem_cgroup");
 }
 
-/* vmscan: variant by the memcg_reclaim_begin arity (4 with the memcg
- * argument on 7.x, 3 on 6.18), proactive entry points from kallsyms. */
+/* vmscan: the *_v7 begin programs when the kernel passes the memcg (7.x),
+ * else *_v6 (6.18); proactive entry points from kallsyms. */
 static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
 		       size_t budget)
 {
 	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
 	struct nl_vmscan *v;
 	uint64_t lo[2], hi[2];
-	bool v7 = tp_btf_arity(vm, "mm_vmscan_memcg_reclaim_begin") == 4 &&
-		  tp_btf_arity(vm, "mm_vmscan_direct_reclaim_begin") == 4;
-	int ok = 0;
+	bool v7 = tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
+		  tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
 
 	if (!tp_btf_exists(vm, "mm_vmscan_lru_shrink_inactive")) {
 		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
@@ -297,7 +305,6 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 		bool have = pr[i].want && tp_btf_exists(vm, pr[i].tp);
 
 		bpf_program__set_autoload(pr[i].p, have);
-		ok += have;
 		if (pr[i].want && !have)
 			add_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
 	}

@@ -1,11 +1,11 @@
 # Global reclaim contexts (issue 5): no memcg limit; a 360 MiB file written
 # and read back on an ext2 virtio disk with the page cache bound to node 3
-# (512 MiB) forces kswapd of node 3 and direct reclaim. numalens' kswapd +
+# (256 MiB here: more than it holds) forces kswapd of node 3 and direct reclaim. numalens' kswapd +
 # direct freed pages (every cgroup, from the node view) must match the
 # kernel's /proc/vmstat pgsteal_kswapd + pgsteal_direct deltas within 5%,
 # >= 90% of them on node 3; kswapd's pages are charged to the root (it works
 # for every memcg), the direct reclaim to the cgroup of the task doing it.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=170 modules=virtio_blk,ext4 disk=448M
+# vm: nodes=4 cpus_per_node=1 mem_per_node=256M timeout=170 modules=virtio_blk,ext4 disk=448M
 . /nl/lib.sh
 nl_need_numalens
 [ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"

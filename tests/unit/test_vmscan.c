@@ -138,7 +138,8 @@ static void test_fold_tree(void **state)
 	assert_non_null(root);
 	wfile(root, "A/B/x", "");
 	wfile(root, "A/C/x", "");
-	assert_int_equal(nl_cgroup_map_build(&m, root), 4);
+	wfile(root, "D/x", "");		/* never reclaims */
+	assert_int_equal(nl_cgroup_map_build(&m, root), 5);
 	r = ino_of(root, ".");
 	a = ino_of(root, "A");
 	b = ino_of(root, "A/B");
@@ -180,15 +181,23 @@ static void test_fold_tree(void **state)
 	assert_int_equal(s.nodes[0].vmscan_total[NL_VS_LIMIT].scanned[1], 1300);
 	assert_int_equal(s.nodes[0].vmscan_total[NL_VS_KSWAPD].freed[1], 4000);
 	assert_int_equal(s.nodes[1].vmscan_total[NL_VS_LIMIT].scanned[0], 500);
+	/* D never reclaimed: no figures, zeros through nl_vs_cgroup() */
 	for (int i = 0; i < s.nr_cgroups; i++)
-		check_invariants(s.cgroups[i].vmscan);
+		if (s.cgroups[i].id == ino_of(root, "D")) {
+			assert_null(s.cgroups[i].vmscan);
+			assert_null(nl_vs_cgroup(&s, &s.cgroups[i]));	/* src.vmscan false */
+			s.src.vmscan = true;
+			assert_int_equal(nl_vs_cgroup(&s, &s.cgroups[i])->pages_total[NL_VS_LIMIT].scanned[1], 0);
+		} else {
+			check_invariants(s.cgroups[i].vmscan);
+		}
 
 	/* interval 2: C is removed (its BPF entry lives on), B reclaims more */
 	char p[PATH_MAX];
 
 	snprintf(p, sizeof(p), "rm -rf '%s/A/C'", root);
 	assert_int_equal(system(p), 0);
-	assert_int_equal(nl_cgroup_map_build(&m, root), 3);
+	assert_int_equal(nl_cgroup_map_build(&m, root), 4);
 	reclaim(&raw, b, NL_VS_LIMIT, 0, 1, 100, 0, 50);
 	snap_from_map(&s, &m);
 	assert_int_equal(nl_vs_fill(st, &raw, &m, &s), 0);
@@ -199,7 +208,8 @@ static void test_fold_tree(void **state)
 	assert_int_equal(va->time[NL_VS_LIMIT].episodes, 0);
 	assert_int_equal(s.nodes[0].vmscan[NL_VS_LIMIT].freed[1], 50);
 	for (int i = 0; i < s.nr_cgroups; i++)
-		check_invariants(s.cgroups[i].vmscan);
+		if (s.cgroups[i].vmscan)
+			check_invariants(s.cgroups[i].vmscan);
 
 	/* interval 3: C's entry evicted too: A never goes down */
 	struct nl_vs_raw raw2 = {};

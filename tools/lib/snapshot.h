@@ -137,8 +137,9 @@ struct nl_cgroup {
 	uint64_t anon_bytes_by_node[NL_MAX_NODES];
 	uint64_t file_bytes_by_node[NL_MAX_NODES];
 	struct nl_figs f;
-	/* reclaim; NULL when the vmscan program is not loaded (owned by the
-	 * snapshot) */
+	/* reclaim (owned by the snapshot); NULL when the vmscan program is
+	 * not loaded or the cgroup never reclaimed: read it through
+	 * nl_vs_cgroup() (vmscan_figs.h) */
 	struct nl_vmscan_figs *vmscan;
 };
 

@@ -320,7 +320,8 @@ static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 	add_migrate(j, o, &p->f.mig);
 }
 
-static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c)
+static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c,
+		       const struct nl_vmscan_figs *v)
 {
 	cJSON *o = new_row(j, arr), *ns;
 
@@ -341,8 +342,7 @@ static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c)
 		add_by_node(j, ns, "anon_bytes_by_node", c->anon_bytes_by_node);
 		add_by_node(j, ns, "file_bytes_by_node", c->file_bytes_by_node);
 	}
-	add_reclaim(j, o, c->vmscan != NULL, c->vmscan ? c->vmscan->pages : NULL,
-		    c->vmscan ? c->vmscan->pages_total : NULL);
+	add_reclaim(j, o, v != NULL, v ? v->pages : NULL, v ? v->pages_total : NULL);
 }
 
 static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
@@ -436,7 +436,7 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		if (o->top_n > 0 && o->top_n < n)
 			n = o->top_n;
 		for (int k = 0; k < n; k++)
-			add_cgroup(&j, arr, &s->cgroups[idx[k]]);
+			add_cgroup(&j, arr, &s->cgroups[idx[k]], nl_vs_cgroup(s, &s->cgroups[idx[k]]));
 	}
 	add_self(&j, root, &s->self);
 	if (j.oom)

@@ -276,8 +276,9 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		else
 			fprintf(out, " %9s", "-");
 		print_mig(out, &c->f);
-		print_reclaim(out, s, c->vmscan ? c->vmscan->pages : NULL,
-			      c->vmscan ? c->vmscan->pages_total : NULL);
+		const struct nl_vmscan_figs *vs = nl_vs_cgroup(s, c);
+
+		print_reclaim(out, s, vs ? vs->pages : NULL, vs ? vs->pages_total : NULL);
 		fprintf(out, "\n");
 	}
 	free(idx);

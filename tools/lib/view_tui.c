@@ -472,10 +472,12 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 			snprintf(b, sz, "%.0f", c->f.run_ns_by_node[nid] / 1e6);
 		break;
 	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&c->f)); break;
-	case CC_RCLM:
-		fmt_reclaim(b, sz, s, c->vmscan ? c->vmscan->pages : NULL,
-			    c->vmscan ? c->vmscan->pages_total : NULL);
+	case CC_RCLM: {
+		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, c);
+
+		fmt_reclaim(b, sz, s, v ? v->pages : NULL, v ? v->pages_total : NULL);
 		break;
+	}
 	default: b[0] = '\0';
 	}
 }

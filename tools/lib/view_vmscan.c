@@ -101,7 +101,7 @@ static void text_ratios(FILE *out, int x, const struct nl_vs_page_figs *p,
 static void text_cgroup(FILE *out, const struct nl_snapshot *s, const struct nl_cgroup *g,
 			const struct nl_vs_view_opts *o, uint64_t wall_ns)
 {
-	const struct nl_vmscan_figs *v = g->vmscan;
+	const struct nl_vmscan_figs *v = nl_vs_cgroup(s, g);
 
 	fprintf(out, "cgroup %s%s\n", g->path, g->removed ? " (removed)" : "");
 	for (int x = 0; x < NL_VS_NR_CTX; x++) {
@@ -149,7 +149,7 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 	for (int i = 0; i < s->nr_cgroups; i++) {
 		const struct nl_cgroup *g = &s->cgroups[i];
 
-		if (!g->vmscan || !wanted(g, o) || (!o->all && !cg_active(g->vmscan)))
+		if (!wanted(g, o) || !(o->all || (g->vmscan && cg_active(g->vmscan))))
 			continue;
 		text_cgroup(out, s, g, o, o->wall_ns);
 		shown++;
@@ -250,7 +250,7 @@ static bool add_extras(cJSON *o, const struct nl_vs_page_figs p[NL_VS_NR_CTX],
 
 static cJSON *json_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g, uint64_t wall_ns)
 {
-	const struct nl_vmscan_figs *v = g->vmscan;
+	const struct nl_vmscan_figs *v = nl_vs_cgroup(s, g);
 	cJSON *o = cJSON_CreateObject(), *nodes, *iv;
 
 	if (!o)
@@ -302,11 +302,11 @@ cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opt
 				s->src.vmscan_memcg_arg ? "kernel" : "reclaiming_task");
 	cJSON_AddStringToObject(root, "missing", s->src.missing);
 	cgs = cJSON_AddArrayToObject(root, "cgroups");
-	for (int i = 0; cgs && i < s->nr_cgroups; i++) {
+	for (int i = 0; cgs && s->src.vmscan && i < s->nr_cgroups; i++) {
 		const struct nl_cgroup *g = &s->cgroups[i];
 		cJSON *c;
 
-		if (!g->vmscan || !wanted(g, o) || (!o->all && !cg_active(g->vmscan)))
+		if (!wanted(g, o) || !(o->all || (g->vmscan && cg_active(g->vmscan))))
 			continue;
 		c = json_cgroup(s, g, o->wall_ns);
 		if (!c) {

@@ -2,6 +2,7 @@
 /* Reclaim counters -> hierarchical snapshot figures; see vmscan_figs.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vmscan_figs.h"
@@ -209,6 +210,16 @@ static void fill_nodes(struct nl_vs_state *st, const struct nl_vs_raw *raw, stru
 	memcpy(st->node_prev, sum, sizeof(sum));
 }
 
+static bool all_zero(const struct nl_vs_counts *c)
+{
+	const uint64_t *w = (const uint64_t *)c;
+
+	for (size_t i = 0; i < NL_VS_WIDTH; i++)
+		if (w[i])
+			return false;
+	return true;
+}
+
 int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct nl_cgroup_map *m,
 	       struct nl_snapshot *s)
 {
@@ -244,6 +255,10 @@ int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct
 			if (last)
 				memcpy(c, last, sizeof(*c));
 		}
+		/* most cgroups never reclaim: no figures for them (views use
+		 * nl_vs_cgroup(), which stands in zeros) */
+		if (all_zero(c) && !raw_find(&st->prev, g->id))
+			continue;
 		g->vmscan = calloc(1, sizeof(*g->vmscan));
 		if (!g->vmscan) {
 			e = -ENOMEM;
@@ -322,4 +337,13 @@ void nl_vs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
 	out->freed = a.freed[0] + a.freed[1] + a.pageout_freed;
 	out->scanned_total = b.scanned[0] + b.scanned[1] + b.pageout_scanned;
 	out->freed_total = b.freed[0] + b.freed[1] + b.pageout_freed;
+}
+
+const struct nl_vmscan_figs *nl_vs_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g)
+{
+	static const struct nl_vmscan_figs none;
+
+	if (g->vmscan)
+		return g->vmscan;
+	return s->src.vmscan ? &none : NULL;
 }

@@ -49,8 +49,8 @@ void nl_vs_state_free(struct nl_vs_state *st);
 
 /*
  * nl_vs_fill - fold one interval's @raw counters over the tree @m and fill
- * s->cgroups[i].vmscan (allocated here; live cgroups from the fold, removed
- * ones from their last record) and s->nodes[i].vmscan[_total] (sums of
+ * s->cgroups[i].vmscan (allocated here, left NULL for a cgroup that never
+ * reclaimed; live cgroups from the fold, removed ones from their last record) and s->nodes[i].vmscan[_total] (sums of
  * every id's own counters: each event once). Deltas are against the
  * previous call's totals (first sight of a cgroup: since zero); a total
  * that went down gives a 0 delta.
@@ -58,6 +58,10 @@ void nl_vs_state_free(struct nl_vs_state *st);
  */
 int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct nl_cgroup_map *m,
 	       struct nl_snapshot *s);
+
+/* Reclaim figures of cgroup @g of @s: its own, zeros when it never
+ * reclaimed (g->vmscan NULL), NULL when the vmscan program is not loaded. */
+const struct nl_vmscan_figs *nl_vs_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g);
 
 /* Sum of @f over the contexts whose bit is set in @ctx_mask (1 << ctx). */
 void nl_vs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_mask,

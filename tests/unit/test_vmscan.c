@@ -200,7 +200,16 @@ static void test_fold_tree(void **state)
 	assert_int_equal(nl_cgroup_map_build(&m, root), 4);
 	reclaim(&raw, b, NL_VS_LIMIT, 0, 1, 100, 0, 50);
 	snap_from_map(&s, &m);
+	/* collect.c lists a removed cgroup once more (removed = true) */
+	s.cgroups = realloc(s.cgroups, (size_t)(s.nr_cgroups + 1) * sizeof(*s.cgroups));
+	memset(&s.cgroups[s.nr_cgroups], 0, sizeof(s.cgroups[0]));
+	s.cgroups[s.nr_cgroups].id = c;
+	s.cgroups[s.nr_cgroups].removed = true;
+	s.nr_cgroups++;
 	assert_int_equal(nl_vs_fill(st, &raw, &m, &s), 0);
+	assert_int_equal(figs_of(&s, c)->pages_total[NL_VS_LIMIT].scanned[1], 300);
+	assert_int_equal(figs_of(&s, c)->pages[NL_VS_LIMIT].scanned[1], 0);
+	assert_int_equal(figs_of(&s, c)->time_total[NL_VS_LIMIT].hist[20], 1);
 	va = figs_of(&s, a);
 	assert_int_equal(va->pages_total[NL_VS_LIMIT].scanned[1], 1400);	/* C still in A */
 	assert_int_equal(va->pages[NL_VS_LIMIT].scanned[1], 100);		/* delta */

@@ -5,6 +5,9 @@
 # kernel's /proc/vmstat pgsteal_kswapd + pgsteal_direct deltas within 5%,
 # >= 90% of them on node 3; kswapd's pages are charged to the root (it works
 # for every memcg), the direct reclaim to the cgroup of the task doing it.
+# Then 16M written to /sys/devices/system/node/node3/reclaim must show as
+# proactive reclaim on node 3, charged to the root, within 5% of
+# /proc/vmstat pgsteal_proactive.
 # vm: nodes=4 cpus_per_node=1 mem_per_node=256M timeout=170 modules=virtio_blk,ext4 disk=448M
 . /nl/lib.sh
 nl_need_numalens
@@ -52,5 +55,32 @@ nl_expect "kswapd's pages charged to the root" "$rk" -eq "$kf"
 nl_expect "kswapd's pages charged to /vmscan-g" "$gk" -eq 0
 if [ "$df" -gt 0 ]; then
 	nl_expect "share of direct reclaim charged to the reclaiming task's cgroup" "$(nl_calc "$gd / $df")" -ge 0.90
+fi
+
+# --- node reclaim through sysfs: proactive, node-wide (charged to the root)
+NR=/sys/devices/system/node/node3/reclaim
+if [ -w $NR ]; then
+	J=/tmp/node.jsonl
+	p0=$(vm pgsteal_proactive)
+	taskset -c 0 "$NUMALENS" vmscan --json -d 1 -n 0 > $J 2> $J.err &
+	VS=$!
+	i=0
+	while [ ! -s $J ]; do
+		kill -0 $VS 2>/dev/null || nl_fail "numalens vmscan exited early: $(tail -2 $J.err | tr '\n' ' ')"
+		i=$((i + 1)); [ $i -le 300 ] || nl_fail "numalens vmscan wrote nothing in 30 s"
+		sleep 0.1
+	done
+	echo 16M > $NR || nl_fail "writing 16M to $NR failed"
+	kill -INT $VS; wait $VS || nl_fail "numalens vmscan exited $?"
+	p1=$(vm pgsteal_proactive)
+	pf=$(nljq -L $J "nodes[nid=3].freed_pages_by_proactive"); rp=$(nljq -L $J "cgroups[path=/].freed_pages_by_proactive")
+	lf=$(nljq -L $J "nodes[nid=3].freed_pages_by_limit"); df=$(nljq -L $J "nodes[nid=3].freed_pages_by_direct")
+	echo "node reclaim 16M on node 3: /proc/vmstat pgsteal_proactive +$((p1 - p0)); numalens proactive freed on node 3 $pf (root $rp), limit $lf, direct $df"
+	nl_expect "node reclaim: proactive freed on node 3 (16M asked)" "$pf" -ge $((12 * 256))
+	nl_within "node reclaim: proactive freed vs /proc/vmstat pgsteal_proactive" "$pf" "$((p1 - p0))" 5
+	nl_expect "node reclaim: charged to the root" "$rp" -eq "$pf"
+	nl_expect "node reclaim: counted as limit or direct" "$((lf + df))" -eq 0
+else
+	echo "no $NR in this kernel: node reclaim not checked"
 fi
 echo "vmscan_global ok"

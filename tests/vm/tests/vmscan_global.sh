@@ -7,8 +7,10 @@
 # for every memcg), the direct reclaim to the cgroup of the task doing it.
 # Then 16M written to /sys/devices/system/node/node3/reclaim must show as
 # proactive reclaim on node 3, charged to the root, within 5% of
-# /proc/vmstat pgsteal_proactive.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=256M timeout=170 modules=virtio_blk,ext4 disk=448M
+# /proc/vmstat pgsteal_proactive. Last, 32 MiB of anon memory paged out
+# with MADV_PAGEOUT (to zram swap) shows as pageout_* pages of the proactive
+# context, charged to the task's cgroup, matching /proc/vmstat pswpout.
+# vm: nodes=4 cpus_per_node=1 mem_per_node=256M timeout=170 modules=zram,virtio_blk,ext4 disk=448M
 . /nl/lib.sh
 nl_need_numalens
 [ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
@@ -83,4 +85,30 @@ if [ -w $NR ]; then
 else
 	echo "no $NR in this kernel: node reclaim not checked"
 fi
+
+# --- MADV_PAGEOUT (mm_vmscan_reclaim_pages): proactive, the task's cgroup
+echo 128M > /sys/block/zram0/disksize || nl_fail "zram0 disksize"
+mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "swapon /dev/zram0 failed"
+J=/tmp/pageout.jsonl
+w0=$(vm pswpout)
+taskset -c 0 "$NUMALENS" vmscan --json -d 1 -n 0 > $J 2> $J.err &
+VS=$!
+i=0
+while [ ! -s $J ]; do
+	kill -0 $VS 2>/dev/null || nl_fail "numalens vmscan exited early: $(tail -2 $J.err | tr '\n' ' ')"
+	i=$((i + 1)); [ $i -le 300 ] || nl_fail "numalens vmscan wrote nothing in 30 s"
+	sleep 0.1
+done
+sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 1 --node 1 --anon 32 --pageout" \
+	> /tmp/work2.out 2>&1 || nl_fail "nlwork --pageout failed: $(cat /tmp/work2.out)"
+kill -INT $VS; wait $VS || nl_fail "numalens vmscan exited $?"
+w1=$(vm pswpout)
+po=$(nljq -L $J "cgroups[path=/vmscan-g].pageout_freed_pages_by_proactive")
+ps=$(nljq -L $J "cgroups[path=/vmscan-g].pageout_scanned_pages_by_proactive")
+pn=$(nljq -L $J "nodes[nid=1].pageout_freed_pages_by_proactive")
+echo "MADV_PAGEOUT 32 MiB: /proc/vmstat pswpout +$((w1 - w0)); numalens pageout scanned $ps freed $po (node 1: $pn)"
+nl_expect "pageout: freed pages (32 MiB paged out)" "$po" -ge $((32 * 256 * 9 / 10))
+nl_expect "pageout: freed <= scanned" "$po" -le "$ps"
+nl_expect "pageout: freed on node 1 (all of it)" "$pn" -eq "$po"
+nl_within "pageout: freed vs /proc/vmstat pswpout" "$po" "$((w1 - w0))" 5
 echo "vmscan_global ok"

@@ -1,8 +1,10 @@
 # Reclaim figures (issue 5) against the kernel's own memcg counters, with
 # MGLRU on (the 7.3 default). vmscan_classic.sh runs this same script with
 # the classic active/inactive LRU (lru_gen/enabled = n).
-#  1. limit: cgroup /vmscan-t/w with memory.max 48M runs 64 MiB anon (swapped
-#     to zram) + a 96 MiB file written and read back on an ext2 virtio disk,
+#  1. limit: cgroup /vmscan-t/w with memory.max 48M reads a 16 MiB file
+#     twice (active pages: the classic LRU scans its active list), then runs
+#     64 MiB anon (swapped to zram) + a 96 MiB file written and read back on
+#     an ext2 virtio disk,
 #     memory bound to node 2. numalens must see >= 50 MiB freed by limit
 #     reclaim, its scanned and freed must match memory.stat pgscan/pgsteal
 #     deltas within 5%, and >= 95% of the freed pages are on node 2. The
@@ -92,7 +94,10 @@ taskset -c 0 "$NUMALENS" vmscan -d 1 -n 0 -c /vmscan-t > /tmp/limit.txt 2>&1 &
 TXT_PID=$!
 vs_start $J
 sc0=$(ms pgscan); st0=$(ms pgsteal); rf0=$(ms pgrefill)
-sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 2 --node 2 --anon 64 --file 96 \
+# first 16 MiB of file read twice (active on the classic LRU: the active
+# list gets scanned, refill), then the working set
+sh -c "echo \$\$ > $CG/cgroup.procs && nlwork --cpu 2 --node 2 --file 16 --file-path /mnt/d/hot &&
+	cat /mnt/d/hot > /dev/null && exec nlwork --cpu 2 --node 2 --anon 64 --file 96 \
 	--file-path /mnt/d/f --ready-file /tmp/ready --hold 600" > /tmp/work.out 2>&1 &
 WPID=$!
 nl_wait_file /tmp/ready 140

@@ -17,6 +17,7 @@ static const struct {
 } cmds[] = {
 	{ "top", nl_cmd_top, "live NUMA locality per process, cgroup and node (numatop-like)" },
 	{ "export", nl_cmd_export, "serve the same figures as Prometheus metrics over HTTP (/metrics)" },
+	{ "vmscan", nl_cmd_vmscan, "page reclaim per cgroup, node and context (memory.vmscan_stat-like)" },
 };
 
 static void usage(FILE *f)

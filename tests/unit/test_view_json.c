@@ -118,7 +118,7 @@ static void test_top_level(void **state)
 	assert_near(num(r, "page_size"), 4096, 0);
 	cJSON *src = get(r, "sources");
 	KEYS(src, "sources", "sched", "alloc", "alloc_class", "migrate", "numa_balancing",
-	     "vm_numa_stat", "cgroup_mode", "cgroup_root", "missing");
+	     "vm_numa_stat", "cgroup_mode", "cgroup_root", "missing", "vmscan", "vmscan_memcg_arg");
 	assert_true(cJSON_IsTrue(get(src, "numa_balancing")));
 	assert_string_equal(get(src, "cgroup_mode")->valuestring, "v2");
 	assert_string_equal(get(src, "cgroup_root")->valuestring, "/sys/fs/cgroup");
@@ -153,7 +153,8 @@ static void test_nodes(void **state)
 	cJSON *n0 = cJSON_GetArrayItem(nodes, 0);
 	KEYS(n0, "node", "nid", "cpus", "nr_cpus", "cpu_busy_pct", "mem_total_bytes",
 	     "mem_free_bytes", "mem_used_bytes", "numastat", "numastat_total",
-	     "numastat_unattributed", "bpf");
+	     "numastat_unattributed", "bpf", "reclaim");
+	assert_true(cJSON_IsNull(get(n0, "reclaim")));	/* no vmscan program in the fixture */
 	assert_string_equal(get(n0, "cpus")->valuestring, "0-1");
 	assert_near(num(n0, "cpu_busy_pct"), 62.5, 0);
 	assert_near(num(n0, "mem_free_bytes"), 6.0 * (1 << 30), 0);
@@ -263,7 +264,7 @@ static void test_cgroups(void **state)
 	cJSON_ArrayForEach(c, cgs) {
 		KEYS(c, "cgroup", "id", "parent_id", "path", "depth", "removed", "cpu_pct",
 		     "run_ns", "run_ns_by_node", "run_ns_total", "run_ns_total_by_node",
-		     "locality", "alloc", "migrate", "numa_stat");
+		     "locality", "alloc", "migrate", "numa_stat", "reclaim");
 		check_common_keys(c);
 		assert_string_equal(get(c, "path")->valuestring, order[i++]);
 	}

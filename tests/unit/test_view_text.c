@@ -89,15 +89,17 @@ static void test_nodes(void **state)
 	assert_int_equal(fix_build(&s, true), 0);
 	char *out = render(&s, NULL);
 	find_line(out, "NODE ", line, sizeof(line));
-	assert_int_equal(fields(line, f, 32), 16);
+	assert_int_equal(fields(line, f, 32), 17);
 	assert_string_equal(f[15], "UNATTRIB");
+	assert_string_equal(f[16], "RCLM/s");
 	assert_string_equal(f[9], "LOCAL_NODE");
 	assert_string_equal(f[10], "BPF_LOCAL");	/* beside LOCAL_NODE */
 	assert_string_equal(f[11], "OTHER_NODE");
 	assert_string_equal(f[12], "BPF_OTHER");
 	find_line(out, "0 0-1", line, sizeof(line));
-	assert_int_equal(fields(line, f, 32), 16);
+	assert_int_equal(fields(line, f, 32), 17);
 	assert_string_equal(f[15], "12");	/* numastat_unattributed */
+	assert_string_equal(f[16], "-");	/* reclaim: no vmscan program */
 	assert_string_equal(f[2], "62.5");	/* CPU% */
 	assert_string_equal(f[3], "2048.0");	/* used MiB */
 	assert_string_equal(f[4], "6144.0");	/* free MiB */
@@ -219,7 +221,8 @@ static void test_cgroups(void **state)
 	s.cgroups[3].removed = true;
 	char *out = render(&s, NULL);
 	find_line(out, "CGROUP ", line, sizeof(line));
-	assert_int_equal(fields(line, f, 40), 14);
+	assert_int_equal(fields(line, f, 40), 15);
+	assert_string_equal(f[14], "RCLM/s");
 	assert_string_equal(f[8], "LOCBAR");
 	assert_string_equal(f[9], "EXEC_MS_N0");
 	assert_string_equal(f[10], "EXEC_MS_N1");
@@ -246,7 +249,8 @@ static void test_cgroups(void **state)
 	assert_string_equal(f[4], "1550.0");	/* 3100 local pages / 2 s */
 	assert_string_equal(f[5], "950.0");	/* 1900 remote pages / 2 s */
 	assert_string_equal(f[6], "38.0");	/* 1900 / 5000 */
-	assert_int_equal(fields(after, f, 40), 5);
+	assert_int_equal(fields(after, f, 40), 6);
+	assert_string_equal(f[5], "-");		/* reclaim: no vmscan program */
 	assert_string_equal(f[0], "3400.0");	/* exec ms N0 */
 	assert_string_equal(f[1], "700.0");
 	assert_string_equal(f[2], "128.0");	/* 100 + 28 MiB numa_stat */
@@ -256,7 +260,7 @@ static void test_cgroups(void **state)
 	find_line(out, "b (removed)", line, sizeof(line));
 	assert_non_null(strstr(line, "|n/a     |"));
 	find_line(out, "other ", line, sizeof(line));
-	assert_int_equal(fields(strrchr(line, '|') + 1, f, 40), 5);
+	assert_int_equal(fields(strrchr(line, '|') + 1, f, 40), 6);
 	assert_string_equal(f[2], "-");		/* numa_stat unknown */
 	assert_string_equal(f[3], "50");
 	free(out);

@@ -14,6 +14,8 @@
 #
 # A test declares its guest in comment lines "# vm: key=value ...":
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
+#   disk=SIZE (e.g. 512M): an empty virtio disk /dev/vda of SIZE (a sparse
+#   file $LOGS/NAME.disk, removed afterwards), for real file-backed I/O
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; CACHE=${CACHE:-cache}
@@ -85,6 +87,11 @@ run_one() {
 	tmo=$(header "$f" timeout "${NL_VM_TIMEOUT:-150}"); mods=$(header "$f" modules '')
 	local con=$LOGS/$name.console res=$LOGS/$name.out
 	rm -f "$con" "$res"
+	local drive=() dsize; dsize=$(header "$f" disk '')
+	if [ -n "$dsize" ]; then
+		rm -f "$LOGS/$name.disk"; truncate -s "$dsize" "$LOGS/$name.disk"
+		drive=(-drive "file=$LOGS/$name.disk,if=virtio,format=raw,cache=unsafe")
+	fi
 	local numa=() n cpu0
 	for ((n = 0; n < nodes; n++)); do
 		cpu0=$((n * cpn))
@@ -94,12 +101,13 @@ run_one() {
 	local start rc
 	start=$(date +%s%N)
 	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m $((nodes * mem)) \
-		-smp $((nodes * cpn)) "${numa[@]}" \
+		-smp $((nodes * cpn)) "${numa[@]}" "${drive[@]}" \
 		-kernel "$VM/kernel/vmlinuz" -initrd "$VM/initrd.gz" \
 		-append "console=ttyS0 quiet panic=-1 nl.test=$name nl.modules=$mods" \
 		-display none -no-reboot -monitor none \
 		-serial "file:$con" -serial "file:$res" < /dev/null > "$LOGS/$name.qemu" 2>&1
 	rc=$?
+	rm -f "$LOGS/$name.disk"
 	local secs; secs=$(secs_since "$start")
 	[ -f "$res" ] && sed -i 's/\r$//' "$res"
 	local grc; grc=$(sed -n 's/^NLVM-RC \([0-9]*\)$/\1/p' "$res" 2>/dev/null | tail -1)

@@ -43,6 +43,7 @@ struct opts {
 	int threads, repeat;
 	double spin_s, hold_s, walk_s;
 	int after_default;
+	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
 	const char *ready_file;
 };
 
@@ -237,6 +238,7 @@ static void usage(FILE *f)
 	      "  --ready-file P    write \"ready\\n\" to P once the work (and --after-*) is done\n"
 	      "  --after-cpu LIST  after the work, move to these CPUs\n"
 	      "  --after-default   after the work, reset the process and anon policy to default\n"
+	      "  --pageout         after the work, madvise(MADV_PAGEOUT) the anon memory\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded)\n"
@@ -264,7 +266,7 @@ static void parse(int argc, char **argv)
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
-		{ "walk", 1, 0, 'W' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -286,6 +288,7 @@ static void parse(int argc, char **argv)
 		case 'A': o.after_cpu = optarg; break;
 		case 'D': o.after_default = 1; break;
 		case 'W': o.walk_s = num("walk", optarg); break;
+		case 'P': o.pageout = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
 		}
@@ -341,6 +344,10 @@ int main(int argc, char **argv)
 			if (keep_len[t])
 				bind_region(keep_anon[t], keep_len[t], -1);
 	}
+	if (o.pageout)
+		for (int t = 0; t < o.threads; t++)
+			if (keep_len[t] && madvise(keep_anon[t], keep_len[t], 21 /* MADV_PAGEOUT */))
+				die(1, "madvise(MADV_PAGEOUT): %s", strerror(errno));
 	if (o.ready_file) {
 		FILE *f = fopen(o.ready_file, "w");
 		if (!f || fputs("ready\n", f) < 0 || fclose(f))

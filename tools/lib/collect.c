@@ -15,6 +15,7 @@
 #include "maps.h"
 #include "procfs.h"
 #include "topology.h"
+#include "vmscan_read.h"
 
 #define MAX_CPUS 4096
 
@@ -42,6 +43,9 @@ struct nl_collector {
 	/* removed cgroups still shown: id and intervals left */
 	struct { uint64_t id, parent; int left; char path[512]; int depth; } *gone;
 	int nr_gone, cap_gone;
+	/* reclaim (vmscan): own fold, NULL without the vmscan program */
+	struct nl_vs_state *vs;
+	struct nl_vs_raw vs_raw;
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -100,6 +104,8 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		return e;
 	}
 	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
+	if (!e && b->vmscan)
+		e = nl_vs_state_new(&c->vs);
 	if (e) {
 		nl_collect_close(c);
 		return e;
@@ -434,6 +440,7 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 	s->nr_cgroups = k;
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_CGROUP, dead, nr_dead);
+		nl_vs_forget(c->b, dead, nr_dead);	/* the vmscan fold retires them next */
 		c->cgroups_evicted += (uint64_t)nr_dead;
 	}
 	/* prev_cg_tot <- cg_tot */
@@ -460,6 +467,8 @@ static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
 	src->alloc = c->b->have_alloc;
 	src->alloc_class = c->b->have_alloc_class;
 	src->migrate = c->b->have_migrate;
+	src->vmscan = c->b->have_vmscan;
+	src->vmscan_memcg_arg = c->b->vmscan_memcg_arg;
 	src->numa_balancing = nb > 0;
 	src->vm_numa_stat = ns != 0;	/* absent sysctl (old kernels): always counted */
 	src->cgroup_mode = c->o.cgroup_mode;
@@ -523,6 +532,11 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 		e = fill_procs(c, s, s->interval_ns);
 	if (!e)
 		e = fill_cgroups(c, s, s->interval_ns);
+	if (!e && c->vs && c->cgmap.n) {
+		e = nl_vs_read(c->b, &c->vs_raw);
+		if (!e)
+			e = nl_vs_fill(c->vs, &c->vs_raw, &c->cgmap, s);
+	}
 	fill_self(c, s);
 	if (e)
 		nl_snapshot_free(s);
@@ -541,6 +555,8 @@ void nl_collect_close(struct nl_collector *c)
 	nl_counts_free(&c->prev_cg_tot);
 	nl_cgroup_map_free(&c->cgmap);
 	nl_cgroup_fold_free(&c->fold);
+	nl_vs_state_free(c->vs);
+	nl_vs_raw_free(&c->vs_raw);
 	free(c->cpu_prev);
 	free(c->cpu_cur);
 	free(c->gone);

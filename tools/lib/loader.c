@@ -17,6 +17,9 @@
 #include "sched.skel.h"
 #include "alloc.skel.h"
 #include "migrate.skel.h"
+#include "vmscan.skel.h"
+#include "ksyms.h"
+#include "vmscan_types.h"
 
 #define BPFFS_MAGIC	0xcafe4a11
 #define TRACEFS_MAGIC	0x74726163
@@ -236,6 +239,101 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	return 0;
 }
 
+/* True when tracepoint @name's TP_PROTO (from btf_trace_<name>) is
+ * (void *, gfp_t, int, struct mem_cgroup *): the 7.x reclaim begin events,
+ * whose *_v7 programs read the memcg as their third argument. */
+static bool tp_btf_memcg_arg(const struct btf *vm, const char *name)
+{
+	char tn[128];
+	const struct btf_type *t;
+	const struct btf_param *p;
+	int id;
+
+	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
+	id = vm ? btf__find_by_name_kind(vm, tn, BTF_KIND_TYPEDEF) : -1;
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(vm, btf__type_by_id(vm, id)->type);	/* pointer */
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(vm, t->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) != 4)
+		return false;
+	p = btf_params(t);
+	t = btf__type_by_id(vm, p[3].type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(vm, t->type);
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(vm, t->name_off), "mem_cgroup");
+}
+
+/* vmscan: the *_v7 begin programs when the kernel passes the memcg (7.x),
+ * else *_v6 (6.18); proactive entry points from kallsyms. */
+static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+		       size_t budget)
+{
+	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
+	struct nl_vmscan *v;
+	uint64_t lo[2], hi[2];
+	bool v7 = tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
+		  tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
+
+	if (!tp_btf_exists(vm, "mm_vmscan_lru_shrink_inactive")) {
+		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
+		return 0;
+	}
+	v = nl_vmscan__open();
+	if (!v)
+		return -errno;
+	struct { struct bpf_program *p; const char *tp; bool want; } pr[] = {
+		{ v->progs.memcg_begin_v7, "mm_vmscan_memcg_reclaim_begin", v7 },
+		{ v->progs.memcg_begin_v6, "mm_vmscan_memcg_reclaim_begin", !v7 },
+		{ v->progs.memcg_end, "mm_vmscan_memcg_reclaim_end", true },
+		{ v->progs.direct_begin_v7, "mm_vmscan_direct_reclaim_begin", v7 },
+		{ v->progs.direct_begin_v6, "mm_vmscan_direct_reclaim_begin", !v7 },
+		{ v->progs.direct_end, "mm_vmscan_direct_reclaim_end", true },
+		{ v->progs.node_begin, "mm_vmscan_node_reclaim_begin", true },
+		{ v->progs.node_end, "mm_vmscan_node_reclaim_end", true },
+		{ v->progs.kswapd_wake, "mm_vmscan_kswapd_wake", true },
+		{ v->progs.kswapd_sleep, "mm_vmscan_kswapd_sleep", true },
+		{ v->progs.throttled, "mm_vmscan_throttled", true },
+		{ v->progs.shrink_inactive, "mm_vmscan_lru_shrink_inactive", true },
+		{ v->progs.shrink_active, "mm_vmscan_lru_shrink_active", true },
+		{ v->progs.reclaim_pages, "mm_vmscan_reclaim_pages", true },
+	};
+	for (size_t i = 0; i < sizeof(pr) / sizeof(pr[0]); i++) {
+		bool have = pr[i].want && tp_btf_exists(vm, pr[i].tp);
+
+		bpf_program__set_autoload(pr[i].p, have);
+		if (pr[i].want && !have)
+			add_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
+	}
+	v->rodata->nl_cgroup_mode = o->cgroup_mode;
+	if (nl_ksym_ranges("/proc/kallsyms", proactive_fns, 2, lo, hi) > 0) {
+		for (int i = 0; i < 2; i++) {
+			v->rodata->nl_proactive_lo[i] = lo[i];
+			v->rodata->nl_proactive_hi[i] = hi[i];
+		}
+		b->vmscan_proactive = true;
+	} else {
+		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms: memory.reclaim counts as limit reclaim");
+	}
+	size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
+	size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
+	if (nl_vmscan__load(v)) {
+		int e = -errno;
+
+		add_missing(b, "reclaim: BPF load failed (%s; --verbose shows why)", strerror(-e));
+		nl_vmscan__destroy(v);
+		return 0;
+	}
+	b->vmscan = v;
+	attach_all(b, v->obj);
+	b->have_vmscan = true;
+	b->vmscan_memcg_arg = v7;
+	return 0;
+}
+
 int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen)
 {
 	size_t budget = o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET;
@@ -282,13 +380,15 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		e = open_alloc(b, o, budget);
 	if (!e)
 		e = open_migrate(b, o, vm, budget);
+	if (!e)
+		e = open_vmscan(b, o, vm, budget);
 	btf__free(vm);
 	if (e) {
 		snprintf(err, errlen, "cannot open BPF objects (%s)", strerror(-e));
 		nl_bpf_close(b);
 		return NL_EXIT_FAIL;
 	}
-	if (!b->have_sched && !b->have_alloc && !b->have_migrate) {
+	if (!b->have_sched && !b->have_alloc && !b->have_migrate && !b->have_vmscan) {
 		snprintf(err, errlen, "no tracepoint numalens needs could be attached: %s", b->missing);
 		nl_bpf_close(b);
 		return NL_EXIT_KERNEL;
@@ -318,14 +418,15 @@ int nl_bpf_set_pfn_table(struct nl_bpf *b, const struct nl_pfn_range *r, int n)
 int nl_bpf_prog_stats(const struct nl_bpf *b, char names[][64], unsigned long long *run_cnt,
 		      unsigned long long *run_time_ns, int max)
 {
-	struct bpf_object *objs[3] = {
+	struct bpf_object *objs[4] = {
 		b->sched ? b->sched->obj : NULL,
 		b->alloc ? b->alloc->obj : NULL,
 		b->migrate ? b->migrate->obj : NULL,
+		b->vmscan ? b->vmscan->obj : NULL,
 	};
 	int n = 0;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		struct bpf_program *p;
 
 		if (!objs[i])
@@ -369,6 +470,8 @@ void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS])
 		add_drops(b, b->alloc->maps.drops, drops);
 	if (b->migrate)
 		add_drops(b, b->migrate->maps.drops, drops);
+	if (b->vmscan)
+		add_drops(b, b->vmscan->maps.drops, drops);
 }
 
 void nl_bpf_close(struct nl_bpf *b)
@@ -379,6 +482,8 @@ void nl_bpf_close(struct nl_bpf *b)
 	nl_sched__destroy(b->sched);
 	nl_alloc__destroy(b->alloc);
 	nl_migrate__destroy(b->migrate);
+	nl_vmscan__destroy(b->vmscan);
+	b->vmscan = NULL;
 	b->sched = NULL;
 	b->alloc = NULL;
 	b->migrate = NULL;

@@ -15,6 +15,7 @@
 struct nl_sched;
 struct nl_alloc;
 struct nl_migrate;
+struct nl_vmscan;
 struct bpf_link;
 
 /* Exit codes shared by the CLI (documented in numalens --help). */
@@ -39,9 +40,16 @@ struct nl_bpf {
 	struct nl_sched *sched;
 	struct nl_alloc *alloc;
 	struct nl_migrate *migrate;
-	struct bpf_link *links[16];
+	struct nl_vmscan *vmscan;	/* reclaim figures (vmscan.bpf.c) */
+	struct bpf_link *links[32];
 	int nr_links;
 	bool have_sched, have_alloc, have_alloc_class, have_migrate;
+	bool have_vmscan;
+	bool vmscan_memcg_arg;	/* 7.x: reclaim begin events name the memcg;
+				 * false: limit reclaim is charged to the
+				 * reclaiming task's cgroup */
+	bool vmscan_proactive;	/* memory.reclaim told apart from limit reclaim
+				 * (kallsyms had its entry points) */
 	int stats_fd;		/* BPF_ENABLE_STATS fd, -1 if refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
 	char missing[512];

@@ -11,6 +11,8 @@ void nl_snapshot_free(struct nl_snapshot *s)
 		return;
 	free(s->nodes);
 	free(s->procs);
+	for (int i = 0; s->cgroups && i < s->nr_cgroups; i++)
+		free(s->cgroups[i].vmscan);
 	free(s->cgroups);
 	memset(s, 0, sizeof(*s));
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "../../bpf/nl_types.h"
+#include "../../bpf/vmscan_types.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
  * (spec/seed_numa.md LOC-1..LOC-7). */
@@ -79,6 +80,39 @@ struct nl_figs {
 	uint64_t locality_ns_total[NL_LOC_BUCKETS];	/* since start, for histograms */
 };
 
+/* ---- reclaim (vmscan) figures: spec/seed_reclaim.md §1.1, R13-R15 ---- */
+
+/* Pages reclaim touched, in one context (enum nl_vs_ctx); [0] anon,
+ * [1] file, base pages. scanned = the seed's scanned_*_pages (inactive
+ * isolated + active taken), refill = its active-list part (memory.stat
+ * pgrefill), rotated = activated, freed = reclaimed. pageout_* are
+ * MADV_PAGEOUT/DAMON pages, which have no anon/file split. Invariants:
+ * freed[t] <= scanned[t], refill[t] <= scanned[t]. */
+struct nl_vs_page_figs {
+	uint64_t scanned[2], refill[2], rotated[2], freed[2];
+	uint64_t pageout_scanned, pageout_rotated, pageout_freed;
+};
+
+/* Reclaim episodes of one context: begin -> end per task, wall clock. */
+struct nl_vs_time_figs {
+	uint64_t elapsed_ns;		/* the seed's elapsed_ns_by_* */
+	uint64_t episodes;
+	uint64_t throttled;		/* mm_vmscan_throttled events */
+	uint64_t throttled_ns;
+	uint64_t hist[NL_VS_HIST];	/* episodes by log2(ns), bucket b = [2^b, 2^(b+1)) */
+};
+
+/* Reclaim of one cgroup, hierarchical (its subtree, removed descendants
+ * included: parents are recursive sums, R13). Deltas over the interval
+ * and *_total since start, per context; node[c][n] splits pages[c] by
+ * node. Attribution rules: README "numalens vmscan". */
+struct nl_vmscan_figs {
+	struct nl_vs_page_figs pages[NL_VS_NR_CTX], pages_total[NL_VS_NR_CTX];
+	struct nl_vs_page_figs node[NL_VS_NR_CTX][NL_MAX_NODES];
+	struct nl_vs_page_figs node_total[NL_VS_NR_CTX][NL_MAX_NODES];
+	struct nl_vs_time_figs time[NL_VS_NR_CTX], time_total[NL_VS_NR_CTX];
+};
+
 /* One process (tgid). */
 struct nl_proc {
 	pid_t pid;
@@ -107,6 +141,10 @@ struct nl_cgroup {
 	uint64_t anon_bytes_by_node[NL_MAX_NODES];
 	uint64_t file_bytes_by_node[NL_MAX_NODES];
 	struct nl_figs f;
+	/* reclaim (owned by the snapshot); NULL when the vmscan program is
+	 * not loaded or the cgroup never reclaimed: read it through
+	 * nl_vs_cgroup() (vmscan_figs.h) */
+	struct nl_vmscan_figs *vmscan;
 };
 
 /* sysfs numastat counters of one node (deltas over the interval), the
@@ -137,6 +175,8 @@ struct nl_node {
 	 * than hidden in a tolerance. */
 	uint64_t numastat_unattributed;
 	uint64_t run_ns;			/* delta: all on-CPU time seen on this node */
+	/* reclaim of this node's LRUs, every cgroup, per context (vmscan) */
+	struct nl_vs_page_figs vmscan[NL_VS_NR_CTX], vmscan_total[NL_VS_NR_CTX];
 };
 
 /* Counters about numalens itself. */
@@ -160,6 +200,10 @@ struct nl_sources {
 	bool alloc;		/* mm_page_alloc attached */
 	bool alloc_class;	/* mm_lru_insertion attached (anon/file/shmem split) */
 	bool migrate;		/* migration tracepoints attached */
+	bool vmscan;		/* reclaim tracepoints attached */
+	bool vmscan_memcg_arg;	/* the kernel names the memcg at reclaim begin
+				 * (7.x); false: limit reclaim is charged to the
+				 * reclaiming task's cgroup */
 	bool numa_balancing;	/* /proc/sys/kernel/numa_balancing != 0 */
 	bool vm_numa_stat;	/* /proc/sys/vm/numa_stat != 0: numastat cross-check valid */
 	int cgroup_mode;	/* enum nl_cgroup_mode */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "view_fmt.h"
 #include "view_json.h"
+#include "vmscan_figs.h"
 
 /* Allocation failures inside the builders are collected in one flag
  * instead of checked at every call: cJSON_Add* return NULL on failure. */
@@ -131,7 +132,31 @@ static void add_numastat(struct jb *j, cJSON *obj, const char *key, const struct
 	add_u64(j, o, "other_node", n->other_node);
 }
 
-static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n)
+/* "reclaim" of a cgroup or node (docs/json.md): null without the vmscan
+ * program. */
+static void add_reclaim(struct jb *j, cJSON *obj, bool have, const struct nl_vs_page_figs *d,
+			const struct nl_vs_page_figs *t)
+{
+	struct nl_vs_summary sum;
+	cJSON *o, *c;
+
+	if (!have) {
+		add_null(j, obj, "reclaim");
+		return;
+	}
+	if (!(o = add_obj(j, obj, "reclaim")))
+		return;
+	nl_vs_summarize(d, t, &sum);
+	add_u64(j, o, "scanned_pages", sum.scanned);
+	add_u64(j, o, "freed_pages", sum.freed);
+	add_u64(j, o, "scanned_pages_total", sum.scanned_total);
+	add_u64(j, o, "freed_pages_total", sum.freed_total);
+	if ((c = add_obj(j, o, "freed_pages_by_context")))
+		for (int x = 0; x < NL_VS_NR_CTX; x++)
+			add_u64(j, c, nl_vs_ctx_name(x), d[x].freed[0] + d[x].freed[1] + d[x].pageout_freed);
+}
+
+static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n, bool vmscan)
 {
 	cJSON *o = cJSON_CreateObject(), *b;
 
@@ -157,6 +182,7 @@ static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n)
 		add_u64(j, b, "pages", n->bpf_pages);
 		add_u64(j, b, "run_ns", n->run_ns);
 	}
+	add_reclaim(j, o, vmscan, n->vmscan, n->vmscan_total);
 }
 
 static void add_locality(struct jb *j, cJSON *obj, const struct nl_figs *f)
@@ -294,7 +320,8 @@ static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 	add_migrate(j, o, &p->f.mig);
 }
 
-static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c)
+static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c,
+		       const struct nl_vmscan_figs *v)
 {
 	cJSON *o = new_row(j, arr), *ns;
 
@@ -315,6 +342,7 @@ static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c)
 		add_by_node(j, ns, "anon_bytes_by_node", c->anon_bytes_by_node);
 		add_by_node(j, ns, "file_bytes_by_node", c->file_bytes_by_node);
 	}
+	add_reclaim(j, o, v != NULL, v ? v->pages : NULL, v ? v->pages_total : NULL);
 }
 
 static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
@@ -381,10 +409,12 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 			s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
 		add_str(&j, src, "cgroup_root", s->src.cgroup_root);
 		add_str(&j, src, "missing", s->src.missing);
+		add_bool(&j, src, "vmscan", s->src.vmscan);
+		add_bool(&j, src, "vmscan_memcg_arg", s->src.vmscan_memcg_arg);
 	}
 	if ((arr = add_arr(&j, root, "nodes")))
 		for (int i = 0; i < s->nr_nodes; i++)
-			add_node(&j, arr, &s->nodes[i]);
+			add_node(&j, arr, &s->nodes[i], s->src.vmscan);
 
 	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
 	idx = malloc((cap ? cap : 1) * sizeof(*idx));
@@ -406,7 +436,7 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		if (o->top_n > 0 && o->top_n < n)
 			n = o->top_n;
 		for (int k = 0; k < n; k++)
-			add_cgroup(&j, arr, &s->cgroups[idx[k]]);
+			add_cgroup(&j, arr, &s->cgroups[idx[k]], nl_vs_cgroup(s, &s->cgroups[idx[k]]));
 	}
 	add_self(&j, root, &s->self);
 	if (j.oom)

@@ -10,6 +10,7 @@
 #include <time.h>
 #include "view_fmt.h"
 #include "view_text.h"
+#include "vmscan_figs.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -58,23 +59,39 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 		(unsigned long long)s->self.cgroups_evicted);
 }
 
+/* RCLM/s: pages freed per second by reclaim of every context (vmscan);
+ * "-" without the vmscan program (@d NULL). */
+static void print_reclaim(FILE *out, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
+			  const struct nl_vs_page_figs *t)
+{
+	struct nl_vs_summary sum;
+
+	if (!d) {
+		fprintf(out, " %10s", "-");
+		return;
+	}
+	nl_vs_summarize(d, t, &sum);
+	fprintf(out, " %10.1f", nl_rate(sum.freed, s->interval_ns));
+}
+
 static void print_nodes(FILE *out, const struct nl_snapshot *s)
 {
 	fprintf(out, "\nNODES  CPU%% = busy share of the node's CPUs; memory in MiB; "
 		"numastat columns are sysfs deltas (allocator calls) with the BPF "
 		"mm_page_alloc event counts beside them; UNATTRIB = numastat calls the "
-		"tracepoint did not see (bulk allocator)%s\n",
+		"tracepoint did not see (bulk allocator); RCLM/s = pages freed by reclaim per second "
+		"(numalens vmscan has the detail)%s\n",
 		s->src.vm_numa_stat ? "" : " (vm.numa_stat is off: numastat not comparable)");
-	fprintf(out, "%4s %-12s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+	fprintf(out, "%4s %-12s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
 		"NODE", "CPUS", "CPU%", "MEM_USED", "MEM_FREE", "NUMA_HIT", "NUMA_MISS",
 		"NUMA_FOREIGN", "INTERLEAVE", "LOCAL_NODE", "BPF_LOCAL", "OTHER_NODE",
-		"BPF_OTHER", "BPF_FROM_RMT", "BPF_PAGES", "UNATTRIB");
+		"BPF_OTHER", "BPF_FROM_RMT", "BPF_PAGES", "UNATTRIB", "RCLM/s");
 	for (int i = 0; i < s->nr_nodes; i++) {
 		const struct nl_node *n = &s->nodes[i];
 		const struct nl_numastat *ns = &n->numastat;
 
 		fprintf(out, "%4d %-12s %6.1f %10.1f %10.1f %10llu %10llu %12llu %10llu %10llu "
-			"%10llu %10llu %10llu %12llu %10llu %10llu\n",
+			"%10llu %10llu %10llu %12llu %10llu %10llu",
 			n->nid, n->cpulist, n->cpu_busy_pct,
 			n->mem_used_bytes / MIB, n->mem_free_bytes / MIB,
 			(unsigned long long)ns->numa_hit, (unsigned long long)ns->numa_miss,
@@ -84,6 +101,8 @@ static void print_nodes(FILE *out, const struct nl_snapshot *s)
 			(unsigned long long)n->bpf_events_from_remote,
 			(unsigned long long)n->bpf_pages,
 			(unsigned long long)n->numastat_unattributed);
+		print_reclaim(out, s, s->src.vmscan ? n->vmscan : NULL, n->vmscan_total);
+		fputc('\n', out);
 	}
 }
 
@@ -221,7 +240,8 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	fprintf(out, units_common, s->page_size);
 	fprintf(out, "  LOCBAR = share of bucketed time per locality bucket, 0-12.5%% left .. 87.5-100%% right,\n"
 		"  glyphs \" .:-=+*#@\" = none .. all; EXEC_MS_Nn = on-CPU ms on node n this interval;\n"
-		"  MEM = memory.numa_stat anon+file MiB (\"-\" when unknown)\n");
+		"  MEM = memory.numa_stat anon+file MiB (\"-\" when unknown); RCLM/s = pages freed by\n"
+		"  reclaim of the cgroup's subtree per second, all contexts (numalens vmscan has the detail)\n");
 	fprintf(out, "%-*s", namew, "CGROUP");
 	print_figs_head(out, s);
 	fprintf(out, " %10s %10s %6s %8s %-10s", "LCL/s", "RMT/s", "RMT%", "LOCALITY", "LOCBAR");
@@ -229,7 +249,7 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		snprintf(col, sizeof(col), "EXEC_MS_N%d", s->nodes[i].nid);
 		fprintf(out, " %11s", col);
 	}
-	fprintf(out, " %9s %7s %6s\n", "MEM", "MIGR", "MOVES");
+	fprintf(out, " %9s %7s %6s %10s\n", "MEM", "MIGR", "MOVES", "RCLM/s");
 	for (int k = 0; k < shown; k++) {
 		const struct nl_cgroup *c = &s->cgroups[idx[k]];
 		int depth = c->depth < 0 ? 0 : c->depth > 30 ? 30 : c->depth;
@@ -256,6 +276,9 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		else
 			fprintf(out, " %9s", "-");
 		print_mig(out, &c->f);
+		const struct nl_vmscan_figs *vs = nl_vs_cgroup(s, c);
+
+		print_reclaim(out, s, vs ? vs->pages : NULL, vs ? vs->pages_total : NULL);
 		fprintf(out, "\n");
 	}
 	free(idx);

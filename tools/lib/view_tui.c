@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "view_fmt.h"
 #include "view_tui.h"
+#include "vmscan_figs.h"
 
 #define MIN_COLS 40
 #define MIN_LINES 8
@@ -413,7 +414,21 @@ static void draw_procs(struct nl_tui *t)
 
 /* --- cgroup view ---------------------------------------------------------- */
 
-enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR };
+enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR, CC_RCLM };
+
+/* Pages freed per second by reclaim, all contexts; "-" without vmscan. */
+static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
+			const struct nl_vs_page_figs *t)
+{
+	struct nl_vs_summary sum;
+
+	if (!d) {
+		snprintf(b, sz, "-");
+		return;
+	}
+	nl_vs_summarize(d, t, &sum);
+	nl_fmt_num(b, sz, nl_rate(sum.freed, s->interval_ns));
+}
 
 static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
 {
@@ -457,6 +472,12 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 			snprintf(b, sz, "%.0f", c->f.run_ns_by_node[nid] / 1e6);
 		break;
 	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&c->f)); break;
+	case CC_RCLM: {
+		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, c);
+
+		fmt_reclaim(b, sz, s, v ? v->pages : NULL, v ? v->pages_total : NULL);
+		break;
+	}
 	default: b[0] = '\0';
 	}
 }
@@ -479,6 +500,7 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "EXECms_N%d", s->nodes[i].nid), 10, 5, false, false, CC_EXEC, i);
 	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
+	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
 	tb->flexw = nl_tui_layout(tb->cols, tb->n, COLS, tb->shown);
 }
 
@@ -514,7 +536,7 @@ static void draw_cgroups(struct nl_tui *t)
 /* --- node view ------------------------------------------------------------ */
 
 enum { NC_NODE = 1, NC_CPUS, NC_CPU, NC_USED, NC_FREE, NC_HIT, NC_MISS, NC_FOREIGN,
-       NC_LOCAL, NC_BPFLOCAL, NC_OTHER, NC_BPFOTHER, NC_BPFPAGES };
+       NC_LOCAL, NC_BPFLOCAL, NC_OTHER, NC_BPFOTHER, NC_BPFPAGES, NC_RCLM };
 
 static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
 {
@@ -535,6 +557,9 @@ static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 	case NC_OTHER: nl_fmt_num(b, sz, (double)ns->other_node); break;
 	case NC_BPFOTHER: nl_fmt_num(b, sz, (double)n->bpf_events_other); break;
 	case NC_BPFPAGES: nl_fmt_num(b, sz, (double)n->bpf_pages); break;
+	case NC_RCLM:
+		fmt_reclaim(b, sz, &t->snap, t->snap.src.vmscan ? n->vmscan : NULL, n->vmscan_total);
+		break;
 	default: b[0] = '\0';
 	}
 }
@@ -558,6 +583,7 @@ static void draw_nodes(struct nl_tui *t)
 	tcol(&tb, "OTHER_NODE", 10, 2, false, false, NC_OTHER, -1);
 	tcol(&tb, "BPF_OTHER", 9, 2, false, false, NC_BPFOTHER, -1);
 	tcol(&tb, "BPF_PAGES", 9, 3, false, false, NC_BPFPAGES, -1);
+	tcol(&tb, "RCLM/s", 6, 2, false, false, NC_RCLM, -1);
 	tb.flexw = nl_tui_layout(tb.cols, tb.n, COLS, tb.shown);
 	draw_row(&tb, HEAD_LINES - 1, A_BOLD | A_UNDERLINE, node_cell, t, NULL);
 	fix_scroll(t, 2, s->nr_nodes);

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * vmscan: the seed's memory.vmscan_stat (spec/seed_reclaim.md §1.1, R13)
+ * from the vmscan tracepoints: pages scanned, rotated (activated) and
+ * freed, anon and file, per cgroup x node x context, and reclaim episode
+ * time with a log2 histogram per cgroup x context.
+ *
+ * An episode is one task's begin -> end pair (memcg_reclaim, direct_reclaim,
+ * node_reclaim; kswapd_wake -> kswapd_sleep for kswapd). Its begin fixes
+ * the context and the cgroup, kept per task in `episodes`; the
+ * lru_shrink_{inactive,active} events in between (which carry only the
+ * node) are charged to them. A shrink outside any episode is kswapd's when
+ * the task is kswapd, else direct reclaim of the current task's cgroup.
+ *
+ * Why tp_btf: the function arguments carry what the raw trace records
+ * lack: struct reclaim_stat (nr_activate[] per type) of shrink_inactive,
+ * and on 7.x the struct mem_cgroup * of the reclaim begin events, from
+ * which the cgroup's kernfs id is read directly (the trace record only has
+ * mem_cgroup_id(), the css id, which the rest of numalens does not key by).
+ *
+ * Two variants of each begin program: *_v7 reads the memcg argument
+ * (TP_PROTO(gfp, order, memcg) on 7.x), *_v6 has none (TP_PROTO(order,
+ * gfp) on 6.18) and charges limit reclaim to the reclaiming task's cgroup.
+ * The loader picks one from the running kernel's BTF (whether
+ * btf_trace_mm_vmscan_memcg_reclaim_begin's last parameter is a struct
+ * mem_cgroup *), so one binary serves both.
+ *
+ * memory.reclaim goes through the same memcg_reclaim_begin as limit
+ * reclaim; it is told apart by user_proactive_reclaim() (or
+ * memory_reclaim()) on the kernel stack, whose address ranges user space
+ * reads from /proc/kallsyms into nl_proactive_lo/hi before load.
+ */
+#include "nl_bpf.h"
+#include "vmscan_types.h"
+
+#define PF_KSWAPD 0x00020000
+#define STACK_DEPTH 16
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* [lo, hi) text ranges of the proactive-reclaim entry points; 0 = unknown */
+const volatile u64 nl_proactive_lo[2];
+const volatile u64 nl_proactive_hi[2];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct nl_vs_key);
+	__type(value, struct nl_vs_pages);
+} vmscan_pages SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct nl_vs_tkey);
+	__type(value, struct nl_vs_time);
+} vmscan_time SEC(".maps");
+
+/* One task's open episode. */
+struct episode {
+	u64 start_ns;
+	u64 cgroup_id;
+	u32 ctx;
+	u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NL_VS_MAX_TASKS);
+	__type(key, u32);	/* pid (thread id) */
+	__type(value, struct episode);
+} episodes SEC(".maps");
+
+static const struct nl_vs_pages zero_pages;
+static const struct nl_vs_time zero_time;
+
+static __always_inline u32 cur_pid(void)
+{
+	return (u32)bpf_get_current_pid_tgid();
+}
+
+static __always_inline bool is_kswapd(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return t->flags & PF_KSWAPD;
+}
+
+/* Kernfs id of @memcg's cgroup, or 0. */
+static __always_inline u64 memcg_cgroup_id(struct mem_cgroup *memcg)
+{
+	struct cgroup *cg;
+
+	if (!memcg)
+		return 0;
+	cg = memcg->css.cgroup;
+	if (!cg)
+		return 0;
+	return cg->kn->id;
+}
+
+/* True when a proactive-reclaim entry point is on the kernel stack. */
+static __always_inline bool in_proactive(void *ctx)
+{
+	u64 ips[STACK_DEPTH];
+	long n;
+
+	if (!nl_proactive_lo[0] && !nl_proactive_lo[1])
+		return false;
+	n = bpf_get_stack(ctx, ips, sizeof(ips), 0);
+	if (n <= 0)
+		return false;
+	n /= sizeof(u64);
+	for (int i = 0; i < STACK_DEPTH; i++) {
+		if (i >= n)
+			break;
+		for (int r = 0; r < 2; r++)
+			if (ips[i] >= nl_proactive_lo[r] && ips[i] < nl_proactive_hi[r])
+				return true;
+	}
+	return false;
+}
+
+static __always_inline void begin(u32 ctx, u64 cgid)
+{
+	u32 pid = cur_pid();
+	struct episode e = { .start_ns = bpf_ktime_get_ns(), .cgroup_id = cgid, .ctx = ctx };
+
+	/* a newer begin replaces a stale one (its end was missed) */
+	if (bpf_map_update_elem(&episodes, &pid, &e, BPF_ANY))
+		nl_drop(NL_DROP_TASK_MAP_FULL);
+}
+
+static __always_inline u32 log2_u64(u64 v)
+{
+	u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) r += 1;
+	return r;
+}
+
+static __always_inline struct nl_vs_time *time_of(u64 cgid, u32 ctx)
+{
+	struct nl_vs_tkey k = { .cgroup_id = cgid, .ctx = ctx };
+
+	return nl_lookup_or_init(&vmscan_time, &k, &zero_time, NL_DROP_CGROUP_MAP_FULL);
+}
+
+static __always_inline void end(void)
+{
+	u32 pid = cur_pid();
+	struct episode *e = bpf_map_lookup_elem(&episodes, &pid);
+	struct nl_vs_time *t;
+	u64 d;
+	u32 b;
+
+	if (!e)
+		return;
+	d = bpf_ktime_get_ns() - e->start_ns;
+	t = time_of(e->cgroup_id, e->ctx);
+	if (t) {
+		b = log2_u64(d);
+		if (b >= NL_VS_HIST)
+			b = NL_VS_HIST - 1;
+		t->elapsed_ns += d;
+		t->episodes++;
+		t->hist[b]++;
+	}
+	bpf_map_delete_elem(&episodes, &pid);
+}
+
+/* Context and cgroup the current task's reclaim work is charged to. */
+static __always_inline void who(u32 *ctx, u64 *cgid)
+{
+	u32 pid = cur_pid();
+	struct episode *e = bpf_map_lookup_elem(&episodes, &pid);
+
+	if (e) {
+		*ctx = e->ctx;
+		*cgid = e->cgroup_id;
+	} else if (is_kswapd()) {
+		*ctx = NL_VS_KSWAPD;
+		*cgid = 0;
+	} else {
+		*ctx = NL_VS_DIRECT;
+		*cgid = nl_current_cgroup_id();
+	}
+}
+
+static __always_inline struct nl_vs_pages *pages_of(int nid, u32 ctx, u64 cgid)
+{
+	struct nl_vs_key k = { .cgroup_id = cgid, .ctx = (u8)ctx };
+
+	if (nid < 0 || nid >= NL_MAX_NODES) {
+		nl_drop(NL_DROP_NODE_RANGE);
+		return NULL;
+	}
+	k.nid = (u8)nid;
+	return nl_lookup_or_init(&vmscan_pages, &k, &zero_pages, NL_DROP_CGROUP_MAP_FULL);
+}
+
+/* ---- episodes ------------------------------------------------------------ */
+
+SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
+int BPF_PROG(memcg_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
+{
+	u64 cgid = memcg_cgroup_id(memcg);
+
+	if (!cgid)
+		cgid = nl_current_cgroup_id();
+	begin(in_proactive(ctx) ? NL_VS_PROACTIVE : NL_VS_LIMIT, cgid);
+	return 0;
+}
+
+/* 6.18: no memcg argument; the reclaiming task's own cgroup stands in for
+ * the memcg whose limit was hit (README: where that is wrong). */
+SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
+int BPF_PROG(memcg_begin_v6, int order, gfp_t gfp)
+{
+	begin(in_proactive(ctx) ? NL_VS_PROACTIVE : NL_VS_LIMIT, nl_current_cgroup_id());
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
+int BPF_PROG(memcg_end)
+{
+	end();
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
+int BPF_PROG(direct_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
+{
+	u64 cgid = memcg_cgroup_id(memcg);
+
+	begin(NL_VS_DIRECT, cgid ? cgid : nl_current_cgroup_id());
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
+int BPF_PROG(direct_begin_v6, int order, gfp_t gfp)
+{
+	begin(NL_VS_DIRECT, nl_current_cgroup_id());
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_direct_reclaim_end")
+int BPF_PROG(direct_end)
+{
+	end();
+	return 0;
+}
+
+/* Node-wide reclaim: /sys/devices/system/node/nodeN/reclaim (proactive,
+ * every memcg: charged to the root), or the allocator's node_reclaim under
+ * vm.zone_reclaim_mode (direct, the allocating task's cgroup). Without the
+ * kallsyms ranges every node reclaim counts as proactive. */
+SEC("tp_btf/mm_vmscan_node_reclaim_begin")
+int BPF_PROG(node_begin, int nid, int order, gfp_t gfp)
+{
+	bool known = nl_proactive_lo[0] || nl_proactive_lo[1];
+
+	if (!known || in_proactive(ctx))
+		begin(NL_VS_PROACTIVE, 0);
+	else
+		begin(NL_VS_DIRECT, nl_current_cgroup_id());
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_node_reclaim_end")
+int BPF_PROG(node_end)
+{
+	end();
+	return 0;
+}
+
+/* kswapd works for every memcg of its node: charged to the root (id 0). */
+SEC("tp_btf/mm_vmscan_kswapd_wake")
+int BPF_PROG(kswapd_wake, int nid, int zid, int order)
+{
+	u32 pid = cur_pid();
+
+	/* kswapd can wake again without sleeping: keep the first start */
+	if (!bpf_map_lookup_elem(&episodes, &pid))
+		begin(NL_VS_KSWAPD, 0);
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_kswapd_sleep")
+int BPF_PROG(kswapd_sleep, int nid)
+{
+	end();
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_throttled")
+int BPF_PROG(throttled, int nid, int usec_timeout, int usec_delayed, int reason)
+{
+	struct nl_vs_time *t;
+	u64 cgid;
+	u32 c;
+
+	who(&c, &cgid);
+	t = time_of(cgid, c);
+	if (t) {
+		t->throttled++;
+		if (usec_delayed > 0)
+			t->throttled_ns += (u64)usec_delayed * 1000;
+	}
+	return 0;
+}
+
+/* ---- pages --------------------------------------------------------------- */
+
+/* @file is is_file_lru(lru) on the classic LRU and the lru index
+ * (LRU_INACTIVE_ANON 0 / LRU_INACTIVE_FILE 2) under MGLRU: non-zero = file. */
+SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
+int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
+	     struct reclaim_stat *stat, int priority, int file)
+{
+	struct nl_vs_pages *p;
+	u64 cgid;
+	u32 c, t = file ? 1 : 0;
+
+	who(&c, &cgid);
+	p = pages_of(nid, c, cgid);
+	if (!p)
+		return 0;
+	p->scanned[t] += nr_scanned;
+	p->freed[t] += nr_reclaimed;
+	if (stat) {
+		p->rotated[0] += stat->nr_activate[0];
+		p->rotated[1] += stat->nr_activate[1];
+	}
+	return 0;
+}
+
+SEC("tp_btf/mm_vmscan_lru_shrink_active")
+int BPF_PROG(shrink_active, int nid, unsigned long nr_taken, unsigned long nr_active,
+	     unsigned long nr_deactivated, unsigned long nr_referenced, int priority, int file)
+{
+	struct nl_vs_pages *p;
+	u64 cgid;
+	u32 c, t = file ? 1 : 0;
+
+	who(&c, &cgid);
+	p = pages_of(nid, c, cgid);
+	if (!p)
+		return 0;
+	p->scanned[t] += nr_taken;
+	p->refill[t] += nr_taken;
+	p->rotated[t] += nr_referenced;
+	return 0;
+}
+
+/* reclaim_pages(): MADV_PAGEOUT, DAMON; proactive by nature. */
+SEC("tp_btf/mm_vmscan_reclaim_pages")
+int BPF_PROG(reclaim_pages, int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
+	     struct reclaim_stat *stat)
+{
+	struct nl_vs_pages *p;
+	u64 cgid;
+	u32 c;
+
+	who(&c, &cgid);
+	if (c == NL_VS_DIRECT)
+		c = NL_VS_PROACTIVE;
+	p = pages_of(nid, c, cgid);
+	if (!p)
+		return 0;
+	p->pageout_scanned += nr_scanned;
+	p->pageout_freed += nr_reclaimed;
+	if (stat)
+		p->pageout_rotated += stat->nr_activate[0] + stat->nr_activate[1];
+	return 0;
+}

@@ -71,6 +71,30 @@ struct {
 	__type(value, struct episode);
 } episodes SEC(".maps");
 
+/*
+ * MGLRU's scan (scan_folios) looks at more folios than it isolates: the
+ * ones it sorts into a younger generation are memory.stat pgrefill, only
+ * the isolated ones are pgscan, and lru_shrink_inactive's nr_scanned mixes
+ * the two (and repeats on evict_folios' retry pass). So under MGLRU the
+ * isolate event's split is kept per task until the shrink event that names
+ * the node. nl_mglru is set by user space from /sys/kernel/mm/lru_gen/enabled
+ * at every snapshot (vmscan_read.c): a switch between two snapshots is
+ * counted by the mode read last.
+ */
+volatile u32 nl_mglru;
+
+struct isolated {
+	u64 taken;	/* isolated for eviction (memory.stat pgscan) */
+	u64 sorted;	/* moved to a younger generation (memory.stat pgrefill) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct isolated);
+} isolated_pending SEC(".maps");
+
 static const struct nl_vs_pages zero_pages;
 static const struct nl_vs_time zero_time;
 
@@ -319,19 +343,53 @@ int BPF_PROG(throttled, int nid, int usec_timeout, int usec_delayed, int reason)
 
 /* @file is is_file_lru(lru) on the classic LRU and the lru index
  * (LRU_INACTIVE_ANON 0 / LRU_INACTIVE_FILE 2) under MGLRU: non-zero = file. */
+SEC("tp_btf/mm_vmscan_lru_isolate")
+int BPF_PROG(lru_isolate, int highest_zoneidx, int order, unsigned long nr_requested,
+	     unsigned long nr_scanned, unsigned long nr_skipped, unsigned long nr_taken, int lru)
+{
+	struct isolated *p;
+
+	if (!nl_mglru)
+		return 0;
+	p = bpf_task_storage_get(&isolated_pending, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!p) {
+		nl_drop(NL_DROP_TASK_MAP_FULL);
+		return 0;
+	}
+	p->taken += nr_taken;
+	if (nr_scanned > nr_skipped + nr_taken)
+		p->sorted += nr_scanned - nr_skipped - nr_taken;
+	return 0;
+}
+
+/* @file is is_file_lru(lru) on the classic LRU and the lru index
+ * (LRU_INACTIVE_ANON 0 / LRU_INACTIVE_FILE 2) under MGLRU: non-zero = file. */
 SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
 int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
 	     struct reclaim_stat *stat, int priority, int file)
 {
 	struct nl_vs_pages *p;
+	struct isolated *iso = NULL;
 	u64 cgid;
 	u32 c, t = file ? 1 : 0;
 
+	if (nl_mglru)
+		iso = bpf_task_storage_get(&isolated_pending, bpf_get_current_task_btf(), 0, 0);
 	who(&c, &cgid);
 	p = pages_of(nid, c, cgid);
 	if (!p)
 		return 0;
-	p->scanned[t] += nr_scanned;
+	if (iso) {
+		/* MGLRU: sorted folios are the active-list part (refill) of
+		 * scanned; a retry pass finds the split already taken (0) */
+		p->scanned[t] += iso->taken + iso->sorted;
+		p->refill[t] += iso->sorted;
+		iso->taken = 0;
+		iso->sorted = 0;
+	} else {
+		p->scanned[t] += nr_scanned;
+	}
 	p->freed[t] += nr_reclaimed;
 	if (stat) {
 		p->rotated[0] += stat->nr_activate[0];

@@ -56,6 +56,16 @@ static uint64_t now_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Keep the vmscan program's LRU mode in step with the kernel's (MGLRU can
+ * be switched at run time). */
+static void set_lru_mode(struct nl_collector *c)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/kernel/mm/lru_gen/enabled", c->o.sysfs_root);
+	nl_vs_set_lru_mode(c->b, path);
+}
+
 static void read_numastat(struct nl_collector *c, struct nl_numastat out[NL_MAX_NODES])
 {
 	memset(out, 0, sizeof(*out) * NL_MAX_NODES);
@@ -104,8 +114,10 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		return e;
 	}
 	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
-	if (!e && b->vmscan)
+	if (!e && b->vmscan) {
 		e = nl_vs_state_new(&c->vs);
+		set_lru_mode(c);
+	}
 	if (e) {
 		nl_collect_close(c);
 		return e;
@@ -533,6 +545,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	if (!e)
 		e = fill_cgroups(c, s, s->interval_ns);
 	if (!e && c->vs && c->cgmap.n) {
+		set_lru_mode(c);
 		e = nl_vs_read(c->b, &c->vs_raw);
 		if (!e)
 			e = nl_vs_fill(c->vs, &c->vs_raw, &c->cgmap, s);

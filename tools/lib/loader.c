@@ -297,6 +297,7 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 		{ v->progs.kswapd_wake, "mm_vmscan_kswapd_wake", true },
 		{ v->progs.kswapd_sleep, "mm_vmscan_kswapd_sleep", true },
 		{ v->progs.throttled, "mm_vmscan_throttled", true },
+		{ v->progs.lru_isolate, "mm_vmscan_lru_isolate", true },
 		{ v->progs.shrink_inactive, "mm_vmscan_lru_shrink_inactive", true },
 		{ v->progs.shrink_active, "mm_vmscan_lru_shrink_active", true },
 		{ v->progs.reclaim_pages, "mm_vmscan_reclaim_pages", true },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Reading the vmscan maps; see vmscan_read.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,23 @@ static void add_percpu(uint64_t *dst, const uint64_t *vals, size_t words, int cp
 	for (int c = 0; c < cpus; c++)
 		for (size_t k = 0; k < words; k++)
 			dst[k] += vals[(size_t)c * words + k];
+}
+
+int nl_vs_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path)
+{
+	FILE *f = fopen(lru_gen_path, "r");
+	unsigned long caps = 0;
+	int on;
+
+	if (f) {
+		if (fscanf(f, "%lx", &caps) != 1)
+			caps = 0;
+		fclose(f);
+	}
+	on = (caps & 1) != 0;	/* LRU_GEN_CORE */
+	if (b->vmscan)
+		b->vmscan->bss->nl_mglru = (uint32_t)on;
+	return on;
 }
 
 int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r)

@@ -7,6 +7,13 @@
 #include "loader.h"
 #include "vmscan_figs.h"
 
+/* Tell the vmscan program whether MGLRU is on: bit 0 of @lru_gen_path
+ * (normally /sys/kernel/mm/lru_gen/enabled; absent: classic LRU). Called
+ * at open and before every read, since the mode can change at run time.
+ * Returns 1 for MGLRU, 0 for the classic LRU (also without the vmscan
+ * object). */
+int nl_vs_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path);
+
 /* Sum the per-CPU values of both maps of @b into @r (cleared first), by
  * cgroup id. Entries with a context or node out of range are skipped.
  * Returns 0 (also without the vmscan object: @r stays empty) or -ENOMEM. */

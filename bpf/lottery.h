@@ -22,6 +22,15 @@
 #endif
 
 #define NL_LOT_MAX_NODES NL_MAX_NODES
+/* Index mask the verifier can follow (NL_LOT_MAX_NODES is a power of 2):
+ * clang bound-checks one register and indexes with a copy of it, and drops
+ * a mask it can prove redundant, hence the empty asm on the BPF side. */
+#ifdef __bpf__
+#define NL_LOT_IDX(i) ({ u32 __i = (i); asm volatile("" : "+r"(__i)); __i & (NL_LOT_MAX_NODES - 1); })
+#else
+#define NL_LOT_IDX(i) ((i) & (NL_LOT_MAX_NODES - 1))
+#endif
+_Static_assert((NL_LOT_MAX_NODES & (NL_LOT_MAX_NODES - 1)) == 0, "NL_LOT_MAX_NODES: power of 2");
 /* memcgs the BPF side holds ticket tables for (lot_tables map entries). */
 #define NL_LOT_MAX_CG 64
 /* §2.4: weights are scaled to 2^16 tickets in total. */
@@ -150,15 +159,15 @@ static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 
 
 			if (mid >= NL_LOT_MAX_NODES)
 				break;
-			s = t->e[mid].start;
-			n = t->e[mid].tickets;
+			s = t->e[NL_LOT_IDX(mid)].start;
+			n = t->e[NL_LOT_IDX(mid)].tickets;
 			if (x < s)
 				hi = mid;
 			else if (x > s + n)
 				lo = mid + 1;
 			else {
 				*reason = NL_LOT_OK;
-				return t->e[mid].nid;
+				return t->e[NL_LOT_IDX(mid)].nid;
 			}
 		}
 		*reason = NL_LOT_MISS;
@@ -178,7 +187,7 @@ static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 
 
 			if (mid >= NL_LOT_MAX_NODES)
 				break;
-			if (t->e[mid].start <= x)
+			if (t->e[NL_LOT_IDX(mid)].start <= x)
 				lo = mid;
 			else
 				hi = mid;
@@ -188,7 +197,7 @@ static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 
 			return -1;
 		}
 		*reason = NL_LOT_OK;
-		return t->e[lo].nid;
+		return t->e[NL_LOT_IDX(lo)].nid;
 	}
 }
 

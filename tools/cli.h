@@ -71,5 +71,6 @@ void nl_cli_close(struct nl_cli_session *s);
 /* The subcommands: each takes argv with argv[0] = "numalens CMD" and
  * returns an enum nl_exit code. */
 int nl_cmd_top(int argc, char **argv);
+int nl_cmd_reclaim(int argc, char **argv);
 
 #endif

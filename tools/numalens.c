@@ -16,6 +16,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "top", nl_cmd_top, "live NUMA locality per process, cgroup and node (numatop-like)" },
+	{ "reclaim", nl_cmd_reclaim, "background reclaim of cgroups from a BPF-drawn victim node" },
 };
 
 static void usage(FILE *f)

@@ -20,9 +20,9 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB state=%s backend=%s victim=%s\n",
 		c->wm.high / 1024, c->wm.low / 1024, c->wm.active ? "reclaiming" : "idle",
 		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
-	fprintf(f, "scan_weight=%" PRIu64, c->w.total);
+	fprintf(f, "scan_weight=%llu", (unsigned long long)c->w.total);
 	for (int i = 0; i < n; i++)
-		fprintf(f, " N%d=%" PRIu64, i, c->w.w[i]);
+		fprintf(f, " N%d=%llu", i, (unsigned long long)c->w.w[i]);
 	fprintf(f, "\ntickets");
 	for (uint32_t i = 0; i < c->t.nr && i < NL_LOT_MAX_NODES; i++)
 		fprintf(f, " N%u=[%u,%u)", c->t.e[i].nid, c->t.e[i].start,
@@ -40,12 +40,13 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	for (int s = 0; s < NL_LOT_NR_SOURCES; s++) {
 		fprintf(f, "draws %s:", s == NL_LOT_SRC_LIMIT ? "limit" : "agent");
 		for (int i = 0; i < n; i++)
-			fprintf(f, " N%d=%" PRIu64, i,
+			fprintf(f, " N%d=%llu", i, (unsigned long long)(
 				s == NL_LOT_SRC_AGENT && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i]
-										 : k.draws[s][i]);
+										 : k.draws[s][i]));
 		for (int r = 1; r < NL_LOT_NR_REASONS; r++)
 			if (k.novictim[s][r])
-				fprintf(f, " %s=%" PRIu64, nl_lot_reason_str((uint32_t)r), k.novictim[s][r]);
+				fprintf(f, " %s=%llu", nl_lot_reason_str((uint32_t)r),
+					(unsigned long long)k.novictim[s][r]);
 		fputc('\n', f);
 	}
 	for (int b = 0; b < NL_RB_NR; b++) {
@@ -81,9 +82,9 @@ void nl_ra_metrics(struct nl_ra *a, FILE *f)
 			nl_lot_read_counts(a->lot, c->id, &k);
 		for (int s = 0; s < NL_LOT_NR_SOURCES; s++)
 			for (uint32_t i = 0; i < c->in.nr_nodes; i++)
-				fprintf(f, "numalens_reclaim_draws_total{cgroup=\"%s\",node=\"%u\",source=\"%s\"} %" PRIu64 "\n",
-					c->rel, i, s ? "agent" : "limit",
-					s && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i] : k.draws[s][i]);
+				fprintf(f, "numalens_reclaim_draws_total{cgroup=\"%s\",node=\"%u\",source=\"%s\"} %llu\n",
+					c->rel, i, s ? "agent" : "limit", (unsigned long long)(
+					s && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i] : k.draws[s][i]));
 	}
 	fprintf(f, "# HELP numalens_reclaim_pages_total Pages the agent freed, by node and backend (memory.numa_stat deltas).\n"
 		   "# TYPE numalens_reclaim_pages_total counter\n");

@@ -237,10 +237,14 @@ static __always_inline int nl_lot_draw_slot(const struct nl_lot_slot *s, u32 r, 
 #include <stdbool.h>
 #include <string.h>
 
-/* Weight inputs of one node of one memcg. Pages come from memory.numa_stat
- * (under MGLRU the kernel reports the two youngest generations as "active"
- * and the older ones as "inactive", so the weights then mean "old pages"
- * rather than "not recently referenced on the active/inactive lists").
+/* Weight inputs of one node of one memcg. Pages come from memory.numa_stat.
+ * Under MGLRU the kernel reports the two youngest generations as "active"
+ * and older ones as "inactive"; a memcg that has not been aged yet has
+ * every page in the youngest generations, so "inactive" is 0 and means
+ * nothing. With nl_lot_in.mglru set the weights therefore count each
+ * type's pages whatever their generation (MGLRU evicts from the oldest
+ * generation of every type it scans), keeping the seed's choice of which
+ * types count and its scan/rotate factor.
  * scanned/rotated are recent (decayed) per type, index 0 = anon, 1 = file;
  * have_scan = 0 when the source is not available (then the R4 prior). */
 struct nl_lot_node_in {
@@ -256,6 +260,7 @@ struct nl_lot_in {
 	bool swap_ok;		/* system swap > 0 and the memcg may swap (R3) */
 	u32 anon_rule;		/* enum nl_lot_anon_rule */
 	bool seed_cold;		/* true: no R4 prior (seed: never scanned = 0) */
+	bool mglru;		/* multi-gen LRU: active/inactive are generations */
 	struct nl_lot_node_in n[NL_LOT_MAX_NODES];
 };
 
@@ -305,8 +310,10 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 	out->anon_in = in->anon_rule == NL_ANON_CODE ? lf >= la : lf < la;
 	for (u32 i = 0; i < n; i++) {
 		const struct nl_lot_node_in *d = &in->n[i];
-		u64 file = d->inactive_file + (out->file_active_in ? d->active_file : 0);
-		u64 anon = in->swap_ok && out->anon_in ? d->inactive_anon : 0;
+		u64 file = d->inactive_file +
+			   (out->file_active_in || in->mglru ? d->active_file : 0);
+		u64 anon = in->swap_ok && out->anon_in
+				   ? d->inactive_anon + (in->mglru ? d->active_anon : 0) : 0;
 
 		if (file + anon == 0)
 			continue;

@@ -143,6 +143,28 @@ static void test_r5_sanity(void **state)
 	assert_int_equal(w.w[1], 0);
 }
 
+/* MGLRU: an unaged memcg has all pages "active" (youngest generations):
+ * classic rules see nothing eligible, the mglru rule counts them. */
+static void test_mglru(void **state)
+{
+	struct nl_lot_in in = { .nr_nodes = 2, .swappiness = 60, .swap_ok = true };
+	struct nl_lot_weights w;
+
+	(void)state;
+	in.n[0].active_anon = 3000;
+	in.n[1].active_anon = 1000;
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 0);
+	in.mglru = true;
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 3);
+	assert_int_equal(w.w[0], 3000 * 61 / 200);
+	assert_int_equal(w.w[1], 1000 * 61 / 200);
+	in.swap_ok = false;	/* still no anon without swap */
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 0);
+}
+
 /* R6: the ticket vectors. */
 static void test_r6_tickets(void **state)
 {
@@ -373,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_r2_anon_rule),
 		cmocka_unit_test(test_r4_cold_start),
 		cmocka_unit_test(test_r5_sanity),
+		cmocka_unit_test(test_mglru),
 		cmocka_unit_test(test_r6_tickets),
 		cmocka_unit_test(test_r7_distribution),
 		cmocka_unit_test(test_r7_one_ticket),

@@ -37,6 +37,19 @@ static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ..
 	fflush(a->cfg.log);
 }
 
+bool nl_ra_mglru(void)
+{
+	uint64_t v = 0;
+	FILE *f = fopen("/sys/kernel/mm/lru_gen/enabled", "re");
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%" SCNx64, &v) != 1)
+		v = 0;
+	fclose(f);
+	return v & 1;
+}
+
 int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *lot,
 	       char *err, size_t errlen)
 {
@@ -66,6 +79,7 @@ int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *
 		return -EOPNOTSUPP;
 	}
 	nl_rate_init(&a->rate, cfg->rate_mib_s * 1024 * 1024, nl_ra_now());
+	a->mglru = nl_ra_mglru();
 	return 0;
 }
 
@@ -113,6 +127,7 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	c->in.swappiness = swp;
 	c->in.swap_ok = nl_rcg_swap_ok(c->dir, a->cfg.v1);
 	c->in.anon_rule = a->cfg.anon_rule;
+	c->in.mglru = a->mglru = nl_ra_mglru();
 	c->have_scan = nl_scan_get(NULL, c->id, n.nr_nodes, sc) == 0;
 	for (int i = 0; i < n.nr_nodes; i++) {
 		struct nl_lot_node_in *d = &c->in.n[i];

@@ -80,7 +80,12 @@ struct nl_ra {
 	int nr_cg;
 	struct nl_ra_cg cg[NL_RA_MAX_CG];
 	long psz;
+	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };
+
+/* True when the multi-gen LRU is on (/sys/kernel/mm/lru_gen/enabled bit 0);
+ * re-read every refresh since it can be switched at run time. */
+bool nl_ra_mglru(void);
 
 /* Probe backends and choose one (cfg->backend or the first that works:
  * damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */

@@ -27,11 +27,11 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	for (uint32_t i = 0; i < c->t.nr && i < NL_LOT_MAX_NODES; i++)
 		fprintf(f, " N%u=[%u,%u)", c->t.e[i].nid, c->t.e[i].start,
 			c->t.e[i].start + c->t.e[i].tickets);
-	fprintf(f, " sum=%u balanced=%s (window %u-%u%% of W/%s) anon=%s active_file=%s swap=%s\n",
+	fprintf(f, " sum=%u balanced=%s (window %u-%u%% of W/%s) anon=%s active_file=%s swap=%s lru=%s\n",
 		c->t.sum, c->t.balanced ? "yes" : "no", a->cfg.bal_lo, a->cfg.bal_hi,
 		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
 		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
-		c->in.swap_ok ? "yes" : "no");
+		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
 	if (!c->have_scan)
 		fprintf(f, "scanned/rotated: not available (vmscan source not connected): "
 			   "cold-start prior, factor 1.0 on every node\n");

@@ -284,6 +284,25 @@ static void print_agent_status(const char *path)
 	fclose(f);
 }
 
+/* A limit-path decision from BPF: logged in dry-run and verbose runs (the
+ * counts are in BPF either way). */
+static void on_limit_event(void *ctx, const struct nl_lot_event *e)
+{
+	struct nl_ra *ra = ctx;
+	const char *rel = "?";
+
+	if (!ra->cfg.dry_run && !ra->cfg.verbose)
+		return;
+	for (int i = 0; i < ra->nr_cg; i++)
+		if (ra->cg[i].id == e->cgroup_id)
+			rel = ra->cg[i].rel;
+	if (e->reason == NL_LOT_OK)
+		fprintf(ra->cfg.log, "%s limit reclaim: BPF lottery drew node %u\n", rel, e->nid);
+	else
+		fprintf(ra->cfg.log, "%s limit reclaim: no victim node (%s)\n", rel,
+			nl_lot_reason_str(e->reason));
+}
+
 int nl_cmd_reclaim(int argc, char **argv)
 {
 	struct rc_args a = { .interval = 1.0, .cg_mode = -1 };
@@ -383,7 +402,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		for (int i = 0; i < ra.nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(&ra, &ra.cg[i], now);
 		/* limit-path decisions: log them, the counters are in BPF */
-		nl_lot_poll(lot, 0, NULL, NULL);
+		nl_lot_poll(lot, 0, on_limit_event, &ra);
 		if (a.metrics)
 			write_atomic(a.metrics, &ra, true);
 		write_atomic(a.status_file, &ra, false);

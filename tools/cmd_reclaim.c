@@ -30,6 +30,7 @@ struct rc_args {
 	bool status;
 	int cg_mode;
 	const char *metrics, *status_file;
+	bool libbpf_log;
 };
 
 static const char rc_doc[] =
@@ -89,7 +90,7 @@ static const struct argp_option rc_opts[] = {
 	{ "metrics-file", OPT_METRICS, "PATH", 0, "Write Prometheus metrics here every interval (atomically)", 3 },
 	{ "status-file", OPT_STATUS_FILE, "PATH", 0, "Where the agent keeps its status for --status (default /run/numalens-reclaim.status)", 3 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
-	{ "verbose", 'v', NULL, 0, "Log every step; libbpf's log", 3 },
+	{ "verbose", 'v', NULL, 0, "Log every step (twice: libbpf's log too)", 3 },
 	{ 0 }
 };
 
@@ -176,7 +177,10 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	case OPT_METRICS: a->metrics = arg; break;
 	case OPT_STATUS_FILE: a->status_file = arg; break;
 	case OPT_CG_HIER: a->cg_mode = nl_cli_parse_cg_mode(arg, st); break;
-	case 'v': a->cfg.verbose = true; break;
+	case 'v':
+		a->libbpf_log = a->cfg.verbose;
+		a->cfg.verbose = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (arg[0] != '/')
 			argp_failure(st, NL_EXIT_USAGE, 0, "cgroup '%s': give a path starting with '/' under the cgroup mount", arg);
@@ -344,7 +348,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	a.cfg.root = root;
 	a.cfg.log = a.status ? NULL : stdout;
 
-	rc = nl_lot_open(&lot, mode, !a.status, a.cfg.verbose, &have_limit, err, sizeof(err));
+	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, &have_limit, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return rc;

@@ -47,10 +47,18 @@ static int rd(const char *sysfs, const char *rel, char *buf, size_t len)
 	f = fopen(p, "re");
 	if (!f)
 		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = 0;
+	/* whole file, lines joined by spaces (avail_operations has one a line) */
+	{
+		size_t n = fread(buf, 1, len - 1, f);
+
+		buf[n] = 0;
+		while (n && buf[n - 1] == '\n')
+			buf[--n] = 0;
+		for (char *c = buf; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+	}
 	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
 	return 0;
 }
 

@@ -252,6 +252,16 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 				on += b - f;
 		}
 	}
+	/* DAMOS can start yet free nothing (e.g. pages its regions never
+	 * qualify): after 3 such steps in a row, use the next backend. */
+	if (k == NL_RB_DAMOS && a->backend == NL_RB_DAMOS) {
+		a->damos_zero = freed ? 0 : a->damos_zero + 1;
+		if (a->damos_zero >= 3 && next_backend(a, k) >= 0) {
+			a->backend = next_backend(a, k);
+			logf_(a, c, "backend damos freed nothing in 3 steps: backend in use is now %s",
+			      nl_rb_name(a->backend));
+		}
+	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;
 	c->steps++;

@@ -80,6 +80,7 @@ struct nl_ra {
 	int nr_cg;
 	struct nl_ra_cg cg[NL_RA_MAX_CG];
 	long psz;
+	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };
 

@@ -121,6 +121,24 @@ int nl_damos_probe(const char *sysfs, char *why, size_t len)
 		snprintf(why, len, "DAMON is in use by someone else (nr_kdamonds=%s): not taking it over", buf);
 		return -EBUSY;
 	}
+	{
+		/* DAMON_STAT (on by default in some distro kernels) runs its
+		 * context exclusively: every other start gets -EBUSY. */
+		char p[256];
+		FILE *f;
+
+		snprintf(p, sizeof(p), "%s/module/damon_stat/parameters/enabled", sysfs);
+		f = fopen(p, "re");
+		if (f) {
+			int c = fgetc(f);
+
+			fclose(f);
+			if (c == 'Y') {
+				snprintf(why, len, "DAMON_STAT holds DAMON exclusively: write N to %s to use damos", p);
+				return -EBUSY;
+			}
+		}
+	}
 	if (!ours) {
 		if (wr(sysfs, "nr_kdamonds", "1") || wr(sysfs, "0/contexts/nr_contexts", "1")) {
 			snprintf(why, len, "cannot create a kdamond: %s", strerror(errno));
@@ -187,8 +205,14 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	SET("access_pattern/nr_accesses/max", "4294967295");
 	SET("access_pattern/age/min", "0");
 	SET("access_pattern/age/max", "4294967295");
-	snprintf(v, sizeof(v), "%" PRIu64, bytes);
+	/* The size quota is charged with the bytes DAMOS *tries*, before the
+	 * memcg filter: a step-sized quota would be spent on other cgroups'
+	 * pages at the start of the node. So the quota spans the node and the
+	 * step is bounded by stopping once sz_applied reaches it (polled). */
+	snprintf(v, sizeof(v), "%" PRIu64, end - start);
 	SET("quotas/bytes", v);
+	SET("../../monitoring_attrs/intervals/sample_us", "20000");
+	SET("../../monitoring_attrs/intervals/aggr_us", "200000");
 	SET("quotas/ms", "0");
 	SET("quotas/reset_interval_ms", "1000");
 	snprintf(p, sizeof(p), "%s/%s/nr_filters", S, fdir);
@@ -225,7 +249,7 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		usleep(100 * 1000);
+		usleep(20 * 1000);
 		wr(sysfs, "0/state", "update_schemes_stats");
 		snprintf(p, sizeof(p), "%s/stats/sz_applied", S);
 		if (!rd(sysfs, p, buf, sizeof(buf)))

@@ -62,3 +62,6 @@ printf '%-28s %s\n' "with numalens (us):" "${with[*]}"
 awk -v b="$mb" -v w="$mw" 'BEGIN { printf "median %d us -> %d us: ratio %.3f (%+.1f%%)\n", b, w, w / b, (w / b - 1) * 100 }'
 } | tee "$REPORT"
 echo "bench: report written to $REPORT"
+
+# The reclaim agent in the VM (R20 scaled; its own report, build/bench/reclaim.txt).
+bash tests/bench/reclaim.sh

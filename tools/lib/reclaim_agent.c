@@ -313,10 +313,15 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	if (!was)
 		logf_(a, c, "usage %" PRIu64 " KiB > high %" PRIu64 " KiB: reclaiming to low %" PRIu64
 		      " KiB", c->usage / 1024, c->wm.high / 1024, c->wm.low / 1024);
-	if (c->psi_ok && nl_psi_update(&c->psi, now_s, psi_us)) {
-		logf_(a, c, "memory.pressure over %.0f us/s: backing off %.0f s", a->cfg.psi_us_s,
-		      c->psi.until_s - now_s);
-		return false;
+	if (c->psi_ok) {
+		uint64_t nb = c->psi.backoffs;
+
+		if (nl_psi_update(&c->psi, now_s, psi_us)) {
+			if (c->psi.backoffs != nb)
+				logf_(a, c, "memory.pressure over %.0f us/s: backing off %.1f s",
+				      a->cfg.psi_us_s, c->psi.until_s - now_s);
+			return false;
+		}
 	}
 	c->passes++;
 	for (s = 0; s < a->cfg.pass_steps; s++) {

@@ -44,4 +44,20 @@ n=$(grep -c 'dry-run .* would reclaim [0-9]* KiB from node [0-9]* via' "$TMP/dry
 u1=$(cat "$CG"/memory.usage_in_bytes "$CG"/memory.current 2>/dev/null | head -1)
 within_pct "$u1" "$u0" 10 || fail "dry run changed usage: $u0 -> $u1"
 grep -q 'reclaimed .* pages' "$TMP/dry" && fail "dry run reclaimed pages"
+
+# metrics file, then the cgroup disappears while the agent runs: one line
+# saying so, the agent carries on and exits 0
+"$NL" reclaim -i 0.2 -d 2.5 --high 8M --low 4M --metrics-file "$TMP/m.prom" "/reclaim-live-*" > "$TMP/gone" 2>&1 &
+AG=$!
+sleep 1
+grep -q '^numalens_reclaim_passes_total{cgroup="/'"$(basename "$CG")"'"} [0-9]' "$TMP/m.prom" ||
+	fail "metrics file lacks numalens_reclaim_passes_total: $(head -5 "$TMP/m.prom" 2>&1)"
+grep -q '^numalens_reclaim_draws_total{.*node="0",source="agent"}' "$TMP/m.prom" || fail "metrics file lacks draws"
+kill "$WPID"; wait "$WPID" 2>/dev/null
+rmdir "$CG" || fail "cannot remove $CG"
+wait $AG; rc=$?
+cat "$TMP/gone"
+[ $rc = 0 ] || fail "agent exit $rc after its cgroup went away"
+grep -q 'disappeared' "$TMP/gone" || fail "no 'disappeared' line after rmdir: $(tail -3 "$TMP/gone")"
+cleanup_hook() { :; }
 exit 0

@@ -269,8 +269,10 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 		logf_(a, c, "step node=%d backend=%s asked=%" PRIu64 "KiB freed=%" PRIu64
 		      " pages (%" PRIu64 " on node %d)%s%s", nid, nl_rb_name(k), asked / 1024, freed,
 		      on, nid, e && e != -EAGAIN ? ": " : "", e && e != -EAGAIN ? err : "");
-	if (!c->in.swap_ok && freed == 0 && c->w.eligible && !(c->w.eligible & (1u << nid)))
-		logf_(a, c, "node %d holds only anon and there is no swap: nothing to free", nid);
+	if (!c->in.swap_ok && freed == 0 && k != NL_RB_MEMCG && !c->noswap_told &&
+	    (before.inactive_anon[nid] || before.active_anon[nid]) && (c->noswap_told = true))
+		logf_(a, c, "no swap (system or memory.swap.max): the anon pages on node %d cannot "
+		      "be paged out", nid);
 	return (long)freed;
 }
 
@@ -363,12 +365,16 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 			nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);
 		if (freed <= 0 && ++noprog >= 3) {
 			c->no_progress_stops++;
-			logf_(a, c, "no progress in 3 steps: pass stops (usage %" PRIu64 " KiB)",
-			      c->usage / 1024);
+			/* said once until a step frees something again */
+			if (!c->stuck)
+				logf_(a, c, "no progress in 3 steps: pass stops (usage %" PRIu64
+				      " KiB); retried every interval, said again after progress",
+				      c->usage / 1024);
+			c->stuck = true;
 			break;
 		}
 		if (freed > 0)
-			noprog = 0;
+			noprog = 0, c->stuck = false;
 		if (nl_rcg_usage(c->dir, a->cfg.v1, &c->usage)) {
 			c->gone = true;
 			return false;

@@ -61,6 +61,8 @@ struct nl_ra_cg {
 	int rr_next;		/* round-robin cursor */
 	struct nl_psi psi;
 	bool psi_ok;
+	bool stuck;		/* last pass stopped on no progress */
+	bool noswap_told;	/* "no swap for anon" logged */
 	/* agent accounting (R18) */
 	uint64_t passes, steps, no_progress_stops;
 	uint64_t pages[NL_RB_NR][NL_MAX_NODES];	/* freed, by backend and node */

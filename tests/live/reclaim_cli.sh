@@ -60,4 +60,20 @@ cat "$TMP/gone"
 [ $rc = 0 ] || fail "agent exit $rc after its cgroup went away"
 grep -q 'disappeared' "$TMP/gone" || fail "no 'disappeared' line after rmdir: $(tail -3 "$TMP/gone")"
 cleanup_hook() { :; }
+
+# the limit-reclaim hook: a memcg writing past its limit makes BPF draw
+# (6.18: memcg found from the charging task; 7.x: from the tracepoint)
+L=$root/reclaim-live-lim-$$
+mkdir "$L" || fail "cannot create $L"
+cleanup_hook() { rmdir "$L" 2>/dev/null; rm -f "$TMP/f2"; }
+if [ -f "$L/memory.limit_in_bytes" ]; then echo $((16 << 20)) > "$L/memory.limit_in_bytes"; else echo $((16 << 20)) > "$L/memory.max"; fi
+"$NL" reclaim --dry-run -i 0.5 -d 4 --high 12M --low 8M "/$(basename "$L")" > "$TMP/lim" 2>&1 &
+AG=$!
+sleep 1
+(echo $BASHPID > "$L/cgroup.procs"; exec "$WORK" --file 40 --file-path "$TMP/f2" > /dev/null)
+wait $AG
+grep -q 'limit-reclaim hook attached' "$TMP/lim" || fail "limit hook not attached: $(head -1 "$TMP/lim")"
+n=$(grep -c 'limit reclaim: BPF lottery drew node' "$TMP/lim")
+note "limit-path draws: $n; $(grep 'draws limit' "$TMP/lim")"
+[ "$n" -ge 1 ] || fail "no limit-path draw while writing 40 MiB in a 16M memcg: $(grep 'draws limit' "$TMP/lim")"
 exit 0

@@ -21,8 +21,10 @@ if [ -f $p ]; then
 	echo N > $p
 fi
 mkdir $CG/rdamos $CG/rother
+PIDS=""
 hold() {
 	sh -c "echo \$\$ > $CG/$1/cgroup.procs; exec nlwork --node $2 --anon $3 --ready-file /tmp/rdy.$1.$2 --hold 600" > /dev/null &
+	PIDS="$PIDS $!"
 }
 hold rdamos 0 24; hold rdamos 2 16; hold rother 0 16
 i=0; while [ "$(ls /tmp/rdy.* 2>/dev/null | wc -l)" -lt 3 ]; do i=$((i + 1)); [ $i -gt 600 ] && nl_fail "workload not ready"; sleep 0.1; done
@@ -39,4 +41,5 @@ bad=$(awk '/ step node=/ { f = $0; sub(/.*freed=/, "", f); split(f, a, " "); fr 
 [ -z "$bad" ] || nl_fail "step with < 90% from the drawn node: $bad"
 other1=$(cat $CG/rother/memory.current)
 nl_within "other cgroup's usage (untouched)" "$other1" "$other0" 5
+for p in $PIDS; do kill $p; done
 echo "reclaim_damos ok"

@@ -128,7 +128,7 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	c->in.swap_ok = nl_rcg_swap_ok(c->dir, a->cfg.v1);
 	c->in.anon_rule = a->cfg.anon_rule;
 	c->in.mglru = a->mglru = nl_ra_mglru();
-	c->have_scan = nl_scan_get(NULL, c->id, n.nr_nodes, sc) == 0;
+	c->have_scan = nl_scan_get(a->scan, c->id, n.nr_nodes, sc) == 0;
 	for (int i = 0; i < n.nr_nodes; i++) {
 		struct nl_lot_node_in *d = &c->in.n[i];
 

@@ -17,6 +17,7 @@
 #include "reclaim_backend.h"
 #include "reclaim_cg.h"
 #include "reclaim_lot.h"
+#include "reclaim_scan.h"
 #include "reclaim_wm.h"
 
 #define NL_RA_MAX_CG NL_LOT_MAX_CG
@@ -82,6 +83,9 @@ struct nl_ra {
 	int nr_cg;
 	struct nl_ra_cg cg[NL_RA_MAX_CG];
 	long psz;
+	/* recent scanned/rotated per memcg x node; NULL until issue 5's
+	 * snapshot feeds it (reclaim_scan.h): then the R4 prior applies */
+	struct nl_scan_src *scan;
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };

@@ -30,12 +30,15 @@ UNIT_SRCS:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 WORK_SRCS:= $(wildcard tests/workload/*.c)
 WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
+# Live-test helpers that link the library (tests/live/*.c).
+LIVE_SRCS:= $(wildcard tests/live/*.c)
+LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
 .PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS)
+all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
 
 help:
 	@echo "make deps      install packages (root) and build static libbpf/cJSON"
@@ -84,6 +87,10 @@ $(B)/libnl.a: $(LIB_OBJS)
 $(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a tests/unit/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libnl.a $(LDLIBS:-lpthread=) -lcmocka -lpthread
+
+$(B)/tests/live/%: tests/live/%.c $(B)/libnl.a tests/unit/*.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libnl.a $(LDLIBS)
 
 $(B)/tests/%: tests/workload/%.c
 	@mkdir -p $(@D)

@@ -74,5 +74,6 @@ void nl_cli_close(struct nl_cli_session *s);
 int nl_cmd_top(int argc, char **argv);
 int nl_cmd_export(int argc, char **argv);
 int nl_cmd_vmscan(int argc, char **argv);
+int nl_cmd_reclaim(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
 	{ "top", nl_cmd_top, "live NUMA locality per process, cgroup and node (numatop-like)" },
 	{ "export", nl_cmd_export, "serve the same figures as Prometheus metrics over HTTP (/metrics)" },
 	{ "vmscan", nl_cmd_vmscan, "page reclaim per cgroup, node and context (memory.vmscan_stat-like)" },
+	{ "reclaim", nl_cmd_reclaim, "background reclaim of cgroups from a BPF-drawn victim node" },
 };
 
 static void usage(FILE *f)

@@ -64,3 +64,6 @@ echo
 bash tests/bench/export.sh
 } | tee "$REPORT"
 echo "bench: report written to $REPORT"
+
+# The reclaim agent in the VM (R20 scaled; its own report, build/bench/reclaim.txt).
+bash tests/bench/reclaim.sh

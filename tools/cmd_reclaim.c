@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `numalens reclaim`: background reclaim for chosen cgroups, from the
+ * victim node a BPF lottery draws (spec/seed_reclaim.md). The agent itself
+ * is tools/lib/reclaim_agent.c; this file is options, cgroup matching, the
+ * loop, --status and the metrics file.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "cgroup.h"
+#include "reclaim_agent.h"
+
+enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
+       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_METRICS,
+       OPT_CG_HIER, OPT_STATUS_FILE };
+
+#define MAX_PATTERNS 32
+
+struct rc_args {
+	struct nl_ra_cfg cfg;
+	const char *pat[MAX_PATTERNS];
+	int npat;
+	double interval, duration;
+	bool status;
+	int cg_mode;
+	const char *metrics, *status_file;
+	bool libbpf_log;
+};
+
+static const char rc_doc[] =
+	"Keep cgroups below a high watermark by reclaiming in the background, from "
+	"the NUMA node a lottery picks: each node of a memcg gets a weight from its "
+	"reclaimable pages (memory.numa_stat), swappiness, swap availability and "
+	"recent scan/rotate figures (the 2011 memcg NUMA-scanning patches, with "
+	"their defects fixed), weights become tickets, and a BPF program draws the "
+	"victim node with bpf_get_prandom_u32(), both when a memcg hits its limit "
+	"(mm_vmscan_memcg_reclaim_begin) and for the agent's own passes.\v"
+	"CGROUP is a path under the cgroup mount (/bench/a) or a glob pattern "
+	"('/bench/*', quoted). Only matching cgroups are ever touched; patterns are "
+	"matched again every interval.\n\n"
+	"When usage rises above --high the agent reclaims in steps of --step pages "
+	"from the drawn node until usage is at or below --low (hysteresis). A pass "
+	"is at most --pass-steps steps and is then re-queued; it stops after three "
+	"steps without progress, and pauses while the cgroup's memory.pressure "
+	"(PSI 'some') grows faster than --pressure microseconds per second.\n\n"
+	"Backends, probed at start (the one in use is printed): damos (DAMON "
+	"paddr scheme over the node's physical range, memcg filter, pageout with a "
+	"size quota), madvise (process_madvise(MADV_PAGEOUT) on the cgroup's pages "
+	"on that node, found with move_pages), memcg (memory.reclaim: memcg-wide, "
+	"the last resort, not node-targeted). A backend the kernel refuses is "
+	"dropped for the next one.\n\n"
+	"Agent reclaim is counted apart from direct-reclaim stalls: see the status "
+	"block and the numalens_reclaim_* metrics (--metrics-file, Prometheus text "
+	"format, for node_exporter's textfile collector).\n\n"
+	"Status: --status prints, per cgroup, the seed's numa_stat line "
+	"'scan_weight=W N0=w0 N1=w1 ...', the ticket intervals, the balance "
+	"classification, and the draws and pages of a running agent (from its "
+	"status file).\n\n"
+	"Exit status: 0 ok, 1 runtime failure, 2 bad usage (no cgroup matches, bad "
+	"watermark), 3 not root, 4 kernel lacks BPF/BTF or every backend.\n\n"
+	"Examples:\n"
+	"  numalens reclaim --high 80% --low 70% /bench/a\n"
+	"  numalens reclaim --dry-run -d 10 '/jobs/*'\n"
+	"  numalens reclaim --backend madvise --rate-limit 64 --metrics-file "
+	"/var/lib/node_exporter/numalens_reclaim.prom /bench/a\n"
+	"  numalens reclaim --status /bench/a";
+
+static const struct argp_option rc_opts[] = {
+	{ "high", OPT_HIGH, "SIZE|PCT", 0, "High watermark: bytes (K/M/G suffixes) or percent of memory.max (default 75%)", 0 },
+	{ "low", OPT_LOW, "SIZE|PCT", 0, "Reclaim down to this (default 70%); must be below --high", 0 },
+	{ "interval", 'i', "SECONDS", 0, "Check usage and refresh weights this often (default 1; 0.05 to 3600)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
+	{ "dry-run", OPT_DRY, NULL, 0, "Log every decision, reclaim nothing", 0 },
+	{ "status", OPT_STATUS, NULL, 0, "Print weights, tickets and draws, then exit", 0 },
+	{ "step", OPT_STEP, "PAGES", 0, "Pages per step (default 32, SWAP_CLUSTER_MAX)", 1 },
+	{ "pass-steps", OPT_PASS, "N", 0, "Steps per pass before re-queueing (default 128)", 1 },
+	{ "rate-limit", OPT_RATE, "MiB/s", 0, "Reclaim at most this fast over all cgroups (default: no limit)", 1 },
+	{ "pressure", OPT_PRESSURE, "US", 0, "Back off while PSI memory stall grows faster than US microseconds per second (default 10000; 0 = never)", 1 },
+	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), damos, madvise or memcg", 2 },
+	{ "victim", OPT_VICTIM, "RULE", 0, "lottery (default) or round-robin (the pre-2011 rule, for comparison)", 2 },
+	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the seed's inverted test)", 2 },
+	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
+	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
+	{ "metrics-file", OPT_METRICS, "PATH", 0, "Write Prometheus metrics here every interval (atomically)", 3 },
+	{ "status-file", OPT_STATUS_FILE, "PATH", 0, "Where the agent keeps its status for --status (default /run/numalens-reclaim.status)", 3 },
+	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
+	{ "verbose", 'v', NULL, 0, "Log every step (twice: libbpf's log too)", 3 },
+	{ 0 }
+};
+
+static int pick_name(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static error_t rc_parse(int key, char *arg, struct argp_state *st)
+{
+	struct rc_args *a = st->input;
+	static const char *const backends[] = { "damos", "madvise", "memcg", "auto" };
+	static const char *const victims[] = { "lottery", "round-robin" };
+	static const char *const anon[] = { "intent", "code" };
+	static const char *const modes[] = { "half-open", "kernel2011" };
+	int k;
+
+	switch (key) {
+	case OPT_HIGH:
+	case OPT_LOW:
+		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
+			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent in (0, 100]",
+				     key == OPT_HIGH ? "high" : "low", arg);
+		break;
+	case 'i':
+		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-i", st);
+		break;
+	case 'd':
+		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "-d", st);
+		break;
+	case OPT_DRY: a->cfg.dry_run = true; break;
+	case OPT_STATUS: a->status = true; break;
+	case OPT_STEP:
+		a->cfg.step_pages = (uint32_t)nl_cli_parse_long(arg, 1, 1 << 20, "--step", st);
+		break;
+	case OPT_PASS:
+		a->cfg.pass_steps = (uint32_t)nl_cli_parse_long(arg, 1, 1 << 20, "--pass-steps", st);
+		break;
+	case OPT_RATE: {
+		char *end;
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !(v > 0) || v > 1e6)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--rate-limit: MiB/s from 0.01 to 1000000, not '%s'", arg);
+		a->cfg.rate_mib_s = v;
+		break;
+	}
+	case OPT_PRESSURE:
+		a->cfg.psi_us_s = (double)nl_cli_parse_long(arg, 0, 1000000, "--pressure", st);
+		break;
+	case OPT_BACKEND:
+		if ((k = pick_name(arg, backends, 4)) < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--backend: auto, damos, madvise or memcg, not '%s'", arg);
+		a->cfg.backend = k == 3 ? -1 : k;
+		break;
+	case OPT_VICTIM:
+		if ((k = pick_name(arg, victims, 2)) < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--victim: lottery or round-robin, not '%s'", arg);
+		a->cfg.victim = k;
+		break;
+	case OPT_ANON:
+		if ((k = pick_name(arg, anon, 2)) < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--anon-rule: intent or code, not '%s'", arg);
+		a->cfg.anon_rule = (uint32_t)k;
+		break;
+	case OPT_MODE:
+		if ((k = pick_name(arg, modes, 2)) < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--draw-mode: half-open or kernel2011, not '%s'", arg);
+		a->cfg.draw_mode = (uint32_t)k;
+		break;
+	case OPT_BAL: {
+		unsigned lo, hi;
+		char c;
+
+		if (sscanf(arg, "%u,%u%c", &lo, &hi, &c) != 2 || lo >= hi || hi > 1000)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--balance: LO,HI percents with LO < HI <= 1000, not '%s'", arg);
+		a->cfg.bal_lo = lo;
+		a->cfg.bal_hi = hi;
+		break;
+	}
+	case OPT_METRICS: a->metrics = arg; break;
+	case OPT_STATUS_FILE: a->status_file = arg; break;
+	case OPT_CG_HIER: a->cg_mode = nl_cli_parse_cg_mode(arg, st); break;
+	case 'v':
+		a->libbpf_log = a->cfg.verbose;
+		a->cfg.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (arg[0] != '/')
+			argp_failure(st, NL_EXIT_USAGE, 0, "cgroup '%s': give a path starting with '/' under the cgroup mount", arg);
+		if (a->npat == MAX_PATTERNS)
+			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d cgroup paths or patterns", MAX_PATTERNS);
+		a->pat[a->npat++] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->npat)
+			argp_failure(st, NL_EXIT_USAGE, 0, "give at least one cgroup path or pattern (see --help)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* Mount point of hierarchy @mode from /proc/self/mounts. */
+static int mount_of(int mode, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[512], type[64], opts[1024];
+	int e = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%255s %511s %63s %1023s %*d %*d", dev, dir, type, opts) == 4)
+		if (mode == NL_CG_V2 ? !strcmp(type, "cgroup2")
+				     : !strcmp(type, "cgroup") && strstr(opts, "memory")) {
+			snprintf(out, len, "%s", dir);
+			e = 0;
+			break;
+		}
+	fclose(f);
+	return e;
+}
+
+/* Add every directory matching the patterns; returns how many matched. */
+static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
+{
+	int found = 0;
+
+	for (int i = 0; i < a->npat; i++) {
+		char full[4096];
+		glob_t g;
+
+		snprintf(full, sizeof(full), "%s%s", root, a->pat[i]);
+		if (glob(full, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
+			continue;
+		for (size_t j = 0; j < g.gl_pathc; j++) {
+			const char *rel = g.gl_pathv[j] + strlen(root);
+			int before = ra->nr_cg, k = nl_ra_add(ra, *rel ? rel : "/");
+
+			if (k >= 0) {
+				found++;
+				if (k == before && report && ra->cfg.log)
+					fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].rel);
+			} else if (k == -ENOSPC && report) {
+				fprintf(stderr, "numalens reclaim: more than %d cgroups match: %s ignored\n",
+					NL_RA_MAX_CG, rel);
+			}
+		}
+		globfree(&g);
+	}
+	return found;
+}
+
+static void write_atomic(const char *path, struct nl_ra *ra, bool metrics)
+{
+	char tmp[4200];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	if (metrics) {
+		nl_ra_metrics(ra, f);
+	} else {
+		fprintf(f, "agent pid %d\n", (int)getpid());
+		for (int i = 0; i < ra->nr_cg; i++)
+			if (!ra->cg[i].gone)
+				nl_ra_status(ra, &ra->cg[i], f);
+	}
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
+}
+
+/* Status of a running agent, if its file is there and its pid alive. */
+static void print_agent_status(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[4096];
+	int pid = 0;
+
+	if (!f || fscanf(f, "agent pid %d\n", &pid) != 1 || kill(pid, 0)) {
+		printf("\nno running agent (%s)\n", path);
+		if (f)
+			fclose(f);
+		return;
+	}
+	printf("\nrunning agent (pid %d):\n", pid);
+	while (fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	fclose(f);
+}
+
+/* A limit-path decision from BPF: logged in dry-run and verbose runs (the
+ * counts are in BPF either way). */
+static void on_limit_event(void *ctx, const struct nl_lot_event *e)
+{
+	struct nl_ra *ra = ctx;
+	const char *rel = "?";
+
+	if (!ra->cfg.dry_run && !ra->cfg.verbose)
+		return;
+	for (int i = 0; i < ra->nr_cg; i++)
+		if (ra->cg[i].id == e->cgroup_id)
+			rel = ra->cg[i].rel;
+	if (e->reason == NL_LOT_OK)
+		fprintf(ra->cfg.log, "%s limit reclaim: BPF lottery drew node %u\n", rel, e->nid);
+	else
+		fprintf(ra->cfg.log, "%s limit reclaim: no victim node (%s)\n", rel,
+			nl_lot_reason_str(e->reason));
+}
+
+int nl_cmd_reclaim(int argc, char **argv)
+{
+	struct rc_args a = { .interval = 1.0, .cg_mode = -1 };
+	struct argp argp = { rc_opts, rc_parse, "CGROUP...", rc_doc, NULL, NULL, NULL };
+	static struct nl_ra ra;
+	struct nl_lot_bpf *lot = NULL;
+	enum nl_cgroup_mode mode = NL_CG_V2;
+	char root[512] = "", err[512] = "";
+	bool have_limit = false;
+	double t_end, next;
+	int rc, e;
+
+	a.cfg.backend = -1;
+	a.cfg.step_pages = 32;
+	a.cfg.pass_steps = 128;
+	a.cfg.psi_us_s = 10000;
+	a.cfg.bal_lo = 80;
+	a.cfg.bal_hi = 120;
+	nl_wm_parse("75%", &a.cfg.high);
+	nl_wm_parse("70%", &a.cfg.low);
+	a.status_file = "/run/numalens-reclaim.status";
+	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+		return NL_EXIT_USAGE;
+
+	if (a.cg_mode < 0) {
+		if (nl_cgroup_detect("/proc/self/mounts", &mode, root, sizeof(root))) {
+			fprintf(stderr, "%s: no cgroup hierarchy is mounted\n", argv[0]);
+			return NL_EXIT_FAIL;
+		}
+	} else {
+		mode = (enum nl_cgroup_mode)a.cg_mode;
+		if (mount_of(mode, root, sizeof(root))) {
+			fprintf(stderr, "%s: no %s hierarchy is mounted: use --cgroup-hierarchy=auto\n",
+				argv[0], mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
+			return NL_EXIT_USAGE;
+		}
+	}
+	a.cfg.v1 = mode == NL_CG_V1_MEMORY;
+	a.cfg.root = root;
+	a.cfg.log = a.status ? NULL : stdout;
+
+	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, &have_limit, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return rc;
+	}
+	e = nl_ra_init(&ra, &a.cfg, lot, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		nl_lot_close(lot);
+		return NL_EXIT_KERNEL;
+	}
+	if (!match_all(&ra, &a, root, false)) {
+		fprintf(stderr, "%s: no cgroup under %s matches %s%s: paths are relative to that mount\n",
+			argv[0], root, a.pat[0], a.npat > 1 ? " (or the others)" : "");
+		nl_rb_cleanup();
+		nl_lot_close(lot);
+		return NL_EXIT_USAGE;
+	}
+	if (a.status) {
+		for (int i = 0; i < ra.nr_cg; i++) {
+			struct nl_ra_cg *c = &ra.cg[i];
+
+			nl_rcg_limit(c->dir, ra.cfg.v1, &c->limit);
+			nl_rcg_usage(c->dir, ra.cfg.v1, &c->usage);
+			nl_rcg_events_max(c->dir, ra.cfg.v1, &c->events_max);
+			c->events_max0 = c->events_max;
+			nl_wm_resolve(&ra.cfg.high, &ra.cfg.low, c->limit, &c->wm);
+			nl_ra_refresh(&ra, c);
+			nl_ra_status(&ra, c, stdout);
+		}
+		print_agent_status(a.status_file);
+		nl_rb_cleanup();
+		nl_lot_close(lot);
+		return NL_EXIT_OK;
+	}
+
+	nl_cli_install_signals();
+	printf("numalens reclaim: %s hierarchy at %s; backend %s%s; victim %s; limit-reclaim hook %s%s\n",
+	       a.cfg.v1 ? "v1 memory" : "cgroup v2", root, nl_rb_name(ra.backend),
+	       ra.backend == NL_RB_MEMCG ? " (memcg-wide, the last resort: not node-targeted)" : "",
+	       a.cfg.victim == NL_VICTIM_RR ? "round-robin" : "BPF lottery",
+	       have_limit ? "attached" : "not available",
+	       a.cfg.dry_run ? "; dry run: nothing is reclaimed" : "");
+	for (int k = 0; k < NL_RB_NR; k++)
+		if (!ra.probe.ok[k])
+			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra.probe.why[k]);
+	match_all(&ra, &a, root, true);
+	fflush(stdout);
+	t_end = a.duration > 0 ? nl_ra_now() + a.duration : 0;
+	next = nl_ra_now();
+	while (!nl_stop_req && (!t_end || nl_ra_now() < t_end)) {
+		bool again = false;
+		double now = nl_ra_now();
+
+		match_all(&ra, &a, root, true);
+		for (int i = 0; i < ra.nr_cg && !nl_stop_req; i++)
+			again |= nl_ra_tick(&ra, &ra.cg[i], now);
+		/* limit-path decisions: log them, the counters are in BPF */
+		nl_lot_poll(lot, 0, on_limit_event, &ra);
+		if (a.metrics)
+			write_atomic(a.metrics, &ra, true);
+		write_atomic(a.status_file, &ra, false);
+		next += a.interval;
+		if (again)
+			continue;	/* re-queued pass: no wait */
+		if (next > nl_ra_now()) {
+			struct timespec ts;
+			double d = next - nl_ra_now();
+
+			if (t_end && nl_ra_now() + d > t_end)
+				d = t_end - nl_ra_now();
+			if (d > 0) {
+				ts.tv_sec = (time_t)d;
+				ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+				nanosleep(&ts, NULL);
+			}
+		} else {
+			next = nl_ra_now();
+		}
+	}
+	for (int i = 0; i < ra.nr_cg; i++)
+		if (!ra.cg[i].gone)
+			nl_ra_status(&ra, &ra.cg[i], stdout);
+	unlink(a.status_file);
+	nl_rb_cleanup();
+	nl_lot_close(lot);
+	return NL_EXIT_OK;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * DAMOS through /sys/kernel/mm/damon/admin (Documentation/admin-guide/mm/
+ * damon/usage.rst): a paddr context whose one region is a node's physical
+ * range, a memcg filter (only the cgroup's pages pass) and a pageout scheme
+ * that matches every region (any access count, any age) under a size
+ * quota. The node's range comes from its memory blocks.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "reclaim_damos.h"
+
+#define ADMIN "kernel/mm/damon/admin/kdamonds"
+
+static bool ours;	/* this process created kdamond 0 */
+static char ours_sysfs[256] = "/sys";
+
+static int wr(const char *sysfs, const char *rel, const char *val)
+{
+	char p[1024];
+	int fd, e = 0;
+	size_t n = strlen(val);
+
+	snprintf(p, sizeof(p), "%s/%s/%s", sysfs, ADMIN, rel);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, n) != (ssize_t)n)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+static int rd(const char *sysfs, const char *rel, char *buf, size_t len)
+{
+	char p[1024];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s/%s", sysfs, ADMIN, rel);
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	/* whole file, lines joined by spaces (avail_operations has one a line) */
+	{
+		size_t n = fread(buf, 1, len - 1, f);
+
+		buf[n] = 0;
+		while (n && buf[n - 1] == '\n')
+			buf[--n] = 0;
+		for (char *c = buf; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool exists(const char *sysfs, const char *rel)
+{
+	char p[1024];
+
+	snprintf(p, sizeof(p), "%s/%s/%s", sysfs, ADMIN, rel);
+	return access(p, F_OK) == 0;
+}
+
+/* [start, end) physical bytes of node @nid's memory blocks. */
+static int node_range(const char *sysfs, int nid, uint64_t *start, uint64_t *end)
+{
+	char p[256], buf[64];
+	uint64_t bs = 0, lo = UINT64_MAX, hi = 0;
+	struct dirent *d;
+	FILE *f;
+	DIR *dir;
+
+	snprintf(p, sizeof(p), "%s/devices/system/memory/block_size_bytes", sysfs);
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	if (fgets(buf, sizeof(buf), f))
+		bs = strtoull(buf, NULL, 16);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/devices/system/node/node%d", sysfs, nid);
+	dir = opendir(p);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		unsigned long long b;
+		char c;
+
+		if (sscanf(d->d_name, "memory%llu%c", &b, &c) != 1)
+			continue;
+		if (b * bs < lo)
+			lo = b * bs;
+		if ((b + 1) * bs > hi)
+			hi = (b + 1) * bs;
+	}
+	closedir(dir);
+	if (!bs || lo >= hi)
+		return -ENOENT;
+	*start = lo;
+	*end = hi;
+	return 0;
+}
+
+int nl_damos_probe(const char *sysfs, char *why, size_t len)
+{
+	char buf[256];
+
+	if (!exists(sysfs, "nr_kdamonds")) {
+		snprintf(why, len, "no DAMON sysfs (CONFIG_DAMON_SYSFS)");
+		return -EOPNOTSUPP;
+	}
+	if (rd(sysfs, "nr_kdamonds", buf, sizeof(buf)) || (atoi(buf) != 0 && !ours)) {
+		snprintf(why, len, "DAMON is in use by someone else (nr_kdamonds=%s): not taking it over", buf);
+		return -EBUSY;
+	}
+	{
+		/* DAMON_STAT (on by default in some distro kernels) runs its
+		 * context exclusively: every other start gets -EBUSY. */
+		char p[256];
+		FILE *f;
+
+		snprintf(p, sizeof(p), "%s/module/damon_stat/parameters/enabled", sysfs);
+		f = fopen(p, "re");
+		if (f) {
+			int c = fgetc(f);
+
+			fclose(f);
+			if (c == 'Y') {
+				snprintf(why, len, "DAMON_STAT holds DAMON exclusively: write N to %s to use damos", p);
+				return -EBUSY;
+			}
+		}
+	}
+	if (!ours) {
+		if (wr(sysfs, "nr_kdamonds", "1") || wr(sysfs, "0/contexts/nr_contexts", "1")) {
+			snprintf(why, len, "cannot create a kdamond: %s", strerror(errno));
+			return -EOPNOTSUPP;
+		}
+		ours = true;
+		snprintf(ours_sysfs, sizeof(ours_sysfs), "%s", sysfs);
+	}
+	if (rd(sysfs, "0/contexts/0/avail_operations", buf, sizeof(buf)) == 0 &&
+	    !strstr(buf, "paddr")) {
+		snprintf(why, len, "no paddr operations set (CONFIG_DAMON_PADDR)");
+		nl_damos_cleanup();
+		return -EOPNOTSUPP;
+	}
+	if (wr(sysfs, "0/contexts/0/operations", "paddr") ||
+	    wr(sysfs, "0/contexts/0/schemes/nr_schemes", "1")) {
+		snprintf(why, len, "paddr context refused");
+		nl_damos_cleanup();
+		return -EOPNOTSUPP;
+	}
+	if (!exists(sysfs, "0/contexts/0/schemes/0/filters") &&
+	    !exists(sysfs, "0/contexts/0/schemes/0/ops_filters")) {
+		snprintf(why, len, "no DAMOS filters (memcg filter needs 6.3+)");
+		nl_damos_cleanup();
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes,
+		     uint64_t *applied, char *err, size_t errlen)
+{
+	const char *S = "0/contexts/0/schemes/0";
+	char p[256], v[64], buf[64];
+	const char *fdir;
+	uint64_t start = 0, end = 0, base = 0;
+	struct timespec t0, now;
+	int e;
+
+	*applied = 0;
+	if (!ours && nl_damos_probe(sysfs, err, errlen))
+		return -EOPNOTSUPP;
+	e = node_range(sysfs, nid, &start, &end);
+	if (e) {
+		snprintf(err, errlen, "no memory blocks for node %d: %s", nid, strerror(-e));
+		return -EINVAL;
+	}
+	fdir = exists(sysfs, "0/contexts/0/schemes/0/ops_filters") ? "ops_filters" : "filters";
+	wr(sysfs, "0/contexts/0/targets/nr_targets", "1");
+	wr(sysfs, "0/contexts/0/targets/0/regions/nr_regions", "1");
+	/* end first if the new range lies above the old one */
+	snprintf(v, sizeof(v), "%" PRIu64, end);
+	wr(sysfs, "0/contexts/0/targets/0/regions/0/end", v);
+	snprintf(v, sizeof(v), "%" PRIu64, start);
+	e = wr(sysfs, "0/contexts/0/targets/0/regions/0/start", v);
+	snprintf(v, sizeof(v), "%" PRIu64, end);
+	e = e ? e : wr(sysfs, "0/contexts/0/targets/0/regions/0/end", v);
+#define SET(sub, val) do { snprintf(p, sizeof(p), "%s/%s", S, sub); \
+		if (!e) e = wr(sysfs, p, val); } while (0)
+	SET("action", "pageout");
+	SET("access_pattern/sz/min", "0");
+	SET("access_pattern/sz/max", "18446744073709551615");
+	SET("access_pattern/nr_accesses/min", "0");
+	SET("access_pattern/nr_accesses/max", "4294967295");
+	SET("access_pattern/age/min", "0");
+	SET("access_pattern/age/max", "4294967295");
+	/* The size quota is charged with the bytes DAMOS *tries*, before the
+	 * memcg filter: a step-sized quota would be spent on other cgroups'
+	 * pages at the start of the node. So the quota spans the node and the
+	 * step is bounded by stopping once sz_applied reaches it (polled). */
+	snprintf(v, sizeof(v), "%" PRIu64, end - start);
+	SET("quotas/bytes", v);
+	SET("../../monitoring_attrs/intervals/sample_us", "20000");
+	SET("../../monitoring_attrs/intervals/aggr_us", "200000");
+	SET("quotas/ms", "0");
+	SET("quotas/reset_interval_ms", "1000");
+	snprintf(p, sizeof(p), "%s/%s/nr_filters", S, fdir);
+	if (!e)
+		e = wr(sysfs, p, "1");
+	{
+		char q[160];
+		bool has_allow;
+
+		snprintf(q, sizeof(q), "%s/%s/0/allow", S, fdir);
+		has_allow = exists(sysfs, q);
+		snprintf(q, sizeof(q), "%s/0/type", fdir);
+		SET(q, "memcg");
+		snprintf(q, sizeof(q), "%s/0/memcg_path", fdir);
+		SET(q, rel);
+		/* allow-filters (6.14+): matching pages allowed, others not;
+		 * before, a filter only excluded: exclude the non-matching. */
+		snprintf(q, sizeof(q), "%s/0/matching", fdir);
+		SET(q, has_allow ? "Y" : "N");
+		if (has_allow) {
+			snprintf(q, sizeof(q), "%s/0/allow", fdir);
+			SET(q, "Y");
+		}
+	}
+#undef SET
+	if (e) {
+		snprintf(err, errlen, "DAMOS configuration refused: %s", strerror(-e));
+		return -EINVAL;
+	}
+	e = wr(sysfs, "0/state", "on");
+	if (e) {
+		snprintf(err, errlen, "DAMOS refused to start (memcg_path %s): %s", rel, strerror(-e));
+		return e == -ENOENT ? -ENOENT : -EINVAL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		usleep(20 * 1000);
+		wr(sysfs, "0/state", "update_schemes_stats");
+		snprintf(p, sizeof(p), "%s/stats/sz_applied", S);
+		if (!rd(sysfs, p, buf, sizeof(buf)))
+			*applied = strtoull(buf, NULL, 10) - base;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (*applied >= bytes || now.tv_sec - t0.tv_sec >= 3)
+			break;
+	}
+	wr(sysfs, "0/state", "off");
+	return *applied ? 0 : -EAGAIN;
+}
+
+void nl_damos_cleanup(void)
+{
+	if (!ours)
+		return;
+	wr(ours_sysfs, "0/state", "off");
+	wr(ours_sysfs, "nr_kdamonds", "0");
+	ours = false;
+}

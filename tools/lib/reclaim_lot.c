@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Loading and driving bpf/lottery.bpf.c (see reclaim_lot.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "reclaim_lot.h"
+#include "loader.h"
+#include "lottery.skel.h"
+
+struct nl_lot_bpf {
+	struct nl_lottery *skel;
+	struct nl_lot_slot *slots;	/* mmap of lot_tables */
+	size_t map_len;
+	struct ring_buffer *rb;
+	void (*fn)(void *, const struct nl_lot_event *);
+	void *fn_ctx;
+	int nr_cpus;
+};
+
+static bool lot_verbose;
+
+static int lot_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!lot_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool verbose,
+		bool *have_limit, char *err, size_t errlen)
+{
+	struct nl_lot_bpf *l = calloc(1, sizeof(*l));
+	int e;
+
+	*out = NULL;
+	*have_limit = false;
+	if (!l) {
+		snprintf(err, errlen, "out of memory");
+		return NL_EXIT_FAIL;
+	}
+	if (geteuid() != 0) {
+		free(l);
+		snprintf(err, errlen, "needs root (CAP_BPF, CAP_PERFMON) to load the lottery: run it with sudo");
+		return NL_EXIT_PRIV;
+	}
+	lot_verbose = verbose;
+	libbpf_set_print(lot_print);
+	l->nr_cpus = libbpf_num_possible_cpus();
+	l->skel = nl_lottery__open();
+	if (!l->skel) {
+		snprintf(err, errlen, "cannot open the lottery BPF object: %s", strerror(errno));
+		free(l);
+		return NL_EXIT_KERNEL;
+	}
+	l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
+	if (!attach_limit)
+		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
+	e = nl_lottery__load(l->skel);
+	if (e && attach_limit) {
+		/* The tracepoint may be missing or refused: keep the agent's draw. */
+		nl_lottery__destroy(l->skel);
+		l->skel = nl_lottery__open();
+		if (!l->skel) {
+			free(l);
+			snprintf(err, errlen, "cannot reopen the lottery BPF object");
+			return NL_EXIT_KERNEL;
+		}
+		l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
+		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
+		attach_limit = false;
+		e = nl_lottery__load(l->skel);
+	}
+	if (e) {
+		snprintf(err, errlen, "the kernel refused the lottery BPF program (%s); --verbose shows libbpf's log",
+			 strerror(-e));
+		nl_lot_close(l);
+		return NL_EXIT_KERNEL;
+	}
+	if (attach_limit) {
+		l->skel->links.lot_limit_begin = bpf_program__attach(l->skel->progs.lot_limit_begin);
+		*have_limit = l->skel->links.lot_limit_begin != NULL;
+	}
+	l->map_len = bpf_map__value_size(l->skel->maps.lot_tables) * (size_t)NL_LOT_MAX_CG;
+	l->map_len = (l->map_len + 4095) & ~(size_t)4095;
+	l->slots = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			bpf_map__fd(l->skel->maps.lot_tables), 0);
+	if (l->slots == MAP_FAILED) {
+		l->slots = NULL;
+		snprintf(err, errlen, "cannot mmap the ticket tables: %s", strerror(errno));
+		nl_lot_close(l);
+		return NL_EXIT_KERNEL;
+	}
+	*out = l;
+	return NL_EXIT_OK;
+}
+
+static int slot_of(struct nl_lot_bpf *l, uint64_t cgid)
+{
+	uint32_t s;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_index), &cgid, &s))
+		return -ENOENT;
+	return s < NL_LOT_MAX_CG ? (int)s : -ENOENT;
+}
+
+int nl_lot_manage(struct nl_lot_bpf *l, uint64_t cgid)
+{
+	int s = slot_of(l, cgid);
+
+	if (s >= 0)
+		return s;
+	for (uint32_t i = 0; i < NL_LOT_MAX_CG; i++) {
+		if (l->slots[i].cgroup_id)
+			continue;
+		/* An empty table first: draws before the first publication
+		 * say "no eligible node", never pick one. */
+		memset(&l->slots[i], 0, sizeof(l->slots[i]));
+		l->slots[i].cgroup_id = cgid;
+		if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.lot_index), &cgid, &i, BPF_NOEXIST))
+			return -errno;
+		return (int)i;
+	}
+	return -ENOSPC;
+}
+
+int nl_lot_set_table(struct nl_lot_bpf *l, uint64_t cgid, const struct nl_lot_table *t)
+{
+	int s = slot_of(l, cgid);
+
+	if (s < 0)
+		return s;
+	nl_lot_publish(&l->slots[s], t);
+	return 0;
+}
+
+int nl_lot_get_table(struct nl_lot_bpf *l, uint64_t cgid, struct nl_lot_table *t)
+{
+	int s = slot_of(l, cgid);
+
+	if (s < 0)
+		return s;
+	return nl_lot_read_slot(&l->slots[s], t);
+}
+
+int nl_lot_draw(struct nl_lot_bpf *l, uint64_t cgid, uint32_t *reason)
+{
+	struct nl_lot_run_ctx c = { .cgroup_id = cgid };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(l->skel->progs.lot_draw), &o))
+		return -errno;
+	*reason = c.reason;
+	return c.reason == NL_LOT_OK ? (int)c.nid : -1;
+}
+
+int nl_lot_read_counts(struct nl_lot_bpf *l, uint64_t cgid, struct nl_lot_counts *c)
+{
+	int s = slot_of(l, cgid);
+	struct nl_lot_counts *per;
+	uint32_t k;
+
+	memset(c, 0, sizeof(*c));
+	if (s < 0)
+		return s;
+	per = calloc((size_t)l->nr_cpus, sizeof(*per));
+	if (!per)
+		return -ENOMEM;
+	k = (uint32_t)s;
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_counts), &k, per)) {
+		free(per);
+		return -errno;
+	}
+	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+		uint64_t *dst = (uint64_t *)c, *src = (uint64_t *)&per[cpu];
+
+		for (size_t i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
+			dst[i] += src[i];
+	}
+	free(per);
+	return 0;
+}
+
+uint64_t nl_lot_lost(struct nl_lot_bpf *l)
+{
+	uint64_t *per = calloc((size_t)l->nr_cpus, sizeof(uint64_t)), sum = 0;
+	uint32_t k = 0;
+
+	if (!per)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_lost), &k, per))
+		for (int i = 0; i < l->nr_cpus; i++)
+			sum += per[i];
+	free(per);
+	return sum;
+}
+
+static int rb_cb(void *ctx, void *data, size_t len)
+{
+	struct nl_lot_bpf *l = ctx;
+
+	if (len >= sizeof(struct nl_lot_event) && l->fn)
+		l->fn(l->fn_ctx, data);
+	return 0;
+}
+
+int nl_lot_poll(struct nl_lot_bpf *l, int timeout_ms,
+		void (*fn)(void *ctx, const struct nl_lot_event *e), void *ctx)
+{
+	if (!l->rb) {
+		l->rb = ring_buffer__new(bpf_map__fd(l->skel->maps.lot_events), rb_cb, l, NULL);
+		if (!l->rb)
+			return -errno;
+	}
+	l->fn = fn;
+	l->fn_ctx = ctx;
+	return ring_buffer__poll(l->rb, timeout_ms);
+}
+
+void nl_lot_close(struct nl_lot_bpf *l)
+{
+	if (!l)
+		return;
+	if (l->rb)
+		ring_buffer__free(l->rb);
+	if (l->slots)
+		munmap(l->slots, l->map_len);
+	nl_lottery__destroy(l->skel);
+	free(l);
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The madvise backend: process_madvise(MADV_PAGEOUT) on the pages of a
+ * cgroup's tasks that sit on one node. numa_maps says which VMAs hold pages
+ * on the node, move_pages(2) with nodes == NULL says where each page is,
+ * and runs of pages on the node become the iovecs. Pages shared with
+ * processes outside the cgroup are left alone by the kernel (PAGEOUT only
+ * reclaims pages mapped once), so other cgroups are not touched.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include "reclaim_cg.h"
+#include "reclaim_madvise.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+#define CHUNK 512	/* pages per move_pages call */
+#define MAX_IOV 512	/* below UIO_MAXIOV (1024) */
+
+struct vma {
+	uint64_t start, end;
+};
+
+/* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0), ends from
+ * maps. Returns the count or -errno; *@out is malloc'd. */
+static int node_vmas(pid_t pid, int nid, struct vma **out)
+{
+	char p[64], line[2048], key[16];
+	FILE *f;
+	struct vma *v = NULL;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	snprintf(p, sizeof(p), "/proc/%d/numa_maps", pid);
+	snprintf(key, sizeof(key), " N%d=", nid);
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t start;
+
+		if (!strstr(line, key) || sscanf(line, "%" SCNx64, &start) != 1)
+			continue;
+		if (n == cap) {
+			struct vma *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? cap * 2 : 64));
+
+			if (!nv) {
+				free(v);
+				fclose(f);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[n].start = start;
+		v[n++].end = 0;
+	}
+	fclose(f);
+	snprintf(p, sizeof(p), "/proc/%d/maps", pid);
+	f = fopen(p, "re");
+	if (!f) {
+		free(v);
+		return -errno;
+	}
+	/* both files list VMAs in address order */
+	for (int i = 0; fgets(line, sizeof(line), f) && i < n;) {
+		uint64_t s, e;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &s, &e) != 2)
+			continue;
+		if (s == v[i].start)
+			v[i++].end = e;
+	}
+	fclose(f);
+	*out = v;
+	return n;
+}
+
+static int flush(int pidfd, struct iovec *iov, int *niov, uint64_t *advised)
+{
+	ssize_t r;
+
+	if (!*niov)
+		return 0;
+	r = syscall(SYS_process_madvise, pidfd, iov, (size_t)*niov, MADV_PAGEOUT, 0u);
+	*niov = 0;
+	if (r < 0)
+		return -errno;
+	*advised += (uint64_t)r;
+	return 0;
+}
+
+/* Page out up to @want bytes of @pid's pages on @nid; adds to @advised. */
+static int pageout_pid(pid_t pid, int nid, uint64_t want, uint64_t *advised)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	struct iovec iov[MAX_IOV];
+	void *addrs[CHUNK];
+	int status[CHUNK], niov = 0, e = 0, pidfd, n;
+	struct vma *v;
+
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
+	if (pidfd < 0)
+		return -ESRCH;
+	n = node_vmas(pid, nid, &v);
+	if (n < 0) {
+		close(pidfd);
+		return n == -ENOENT ? -ESRCH : n;
+	}
+	uint64_t found = 0;
+
+	for (int i = 0; i < n && !e && *advised + found < want; i++) {
+		for (uint64_t a = v[i].start; a < v[i].end && !e && *advised + found < want;) {
+			int k = 0;
+
+			for (; k < CHUNK && a + (uint64_t)k * (uint64_t)psz < v[i].end; k++)
+				addrs[k] = (void *)(uintptr_t)(a + (uint64_t)k * (uint64_t)psz);
+			if (syscall(SYS_move_pages, pid, (unsigned long)k, addrs, NULL, status, 0) < 0) {
+				e = errno == ESRCH ? -ESRCH : 0;	/* e.g. a VMA that went away */
+				break;
+			}
+			for (int j = 0; j < k && *advised + found < want; j++) {
+				uint64_t pa = (uint64_t)(uintptr_t)addrs[j];
+
+				if (status[j] != nid)
+					continue;
+				found += (uint64_t)psz;
+				if (niov && (uint64_t)(uintptr_t)iov[niov - 1].iov_base +
+						    iov[niov - 1].iov_len == pa) {
+					iov[niov - 1].iov_len += (size_t)psz;
+					continue;
+				}
+				if (niov == MAX_IOV) {
+					uint64_t before = *advised;
+
+					e = flush(pidfd, iov, &niov, advised);
+					found -= *advised - before;
+					if (e)
+						break;
+				}
+				iov[niov].iov_base = addrs[j];
+				iov[niov++].iov_len = (size_t)psz;
+			}
+			a += (uint64_t)k * (uint64_t)psz;
+		}
+	}
+	if (!e) {
+		uint64_t before = *advised;
+
+		e = flush(pidfd, iov, &niov, advised);
+		found -= *advised - before;
+	}
+	free(v);
+	close(pidfd);
+	return e;
+}
+
+int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advised,
+		       char *err, size_t errlen)
+{
+	pid_t *pids;
+	int n = nl_rcg_procs(dir, &pids), live = 0, e = 0;
+
+	*advised = 0;
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s/cgroup.procs: %s", dir, strerror(-n));
+		return n == -ENOENT ? -ENOENT : n;
+	}
+	for (int i = 0; i < n && *advised < bytes; i++) {
+		int r = pageout_pid(pids[i], nid, bytes, advised);
+
+		if (r == -ESRCH)
+			continue;	/* the task exited meanwhile: next one */
+		live++;
+		if (r == -EPERM || r == -EINVAL || r == -ENOSYS) {
+			snprintf(err, errlen, "process_madvise(MADV_PAGEOUT) refused by the kernel: %s",
+				 strerror(-r));
+			e = r == -ENOSYS ? -EOPNOTSUPP : r;
+			break;
+		}
+	}
+	free(pids);
+	if (!e && !live && n > 0) {
+		snprintf(err, errlen, "every task of the cgroup exited during the step");
+		return -ESRCH;
+	}
+	if (!e && n == 0) {
+		snprintf(err, errlen, "no task in the cgroup to page out from (only page cache left?)");
+		return -ESRCH;
+	}
+	return e;
+}

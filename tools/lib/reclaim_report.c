@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What the agent shows: the status block (the seed's scan_weight line,
+ * R14) and Prometheus metrics (base units, _total counters).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "reclaim_agent.h"
+
+void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
+{
+	struct nl_lot_counts k = { 0 };
+	int n = c->in.nr_nodes ? (int)c->in.nr_nodes : 1;
+
+	fprintf(f, "cgroup %s id=%" PRIu64 " usage=%" PRIu64 "KiB limit=", c->rel, c->id, c->usage / 1024);
+	if (c->limit == NL_RCG_NO_LIMIT)
+		fprintf(f, "max");
+	else
+		fprintf(f, "%" PRIu64 "KiB", c->limit / 1024);
+	fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB state=%s backend=%s victim=%s\n",
+		c->wm.high / 1024, c->wm.low / 1024, c->wm.active ? "reclaiming" : "idle",
+		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
+	fprintf(f, "scan_weight=%llu", (unsigned long long)c->w.total);
+	for (int i = 0; i < n; i++)
+		fprintf(f, " N%d=%llu", i, (unsigned long long)c->w.w[i]);
+	fprintf(f, "\ntickets");
+	for (uint32_t i = 0; i < c->t.nr && i < NL_LOT_MAX_NODES; i++)
+		fprintf(f, " N%u=[%u,%u)", c->t.e[i].nid, c->t.e[i].start,
+			c->t.e[i].start + c->t.e[i].tickets);
+	fprintf(f, " sum=%u balanced=%s (window %u-%u%% of W/%s) anon=%s active_file=%s swap=%s lru=%s\n",
+		c->t.sum, c->t.balanced ? "yes" : "no", a->cfg.bal_lo, a->cfg.bal_hi,
+		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
+		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
+		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
+	if (!c->have_scan)
+		fprintf(f, "scanned/rotated: not available (vmscan source not connected): "
+			   "cold-start prior, factor 1.0 on every node\n");
+	if (a->lot)
+		nl_lot_read_counts(a->lot, c->id, &k);
+	for (int s = 0; s < NL_LOT_NR_SOURCES; s++) {
+		fprintf(f, "draws %s:", s == NL_LOT_SRC_LIMIT ? "limit" : "agent");
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%llu", i, (unsigned long long)(
+				s == NL_LOT_SRC_AGENT && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i]
+										 : k.draws[s][i]));
+		for (int r = 1; r < NL_LOT_NR_REASONS; r++)
+			if (k.novictim[s][r])
+				fprintf(f, " %s=%llu", nl_lot_reason_str((uint32_t)r),
+					(unsigned long long)k.novictim[s][r]);
+		fputc('\n', f);
+	}
+	for (int b = 0; b < NL_RB_NR; b++) {
+		uint64_t t = 0;
+
+		for (int i = 0; i < n; i++)
+			t += c->pages[b][i];
+		if (!t)
+			continue;
+		fprintf(f, "reclaimed %s pages:", nl_rb_name(b));
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%" PRIu64, i, c->pages[b][i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "passes=%" PRIu64 " steps=%" PRIu64 " no_progress_stops=%" PRIu64
+		" on_victim_node_pages=%" PRIu64 " off_node_pages=%" PRIu64
+		" over_high_s=%.1f agent_reclaim_s=%.3f memory.events.max=%" PRIu64 " (+%" PRIu64
+		" since start) psi_backoffs=%" PRIu64 "%s\n",
+		c->passes, c->steps, c->no_progress_stops, c->target_pages, c->offnode_pages,
+		c->over_high_s, c->agent_s, c->events_max, c->events_max - c->events_max0,
+		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
+}
+
+void nl_ra_metrics(struct nl_ra *a, FILE *f)
+{
+	fprintf(f, "# HELP numalens_reclaim_draws_total Victim-node draws by node and source (limit = memcg hit its limit, agent = background pass).\n"
+		   "# TYPE numalens_reclaim_draws_total counter\n");
+	for (int j = 0; j < a->nr_cg; j++) {
+		struct nl_ra_cg *c = &a->cg[j];
+		struct nl_lot_counts k = { 0 };
+
+		if (a->lot)
+			nl_lot_read_counts(a->lot, c->id, &k);
+		for (int s = 0; s < NL_LOT_NR_SOURCES; s++)
+			for (uint32_t i = 0; i < c->in.nr_nodes; i++)
+				fprintf(f, "numalens_reclaim_draws_total{cgroup=\"%s\",node=\"%u\",source=\"%s\"} %llu\n",
+					c->rel, i, s ? "agent" : "limit", (unsigned long long)(
+					s && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i] : k.draws[s][i]));
+	}
+	fprintf(f, "# HELP numalens_reclaim_pages_total Pages the agent freed, by node and backend (memory.numa_stat deltas).\n"
+		   "# TYPE numalens_reclaim_pages_total counter\n");
+	for (int j = 0; j < a->nr_cg; j++)
+		for (int b = 0; b < NL_RB_NR; b++)
+			for (uint32_t i = 0; i < a->cg[j].in.nr_nodes; i++)
+				fprintf(f, "numalens_reclaim_pages_total{cgroup=\"%s\",node=\"%u\",backend=\"%s\"} %" PRIu64 "\n",
+					a->cg[j].rel, i, nl_rb_name(b), a->cg[j].pages[b][i]);
+	fprintf(f, "# HELP numalens_reclaim_passes_total Background reclaim passes.\n"
+		   "# TYPE numalens_reclaim_passes_total counter\n");
+	for (int j = 0; j < a->nr_cg; j++)
+		fprintf(f, "numalens_reclaim_passes_total{cgroup=\"%s\"} %" PRIu64 "\n", a->cg[j].rel,
+			a->cg[j].passes);
+	fprintf(f, "# HELP numalens_reclaim_over_high_seconds_total Time usage spent above the high watermark.\n"
+		   "# TYPE numalens_reclaim_over_high_seconds_total counter\n");
+	for (int j = 0; j < a->nr_cg; j++)
+		fprintf(f, "numalens_reclaim_over_high_seconds_total{cgroup=\"%s\"} %.3f\n", a->cg[j].rel,
+			a->cg[j].over_high_s);
+	fprintf(f, "# HELP numalens_reclaim_agent_seconds_total Wall time the agent spent reclaiming (not direct-reclaim stalls).\n"
+		   "# TYPE numalens_reclaim_agent_seconds_total counter\n");
+	for (int j = 0; j < a->nr_cg; j++)
+		fprintf(f, "numalens_reclaim_agent_seconds_total{cgroup=\"%s\"} %.3f\n", a->cg[j].rel,
+			a->cg[j].agent_s);
+}

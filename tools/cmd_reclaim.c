@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cgroup.h"
 #include "reclaim_agent.h"
+#include "reclaim_feed.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
        OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_METRICS,
@@ -288,6 +289,58 @@ static void print_agent_status(const char *path)
 	fclose(f);
 }
 
+/* The scanned/rotated input of the weights: a collector over the vmscan
+ * program only (the agent runs for days; the sched_switch and page-alloc
+ * programs of a full session would cost every context switch and
+ * allocation for figures it never reads). Without it the weights keep the
+ * R4 prior, said once. */
+static struct nl_cli_session scan_sess;
+static struct nl_snapshot scan_snap;
+
+static void scan_open(struct nl_ra *ra, int cg_mode, bool verbose)
+{
+	struct nl_cli_open_opts o = { .cg_mode = cg_mode, .verbose = verbose,
+				      .prog = "numalens reclaim", .vmscan_only = true };
+
+	ra->scan_from = "prior";
+	if (nl_cli_open(&scan_sess, &o) != NL_EXIT_OK || !scan_sess.bpf.have_vmscan) {
+		if (scan_sess.col)
+			nl_cli_close(&scan_sess);
+		memset(&scan_sess, 0, sizeof(scan_sess));
+		printf("  scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior\n");
+		return;
+	}
+	ra->scan = nl_scan_src_new(NL_RA_MAX_CG);
+	if (ra->scan)
+		ra->scan_from = "vmscan";
+}
+
+/* One interval of reclaim figures into the weights' store. */
+static void scan_feed(struct nl_ra *ra)
+{
+	uint64_t ids[NL_RA_MAX_CG];
+	int n = 0;
+
+	if (!ra->scan || nl_collect_snapshot(scan_sess.col, &scan_snap))
+		return;
+	for (int i = 0; i < ra->nr_cg; i++) {
+		if (ra->cg[i].gone)
+			nl_scan_forget(ra->scan, ra->cg[i].id);
+		else
+			ids[n++] = ra->cg[i].id;
+	}
+	nl_scan_feed_snapshot(ra->scan, &scan_snap, ids, n);
+}
+
+static void scan_close(struct nl_ra *ra)
+{
+	nl_snapshot_free(&scan_snap);
+	if (scan_sess.col)
+		nl_cli_close(&scan_sess);
+	nl_scan_src_free(ra->scan);
+	ra->scan = NULL;
+}
+
 /* A limit-path decision from BPF: logged in dry-run and verbose runs (the
  * counts are in BPF either way). */
 static void on_limit_event(void *ctx, const struct nl_lot_event *e)
@@ -395,6 +448,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		if (!ra.probe.ok[k])
 			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra.probe.why[k]);
 	match_all(&ra, &a, root, true);
+	scan_open(&ra, (int)mode, a.libbpf_log);
 	fflush(stdout);
 	t_end = a.duration > 0 ? nl_ra_now() + a.duration : 0;
 	next = nl_ra_now();
@@ -403,6 +457,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		double now = nl_ra_now();
 
 		match_all(&ra, &a, root, true);
+		scan_feed(&ra);
 		for (int i = 0; i < ra.nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(&ra, &ra.cg[i], now);
 		/* limit-path decisions: log them, the counters are in BPF */
@@ -432,6 +487,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		if (!ra.cg[i].gone)
 			nl_ra_status(&ra, &ra.cg[i], stdout);
 	unlink(a.status_file);
+	scan_close(&ra);
 	nl_rb_cleanup();
 	nl_lot_close(lot);
 	return NL_EXIT_OK;

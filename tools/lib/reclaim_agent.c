@@ -115,7 +115,7 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 {
 	struct nl_rcg_numa n;
-	struct nl_scan_node sc[NL_MAX_NODES];
+	struct nl_scan_node *sc = c->scan;
 	uint32_t swp = 60;
 	int e = nl_rcg_numa_stat(c->dir, a->cfg.v1, &n);
 

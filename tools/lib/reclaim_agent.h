@@ -59,6 +59,7 @@ struct nl_ra_cg {
 	struct nl_lot_weights w;
 	struct nl_lot_table t;
 	bool have_scan;		/* the scanned/rotated source answered */
+	struct nl_scan_node scan[NL_MAX_NODES];	/* its recent values, for --status */
 	int rr_next;		/* round-robin cursor */
 	struct nl_psi psi;
 	bool psi_ok;
@@ -83,9 +84,11 @@ struct nl_ra {
 	int nr_cg;
 	struct nl_ra_cg cg[NL_RA_MAX_CG];
 	long psz;
-	/* recent scanned/rotated per memcg x node; NULL until issue 5's
-	 * snapshot feeds it (reclaim_scan.h): then the R4 prior applies */
+	/* recent scanned/rotated per memcg x node, fed each interval from
+	 * the snapshot's vmscan figures (reclaim_feed.h); NULL when the
+	 * reclaim tracepoints are unavailable: then the R4 prior applies */
 	struct nl_scan_src *scan;
+	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };

@@ -32,9 +32,19 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
 		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
 		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
-	if (!c->have_scan)
-		fprintf(f, "scanned/rotated: not available (vmscan source not connected): "
-			   "cold-start prior, factor 1.0 on every node\n");
+	if (!c->have_scan) {
+		fprintf(f, "scan source=prior: no scanned/rotated figures (%s): cold-start prior, "
+			   "factor 1.0 on every node\n", a->scan ? "none fed yet" : "vmscan tracepoints not loaded");
+	} else {
+		/* per node: anon scanned/rotated, file scanned/rotated; a type
+		 * under NL_LOT_SCAN_MIN scanned pages still uses the prior */
+		fprintf(f, "scan source=vmscan (recent scanned/rotated, all contexts, decayed):");
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=anon:%llu/%llu,file:%llu/%llu", i,
+				(unsigned long long)c->scan[i].scanned[0], (unsigned long long)c->scan[i].rotated[0],
+				(unsigned long long)c->scan[i].scanned[1], (unsigned long long)c->scan[i].rotated[1]);
+		fputc('\n', f);
+	}
 	if (a->lot)
 		nl_lot_read_counts(a->lot, c->id, &k);
 	for (int s = 0; s < NL_LOT_NR_SOURCES; s++) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * What the agent shows: the status block (the seed's scan_weight line,
- * R14) and Prometheus metrics (base units, _total counters).
+ * R14). Its metrics are `numalens export`'s (view_prom_reclaim.c), from
+ * the state it publishes (reclaim_pub.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,6 +44,9 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 			fprintf(f, " N%d=anon:%llu/%llu,file:%llu/%llu", i,
 				(unsigned long long)c->scan[i].scanned[0], (unsigned long long)c->scan[i].rotated[0],
 				(unsigned long long)c->scan[i].scanned[1], (unsigned long long)c->scan[i].rotated[1]);
+		fprintf(f, "\nscan_weight_prior=%llu", (unsigned long long)c->w_prior.total);
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%llu", i, (unsigned long long)c->w_prior.w[i]);
 		fputc('\n', f);
 	}
 	if (a->lot)
@@ -78,44 +82,4 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		c->passes, c->steps, c->no_progress_stops, c->target_pages, c->offnode_pages,
 		c->over_high_s, c->agent_s, c->events_max, c->events_max - c->events_max0,
 		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
-}
-
-void nl_ra_metrics(struct nl_ra *a, FILE *f)
-{
-	fprintf(f, "# HELP numalens_reclaim_draws_total Victim-node draws by node and source (limit = memcg hit its limit, agent = background pass).\n"
-		   "# TYPE numalens_reclaim_draws_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++) {
-		struct nl_ra_cg *c = &a->cg[j];
-		struct nl_lot_counts k = { 0 };
-
-		if (a->lot)
-			nl_lot_read_counts(a->lot, c->id, &k);
-		for (int s = 0; s < NL_LOT_NR_SOURCES; s++)
-			for (uint32_t i = 0; i < c->in.nr_nodes; i++)
-				fprintf(f, "numalens_reclaim_draws_total{cgroup=\"%s\",node=\"%u\",source=\"%s\"} %llu\n",
-					c->rel, i, s ? "agent" : "limit", (unsigned long long)(
-					s && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i] : k.draws[s][i]));
-	}
-	fprintf(f, "# HELP numalens_reclaim_pages_total Pages the agent freed, by node and backend (memory.numa_stat deltas).\n"
-		   "# TYPE numalens_reclaim_pages_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		for (int b = 0; b < NL_RB_NR; b++)
-			for (uint32_t i = 0; i < a->cg[j].in.nr_nodes; i++)
-				fprintf(f, "numalens_reclaim_pages_total{cgroup=\"%s\",node=\"%u\",backend=\"%s\"} %" PRIu64 "\n",
-					a->cg[j].rel, i, nl_rb_name(b), a->cg[j].pages[b][i]);
-	fprintf(f, "# HELP numalens_reclaim_passes_total Background reclaim passes.\n"
-		   "# TYPE numalens_reclaim_passes_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		fprintf(f, "numalens_reclaim_passes_total{cgroup=\"%s\"} %" PRIu64 "\n", a->cg[j].rel,
-			a->cg[j].passes);
-	fprintf(f, "# HELP numalens_reclaim_over_high_seconds_total Time usage spent above the high watermark.\n"
-		   "# TYPE numalens_reclaim_over_high_seconds_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		fprintf(f, "numalens_reclaim_over_high_seconds_total{cgroup=\"%s\"} %.3f\n", a->cg[j].rel,
-			a->cg[j].over_high_s);
-	fprintf(f, "# HELP numalens_reclaim_agent_seconds_total Wall time the agent spent reclaiming (not direct-reclaim stalls).\n"
-		   "# TYPE numalens_reclaim_agent_seconds_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		fprintf(f, "numalens_reclaim_agent_seconds_total{cgroup=\"%s\"} %.3f\n", a->cg[j].rel,
-			a->cg[j].agent_s);
 }

@@ -23,14 +23,14 @@ for lru in n y; do
 	P3=$!
 	$NUMALENS reclaim --dry-run --high 8M --low 4M -i 0.5 -d 40 /$S > /tmp/$S.log 2>&1 &
 	AG=$!
-	# the agent's status block once it has seen limit reclaim
+	# wait on the agent's published status (cheap), then ask --status
 	ok=0
-	for t in $(seq 60); do
-		sleep 0.5
-		$NUMALENS reclaim --status /$S > /tmp/$S.st 2>&1 || continue
-		sed -n '/^running agent/,$p' /tmp/$S.st > /tmp/$S.run
-		grep -q 'N[0-9]=anon:[0-9]*/[0-9]*,file:\(3[2-9]\|[4-9][0-9]\|[0-9][0-9][0-9]\)' /tmp/$S.run && { ok=1; break; }
+	for t in $(seq 120); do
+		sleep 0.25
+		grep -q 'N[0-9]=anon:[0-9]*/[0-9]*,file:\(3[2-9]\|[4-9][0-9]\|[0-9][0-9][0-9]\)' /run/numalens/reclaim/$AG.status 2>/dev/null && { ok=1; break; }
 	done
+	$NUMALENS reclaim --status /$S > /tmp/$S.st 2>&1 || nl_fail "[$lru] --status exit $?: $(tail -2 /tmp/$S.st)"
+	sed -n '/^running agent/,$p' /tmp/$S.st > /tmp/$S.run
 	kill $P2 $P3 $P1 2>/dev/null; wait $P2 $P3 $P1 2>/dev/null
 	kill $AG; wait $AG
 	cat /tmp/$S.run

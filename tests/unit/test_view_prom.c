@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* view_prom: render the fixture snapshot and check values, histogram
- * invariants, `le` bounds, escaping and the cardinality filters. */
+ * invariants, `le` bounds, escaping and the cardinality filters; and the
+ * reclaim families (view_prom_vmscan) on the fixture with reclaim added. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -51,6 +51,10 @@ void nl_prom_opts_default(struct nl_prom_opts *o);
  * applied by the renderer). */
 bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opts *o);
 
+/* Append the "# HELP @name @help" and "# TYPE @name @type" lines that
+ * open a metric family (for the family renderers in other files). */
+void nl_prom_family(struct nl_buf *b, const char *name, const char *type, const char *help);
+
 /* Append @v to @b as a label value, escaping \ " and newline. */
 void nl_prom_put_label_value(struct nl_buf *b, const char *v);
 

@@ -538,6 +538,7 @@ static void test_vmscan_histogram(void **state)
 	(void)state;
 	nl_prom_opts_default(&o);
 	o.cgroup_depth = 5;
+	o.cgroup_reclaim_histograms = true;
 	t = render(&s, &o);
 	/* bounds: increasing odd buckets from 9 (~1 us) to 33 (~17 s), and the
 	 * text of each le parses back to (2^(b+1) - 1) ns exactly */
@@ -619,8 +620,9 @@ static int cmp_str(const void *a, const void *b)
 
 /* No series twice in the whole exposition (Prometheus rejects a scrape
  * with duplicates), reclaim families included; and their count is the
- * README's: per cgroup 78 (3 contexts), +26 for the root's kswapd, per
- * node 36. */
+ * README's: per cgroup 30 (3 contexts) plus 48 histogram series for the
+ * root only by default, for every cgroup with --cgroup-reclaim-histograms;
+ * +26 for the root's kswapd, per node 36. */
 static void test_vmscan_no_duplicates(void **state)
 {
 	struct nl_snapshot s = vs_fixture();
@@ -653,8 +655,15 @@ static void test_vmscan_no_duplicates(void **state)
 	for (int i = 1; i < n; i++)
 		if (!strcmp(lines[i - 1], lines[i]))
 			fail_msg("duplicate series %s", lines[i]);
-	assert_int_equal(reclaim, s.nr_cgroups * 78 + 26 + s.nr_nodes * 36);
+	assert_int_equal(reclaim, s.nr_cgroups * 30 + 48 + 26 + s.nr_nodes * 36);
 	free(lines);
+	free(t);
+	o.cgroup_reclaim_histograms = true;
+	t = render(&s, &o);
+	reclaim = 0;
+	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		reclaim += line[0] != '#' && strstr(line, "_reclaim_") != NULL;
+	assert_int_equal(reclaim, s.nr_cgroups * 78 + 26 + s.nr_nodes * 36);
 	free(t);
 	nl_snapshot_free(&s);
 }

@@ -618,7 +618,7 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	{
 		struct nl_prom_cgroup_rows vr = { cg.n, cg.cg, cg.lab.p, cg.off, cg.len };
 
-		nl_prom_render_vmscan(b, s, &vr);
+		nl_prom_render_vmscan(b, s, &vr, o->cgroup_reclaim_histograms);
 	}
 	if (pr.n)
 		render_rows(b, &pr, s);

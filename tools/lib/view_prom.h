@@ -41,6 +41,10 @@ struct nl_prom_opts {
 	/* Per-process series for the top_procs processes by on-CPU time in
 	 * the interval; 0 = none (the default). */
 	int top_procs;
+	/* Reclaim-episode histograms (48 series each) for every exported
+	 * cgroup; false (the default): for the root "/" only, the host's
+	 * distribution, since they are most of the per-cgroup reclaim series. */
+	bool cgroup_reclaim_histograms;
 	const char *version;	/* numalens version for numalens_build_info */
 };
 

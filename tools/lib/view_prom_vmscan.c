@@ -143,7 +143,8 @@ static void cgroup_seconds(struct nl_buf *b, const struct nl_snapshot *s, const 
 /* Cumulative counts at the NL_PROM_RECLAIM_LE bounds from the log2
  * buckets, then +Inf (every bucket, the last open-ended one included),
  * _sum (elapsed_ns) and _count (= +Inf by construction). */
-static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r)
+static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r,
+			     bool all_cgroups)
 {
 	static const char *const name = "numalens_cgroup_reclaim_duration_seconds";
 
@@ -154,6 +155,8 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 	for (int i = 0; i < r->n; i++) {
 		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
 
+		if (!all_cgroups && r->cg[i]->depth > 0)
+			continue;
 		for (int x = 0; x < NL_VS_NR_CTX; x++) {
 			const struct nl_vs_time_figs *t = &v->time_total[x];
 			const char *cx = nl_vs_ctx_name(x);
@@ -191,14 +194,14 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 }
 
 void nl_prom_render_vmscan(struct nl_buf *b, const struct nl_snapshot *s,
-			   const struct nl_prom_cgroup_rows *r)
+			   const struct nl_prom_cgroup_rows *r, bool all_histograms)
 {
 	if (!s->src.vmscan)
 		return;
 	for (int k = 0; k < NR_PG; k++)
 		cgroup_pages(b, s, r, (enum pg_kind)k);
 	cgroup_seconds(b, s, r);
-	cgroup_histogram(b, s, r);
+	cgroup_histogram(b, s, r, all_histograms);
 	for (int k = 0; k < NR_PG; k++)
 		node_pages(b, s, (enum pg_kind)k);
 }

@@ -45,13 +45,14 @@ struct nl_prom_cgroup_rows {
 /*
  * Append the reclaim families of @s for the cgroup rows @r, and per node,
  * to @b: scanned/rotated/freed bytes by context and lru, reclaim seconds
- * and the episode-duration histogram by context. Context "kswapd" only on
+ * and the episode-duration histogram by context (for the root only unless
+ * @all_histograms). Context "kswapd" only on
  * the root cgroup "/": kswapd's work is charged to the root (README
  * "numalens vmscan"), so it is zero by construction elsewhere. Nothing
  * when the vmscan program is not loaded (s->src.vmscan false).
  * Errors are left in b->err (-ENOMEM).
  */
 void nl_prom_render_vmscan(struct nl_buf *b, const struct nl_snapshot *s,
-			   const struct nl_prom_cgroup_rows *r);
+			   const struct nl_prom_cgroup_rows *r, bool all_histograms);
 
 #endif

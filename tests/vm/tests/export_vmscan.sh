@@ -22,7 +22,7 @@ echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p $CG && echo 32M > $CG/memory.max || nl_fail "cannot create $CG with memory.max"
 ms() { awk -v k="$1" '$1 == k { print $2 }' $CG/memory.stat; }
 U=http://127.0.0.1:10072/metrics
-taskset -c 0 $NUMALENS export --listen 127.0.0.1:10072 --interval 1 --cgroup-pattern /vmexport-vm > /tmp/export.err 2>&1 &
+taskset -c 0 $NUMALENS export --listen 127.0.0.1:10072 --interval 1 --cgroup-pattern /vmexport-vm --cgroup-reclaim-histograms > /tmp/export.err 2>&1 &
 EPID=$!
 i=0
 until wget -q -O /tmp/m0 $U 2>/dev/null; do

@@ -9,6 +9,7 @@
  * cgroup host cost one render and one copy of the text, not fifty.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@
 
 enum {
 	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
-	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH,
+	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST,
 };
 
 struct export_args {
@@ -64,8 +65,9 @@ struct export_state {
 static const char export_doc[] =
 	"Serve numalens' NUMA locality figures as Prometheus metrics: the same snapshot "
 	"`numalens top` shows (on-CPU time per node, NUMA-fault locality as a histogram, "
-	"local and remote page allocations per node and class, migrations, the kernel's "
-	"numastat per node, and numalens' own cost).\v"
+	"local and remote page allocations per node and class, migrations, reclaim per "
+	"cgroup and node as `numalens vmscan` counts it, the kernel's numastat per node, "
+	"and numalens' own cost).\v"
 	"Endpoints: /metrics (Prometheus text format 0.0.4; gzip when the scraper asks), "
 	"/healthz (200 while snapshots are fresh, else 503), / (links, version, kernel, "
 	"sources).\n\n"
@@ -82,6 +84,12 @@ static const char export_doc[] =
 	"are CPU-seconds: histogram_quantile(0.5, ...) is the locality of the median "
 	"CPU-second. It stays empty while kernel.numa_balancing is 0 "
 	"(numalens_source_available{source=\"numa_balancing\"} says so).\n\n"
+	"Reclaim: numalens_cgroup_reclaim_{scanned,rotated,freed}_bytes_total by context "
+	"(limit, direct, proactive; kswapd on '/' only) and lru (anon, file, unknown = "
+	"MADV_PAGEOUT/DAMON), in bytes (pages x numalens_page_size_bytes); "
+	"numalens_cgroup_reclaim_seconds_total and the episode histogram "
+	"numalens_cgroup_reclaim_duration_seconds by context; numalens_node_reclaim_* per "
+	"node. They add 78 series per exported cgroup: opt cgroups in with care.\n\n"
 	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage or an address "
 	"that cannot be bound (port in use, not an address of this host), 3 not root, 4 "
 	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
@@ -103,6 +111,8 @@ static const struct argp_option export_opts[] = {
 	{ "max-cgroups", OPT_MAX_CG, "N", 0, "At most N cgroup label values, parents first (default 1000; 0 = no cap)", 1 },
 	{ "top-procs", OPT_TOP_PROCS, "K", 0, "Per-process series for the K busiest processes of each interval "
 					      "(default 0: none)", 1 },
+	{ "cgroup-reclaim-histograms", OPT_RECLAIM_HIST, NULL, 0, "Reclaim-episode histograms for every exported "
+	  "cgroup, not only the root (48 series per cgroup)", 1 },
 	{ "cgroup-grace", OPT_GRACE, "SECONDS", 0, "Keep a removed cgroup's series this long (default 60)", 1 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by (auto: v2 when it has the memory controller, else v1 memory)", 1 },
@@ -140,6 +150,9 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_TOP_PROCS:
 		a->po.top_procs = (int)nl_cli_parse_long(arg, 0, 10000, "--top-procs", st);
+		break;
+	case OPT_RECLAIM_HIST:
+		a->po.cgroup_reclaim_histograms = true;
 		break;
 	case OPT_GRACE:
 		a->grace = nl_cli_parse_seconds(arg, 0, 86400, "--cgroup-grace", st);
@@ -228,6 +241,24 @@ static void publish(struct export_state *x, struct pub *p)
 		pub_put(x, old);
 }
 
+/* Once rendered, the text is all scrapes need: free the per-cgroup and
+ * per-process arrays (the reclaim figures make them ~17 KiB per cgroup)
+ * so that a host of 2,000 cgroups holds one snapshot's rows, the one
+ * being built, not two; / and /healthz read only the scalar fields. */
+static void shed_rendered(struct pub *p)
+{
+	for (int i = 0; p->s.cgroups && i < p->s.nr_cgroups; i++)
+		free(p->s.cgroups[i].vmscan);
+	free(p->s.cgroups);
+	free(p->s.procs);
+	p->s.cgroups = NULL;
+	p->s.procs = NULL;
+	p->s.nr_cgroups = 0;
+	p->s.nr_procs = 0;
+	/* give the freed heap back: many 15 KiB blocks would stay resident */
+	malloc_trim(0);
+}
+
 static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
 {
 	struct export_state *x = ctx;
@@ -244,6 +275,7 @@ static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
 		nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
 		p->render_err = p->render_err ? p->render_err : p->text.err;
 		p->rendered = true;
+		shed_rendered(p);
 	}
 	/* a failed gzip falls back to plain text */
 	if (gzip_ok && !p->gzipped && !p->render_err)

@@ -32,6 +32,37 @@ static void synth_figs(struct nl_figs *f, uint64_t k, uint64_t seq, int nr_nodes
 	f->mig.move_numa_total = seq * (k % 4);
 }
 
+/* Reclaim of cgroup k: limit reclaim with a few episodes of ~2^(10+k%16)
+ * ns; the root (k 0) also gets kswapd's. Node figures are not kept
+ * consistent with the cgroups: the benchmark needs the series, not sums. */
+static void synth_vmscan(struct nl_vmscan_figs *v, uint64_t k, uint64_t seq, int nr_nodes)
+{
+	for (int n = 0; n < nr_nodes; n++) {
+		struct nl_vs_page_figs *p = &v->node_total[NL_VS_LIMIT][n];
+
+		p->scanned[0] = seq * (k + 1) * 5;
+		p->scanned[1] = seq * (k + 1) * 40;
+		p->rotated[1] = seq * (k + 1) * 4;
+		p->freed[0] = seq * (k + 1) * 3;
+		p->freed[1] = seq * (k + 1) * 30;
+		for (int t = 0; t < 2; t++) {
+			v->pages_total[NL_VS_LIMIT].scanned[t] += p->scanned[t];
+			v->pages_total[NL_VS_LIMIT].rotated[t] += p->rotated[t];
+			v->pages_total[NL_VS_LIMIT].freed[t] += p->freed[t];
+		}
+	}
+	v->time_total[NL_VS_LIMIT].episodes = seq * 3;
+	v->time_total[NL_VS_LIMIT].hist[10 + k % 16] = seq * 3;
+	v->time_total[NL_VS_LIMIT].elapsed_ns = seq * 3 * (1500ull << (k % 16));
+	if (!k) {
+		v->pages_total[NL_VS_KSWAPD].scanned[1] = seq * 100000;
+		v->pages_total[NL_VS_KSWAPD].freed[1] = seq * 90000;
+		v->time_total[NL_VS_KSWAPD].episodes = seq;
+		v->time_total[NL_VS_KSWAPD].hist[28] = seq;
+		v->time_total[NL_VS_KSWAPD].elapsed_ns = seq * 300000000ull;
+	}
+}
+
 int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_t seq)
 {
 	uint64_t gen = seq / 10;	/* churn generation */
@@ -46,7 +77,7 @@ int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_
 	s->page_size = 4096;
 	snprintf(s->kernel, sizeof(s->kernel), "synthetic");
 	s->src = (struct nl_sources){ .sched = true, .alloc = true, .alloc_class = true, .migrate = true,
-				      .numa_balancing = true, .vm_numa_stat = true };
+				      .numa_balancing = true, .vm_numa_stat = true, .vmscan = true };
 	s->nodes = calloc((size_t)nr_nodes, sizeof(*s->nodes));
 	s->cgroups = calloc((size_t)nr_cgroups, sizeof(*s->cgroups));
 	s->procs = calloc(SYNTH_PROCS, sizeof(*s->procs));
@@ -64,6 +95,8 @@ int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_
 		x->mem_total_bytes = 64ull << 30;
 		x->mem_free_bytes = (32ull << 30) - seq * 4096;
 		x->numastat_total = (struct nl_numastat){ seq * 1000, seq * 10, seq * 10, seq, seq * 990, seq * 10 };
+		x->vmscan_total[NL_VS_KSWAPD].scanned[1] = seq * 100000 / (uint64_t)nr_nodes;
+		x->vmscan_total[NL_VS_KSWAPD].freed[1] = seq * 90000 / (uint64_t)nr_nodes;
 	}
 	s->nr_cgroups = nr_cgroups;
 	for (int i = 0; i < nr_cgroups; i++) {
@@ -96,6 +129,12 @@ int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_
 			c->file_bytes_by_node[n] = (uint64_t)(n + 1) << 20;
 		}
 		synth_figs(&c->f, (uint64_t)i, seq, nr_nodes);
+		c->vmscan = calloc(1, sizeof(*c->vmscan));
+		if (!c->vmscan) {
+			nl_snapshot_free(s);
+			return -ENOMEM;
+		}
+		synth_vmscan(c->vmscan, (uint64_t)i, seq, nr_nodes);
 	}
 	s->nr_procs = SYNTH_PROCS;
 	for (int i = 0; i < SYNTH_PROCS; i++) {

@@ -13,7 +13,7 @@
  * Fill @s (zeroed first; free with nl_snapshot_free) with @nr_cgroups
  * cgroups (a root, pod-like slices at depth 1 and containers at depth 2,
  * kubepods-style paths of ~110 bytes) over @nr_nodes nodes and 200
- * processes. Counters grow with @seq (1, 2, ...) so a scraper sees
+ * processes, with reclaim (vmscan) figures. Counters grow with @seq (1, 2, ...) so a scraper sees
  * monotonic counters; every 10th seq renames 1 % of the containers, as
  * cgroup churn does. Returns 0, -EINVAL or -ENOMEM.
  */

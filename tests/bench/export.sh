@@ -45,6 +45,14 @@ size=$(wc -c < "$TMP/m"); lines=$(grep -vc '^#' "$TMP/m")
 gz=$(curl -s -H 'Accept-Encoding: gzip' "$U" | wc -c)
 t0=$(date +%s%N); curl -s -o /dev/null "$U?[1-20]"; t1=$(date +%s%N)
 printf '   %-36s %s\n' "served /metrics:" "$size bytes, $lines series; gzip $gz bytes"
+# README "numalens export", worst case per host: N nodes, C cgroups (the
+# root among them), K processes, P BPF programs (the synthetic snapshot
+# has 2), reclaim families included (episode histograms for the root only,
+# the default)
+worst_case() { local N=$1 C=$2 K=$3 P=$4; echo $(( 97 + 2 * P + 45 * N + C * (4 * N + 57) + K * (2 * N + 27) )); }
+want=$(worst_case 4 2000 10 2)
+if [ "$lines" = "$want" ]; then verdict="= served"; else verdict="!= served $lines: update README or the renderer"; fi
+printf '   %-36s %s\n' "README worst-case series formula:" "$want $verdict"
 printf '   %-36s %s\n' "scrape incl. HTTP + curl, mean ms:" "$(( (t1 - t0) / 20000000 ))"
 printf '   %-36s %s\n' "exporter RSS KiB after 20 scrapes:" "$(kib $EPID VmRSS) (peak $(kib $EPID VmHWM))   (target <= 65536)"
 for i in $(seq 1 50); do curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$U" & done; wait_curls

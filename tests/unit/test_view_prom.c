@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* view_prom: render the fixture snapshot and check values, histogram
- * invariants, `le` bounds, escaping and the cardinality filters. */
+ * invariants, `le` bounds, escaping and the cardinality filters; and the
+ * reclaim families (view_prom_vmscan) on the fixture with reclaim added. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "snapshot_fixture.h"
 #include "http_server.h"
 #include "view_prom.h"
+#include "view_prom_vmscan.h"
 
 static char *render(const struct nl_snapshot *s, const struct nl_prom_opts *o)
 {
@@ -49,6 +51,8 @@ static struct nl_snapshot fixture(void)
 	assert_int_equal(fix_build(&s, true), 0);
 	return s;
 }
+
+static struct nl_snapshot vs_fixture(void);
 
 static void test_values(void **state)
 {
@@ -154,7 +158,7 @@ static void test_histogram(void **state)
 /* Every family is one contiguous block right after its # HELP and # TYPE. */
 static void test_families_contiguous(void **state)
 {
-	struct nl_snapshot s = fixture();
+	struct nl_snapshot s = vs_fixture();
 	struct nl_prom_opts o;
 	char *t, *save = NULL, seen[256][96], cur[96] = "";
 	int nseen = 0;
@@ -391,6 +395,321 @@ static void test_gzip_roundtrip(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* ---- reclaim (vmscan) families ------------------------------------------ */
+
+/* Own (not hierarchical) reclaim of the fixture's cgroups, in pages;
+ * lru 2 = pageout (no anon/file split). Index = cgroup index, 0 = the
+ * root's own, which is kswapd's (charged to the root). */
+static const struct { int cg, ctx, nid, lru; uint64_t scanned, rotated, freed; } vs_pages[] = {
+	{ 2, NL_VS_LIMIT, 0, 1, 1000, 100, 600 },	/* /work/a file on node 0 */
+	{ 2, NL_VS_LIMIT, 1, 0, 500, 450, 20 },		/* /work/a anon on node 1 */
+	{ 3, NL_VS_PROACTIVE, 1, 1, 64, 0, 64 },	/* /work/b memory.reclaim */
+	{ 3, NL_VS_PROACTIVE, 1, 2, 32, 2, 30 },	/* /work/b MADV_PAGEOUT */
+	{ 4, NL_VS_DIRECT, 0, 0, 200, 5, 150 },		/* /other */
+	{ 0, NL_VS_KSWAPD, 0, 1, 4096, 32, 4000 },
+	{ 0, NL_VS_KSWAPD, 1, 0, 100, 0, 90 },
+};
+
+/* Episodes in ns, each at the edge of a bound: 1023 ns is le 1.023e-6's
+ * last ns, 1024 the next bucket's first; 2^30 ns is just past
+ * le 1.073741823; 300 s is past the last finite bound. */
+static const struct { int cg, ctx; uint64_t ns; } vs_eps[] = {
+	{ 2, NL_VS_LIMIT, 1023 }, { 2, NL_VS_LIMIT, 1024 }, { 2, NL_VS_LIMIT, 3000000 },
+	{ 3, NL_VS_PROACTIVE, 300000000000ull },
+	{ 4, NL_VS_DIRECT, 5000000 },
+	{ 0, NL_VS_KSWAPD, 1ull << 30 },
+};
+
+/* The log2 bucket of the BPF program: floor(log2(ns)), 0 for 0 and 1. */
+static int vs_bucket(uint64_t ns)
+{
+	int b = 0;
+
+	while (b + 1 < NL_VS_HIST && (ns >> (b + 1)))
+		b++;
+	return b;
+}
+
+static void vs_add_pages(struct nl_vs_page_figs *p, int lru, uint64_t sc, uint64_t ro, uint64_t fr)
+{
+	if (lru == 2) {
+		p->pageout_scanned += sc;
+		p->pageout_rotated += ro;
+		p->pageout_freed += fr;
+		return;
+	}
+	p->scanned[lru] += sc;
+	p->rotated[lru] += ro;
+	p->freed[lru] += fr;
+}
+
+/* The fixture with reclaim: every own figure added to its cgroup and
+ * each ancestor (parents are recursive sums) and to its node. */
+static struct nl_snapshot vs_fixture(void)
+{
+	struct nl_snapshot s = fixture();
+
+	s.src.vmscan = true;
+	for (int i = 0; i < s.nr_cgroups; i++) {
+		s.cgroups[i].vmscan = calloc(1, sizeof(*s.cgroups[i].vmscan));
+		assert_non_null(s.cgroups[i].vmscan);
+	}
+	for (size_t k = 0; k < sizeof(vs_pages) / sizeof(vs_pages[0]); k++) {
+		uint64_t id = s.cgroups[vs_pages[k].cg].id;
+
+		for (; id; id = s.cgroups[id - 1].parent_id) {
+			struct nl_vmscan_figs *v = s.cgroups[id - 1].vmscan;
+
+			vs_add_pages(&v->pages_total[vs_pages[k].ctx], vs_pages[k].lru, vs_pages[k].scanned,
+				     vs_pages[k].rotated, vs_pages[k].freed);
+			vs_add_pages(&v->node_total[vs_pages[k].ctx][vs_pages[k].nid], vs_pages[k].lru,
+				     vs_pages[k].scanned, vs_pages[k].rotated, vs_pages[k].freed);
+		}
+		vs_add_pages(&s.nodes[vs_pages[k].nid].vmscan_total[vs_pages[k].ctx], vs_pages[k].lru,
+			     vs_pages[k].scanned, vs_pages[k].rotated, vs_pages[k].freed);
+	}
+	for (size_t k = 0; k < sizeof(vs_eps) / sizeof(vs_eps[0]); k++)
+		for (uint64_t id = s.cgroups[vs_eps[k].cg].id; id; id = s.cgroups[id - 1].parent_id) {
+			struct nl_vs_time_figs *t = &s.cgroups[id - 1].vmscan->time_total[vs_eps[k].ctx];
+
+			t->elapsed_ns += vs_eps[k].ns;
+			t->episodes++;
+			t->hist[vs_bucket(vs_eps[k].ns)]++;
+		}
+	return s;
+}
+
+static const char *const vs_ctx[] = { "limit", "direct", "kswapd", "proactive" };
+static const char *const vs_lru[] = { "anon", "file", "unknown" };
+static const char *const vs_kind[] = { "scanned", "rotated", "freed" };
+
+static void test_vmscan_values(void **state)
+{
+	struct nl_snapshot s = vs_fixture();
+	struct nl_prom_opts o;
+	char *t;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	t = render(&s, &o);
+	/* pages x 4096 B */
+	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/a\",context=\"limit\",lru=\"file\"}"), 600.0 * 4096, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_rotated_bytes_total{cgroup=\"/work/a\",context=\"limit\",lru=\"anon\"}"), 450.0 * 4096, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_scanned_bytes_total{cgroup=\"/work/a\",context=\"direct\",lru=\"anon\"}"), 0, 0);
+	/* pageout pages are lru="unknown", never guessed into anon or file */
+	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/b\",context=\"proactive\",lru=\"unknown\"}"), 30.0 * 4096, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/b\",context=\"proactive\",lru=\"file\"}"), 64.0 * 4096, 0);
+	/* parents are recursive sums: /work = a + b, / = everything */
+	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work\",context=\"limit\",lru=\"file\"}"), 600.0 * 4096, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_scanned_bytes_total{cgroup=\"/\",context=\"direct\",lru=\"anon\"}"), 200.0 * 4096, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/\",context=\"kswapd\",lru=\"file\"}"), 4000.0 * 4096, 0);
+	/* node view: every cgroup's reclaim of the node's LRUs */
+	assert_near(value_of(t, "numalens_node_reclaim_freed_bytes_total{node=\"0\",context=\"kswapd\",lru=\"file\"}"), 4000.0 * 4096, 0);
+	assert_near(value_of(t, "numalens_node_reclaim_scanned_bytes_total{node=\"1\",context=\"limit\",lru=\"anon\"}"), 500.0 * 4096, 0);
+	/* seconds: 1023 + 1024 + 3e6 ns in /work/a's limit reclaim */
+	assert_near(value_of(t, "numalens_cgroup_reclaim_seconds_total{cgroup=\"/work/a\",context=\"limit\"}"), 3002047e-9, 1e-15);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_seconds_total{cgroup=\"/\",context=\"proactive\"}"), 300, 0);
+	/* kswapd is charged to the root only: no kswapd series elsewhere */
+	assert_int_equal(count(t, "context=\"kswapd\""), 3 * 3 + 1 + (NL_PROM_RECLAIM_LE + 3) + 3 * 3 * 2);
+	assert_false(has(t, "{cgroup=\"/work\",context=\"kswapd\""));
+	assert_near(value_of(t, "numalens_source_available{source=\"vmscan\"}"), 1, 0);
+	free(t);
+
+	/* without the vmscan program: no reclaim family at all, and the
+	 * source gauge says so (flat is not "no reclaim") */
+	s.src.vmscan = false;
+	t = render(&s, &o);
+	assert_false(has(t, "_reclaim_"));
+	assert_near(value_of(t, "numalens_source_available{source=\"vmscan\"}"), 0, 0);
+	free(t);
+	nl_snapshot_free(&s);
+}
+
+/* The `le` of each exported bound is (2^(b+1) - 1) ns for its last log2
+ * bucket b; per (cgroup, context): cumulative, +Inf == _count ==
+ * episodes, _sum == elapsed; episodes at a bound's edge land right. */
+static void test_vmscan_histogram(void **state)
+{
+	struct nl_snapshot s = vs_fixture();
+	struct nl_prom_opts o;
+	char *t, key[1024], le[NL_PROM_RECLAIM_LE][32];
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	o.cgroup_reclaim_histograms = true;
+	t = render(&s, &o);
+	/* bounds: increasing odd buckets from 9 (~1 us) to 33 (~17 s), and the
+	 * text of each le parses back to (2^(b+1) - 1) ns exactly */
+	assert_int_equal(nl_prom_reclaim_bucket[0], 9);
+	assert_int_equal(nl_prom_reclaim_bucket[NL_PROM_RECLAIM_LE - 1], 33);
+	for (int k = 0; k < NL_PROM_RECLAIM_LE; k++) {
+		uint64_t ns = (2ull << nl_prom_reclaim_bucket[k]) - 1;
+		const char *p;
+		char *end;
+
+		if (k)
+			assert_int_equal(nl_prom_reclaim_bucket[k], nl_prom_reclaim_bucket[k - 1] + 2);
+		snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"limit\",le=\"");
+		p = strstr(t, key);
+		for (int j = 0; j < k && p; j++)
+			p = strstr(p + 1, key);
+		assert_non_null(p);
+		p += strlen(key);
+		snprintf(le[k], sizeof(le[k]), "%.*s", (int)strcspn(p, "\""), p);
+		assert_near(strtod(le[k], &end), (double)ns / 1e9, 0);
+		assert_int_equal(*end, '\0');
+		/* exact decimal: seconds and nanoseconds digits */
+		assert_int_equal(strtoull(le[k], NULL, 10) * 1000000000ull + strtoull(strchr(le[k], '.') + 1, NULL, 10), ns);
+	}
+	assert_string_equal(le[0], "0.000001023");
+	assert_string_equal(le[NL_PROM_RECLAIM_LE - 1], "17.179869183");
+	for (int c = 0; c < s.nr_cgroups; c++)
+		for (int x = 0; x < NL_VS_NR_CTX; x++) {
+			const struct nl_vs_time_figs *tf = &s.cgroups[c].vmscan->time_total[x];
+			double prev = 0, v = 0;
+
+			if (x == NL_VS_KSWAPD && s.cgroups[c].depth)
+				continue;
+			for (int k = 0; k <= NL_PROM_RECLAIM_LE; k++) {
+				uint64_t want = 0;
+
+				snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"%s\",context=\"%s\",le=\"%s\"}",
+					 s.cgroups[c].path, vs_ctx[x], k < NL_PROM_RECLAIM_LE ? le[k] : "+Inf");
+				v = value_of(t, key);
+				assert_true(v >= prev);
+				prev = v;
+				/* recount from the fixture's own ns values */
+				for (size_t e = 0; e < sizeof(vs_eps) / sizeof(vs_eps[0]); e++) {
+					bool in = false;
+
+					for (uint64_t id = s.cgroups[vs_eps[e].cg].id; id; id = s.cgroups[id - 1].parent_id)
+						in |= id == s.cgroups[c].id;
+					if (in && vs_eps[e].ctx == x &&
+					    (k == NL_PROM_RECLAIM_LE || vs_eps[e].ns <= (2ull << nl_prom_reclaim_bucket[k]) - 1))
+						want++;
+				}
+				assert_near(v, (double)want, 0);
+			}
+			snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_count{cgroup=\"%s\",context=\"%s\"}",
+				 s.cgroups[c].path, vs_ctx[x]);
+			assert_near(value_of(t, key), v, 0);
+			assert_near(v, (double)tf->episodes, 0);
+			snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_sum{cgroup=\"%s\",context=\"%s\"}",
+				 s.cgroups[c].path, vs_ctx[x]);
+			assert_near(value_of(t, key), (double)tf->elapsed_ns / 1e9, 1e-12);
+		}
+	/* the edges by hand: 1023 ns is in the first bound, 1024 ns only in
+	 * the second; 2^30 ns is past 1.073741823; 300 s only in +Inf */
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.000001023\"}"), 1, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.000004095\"}"), 2, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.004194303\"}"), 3, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"kswapd\",le=\"1.073741823\"}"), 0, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"kswapd\",le=\"4.294967295\"}"), 1, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/b\",context=\"proactive\",le=\"17.179869183\"}"), 0, 0);
+	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/b\",context=\"proactive\",le=\"+Inf\"}"), 1, 0);
+	free(t);
+	nl_snapshot_free(&s);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* No series twice in the whole exposition (Prometheus rejects a scrape
+ * with duplicates), reclaim families included; and their count is the
+ * README's: per cgroup 30 (3 contexts) plus 48 histogram series for the
+ * root only by default, for every cgroup with --cgroup-reclaim-histograms;
+ * +26 for the root's kswapd, per node 36. */
+static void test_vmscan_no_duplicates(void **state)
+{
+	struct nl_snapshot s = vs_fixture();
+	struct nl_prom_opts o;
+	char *t, *save = NULL, **lines = NULL;
+	int n = 0, cap = 0, reclaim = 0;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	o.top_procs = 3;
+	t = render(&s, &o);
+	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp;
+
+		if (line[0] == '#')
+			continue;
+		sp = strrchr(line, ' ');
+		assert_non_null(sp);
+		*sp = '\0';
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			lines = realloc(lines, (size_t)cap * sizeof(*lines));
+			assert_non_null(lines);
+		}
+		lines[n++] = line;
+		reclaim += strstr(line, "_reclaim_") != NULL;
+	}
+	qsort(lines, (size_t)n, sizeof(*lines), cmp_str);
+	for (int i = 1; i < n; i++)
+		if (!strcmp(lines[i - 1], lines[i]))
+			fail_msg("duplicate series %s", lines[i]);
+	assert_int_equal(reclaim, s.nr_cgroups * 30 + 48 + 26 + s.nr_nodes * 36);
+	free(lines);
+	free(t);
+	o.cgroup_reclaim_histograms = true;
+	t = render(&s, &o);
+	reclaim = 0;
+	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		reclaim += line[0] != '#' && strstr(line, "_reclaim_") != NULL;
+	assert_int_equal(reclaim, s.nr_cgroups * 78 + 26 + s.nr_nodes * 36);
+	free(t);
+	nl_snapshot_free(&s);
+}
+
+/* Per-node sums: for every kind, context and lru, the node series add up
+ * to the root cgroup's (the root holds every cgroup's reclaim, the nodes
+ * split the same events by node), and each is nonzero somewhere. */
+static void test_vmscan_node_sums(void **state)
+{
+	struct nl_snapshot s = vs_fixture();
+	struct nl_prom_opts o;
+	char *t, key[512];
+	double grand = 0;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	t = render(&s, &o);
+	for (int k = 0; k < 3; k++)
+		for (int x = 0; x < NL_VS_NR_CTX; x++)
+			for (int l = 0; l < 3; l++) {
+				double sum = 0, root;
+
+				for (int i = 0; i < s.nr_nodes; i++) {
+					snprintf(key, sizeof(key), "numalens_node_reclaim_%s_bytes_total{node=\"%d\",context=\"%s\",lru=\"%s\"}",
+						 vs_kind[k], s.nodes[i].nid, vs_ctx[x], vs_lru[l]);
+					sum += value_of(t, key);
+				}
+				snprintf(key, sizeof(key), "numalens_cgroup_reclaim_%s_bytes_total{cgroup=\"/\",context=\"%s\",lru=\"%s\"}",
+					 vs_kind[k], vs_ctx[x], vs_lru[l]);
+				root = value_of(t, key);
+				if (sum != root)
+					fail_msg("%s %s %s: nodes sum to %.0f, root has %.0f", vs_kind[k], vs_ctx[x], vs_lru[l], sum, root);
+				grand += root;
+			}
+	/* every page of the fixture, once: (sum of scanned + rotated + freed) x 4096 */
+	{
+		uint64_t pages = 0;
+
+		for (size_t k = 0; k < sizeof(vs_pages) / sizeof(vs_pages[0]); k++)
+			pages += vs_pages[k].scanned + vs_pages[k].rotated + vs_pages[k].freed;
+		assert_near(grand, (double)pages * 4096, 0);
+	}
+	free(t);
+	nl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +723,10 @@ int main(void)
 		cmocka_unit_test(test_seconds_format),
 		cmocka_unit_test(test_accept_gzip),
 		cmocka_unit_test(test_gzip_roundtrip),
+		cmocka_unit_test(test_vmscan_values),
+		cmocka_unit_test(test_vmscan_histogram),
+		cmocka_unit_test(test_vmscan_no_duplicates),
+		cmocka_unit_test(test_vmscan_node_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "view_fmt.h"
 #include "view_prom.h"
+#include "view_prom_vmscan.h"
 
 const char *const nl_prom_locality_le[NL_LOC_BUCKETS] = {
 	"0.125", "0.25", "0.375", "0.5", "0.625", "0.75", "0.875", "1",
@@ -74,6 +75,11 @@ static void family(struct nl_buf *b, const char *name, const char *type, const c
 	nl_buf_put(b, " ", 1);
 	nl_buf_puts(b, type);
 	nl_buf_put(b, "\n", 1);
+}
+
+void nl_prom_family(struct nl_buf *b, const char *name, const char *type, const char *help)
+{
+	family(b, name, type, help);
 }
 
 /* A sample without labels. */
@@ -511,10 +517,10 @@ static void fam_node_memory(struct nl_buf *b, const struct nl_snapshot *s)
 static void fam_info(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o)
 {
 	static const char *const src_names[] = {
-		"sched", "alloc", "alloc_class", "migrate", "numa_balancing", "vm_numa_stat",
+		"sched", "alloc", "alloc_class", "migrate", "numa_balancing", "vm_numa_stat", "vmscan",
 	};
 	bool src[] = { s->src.sched, s->src.alloc, s->src.alloc_class, s->src.migrate,
-		       s->src.numa_balancing, s->src.vm_numa_stat };
+		       s->src.numa_balancing, s->src.vm_numa_stat, s->src.vmscan };
 
 	family(b, "numalens_build_info", "gauge", "Always 1; the numalens version and the kernel release as labels.");
 	nl_buf_puts(b, "numalens_build_info{version=\"");
@@ -596,9 +602,10 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	}
 	{
 		/* one reservation avoids most regrowth: ~3 series per node and
-		 * ~30 more per row, each its label set plus ~50 bytes */
+		 * ~30 more per row (~110 with reclaim), each its label set plus
+		 * ~50 bytes */
 		size_t rows = (size_t)(cg.n + pr.n), lab = cg.lab.len + pr.lab.len;
-		size_t per = (size_t)(3 * s->nr_nodes + 30);
+		size_t per = (size_t)(3 * s->nr_nodes + (s->src.vmscan ? 110 : 30));
 
 		nl_buf_reserve(b, 16384 + per * (rows * 50 + lab));
 	}
@@ -608,6 +615,11 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	render_rows(b, &cg, s);
 	fam_numa_stat(b, &cg, s, false);
 	fam_numa_stat(b, &cg, s, true);
+	{
+		struct nl_prom_cgroup_rows vr = { cg.n, cg.cg, cg.lab.p, cg.off, cg.len };
+
+		nl_prom_render_vmscan(b, s, &vr, o->cgroup_reclaim_histograms);
+	}
 	if (pr.n)
 		render_rows(b, &pr, s);
 	fam_self(b, s);

@@ -41,6 +41,10 @@ struct nl_prom_opts {
 	/* Per-process series for the top_procs processes by on-CPU time in
 	 * the interval; 0 = none (the default). */
 	int top_procs;
+	/* Reclaim-episode histograms (48 series each) for every exported
+	 * cgroup; false (the default): for the root "/" only, the host's
+	 * distribution, since they are most of the per-cgroup reclaim series. */
+	bool cgroup_reclaim_histograms;
 	const char *version;	/* numalens version for numalens_build_info */
 };
 
@@ -50,6 +54,10 @@ void nl_prom_opts_default(struct nl_prom_opts *o);
 /* True if cgroup @c passes the depth/pattern opt-in of @o (the cap is
  * applied by the renderer). */
 bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opts *o);
+
+/* Append the "# HELP @name @help" and "# TYPE @name @type" lines that
+ * open a metric family (for the family renderers in other files). */
+void nl_prom_family(struct nl_buf *b, const char *name, const char *type, const char *help);
 
 /* Append @v to @b as a label value, escaping \ " and newline. */
 void nl_prom_put_label_value(struct nl_buf *b, const char *v);

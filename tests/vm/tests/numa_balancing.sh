@@ -33,7 +33,10 @@ start_work() {
 # --- on ------------------------------------------------------------------
 echo 1 > /proc/sys/kernel/numa_balancing
 J=/tmp/on.jsonl
-nl_top $J 2 11
+# Half-second intervals: with the quickened scanner the remote phase lasts
+# about one scan period, and a 2 s interval let the local time after the
+# migration outweigh it.
+nl_top $J 0.5 40
 start_work 16 $J
 wait $PID || nl_fail "nlwork failed: $(cat $J.work)"
 nl_top_wait $J

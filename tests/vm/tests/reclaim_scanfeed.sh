@@ -1,6 +1,6 @@
 # numalens reclaim's weights take their scanned/rotated input from the
 # vmscan figures (spec/seed_reclaim.md §2.2; README "numalens reclaim"):
-# a cgroup under limit reclaim (a cold file on node 0, a file rewritten in
+# a cgroup under limit reclaim (a cold 32M file on node 0, a file rewritten in
 # a loop on node 1, a stream of new files on node 2, 48M memory.max) runs
 # an agent in --dry-run; its --status block must say scan source=vmscan,
 # show nodes with scanned pages, and weights that differ from the R4
@@ -20,7 +20,7 @@ for lru in n y; do
 	echo $lru > /sys/kernel/mm/lru_gen/enabled
 	S=rscan$lru
 	mkdir $CG/$S && echo 48M > $CG/$S/memory.max
-	sh -c "echo \$\$ > $CG/$S/cgroup.procs; exec nlwork --node 0 --file 24 --file-path $D/$S.cold --ready-file /tmp/$S.rdy --hold 600" > /dev/null &
+	sh -c "echo \$\$ > $CG/$S/cgroup.procs; exec nlwork --node 0 --file 32 --file-path $D/$S.cold --ready-file /tmp/$S.rdy --hold 600" > /dev/null &
 	P1=$!
 	i=0; while [ ! -f /tmp/$S.rdy ]; do i=$((i + 1)); [ $i -gt 600 ] && nl_fail "cold workload not ready"; sleep 0.1; done
 	sh -c "echo \$\$ > $CG/$S/cgroup.procs; while :; do nlwork --cpu 1 --node 1 --file 12 --file-path $D/$S.hot > /dev/null; done" &

@@ -1,7 +1,8 @@
 # numalens reclaim's weights take their scanned/rotated input from the
 # vmscan figures (spec/seed_reclaim.md §2.2; README "numalens reclaim"):
-# a cgroup under limit reclaim (a cold 32M file on node 0, a file rewritten in
-# a loop on node 1, a stream of new files on node 2, 48M memory.max) runs
+# a cgroup under limit reclaim (48M memory.max; clean page cache: a cold
+# 32M file read once on node 0, a 12M file re-read in a loop on node 1, a
+# stream of three 16M files read in turn on node 2) runs
 # an agent in --dry-run; its --status block must say scan source=vmscan,
 # show nodes with scanned pages, and weights that differ from the R4
 # prior computed from the same memory.numa_stat. Both LRU modes.
@@ -19,13 +20,22 @@ D=/mnt/d
 for lru in n y; do
 	echo $lru > /sys/kernel/mm/lru_gen/enabled
 	S=rscan$lru
+	# clean page cache only: files written and synced outside the cgroup
+	# and dropped, then read inside it (dirty pages under a memcg limit
+	# would wait for writeback and OOM-kill the readers under TCG)
+	for f in cold:32 hot:12 s1:16 s2:16 s3:16; do
+		dd if=/dev/zero of=$D/$S.${f%%:*} bs=1M count=${f#*:} 2>/dev/null || nl_fail "dd $f"
+	done
+	sync; echo 1 > /proc/sys/vm/drop_caches
 	mkdir $CG/$S && echo 48M > $CG/$S/memory.max
-	sh -c "echo \$\$ > $CG/$S/cgroup.procs; exec nlwork --node 0 --file 32 --file-path $D/$S.cold --ready-file /tmp/$S.rdy --hold 600" > /dev/null &
+	# cold: read once on node 0; hot: re-read in a loop on node 1 (its
+	# pages are referenced again and again); a stream of reads on node 2
+	sh -c "echo \$\$ > $CG/$S/cgroup.procs; taskset -c 0 cat $D/$S.cold > /dev/null; touch /tmp/$S.rdy; exec sleep 600" &
 	P1=$!
-	i=0; while [ ! -f /tmp/$S.rdy ]; do i=$((i + 1)); [ $i -gt 600 ] && nl_fail "cold workload not ready"; sleep 0.1; done
-	sh -c "echo \$\$ > $CG/$S/cgroup.procs; while :; do nlwork --cpu 1 --node 1 --file 12 --file-path $D/$S.hot > /dev/null; done" &
+	i=0; while [ ! -f /tmp/$S.rdy ]; do i=$((i + 1)); [ $i -gt 600 ] && nl_fail "cold read not done"; sleep 0.1; done
+	sh -c "echo \$\$ > $CG/$S/cgroup.procs; while :; do taskset -c 1 cat $D/$S.hot > /dev/null; done" &
 	P2=$!
-	sh -c "echo \$\$ > $CG/$S/cgroup.procs; i=0; while :; do i=\$((i + 1)); nlwork --cpu 2 --node 2 --file 16 --file-path $D/$S.s\$i > /dev/null; rm -f $D/$S.s\$i; done" &
+	sh -c "echo \$\$ > $CG/$S/cgroup.procs; while :; do for f in s1 s2 s3; do taskset -c 2 cat $D/$S.\$f > /dev/null; done; done" &
 	P3=$!
 	$NUMALENS reclaim --dry-run --high 8M --low 4M -i 0.5 -d 40 /$S > /tmp/$S.log 2>&1 &
 	AG=$!

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "reclaim_agent.h"
+#include "reclaim_damos.h"
 
 void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 {
@@ -21,6 +22,11 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB state=%s backend=%s victim=%s\n",
 		c->wm.high / 1024, c->wm.low / 1024, c->wm.active ? "reclaiming" : "idle",
 		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
+	if (a->backend == NL_RB_DAMOS && c->steps)
+		fprintf(f, "damos step bound: %s\n", nl_damos_step_bounded()
+			? "yes (quota charged with paged-out bytes only: quotas/fail_charge_num=0)"
+			: "no (this kernel charges the quota before the memcg filter: the quota spans "
+			  "the node, and one step can page out all of the cgroup's pages there)");
 	fprintf(f, "scan_weight=%llu", (unsigned long long)c->w.total);
 	for (int i = 0; i < n; i++)
 		fprintf(f, " N%d=%llu", i, (unsigned long long)c->w.w[i]);

@@ -41,7 +41,8 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
 	if (!c->have_scan) {
 		fprintf(f, "scan source=prior: no scanned/rotated figures (%s): cold-start prior, "
-			   "factor 1.0 on every node\n", a->scan ? "none fed yet" : "vmscan tracepoints not loaded");
+			   "factor 1.0 on every node\n", a->scan ? "none fed yet"
+			: a->scan_from ? "no reclaim tracepoints" : "a one-shot --status has no history");
 	} else {
 		/* per node: anon scanned/rotated, file scanned/rotated; a type
 		 * under NL_LOT_SCAN_MIN scanned pages still uses the prior */

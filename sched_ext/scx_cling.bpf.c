@@ -14,10 +14,11 @@
  * - Cling: a group task is placed on its home node (an idle CPU there,
  *   else the home DSQ) and never pulled to the waker's node.
  * - Attempt / failure (CLG-4 for sched_ext): an attempt is one placement
- *   of a group task on its home node (select_cpu's direct dispatch to an
- *   idle home CPU, or insertion into the home DSQ). It fails when the task
- *   does not start on a home CPU within wait_bound_ns of that placement:
- *   it waited longer, or a CPU of another node took it. A failure also
+ *   of a group task on its home node: select_cpu's direct dispatch to an
+ *   idle home CPU (always a success), or insertion into the home DSQ. The
+ *   latter fails when the task does not start on a home CPU within
+ *   wait_bound_ns: it waited longer, or a CPU of another node took it
+ *   (the seed's "no CPU found on the preferred node"). A failure also
  *   clears the task's home for its next placement (the seed's
  *   sched_setnuma(p, NUMA_NO_NODE)).
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
@@ -236,7 +237,14 @@ s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wa
 		}
 		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, home, SCX_PICK_IDLE_IN_NODE);
 		if (cpu >= 0) {
-			attempt_start(tc, home);
+			/* An idle home CPU is a successful attempt right away:
+			 * failures measure contention for the home node, not
+			 * how long an idle CPU takes to wake up. */
+			ns = nstat(home);
+			if (ns)
+				ns->attempts++;
+			cling_note(&g->ms, home, false);
+			tc->target = CLING_NO_NODE;
 			tc->placed_at = scx_bpf_now();
 			tc->qnode = home;
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, SCX_SLICE_DFL, 0);

@@ -1,0 +1,61 @@
+# scx_cling test 2 (issue 6), convergence: four NUMA-group cgroups, each
+# with 2 CPU-bound threads whose memory was first touched on a distinct
+# node (then unpinned, default policy). Under scx_cling each cgroup runs
+# >= 90% of its CPU time on its home node, measured independently by
+# numalens (cgroups[].run_ns_by_node). The same workload under the default
+# scheduler, in the same run, is reported beside it (not asserted).
+# --wait-bound-us 40000: under TCG a vCPU can wait tens of ms for its turn.
+# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170
+. /nl/lib.sh
+nl_need_numalens
+# The test shell and the tools stay on CPU 0 (nl_top pins numalens there).
+taskset -p -c 0 $$ > /dev/null
+[ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
+WALK=14 MIB=24
+
+# run_phase PREFIX: start the 4 groups' workloads, measure the walk with
+# numalens top; prints "share_<n>=<fraction>" lines into /tmp/PREFIX.share.
+run_phase() {
+	local p=$1 n cpus J=/tmp/$1.jsonl pids=''
+	rm -f /tmp/$p.ready*
+	for n in 0 1 2 3; do
+		mkdir -p /sys/fs/cgroup/${p}$n
+		cpus=$(nl_cpus_of_node $n)
+		sh -c "echo \$\$ > /sys/fs/cgroup/${p}$n/cgroup.procs && exec nlwork --cpu $cpus --node $n --anon $MIB --threads 2 --after-cpu 0-7 --after-default --walk $WALK --ready-file /tmp/$p.ready$n" > /tmp/$p.work$n 2>&1 &
+		pids="$pids $!"
+	done
+	for n in 0 1 2 3; do nl_wait_file /tmp/$p.ready$n 60; done
+	# The memory is in place; the homes are read within a second.
+	nl_top $J 1 $((WALK - 3))
+	nl_top_wait $J
+	for n in $pids; do wait $n || nl_fail "nlwork ($p) failed: $(cat /tmp/$p.work* | grep -v '^nlwork pid' | head -1)"; done
+	for n in 0 1 2 3; do
+		local all own
+		# Totals since numalens started: the window is the walk.
+		all=$(nljq -L $J "cgroups[path=/${p}$n].run_ns_total")
+		own=$(nljq -L $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n")
+		echo "share_$n=$(nl_calc "$own / ($all + 1)") run_ns=$all home_ns=$own" >> /tmp/$p.share
+	done
+}
+
+scx_cling --group '/cling_c*' --decay-ms 1000 --wait-bound-us 40000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+loader=$!
+nl_wait_file /tmp/cling.ready 30
+run_phase cling_c
+kill -TERM $loader; wait $loader; rc=$?
+grep -v '^[0-9]\{2,\} ' /tmp/cling.out | tail -40
+[ $rc = 0 ] || nl_fail "scx_cling exit $rc: $(tail -2 /tmp/cling.out | tr '\n' ' ')"
+
+# Default scheduler, same workload, fresh cgroups.
+run_phase cling_d
+echo "home-node share of CPU time per cgroup:"
+echo "  scx_cling:         $(sed 's/ run_ns.*//' /tmp/cling_c.share | tr '\n' ' ')"
+echo "  default scheduler: $(sed 's/ run_ns.*//' /tmp/cling_d.share | tr '\n' ' ')"
+cat /tmp/cling_c.share /tmp/cling_d.share
+for n in 0 1 2 3; do
+	h=$(grep "^group /cling_c$n " /tmp/cling.out | tail -1 | sed 's/.* home=\([-0-9]*\).*/\1/')
+	[ "$h" = "$n" ] || nl_fail "group /cling_c$n: expected home node $n (its memory), scx_cling showed '$h'"
+	s=$(sed -n "s/^share_$n=\([^ ]*\).*/\1/p" /tmp/cling_c.share)
+	nl_expect "/cling_c$n CPU time on home node $n under scx_cling" "$s" -ge 0.90
+done
+echo "cling_converge ok"

@@ -21,4 +21,6 @@ $(B)/scx_cling: sched_ext/scx_cling.c sched_ext/*.h $(B)/sched_ext/scx_cling.ske
 		$(B)/libnl.a $(LDLIBS)
 
 # The unit tests include sched_ext/ headers.
-$(B)/tests/test_cling%: CFLAGS += -Isched_ext
+$(B)/tests/test_cling: CFLAGS += -Isched_ext
+$(B)/tests/test_cling: sched_ext/cling.h sched_ext/cling_stats.h
+$(B)/lib/cling_stats.o: sched_ext/cling.h sched_ext/cling_stats.h

@@ -52,10 +52,11 @@ struct cling_info {
  *               they waited past the wait bound: work conservation)
  * @cling_hits:  wakeups where the cling predicate held and the task stayed
  *               on this node instead of following the waker
- * @attempts:    placements of group tasks on this node as their home (on an
- *               idle CPU there, or into this node's DSQ)
- * @failures:    of those queued, tasks that waited past the bound or were
- *               taken by another node
+ * @attempts:    group tasks brought back to this node, their home, from
+ *               another node (onto an idle CPU or into this node's DSQ), plus
+ *               tasks queued here by cling that another node took
+ * @failures:    attempts where the task did not start on this node within
+ *               the wait bound (waited longer, or another node took it)
  * @queued:      tasks in this node's DSQ at the last enqueue/dispatch here
  *               (a gauge, meaningful in the CPU slot that wrote it last:
  *               readers take the maximum over CPUs of the latest stamp)

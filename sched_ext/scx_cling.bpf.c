@@ -13,14 +13,16 @@
  *   came from (kmem:mm_page_alloc, pfn -> nid via the pfn table).
  * - Cling: a group task is placed on its home node (an idle CPU there,
  *   else the home DSQ) and never pulled to the waker's node.
- * - Attempt / failure (CLG-4 for sched_ext): an attempt is one placement
- *   of a group task on its home node: select_cpu's direct dispatch to an
- *   idle home CPU (always a success), or insertion into the home DSQ. The
- *   latter fails when the task does not start on a home CPU within
- *   wait_bound_ns: it waited longer, or a CPU of another node took it
- *   (the seed's "no CPU found on the preferred node"). A failure also
- *   clears the task's home for its next placement (the seed's
- *   sched_setnuma(p, NUMA_NO_NODE)).
+ * - Attempt / failure (CLG-4 for sched_ext). As in the seed, where an
+ *   attempt is a migration toward the preferred node, an attempt is the
+ *   placement on its home node of a group task that last ran on another
+ *   node: on an idle home CPU (a success) or into the home DSQ. A task
+ *   queued on the home DSQ fails when it does not start on a home CPU
+ *   within wait_bound_ns (it waited longer), or when a CPU of another node
+ *   takes it; the latter also counts when the task was already home (it
+ *   is one attempt and one failure), so an overloaded home shows up even
+ *   when every task starts there. A failure also clears the task's home
+ *   for its next placement (the seed's sched_setnuma(p, NUMA_NO_NODE)).
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
  *   oldest-vtime task has waited past the bound, and every decay_ns it
  *   halves every group's weights (cling_decay).
@@ -66,9 +68,11 @@ struct task_ctx {
 	u64 cgid;	/* NUMA-group cgroup id at the last placement, 0 if none */
 	s32 home;	/* node used at the last placement, or -1 */
 	s32 qnode;	/* node whose DSQ (or CPU) it was placed on, -1 = not tracked */
-	s32 target;	/* home node of a pending attempt, -1 = none */
+	s32 target;	/* home node it was queued on by cling, -1 = none */
+	s32 last_node;	/* node it last ran on, -1 = not yet */
+	u8 away;	/* queued home from another node: an attempt */
 	u8 skip_cling;	/* the last attempt failed: no cling at the next placement */
-	u8 pad[3];
+	u8 pad[2];
 };
 
 struct {
@@ -205,14 +209,22 @@ static __always_inline bool unpinned(struct task_struct *p)
 	return p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids();
 }
 
-/* Account the start of an attempt to place @p on its home @home. */
-static __always_inline void attempt_start(struct task_ctx *tc, s32 home)
+/* Account one attempt at @home in the node stats and the group, @failed
+ * or not. */
+static __always_inline void attempt_done(struct task_ctx *tc, struct cling_group *g, s32 home,
+					 bool failed)
 {
 	struct cling_node_stats *ns = nstat(home);
 
-	tc->target = home;
-	if (ns)
+	if (ns) {
 		ns->attempts++;
+		if (failed)
+			ns->failures++;
+	}
+	if (g)
+		cling_note(&g->ms, home, failed);
+	if (failed)
+		tc->skip_cling = 1;
 }
 
 s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
@@ -240,10 +252,8 @@ s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wa
 			/* An idle home CPU is a successful attempt right away:
 			 * failures measure contention for the home node, not
 			 * how long an idle CPU takes to wake up. */
-			ns = nstat(home);
-			if (ns)
-				ns->attempts++;
-			cling_note(&g->ms, home, false);
+			if (tc->last_node != home)
+				attempt_done(tc, g, home, false);
 			tc->target = CLING_NO_NODE;
 			tc->placed_at = scx_bpf_now();
 			tc->qnode = home;
@@ -299,9 +309,22 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 	tc->target = CLING_NO_NODE;
 	if (g && home >= 0 && !tc->skip_cling && unpinned(p)) {
 		node = home;
-		attempt_start(tc, home);
+		tc->target = home;
+		tc->away = tc->last_node != home;
 	}
 	tc->skip_cling = 0;
+	if (tc->target < 0 && unpinned(p)) {
+		/* Not clinging: work conservation first, an idle CPU on the
+		 * nearest node (its own node first) runs it now. */
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node, 0);
+		if (cpu >= 0) {
+			tc->placed_at = scx_bpf_now();
+			tc->qnode = cpu_node(cpu);
+			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
+			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+			return;
+		}
+	}
 
 	vtime = p->scx.dsq_vtime;
 	vnow = vtime_now[node & CLING_NODE_MASK];
@@ -375,27 +398,21 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 
 	if ((s64)(p->scx.dsq_vtime - *vn) > 0)
 		*vn = p->scx.dsq_vtime;
-	if (!tc || tc->qnode < 0)
+	if (!tc)
 		return;
-	ns = nstat(node);
+	ns = tc->qnode >= 0 ? nstat(node) : NULL;
 	if (ns) {
 		if (tc->qnode == node)
 			ns->local++;
 		else
 			ns->remote++;
 	}
-	if (tc->target >= 0) {
+	if (tc->target >= 0 && (tc->away || node != tc->target)) {
 		failed = node != tc->target || scx_bpf_now() - tc->placed_at > wait_bound_ns;
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
-		if (g)
-			cling_note(&g->ms, tc->target, failed);
-		if (failed) {
-			ns = nstat(tc->target);
-			if (ns)
-				ns->failures++;
-			tc->skip_cling = 1;
-		}
+		attempt_done(tc, g, tc->target, failed);
 	}
+	tc->last_node = node;
 	tc->qnode = CLING_NO_NODE;
 	tc->target = CLING_NO_NODE;
 }
@@ -423,6 +440,7 @@ s32 BPF_STRUCT_OPS(cling_init_task, struct task_struct *p, struct scx_init_task_
 	tc->home = CLING_NO_NODE;
 	tc->qnode = CLING_NO_NODE;
 	tc->target = CLING_NO_NODE;
+	tc->last_node = CLING_NO_NODE;
 	return 0;
 }
 

@@ -128,7 +128,7 @@ static double num(struct argp_state *st, const char *name, const char *s, double
 	errno = 0;
 	v = integer ? (double)strtoll(s, &end, 10) : strtod(s, &end);
 	if (errno || end == s || *end || v != v || v < lo || v > hi)
-		argp_error(st, "--%s: '%s' is not %s in %g..%g", name, s,
+		argp_error(st, "--%s: '%s' is not %s in %.10g..%.10g", name, s,
 			   integer ? "an integer" : "a number", lo, hi);
 	return v;
 }
@@ -377,13 +377,13 @@ static void print_stats(const struct nl_cling_stats *s, int tasks_fd)
 	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu groups=%d\n", ts,
 	       s->info.degree, s->info.decay_ms,
 	       (unsigned long long)(s->info.wait_bound_ns / 1000), s->nr_groups);
-	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %4s %5s\n", "node", "queued", "local",
-	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes", "");
+	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %5s\n", "node", "queued", "local",
+	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes");
 	for (uint32_t n = 0; n < s->info.nr_nodes && n < CLING_MAX_NODES; n++) {
 		const struct nl_cling_node *o = &s->node[n];
 		unsigned r = o->attempts ? (unsigned)(o->failures * 100 / o->attempts) : 0;
 
-		printf("%-4u %6llu %10llu %10llu %8llu %10llu %9llu %8u %5u %4u\n", n,
+		printf("%-4u %6llu %10llu %10llu %8llu %10llu %9llu %8u %5u %5u\n", n,
 		       (unsigned long long)o->queued, (unsigned long long)o->local,
 		       (unsigned long long)o->remote, (unsigned long long)o->cling_hits,
 		       (unsigned long long)o->attempts, (unsigned long long)o->failures, r,

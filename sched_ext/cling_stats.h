@@ -33,7 +33,7 @@
  * @degree:     --cling-degree, percent
  * @decay_ms:   decay timer period, ms
  * @wait_bound_ns: a task queued on its home node longer than this counts
- *              as a failure and may be taken by another node, ns
+ *              as a failure; after twice this another node may take it, ns
  */
 struct cling_info {
 	cling_u32 loader_pid;
@@ -52,11 +52,10 @@ struct cling_info {
  *               they waited past the wait bound: work conservation)
  * @cling_hits:  wakeups where the cling predicate held and the task stayed
  *               on this node instead of following the waker
- * @attempts:    group tasks brought back to this node, their home, from
- *               another node (onto an idle CPU or into this node's DSQ), plus
- *               tasks queued here by cling that another node took
- * @failures:    attempts where the task did not start on this node within
- *               the wait bound (waited longer, or another node took it)
+ * @attempts:    placements of group tasks on this node, their home, by cling
+ *               (onto an idle CPU here, or into this node's DSQ)
+ * @failures:    queued attempts where the task did not start on this node
+ *               within the wait bound (waited longer, or another node took it)
  * @queued:      tasks in this node's DSQ at the last enqueue/dispatch here
  *               (a gauge, meaningful in the CPU slot that wrote it last:
  *               readers take the maximum over CPUs of the latest stamp)

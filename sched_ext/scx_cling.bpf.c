@@ -13,16 +13,16 @@
  *   came from (kmem:mm_page_alloc, pfn -> nid via the pfn table).
  * - Cling: a group task is placed on its home node (an idle CPU there,
  *   else the home DSQ) and never pulled to the waker's node.
- * - Attempt / failure (CLG-4 for sched_ext). As in the seed, where an
- *   attempt is a migration toward the preferred node, an attempt is the
- *   placement on its home node of a group task that last ran on another
- *   node: on an idle home CPU (a success) or into the home DSQ. A task
- *   queued on the home DSQ fails when it does not start on a home CPU
- *   within wait_bound_ns (it waited longer), or when a CPU of another node
- *   takes it; the latter also counts when the task was already home (it
- *   is one attempt and one failure), so an overloaded home shows up even
- *   when every task starts there. A failure also clears the task's home
- *   for its next placement (the seed's sched_setnuma(p, NUMA_NO_NODE)).
+ * - Attempt / failure (CLG-4 for sched_ext): an attempt is one placement
+ *   of a group task on its home node by cling: on an idle home CPU (a
+ *   success: failures measure contention for the node, not how long an
+ *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
+ *   when the task does not start on a home CPU within wait_bound_ns: it
+ *   waited longer, or a CPU of another node took it. Other nodes may take
+ *   it only after 2 * wait_bound_ns, so on an overloaded home node most
+ *   attempts fail before work conservation hides the overload. A failure
+ *   also clears the task's home for its next placement (the seed's
+ *   sched_setnuma(p, NUMA_NO_NODE)).
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
  *   oldest-vtime task has waited past the bound, and every decay_ns it
  *   halves every group's weights (cling_decay).
@@ -68,11 +68,9 @@ struct task_ctx {
 	u64 cgid;	/* NUMA-group cgroup id at the last placement, 0 if none */
 	s32 home;	/* node used at the last placement, or -1 */
 	s32 qnode;	/* node whose DSQ (or CPU) it was placed on, -1 = not tracked */
-	s32 target;	/* home node it was queued on by cling, -1 = none */
-	s32 last_node;	/* node it last ran on, -1 = not yet */
-	u8 away;	/* queued home from another node: an attempt */
+	s32 target;	/* home node of a pending attempt (queued there), -1 = none */
 	u8 skip_cling;	/* the last attempt failed: no cling at the next placement */
-	u8 pad[2];
+	u8 pad[3];
 };
 
 struct {
@@ -252,8 +250,7 @@ s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wa
 			/* An idle home CPU is a successful attempt right away:
 			 * failures measure contention for the home node, not
 			 * how long an idle CPU takes to wake up. */
-			if (tc->last_node != home)
-				attempt_done(tc, g, home, false);
+			attempt_done(tc, g, home, false);
 			tc->target = CLING_NO_NODE;
 			tc->placed_at = scx_bpf_now();
 			tc->qnode = home;
@@ -310,7 +307,6 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 	if (g && home >= 0 && !tc->skip_cling && unpinned(p)) {
 		node = home;
 		tc->target = home;
-		tc->away = tc->last_node != home;
 	}
 	tc->skip_cling = 0;
 	if (tc->target < 0 && unpinned(p)) {
@@ -349,7 +345,8 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
-/* True when the head of node @n's DSQ has waited past the bound. */
+/* True when the head of node @n's DSQ has waited long enough for another
+ * node to take it: twice the failure bound. */
 static bool head_waited(s32 n, u64 now)
 {
 	struct task_struct *p = scx_bpf_dsq_peek(n);
@@ -358,7 +355,7 @@ static bool head_waited(s32 n, u64 now)
 	if (!p)
 		return false;
 	tc = bpf_task_storage_get(&tctx, p, 0, 0);
-	return tc && now - tc->placed_at >= wait_bound_ns;
+	return tc && now - tc->placed_at >= 2 * wait_bound_ns;
 }
 
 void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
@@ -407,12 +404,11 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 		else
 			ns->remote++;
 	}
-	if (tc->target >= 0 && (tc->away || node != tc->target)) {
+	if (tc->target >= 0) {
 		failed = node != tc->target || scx_bpf_now() - tc->placed_at > wait_bound_ns;
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		attempt_done(tc, g, tc->target, failed);
 	}
-	tc->last_node = node;
 	tc->qnode = CLING_NO_NODE;
 	tc->target = CLING_NO_NODE;
 }
@@ -440,7 +436,6 @@ s32 BPF_STRUCT_OPS(cling_init_task, struct task_struct *p, struct scx_init_task_
 	tc->home = CLING_NO_NODE;
 	tc->qnode = CLING_NO_NODE;
 	tc->target = CLING_NO_NODE;
-	tc->last_node = CLING_NO_NODE;
 	return 0;
 }
 
@@ -463,7 +458,7 @@ static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
 
 static u64 tick_ns(void)
 {
-	u64 t = wait_bound_ns / 2;
+	u64 t = wait_bound_ns;
 
 	return t < 1000000 ? 1000000 : t;
 }

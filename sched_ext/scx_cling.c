@@ -70,13 +70,13 @@ static const char doc[] =
 "memory.numa_stat, refreshed every second), or otherwise the node most of its "
 "own page allocations came from. A waking group task stays on its home node "
 "(an idle CPU there, else the home queue) instead of following its waker. An "
-"idle CPU of another node takes a queued task only after it has waited past "
+"idle CPU of another node takes a queued task only after it has waited twice "
 "--wait-bound-us.\n\n"
-"Attempt and failure: an attempt is placing a group task that last ran on "
-"another node back on its home node (an idle CPU there, or the home queue); it "
-"fails when the task does not start on a home CPU within the wait bound. A "
-"task queued at home that another node's CPU takes is always an attempt and a "
-"failure. A failed task does not cling at its next placement. Failures and "
+"Attempt and failure: an attempt is one placement of a group task on its home "
+"node (an idle CPU there, or the home queue); a queued attempt fails when the "
+"task does not start on a home CPU within --wait-bound-us (it waited longer, "
+"or another node's CPU took it). A failed task does not cling at its next "
+"placement. Failures and "
 "attempts weigh 1024 each and are halved every --decay-ms; a node whose "
 "failure ratio (failure*100/(total+1)) exceeds --cling-degree, with at least "
 "one recent failure, and which is the group's busiest node, is busy: no cling "
@@ -103,7 +103,8 @@ static const struct argp_option options[] = {
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
 	  "default 6000: the seed's scan_period_max/10)", 0 },
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
-	  "microseconds is a failure and may run on another node (100..1000000, default 5000)", 0 },
+	  "microseconds is a failure; after 2*US another node may run it (100..1000000, "
+	  "default 5000)", 0 },
 	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
 	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
 	  "running every SECONDS", 1 },

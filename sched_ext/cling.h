@@ -152,24 +152,35 @@ static inline bool cling_predicate(bool grouped, int pnid, int snid, int dnid, b
 	return grouped && pnid != CLING_NO_NODE && dnid != pnid && snid == pnid && !src_busy;
 }
 
+/* A node can be a home only with at least 1/CLING_HOME_MIN_DIV of the
+ * pages: a residue (a few stack or page-cache pages) on a second node must
+ * not pull a whole group there when its real home is busy. */
+#define CLING_HOME_MIN_DIV 8
+
 /*
  * cling_group_home - a NUMA group's home node (GRP-5, CLG-8): the node with
  * the most resident pages in @pages[0..@nr_nodes) (from the cgroup's
  * memory.numa_stat), skipping a node that is busy for the group, so the
- * second-best node takes over while the best one is busy. Ties go to the
+ * second-best node takes over while the best one is busy, and skipping
+ * nodes with less than 1/CLING_HOME_MIN_DIV of all pages. Ties go to the
  * lowest nid. @st may be NULL (no statistics yet: nothing is busy).
- * Returns the nid, or CLING_NO_NODE when no non-busy node has pages.
+ * Returns the nid, or CLING_NO_NODE when no node qualifies.
  */
 static inline int cling_group_home(const cling_u64 *pages, int nr_nodes,
 				   const struct cling_mstat *st, cling_u32 degree)
 {
-	cling_u64 best = 0;
+	cling_u64 best = 0, sum = 0;
 	int i, home = CLING_NO_NODE;
 
 	for (i = 0; i < CLING_MAX_NODES; i++) {
 		if (i >= nr_nodes)
 			break;
-		if (pages[i] <= best)
+		sum += pages[i];
+	}
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
+		if (pages[i] <= best || pages[i] * CLING_HOME_MIN_DIV < sum)
 			continue;
 		if (st && cling_busy(st, i, degree))
 			continue;

@@ -33,7 +33,9 @@
  * @degree:     --cling-degree, percent
  * @decay_ms:   decay timer period, ms
  * @wait_bound_ns: a task queued on its home node longer than this counts
- *              as a failure; after twice this another node may take it, ns
+ *              as a failure, ns
+ * @steal_ns:   an idle CPU of another node may take a task queued this
+ *              long, ns
  */
 struct cling_info {
 	cling_u32 loader_pid;
@@ -41,6 +43,7 @@ struct cling_info {
 	cling_u32 degree;
 	cling_u32 decay_ms;
 	cling_u64 wait_bound_ns;
+	cling_u64 steal_ns;
 };
 
 /*

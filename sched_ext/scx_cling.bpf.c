@@ -18,9 +18,10 @@
  *   success: failures measure contention for the node, not how long an
  *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
  *   when the task does not start on a home CPU within wait_bound_ns: it
- *   waited longer, or a CPU of another node took it. Other nodes may take
- *   it only after 2 * wait_bound_ns, so on an overloaded home node most
- *   attempts fail before work conservation hides the overload. A failure
+ *   waited longer, or a CPU of another node took it (an idle CPU of another
+ *   node may take it once it has waited steal_ns, by default the bound: a
+ *   home node that keeps tasks waiting while other nodes idle fails its
+ *   attempts, and the busy rule pauses cling to it). A failure
  *   also clears the task's home for its next placement (the seed's
  *   sched_setnuma(p, NUMA_NO_NODE)).
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
@@ -51,6 +52,7 @@ char _license[] SEC("license") = "GPL";
 const volatile __u32 nr_nodes = 1;
 const volatile __u32 degree = CLING_DEGREE_DEFAULT;
 const volatile __u64 wait_bound_ns = 5000000ULL;
+const volatile __u64 steal_ns = 5000000ULL;
 const volatile __u64 decay_ns = 6000000000ULL;
 
 /* Why the kernel ejected us (ops.exit); the loader prints it. */
@@ -345,8 +347,8 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
-/* True when the head of node @n's DSQ has waited long enough for another
- * node to take it: twice the failure bound. */
+/* True when the head of node @n's DSQ has waited long enough (steal_ns)
+ * for another node to take it. */
 static bool head_waited(s32 n, u64 now)
 {
 	struct task_struct *p = scx_bpf_dsq_peek(n);
@@ -355,7 +357,7 @@ static bool head_waited(s32 n, u64 now)
 	if (!p)
 		return false;
 	tc = bpf_task_storage_get(&tctx, p, 0, 0);
-	return tc && now - tc->placed_at >= 2 * wait_bound_ns;
+	return tc && now - tc->placed_at >= steal_ns;
 }
 
 void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
@@ -458,7 +460,7 @@ static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
 
 static u64 tick_ns(void)
 {
-	u64 t = wait_bound_ns;
+	u64 t = steal_ns / 2;
 
 	return t < 1000000 ? 1000000 : t;
 }

@@ -45,6 +45,7 @@ static struct {
 	long degree;
 	long decay_ms;
 	long wait_us;
+	long steal_us;
 	double stats_s;
 	double monitor_s;
 	double duration_s;
@@ -70,8 +71,8 @@ static const char doc[] =
 "memory.numa_stat, refreshed every second), or otherwise the node most of its "
 "own page allocations came from. A waking group task stays on its home node "
 "(an idle CPU there, else the home queue) instead of following its waker. An "
-"idle CPU of another node takes a queued task only after it has waited twice "
-"--wait-bound-us.\n\n"
+"idle CPU of another node takes a queued task only after it has waited "
+"--steal-after-us.\n\n"
 "Attempt and failure: an attempt is one placement of a group task on its home "
 "node (an idle CPU there, or the home queue); a queued attempt fails when the "
 "task does not start on a home CPU within --wait-bound-us (it waited longer, "
@@ -92,7 +93,7 @@ static const char doc[] =
 "  scx_cling --all --cling-degree 30\n"
 "  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
 
-enum { O_DECAY = 1000, O_WAIT, O_TASKS, O_CGROOT, O_READY, O_PINDIR };
+enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR };
 
 static const struct argp_option options[] = {
 	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
@@ -103,8 +104,9 @@ static const struct argp_option options[] = {
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
 	  "default 6000: the seed's scan_period_max/10)", 0 },
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
-	  "microseconds is a failure; after 2*US another node may run it (100..1000000, "
-	  "default 5000)", 0 },
+	  "microseconds is a failure (100..1000000, default 5000)", 0 },
+	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
+	  "queued for US microseconds (100..1000000, default: --wait-bound-us)", 0 },
 	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
 	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
 	  "running every SECONDS", 1 },
@@ -148,6 +150,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'd': opt.degree = (long)num(st, "cling-degree", arg, 0, CLING_DEGREE_MAX, true); break;
 	case O_DECAY: opt.decay_ms = (long)num(st, "decay-ms", arg, 10, 600000, true); break;
 	case O_WAIT: opt.wait_us = (long)num(st, "wait-bound-us", arg, 100, 1000000, true); break;
+	case O_STEAL: opt.steal_us = (long)num(st, "steal-after-us", arg, 100, 1000000, true); break;
 	case 's': opt.stats_s = num(st, "stats", arg, 0.1, 86400, false); break;
 	case 'm': opt.monitor_s = num(st, "monitor", arg, 0.1, 86400, false); break;
 	case 't': opt.duration_s = num(st, "duration", arg, 0.1, 1e9, false); break;
@@ -160,6 +163,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
+		if (!opt.steal_us)
+			opt.steal_us = opt.wait_us;
 		if (opt.all && opt.nr_patterns)
 			argp_error(st, "--all and --group exclude each other");
 		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))
@@ -375,9 +380,10 @@ static void print_stats(const struct nl_cling_stats *s, int tasks_fd)
 	char ts[32];
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
-	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu groups=%d\n", ts,
-	       s->info.degree, s->info.decay_ms,
-	       (unsigned long long)(s->info.wait_bound_ns / 1000), s->nr_groups);
+	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu steal_after_us=%llu groups=%d\n",
+	       ts, s->info.degree, s->info.decay_ms,
+	       (unsigned long long)(s->info.wait_bound_ns / 1000),
+	       (unsigned long long)(s->info.steal_ns / 1000), s->nr_groups);
 	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %5s\n", "node", "queued", "local",
 	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes");
 	for (uint32_t n = 0; n < s->info.nr_nodes && n < CLING_MAX_NODES; n++) {
@@ -560,6 +566,7 @@ int main(int argc, char **argv)
 	skel->rodata->nr_nodes = (uint32_t)nodes;
 	skel->rodata->degree = (uint32_t)opt.degree;
 	skel->rodata->wait_bound_ns = (uint64_t)opt.wait_us * 1000;
+	skel->rodata->steal_ns = (uint64_t)opt.steal_us * 1000;
 	skel->rodata->decay_ns = (uint64_t)opt.decay_ms * 1000000;
 	if (scx_cling__load(skel)) {
 		e = errno;
@@ -575,6 +582,7 @@ int main(int argc, char **argv)
 		.loader_pid = (uint32_t)getpid(), .nr_nodes = (uint32_t)nodes,
 		.degree = (uint32_t)opt.degree, .decay_ms = (uint32_t)opt.decay_ms,
 		.wait_bound_ns = (uint64_t)opt.wait_us * 1000,
+		.steal_ns = (uint64_t)opt.steal_us * 1000,
 	};
 	uint32_t zero = 0;
 	bpf_map__update_elem(skel->maps.info, &zero, sizeof(zero), &info, sizeof(info), 0);

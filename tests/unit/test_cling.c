@@ -188,6 +188,14 @@ static void test_home_pause_resume(void **state)
 	cling_u64 only1[4] = { 0, 5, 0, 0 };
 	m.failure[1] = m.total[1] = 8192; m.busiest = 1;
 	assert_int_equal(cling_group_home(only1, 4, &m, 20), CLING_NO_NODE);
+	/* A residue is no home: 5 pages of 1005 (< 1/8) on node 1. */
+	cling_u64 residue[4] = { 1000, 5, 0, 0 };
+	assert_int_equal(cling_group_home(residue, 4, NULL, 20), 0);
+	m = fresh();
+	m.failure[0] = m.total[0] = 8192; m.busiest = 0;
+	assert_int_equal(cling_group_home(residue, 4, &m, 20), CLING_NO_NODE);
+	cling_u64 split[4] = { 600, 200, 150, 50 };	/* 50 < 1000/8 */
+	assert_int_equal(cling_group_home(split, 4, &m, 20), 1);
 	/* Ties go to the lowest nid. */
 	cling_u64 tie[4] = { 0, 7, 7, 0 };
 	assert_int_equal(cling_group_home(tie, 4, NULL, 20), 1);

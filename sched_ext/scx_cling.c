@@ -106,7 +106,7 @@ static const struct argp_option options[] = {
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
 	  "microseconds is a failure (100..1000000, default 5000)", 0 },
 	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
-	  "queued for US microseconds (100..1000000, default: --wait-bound-us)", 0 },
+	  "queued for US microseconds (100..1000000, default: half of --wait-bound-us)", 0 },
 	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
 	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
 	  "running every SECONDS", 1 },
@@ -164,7 +164,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case ARGP_KEY_END:
 		if (!opt.steal_us)
-			opt.steal_us = opt.wait_us;
+			opt.steal_us = opt.wait_us / 2;
 		if (opt.all && opt.nr_patterns)
 			argp_error(st, "--all and --group exclude each other");
 		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))

@@ -69,4 +69,24 @@ kill -INT $loader; wait $loader; rc=$?
 nl_wait_disabled
 [ ! -e /sys/fs/bpf/scx_cling ] || nl_fail "pins left after detach: $(ls /sys/fs/bpf/scx_cling)"
 expect 1 "not running" --monitor 1
+
+# The kernel ejects the scheduler (SysRq-S): the loader prints the exit
+# kind, reason and message and exits 1.
+if [ -w /proc/sysrq-trigger ]; then
+	rm -f /tmp/cling.ready
+	scx_cling --all --ready-file /tmp/cling.ready > /tmp/ej.out 2> /tmp/ej.err &
+	loader=$!
+	nl_wait_file /tmp/cling.ready 30
+	echo S > /proc/sysrq-trigger
+	wait $loader; rc=$?
+	cat /tmp/ej.err
+	[ $rc = 1 ] || nl_fail "scx_cling ejected by SysRq-S: expected exit 1, saw $rc: $(cat /tmp/ej.err)"
+	grep -q 'ejected the scheduler: kind=[0-9]* .*reason="[^"]' /tmp/ej.err ||
+		nl_fail "scx_cling ejected by SysRq-S did not print kind and reason: $(cat /tmp/ej.err)"
+	nl_wait_disabled
+	[ ! -e /sys/fs/bpf/scx_cling ] || nl_fail "pins left after ejection"
+	echo "ok: ejection reported: $(head -1 /tmp/ej.err)"
+else
+	echo "note: no /proc/sysrq-trigger in the guest: ejection not exercised"
+fi
 echo "cling_options ok"

@@ -18,10 +18,14 @@
  *   success: failures measure contention for the node, not how long an
  *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
  *   when the task does not start on a home CPU within wait_bound_ns: it
- *   waited longer, or a CPU of another node took it (an idle CPU of another
- *   node may take it once it has waited steal_ns, by default the bound: a
- *   home node that keeps tasks waiting while other nodes idle fails its
- *   attempts, and the busy rule pauses cling to it). A failure
+ *   waited longer, or a CPU of another node took it. An idle CPU of another
+ *   node may take it once it has waited steal_ns, by default twice the
+ *   bound. The bound (default one 20 ms slice) lets a task wait behind one
+ *   other task's slice without failing; stealing only later keeps two
+ *   nodes from swapping tasks back and forth (each intruder's slice would
+ *   otherwise trigger the next steal), and leaves room between the two in
+ *   which an overloaded home shows as failures, so the busy rule pauses
+ *   cling to it before work conservation hides the overload. A failure
  *   also clears the task's home for its next placement (the seed's
  *   sched_setnuma(p, NUMA_NO_NODE)).
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
@@ -51,8 +55,8 @@ char _license[] SEC("license") = "GPL";
 /* Set by the loader before load. */
 const volatile __u32 nr_nodes = 1;
 const volatile __u32 degree = CLING_DEGREE_DEFAULT;
-const volatile __u64 wait_bound_ns = 5000000ULL;
-const volatile __u64 steal_ns = 5000000ULL;
+const volatile __u64 wait_bound_ns = 20000000ULL;
+const volatile __u64 steal_ns = 40000000ULL;
 const volatile __u64 decay_ns = 6000000000ULL;
 
 /* Why the kernel ejected us (ops.exit); the loader prints it. */

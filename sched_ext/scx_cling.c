@@ -55,7 +55,7 @@ static struct {
 	const char *ready_file;
 	const char *pin_dir;
 } opt = {
-	.degree = CLING_DEGREE_DEFAULT, .decay_ms = 6000, .wait_us = 5000,
+	.degree = CLING_DEGREE_DEFAULT, .decay_ms = 6000, .wait_us = 20000,
 	.cg_root = "/sys/fs/cgroup", .pin_dir = CLING_PIN_DIR,
 };
 
@@ -104,9 +104,9 @@ static const struct argp_option options[] = {
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
 	  "default 6000: the seed's scan_period_max/10)", 0 },
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
-	  "microseconds is a failure (100..1000000, default 5000)", 0 },
+	  "microseconds is a failure (100..1000000, default 20000: one default slice)", 0 },
 	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
-	  "queued for US microseconds (100..1000000, default: half of --wait-bound-us)", 0 },
+	  "queued for US microseconds (100..1000000, default: twice --wait-bound-us)", 0 },
 	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
 	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
 	  "running every SECONDS", 1 },
@@ -164,7 +164,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case ARGP_KEY_END:
 		if (!opt.steal_us)
-			opt.steal_us = opt.wait_us / 2;
+			opt.steal_us = opt.wait_us * 2 > 1000000 ? 1000000 : opt.wait_us * 2;
 		if (opt.all && opt.nr_patterns)
 			argp_error(st, "--all and --group exclude each other");
 		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))

@@ -16,8 +16,12 @@ WALK=14 MIB=24
 # run_phase PREFIX: start the 4 groups' workloads, measure the walk with
 # numalens top; prints "share_<n>=<fraction>" lines into /tmp/PREFIX.share.
 run_phase() {
-	local p=$1 n cpus J=/tmp/$1.jsonl pids=''
+	local p=$1 n cpus J=/tmp/$1.jsonl pids='' first
 	rm -f /tmp/$p.ready*
+	# numalens first: its start-up (BPF load) must not land in the window.
+	"$NUMALENS" top --json -d 1 -n $((WALK + 12)) > $J 2> $J.err &
+	local top=$!
+	while [ ! -s $J ]; do sleep 0.2; kill -0 $top 2>/dev/null || nl_fail "numalens top died: $(tail -1 $J.err)"; done
 	for n in 0 1 2 3; do
 		mkdir -p /sys/fs/cgroup/${p}$n
 		cpus=$(nl_cpus_of_node $n)
@@ -25,21 +29,24 @@ run_phase() {
 		pids="$pids $!"
 	done
 	for n in 0 1 2 3; do nl_wait_file /tmp/$p.ready$n 60; done
-	# The memory is in place; the homes are read within a second.
-	"$NUMALENS" top --json -d 1 -n $((WALK - 3)) > $J 2> $J.err ||
-		nl_fail "numalens top failed: $(tail -1 $J.err)"
-	echo "numalens: $(wc -l < $J) intervals in $J"
+	# The window: from the first interval that ends after the walk started
+	# to the last one that ends before it stops.
+	first=$(( $(wc -l < $J) + 1 ))
+	sleep $((WALK - 2))
+	local last=$(wc -l < $J)
+	kill -INT $top; wait $top
+	echo "numalens: intervals $first..$last of $J"
 	for n in $pids; do wait $n || nl_fail "nlwork ($p) failed: $(cat /tmp/$p.work* | grep -v '^nlwork pid' | head -1)"; done
 	for n in 0 1 2 3; do
 		local all own
-		# Totals since numalens started: the window is the walk.
-		all=$(nljq -L $J "cgroups[path=/${p}$n].run_ns_total")
-		own=$(nljq -L $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n")
+		# Deltas of the monotonic totals over the window.
+		all=$(nl_calc "$(nljq -l $last $J "cgroups[path=/${p}$n].run_ns_total") - $(nljq -l $first $J "cgroups[path=/${p}$n].run_ns_total")")
+		own=$(nl_calc "$(nljq -l $last $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n") - $(nljq -l $first $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n")")
 		echo "share_$n=$(nl_calc "$own / ($all + 1)") run_ns=$all home_ns=$own" >> /tmp/$p.share
 	done
 }
 
-scx_cling --group '/cling_c*' --decay-ms 1000 --wait-bound-us 40000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_c*' --wait-bound-us 40000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_phase cling_c

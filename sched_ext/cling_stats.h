@@ -32,8 +32,8 @@
  * @nr_nodes:   online nodes scheduled (node ids 0..nr_nodes-1)
  * @degree:     --cling-degree, percent
  * @decay_ms:   decay timer period, ms
- * @wait_bound_ns: a task queued on its home node longer than this counts
- *              as a failure, ns
+ * @wait_bound_ns: a task queued on its home node longer than this while
+ *              another node has an idle CPU counts as a failure, ns
  * @steal_ns:   an idle CPU of another node may take a task queued this
  *              long, ns
  */
@@ -57,8 +57,8 @@ struct cling_info {
  *               on this node instead of following the waker
  * @attempts:    placements of group tasks on this node, their home, by cling
  *               (onto an idle CPU here, or into this node's DSQ)
- * @failures:    queued attempts where the task did not start on this node
- *               within the wait bound (waited longer, or another node took it)
+ * @failures:    queued attempts where the task waited past the bound while
+ *               another node had an idle CPU, or another node took it
  * @queued:      tasks in this node's DSQ at the last enqueue/dispatch here
  *               (a gauge, meaningful in the CPU slot that wrote it last:
  *               readers take the maximum over CPUs of the latest stamp)

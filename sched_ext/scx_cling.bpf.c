@@ -18,14 +18,14 @@
  *   success: failures measure contention for the node, not how long an
  *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
  *   when the task does not start on a home CPU within wait_bound_ns: it
- *   waited longer, or a CPU of another node took it. An idle CPU of another
- *   node may take it once it has waited steal_ns, by default twice the
- *   bound. The bound (default one 20 ms slice) lets a task wait behind one
- *   other task's slice without failing; stealing only later keeps two
- *   nodes from swapping tasks back and forth (each intruder's slice would
- *   otherwise trigger the next steal), and leaves room between the two in
- *   which an overloaded home shows as failures, so the busy rule pauses
- *   cling to it before work conservation hides the overload. A failure
+ *   waited longer while a CPU of another node sat idle (waiting behind
+ *   other work when every CPU is busy is no failure: nothing better was
+ *   available), or a CPU of another node took it. An idle CPU of another
+ *   node may take it once it has waited steal_ns (default 40 ms, two
+ *   slices): stealing later than one slice keeps two nodes from swapping
+ *   tasks back and forth, and the gap lets an overloaded home show as
+ *   failures, so the busy rule pauses cling to it before work
+ *   conservation has to. A failure
  *   also clears the task's home for its next placement (the seed's
  *   sched_setnuma(p, NUMA_NO_NODE)).
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
@@ -55,13 +55,16 @@ char _license[] SEC("license") = "GPL";
 /* Set by the loader before load. */
 const volatile __u32 nr_nodes = 1;
 const volatile __u32 degree = CLING_DEGREE_DEFAULT;
-const volatile __u64 wait_bound_ns = 20000000ULL;
+const volatile __u64 wait_bound_ns = 5000000ULL;
 const volatile __u64 steal_ns = 40000000ULL;
 const volatile __u64 decay_ns = 6000000000ULL;
 
 /* Why the kernel ejected us (ops.exit); the loader prints it. */
 struct cling_exit_info exit_info;
 
+/* Per node: scx_bpf_now() when the timer last saw this node's queue head
+ * waiting past the bound while another node had an idle CPU. */
+__u64 idle_elsewhere_at[CLING_MAX_NODES];
 /* Per-node vtime clock: the largest vtime that started running there. */
 __u64 vtime_now[CLING_MAX_NODES];
 /* Sticky error from ops.init or the timer, for the loader. */
@@ -351,9 +354,8 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
-/* True when the head of node @n's DSQ has waited long enough (steal_ns)
- * for another node to take it. */
-static bool head_waited(s32 n, u64 now)
+/* True when the head of node @n's DSQ has waited at least @ns. */
+static bool head_waited_for(s32 n, u64 now, u64 ns)
 {
 	struct task_struct *p = scx_bpf_dsq_peek(n);
 	struct task_ctx *tc;
@@ -361,7 +363,33 @@ static bool head_waited(s32 n, u64 now)
 	if (!p)
 		return false;
 	tc = bpf_task_storage_get(&tctx, p, 0, 0);
-	return tc && now - tc->placed_at >= steal_ns;
+	return tc && now - tc->placed_at >= ns;
+}
+
+/* True when the head of node @n's DSQ has waited long enough (steal_ns)
+ * for another node to take it. */
+static bool head_waited(s32 n, u64 now)
+{
+	return head_waited_for(n, now, steal_ns);
+}
+
+/* True when some node other than @n has an idle CPU. */
+static bool idle_elsewhere(s32 n)
+{
+	const struct cpumask *idle;
+	bool found = false;
+	s32 m;
+
+	for (m = 0; m < CLING_MAX_NODES; m++) {
+		if (m >= nr_nodes || found)
+			break;
+		if (m == n)
+			continue;
+		idle = scx_bpf_get_idle_cpumask_node(m);
+		found = !bpf_cpumask_empty(idle);
+		scx_bpf_put_idle_cpumask(idle);
+	}
+	return found;
 }
 
 void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
@@ -411,7 +439,10 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 			ns->remote++;
 	}
 	if (tc->target >= 0) {
-		failed = node != tc->target || scx_bpf_now() - tc->placed_at > wait_bound_ns;
+		/* Waited past the bound while capacity elsewhere sat idle. */
+		failed = node != tc->target ||
+			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
+			  idle_elsewhere_at[tc->target & CLING_NODE_MASK] > tc->placed_at);
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		attempt_done(tc, g, tc->target, failed);
 	}
@@ -464,7 +495,9 @@ static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
 
 static u64 tick_ns(void)
 {
-	u64 t = steal_ns / 2;
+	u64 t = wait_bound_ns < steal_ns ? wait_bound_ns : steal_ns;
+
+	t /= 2;
 
 	return t < 1000000 ? 1000000 : t;
 }
@@ -478,7 +511,11 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 	for (n = 0; n < CLING_MAX_NODES; n++) {
 		if (n >= nr_nodes)
 			break;
-		if (!scx_bpf_dsq_nr_queued(n) || !head_waited(n, now))
+		if (!scx_bpf_dsq_nr_queued(n))
+			continue;
+		if (head_waited_for(n, now, wait_bound_ns) && idle_elsewhere(n))
+			idle_elsewhere_at[n] = now;
+		if (!head_waited(n, now))
 			continue;
 		/* Any idle CPU, nearest node first, takes it in dispatch. */
 		cpu = scx_bpf_pick_idle_cpu_node(online, n, 0);

@@ -55,7 +55,7 @@ static struct {
 	const char *ready_file;
 	const char *pin_dir;
 } opt = {
-	.degree = CLING_DEGREE_DEFAULT, .decay_ms = 6000, .wait_us = 20000,
+	.degree = CLING_DEGREE_DEFAULT, .decay_ms = 6000, .wait_us = 5000, .steal_us = 40000,
 	.cg_root = "/sys/fs/cgroup", .pin_dir = CLING_PIN_DIR,
 };
 
@@ -75,8 +75,9 @@ static const char doc[] =
 "--steal-after-us.\n\n"
 "Attempt and failure: an attempt is one placement of a group task on its home "
 "node (an idle CPU there, or the home queue); a queued attempt fails when the "
-"task does not start on a home CPU within --wait-bound-us (it waited longer, "
-"or another node's CPU took it). A failed task does not cling at its next "
+"task does not start on a home CPU within --wait-bound-us while another node "
+"had an idle CPU, or when another node's CPU took it. A failed task does not "
+"cling at its next "
 "placement. Failures and "
 "attempts weigh 1024 each and are halved every --decay-ms; a node whose "
 "failure ratio (failure*100/(total+1)) exceeds --cling-degree, with at least "
@@ -104,9 +105,10 @@ static const struct argp_option options[] = {
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
 	  "default 6000: the seed's scan_period_max/10)", 0 },
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
-	  "microseconds is a failure (100..1000000, default 20000: one default slice)", 0 },
+	  "microseconds while another node has an idle CPU is a failure (100..1000000, "
+	  "default 5000)", 0 },
 	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
-	  "queued for US microseconds (100..1000000, default: twice --wait-bound-us)", 0 },
+	  "queued for US microseconds (100..1000000, default 40000: two slices)", 0 },
 	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
 	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
 	  "running every SECONDS", 1 },
@@ -163,8 +165,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
-		if (!opt.steal_us)
-			opt.steal_us = opt.wait_us * 2 > 1000000 ? 1000000 : opt.wait_us * 2;
 		if (opt.all && opt.nr_patterns)
 			argp_error(st, "--all and --group exclude each other");
 		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))

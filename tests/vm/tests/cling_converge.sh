@@ -4,7 +4,7 @@
 # >= 90% of its CPU time on its home node, measured independently by
 # numalens (cgroups[].run_ns_by_node). The same workload under the default
 # scheduler, in the same run, is reported beside it (not asserted).
-# --wait-bound-us 40000: under TCG a vCPU can wait tens of ms for its turn.
+# --wait-bound-us 10000: under TCG a vCPU can wait tens of ms for its turn.
 # vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170
 . /nl/lib.sh
 nl_need_numalens
@@ -46,7 +46,7 @@ run_phase() {
 	done
 }
 
-scx_cling --group '/cling_c*' --wait-bound-us 40000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_c*' --wait-bound-us 10000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_phase cling_c

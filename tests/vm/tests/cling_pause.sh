@@ -5,7 +5,7 @@
 # under the default scheduler (the unconstrained run, same boot). The busy
 # flag must be seen set during the load and cleared after it ends.
 # Work is counted in pages rewritten (nlwork --walk), never in wall time.
-# The default decay (6 s); --wait-bound-us 40000 (under TCG a vCPU can wait
+# The default decay (6 s); --wait-bound-us 10000 (under TCG a vCPU can wait
 # tens of ms for its turn).
 # vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170
 . /nl/lib.sh
@@ -41,7 +41,7 @@ run_load() {
 }
 
 run_load cling_b
-scx_cling --group '/cling_p*' --wait-bound-us 40000 --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_p*' --wait-bound-us 10000 --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_load cling_p

@@ -178,10 +178,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 static const struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
 
+/* libbpf's log (warnings included) only behind --verbose. */
 static int libbpf_log(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
-	if (!opt.verbose && lvl != LIBBPF_WARN)
-		return 0;
 	if (!opt.verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
@@ -213,6 +212,7 @@ static const char *read_word(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/* now_s: CLOCK_MONOTONIC in seconds. */
 static double now_s(void)
 {
 	struct timespec ts;
@@ -221,6 +221,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* wait_state: poll sched_ext/state until it reads @want; 0, or -1 after @secs. */
 static int wait_state(const char *want, double secs)
 {
 	char st[64];
@@ -243,6 +244,7 @@ struct scan {
 };
 static struct scan scan;
 
+/* matches: is the cgroup at @rel ("/a/b") a NUMA group (--all / --group)? */
 static bool matches(const char *rel)
 {
 	if (opt.all)
@@ -286,6 +288,8 @@ static int numa_stat_pages(const char *dir, uint64_t *pages, int nr_nodes, long 
 	return 0;
 }
 
+/* scan_one: nftw callback; writes a matching cgroup's pages into gmem,
+ * keyed by its inode number (= the kernfs cgroup id BPF reads). */
 static int scan_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
 	const char *rel = path + scan.root_len;
@@ -357,6 +361,7 @@ static const char *cg_path(uint64_t id)
 	return cg_find.path;
 }
 
+/* print_tasks: the task_homes map (fd), one line per task. */
 static void print_tasks(int fd)
 {
 	uint32_t key, next, *prev = NULL;
@@ -413,6 +418,8 @@ static void print_stats(const struct nl_cling_stats *s, int tasks_fd)
 
 /* --- main ------------------------------------------------------------------ */
 
+/* monitor: --monitor; print a running scx_cling's pinned statistics every
+ * --monitor seconds until SIGINT/SIGTERM. Returns the exit status. */
 static int monitor(void)
 {
 	int tasks_fd = -1;
@@ -443,6 +450,7 @@ static int monitor(void)
 	return EX_OK;
 }
 
+/* is_bpffs: is @p on a bpf filesystem? */
 static bool is_bpffs(const char *p)
 {
 	struct statfs fs;
@@ -457,6 +465,7 @@ static struct bpf_map *map_by_name(struct scx_cling *skel, const char *n)
 	return bpf_object__find_map_by_name(skel->obj, n);
 }
 
+/* unpin_all: remove the pins and the pin directory. */
 static void unpin_all(struct scx_cling *skel)
 {
 	for (size_t i = 0; i < sizeof(pin_names) / sizeof(*pin_names); i++) {
@@ -491,6 +500,8 @@ static void pin_all(struct scx_cling *skel)
 	}
 }
 
+/* setup_pfn_table: load the pfn -> node table (tools/lib/topology.c) for
+ * the page-allocation tracepoint. 0 or a negative errno. */
 static int setup_pfn_table(struct scx_cling *skel)
 {
 	static struct nl_pfn_table t;

@@ -22,6 +22,7 @@ struct nl_collect_opts {
 	const char *cgroup_root;	/* mount point of that hierarchy */
 	int rss_max_procs;		/* numa_maps reads per interval (busiest first); 0 = 64 */
 	int cgroup_grace;		/* intervals a removed cgroup stays visible; 0 = 1 */
+	const char *cling_pin_dir;	/* scx_cling's pinned maps; NULL = CLING_PIN_DIR */
 };
 
 /* Create a collector over the loaded objects @b: reads the topology and

@@ -134,3 +134,4 @@ cacheclean:
 
 # The VM harness adds its own targets (kernel, initramfs, guest programs).
 -include tests/vm/vm.mk
+-include sched_ext/cling.mk

@@ -18,7 +18,7 @@ vm-kernel:
 
 vm-initramfs: vm-bins vm-kernel
 	bash tests/vm/initramfs.sh $(VM_DIR)/initrd.gz $(VM_DIR)/kernel \
-		$(B)/numalens $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
+		$(B)/numalens $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/scx_cling
 
 # nljq: a tiny JSON-lines query tool for guest tests (static, cJSON).
 $(VM_DIR)/nljq: tests/vm/guest/nljq.c | $(DEPS)/.stamp

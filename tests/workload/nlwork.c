@@ -53,6 +53,7 @@ static long touched_pages; /* summed by threads under lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
+static unsigned long walked[MAX_THREADS]; /* pages rewritten by each thread's --walk */
 /* With --walk the workers stay alive: after the work they wait at
  * work_done, main does the after-work steps, then all pass after_done and
  * the workers walk their own slices (the process stays multi-threaded,
@@ -165,9 +166,11 @@ static char *map_touch(size_t len, int flags)
 static void walk(long id, double secs)
 {
 	double end = now_s() + secs;
-	while (now_s() < end)
+	while (now_s() < end) {
 		for (size_t off = 0; off < keep_len[id]; off += page_sz)
 			keep_anon[id][off]++;
+		walked[id] += keep_len[id] / page_sz;
+	}
 }
 
 /* worker: one thread's share of the anon touch (o.repeat times) then spin. */
@@ -241,7 +244,8 @@ static void usage(FILE *f)
 	      "  --pageout         after the work, madvise(MADV_PAGEOUT) the anon memory\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
-	      "                    the process multi-threaded)\n"
+	      "                    the process multi-threaded); the output line then ends\n"
+	      "                    with walked=P1,P2,... (pages rewritten per thread)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
 	      "  --help            this text\n"
 	      "Prints 'nlwork pid=.. anon_mib=.. touched_pages=.. cpu=.. node=..' at the end.\n"
@@ -371,7 +375,12 @@ int main(int argc, char **argv)
 		printf("%d", o.node);
 	else
 		fputs("-", stdout);
-	printf(" threads=%d repeat=%d file_mib=%ld shmem_mib=%ld spin_s=%g\n",
+	printf(" threads=%d repeat=%d file_mib=%ld shmem_mib=%ld spin_s=%g",
 	       o.threads, o.repeat, o.file_mib, o.shmem_mib, o.spin_s);
+	/* Work done per thread, for throughput and fairness ratios. */
+	if (o.walk_s > 0)
+		for (int t = 0; t < o.threads; t++)
+			printf("%s%lu", t ? "," : " walked=", walked[t]);
+	putchar('\n');
 	return 0;
 }

@@ -544,6 +544,9 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
 	fill_sources(c, s);
+	/* scx_cling is another process: its pinned maps, when it runs */
+	s->cling_running = !nl_cling_stats_read(c->o.cling_pin_dir ? c->o.cling_pin_dir : CLING_PIN_DIR,
+						&s->cling);
 	e = fill_nodes(c, s);
 	if (!e)
 		e = fill_procs(c, s, s->interval_ns);

@@ -25,6 +25,7 @@ struct nl_collect_opts {
 	int cgroup_grace;		/* intervals a removed cgroup stays visible; 0 = 1 */
 	const char *reclaim_dir;	/* reclaim agents' state (reclaim_read.h);
 					 * NULL = NL_RECLAIM_RUN_DIR */
+	const char *cling_pin_dir;	/* scx_cling's pinned maps; NULL = CLING_PIN_DIR */
 };
 
 /* Create a collector over the loaded objects @b: reads the topology and

@@ -17,6 +17,7 @@ void nl_snapshot_free(struct nl_snapshot *s)
 		free(s->cgroups[i].agent);
 	}
 	free(s->cgroups);
+	nl_cling_stats_free(&s->cling);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "../../bpf/nl_types.h"
+#include "cling_stats.h"
 #include "../../bpf/vmscan_types.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
@@ -260,6 +261,12 @@ struct nl_snapshot {
 	int nr_cgroups;
 	struct nl_cgroup *cgroups;	/* parents before children (pre-order) */
 	struct nl_self self;
+	/* scx_cling, read from the maps it pins while it runs
+	 * (tools/lib/cling_stats.h): monotonic per-node counters since it
+	 * attached, NUMA groups with their homes and failure ratios.
+	 * cling_running false (and cling empty) when it is not running. */
+	bool cling_running;
+	struct nl_cling_stats cling;
 };
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */

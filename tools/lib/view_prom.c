@@ -16,6 +16,7 @@
 #include "view_prom.h"
 #include "view_prom_vmscan.h"
 #include "view_prom_reclaim.h"
+#include "view_prom_cling.h"
 
 const char *const nl_prom_locality_le[NL_LOC_BUCKETS] = {
 	"0.125", "0.25", "0.375", "0.5", "0.625", "0.75", "0.875", "1",
@@ -624,6 +625,7 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	if (pr.n)
 		render_rows(b, &pr, s);
 	nl_prom_render_reclaim_agent(b, s);
+	nl_prom_render_cling(b, s);
 	fam_self(b, s);
 	fam_cardinality(b, s, cg.n, omitted);
 	rows_free(&cg);

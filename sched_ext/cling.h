@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * scx_cling's policy math, in plain C that compiles both into the BPF
+ * scheduler (sched_ext/scx_cling.bpf.c) and into the cmocka unit tests
+ * (tests/unit/test_cling.c): the cling predicate (spec/seed_numa.md §4.5,
+ * CLG-1), the failure ratio and its bookkeeping (§4.2, CLG-4), the halving
+ * decay and busiest node (§4.3, CLG-5), the busy-node rule (§4.4, CLG-6),
+ * the degree bounds (§4.1, CLG-7) and the home-node choice that skips a
+ * busy node (§4.4 item 2, CLG-8, GRP-5).
+ *
+ * No libc, no division by a variable other than (total + 1), loops bounded
+ * by CLING_MAX_NODES and indices masked, so the verifier accepts it.
+ * Before including, the BPF side includes vmlinux.h; user space gets the
+ * fixed-width types from <stdint.h> here.
+ */
+#ifndef SCX_CLING_H
+#define SCX_CLING_H
+
+#ifndef __bpf__
+#include <stdbool.h>
+#include <stdint.h>
+typedef int32_t cling_s32;
+typedef uint32_t cling_u32;
+typedef uint64_t cling_u64;
+#else
+typedef s32 cling_s32;
+typedef u32 cling_u32;
+typedef u64 cling_u64;
+#endif
+
+/* Node ids handled: 0..CLING_MAX_NODES-1 (a power of two, for masking). */
+#define CLING_MAX_NODES 16
+#define CLING_NODE_MASK (CLING_MAX_NODES - 1)
+#define CLING_NO_NODE (-1)
+
+/* One attempt or failure weighs 1024 (NUMA_MIGRATE_WEIGHT, §4.1). */
+#define CLING_WEIGHT 1024ULL
+/* The degree is a percentage: default 20, accepted 0..100 (§4.1, CLG-7). */
+#define CLING_DEGREE_DEFAULT 20
+#define CLING_DEGREE_MAX 100
+
+_Static_assert((CLING_MAX_NODES & (CLING_MAX_NODES - 1)) == 0,
+	       "CLING_MAX_NODES must be a power of two (index masking)");
+
+/*
+ * struct cling_mstat - one NUMA group's migration statistics (§4.2).
+ * @failure: weighted failures per node (1024 per failure, halved per decay)
+ * @total:   weighted attempts per node (1024 per attempt, halved per decay)
+ * @busiest: node with the most weighted failures at the last decay, or
+ *           CLING_NO_NODE until some node has a failure (CLG-5)
+ */
+struct cling_mstat {
+	cling_u64 failure[CLING_MAX_NODES];
+	cling_u64 total[CLING_MAX_NODES];
+	cling_s32 busiest;
+	cling_u32 pad;
+};
+
+/* cling_degree_valid - true iff @degree (a parsed integer) is in 0..100. */
+static inline bool cling_degree_valid(long long degree)
+{
+	return degree >= 0 && degree <= CLING_DEGREE_MAX;
+}
+
+/*
+ * cling_ratio - failure ratio in integer percent: failure * 100 / (total + 1)
+ * (§4.2, CLG-4). With failure <= total it is at most 99: 1 in 5 -> 19,
+ * 2 in 9 -> 22, 1 in 1 -> 99.
+ */
+static inline cling_u32 cling_ratio(cling_u64 failure, cling_u64 total)
+{
+	return (cling_u32)(failure * 100 / (total + 1));
+}
+
+/* cling_node_ok - true iff 0 <= @nid < @nr_nodes <= CLING_MAX_NODES. */
+static inline bool cling_node_ok(int nid, int nr_nodes)
+{
+	return nid >= 0 && nid < nr_nodes && nid < CLING_MAX_NODES;
+}
+
+/*
+ * cling_note - record one attempt to place a task on node @nid, and whether
+ * it failed (CLG-4): total[nid] += 1024, and failure[nid] += 1024 on failure.
+ * Atomic adds: several CPUs account into the same group at once. Out of
+ * range @nid is ignored.
+ */
+static inline void cling_note(struct cling_mstat *st, int nid, bool failed)
+{
+	if (nid < 0 || nid >= CLING_MAX_NODES)
+		return;
+	__sync_fetch_and_add(&st->total[nid & CLING_NODE_MASK], CLING_WEIGHT);
+	if (failed)
+		__sync_fetch_and_add(&st->failure[nid & CLING_NODE_MASK], CLING_WEIGHT);
+}
+
+/*
+ * cling_decay - one decay period (§4.3, CLG-5): for every node < @nr_nodes
+ * halve failure and total, then busiest = argmax of the halved failures
+ * (strictly greater, starting from 0, so the lowest nid wins ties and the
+ * old value stays when every node is 0). One failure with no new events is
+ * 512 after one period and 0 after 11.
+ */
+static inline void cling_decay(struct cling_mstat *st, int nr_nodes)
+{
+	cling_u64 max_failure = 0;
+	int i;
+
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
+		st->failure[i] /= 2;
+		st->total[i] /= 2;
+		if (st->failure[i] > max_failure) {
+			max_failure = st->failure[i];
+			st->busiest = i;
+		}
+	}
+}
+
+/*
+ * cling_busy - the busy-node ("pause") rule (§4.4, CLG-6): node @nid is busy
+ * for this group iff failure[nid] >= 1024 and nid is the group's busiest
+ * node and ratio[nid] > @degree (strictly). At most one node per group
+ * (the busiest) can be busy; degree 100 means never busy.
+ */
+static inline bool cling_busy(const struct cling_mstat *st, int nid, cling_u32 degree)
+{
+	cling_u64 f, t;
+
+	if (nid < 0 || nid >= CLING_MAX_NODES)
+		return false;
+	f = st->failure[nid & CLING_NODE_MASK];
+	t = st->total[nid & CLING_NODE_MASK];
+	if (f < CLING_WEIGHT)
+		return false;
+	if (st->busiest != nid)
+		return false;
+	return cling_ratio(f, t) > degree;
+}
+
+/*
+ * cling_predicate - the cling predicate, exactly task_numa_cling() (§4.5,
+ * CLG-1): true iff the task's group does cling (@grouped), its preferred
+ * node @pnid is set, the source node @snid is the preferred node, the
+ * destination @dnid is not, and the source is not busy (@src_busy, the
+ * value of cling_busy() for @snid). At wakeup (CLG-2) @snid is the node of
+ * prev_cpu and @dnid the node of the waker's CPU: true means "do not pull
+ * toward the waker, stay on @snid".
+ */
+static inline bool cling_predicate(bool grouped, int pnid, int snid, int dnid, bool src_busy)
+{
+	return grouped && pnid != CLING_NO_NODE && dnid != pnid && snid == pnid && !src_busy;
+}
+
+/* A node can be a home only with at least 1/CLING_HOME_MIN_DIV of the
+ * pages: a residue (a few stack or page-cache pages) on a second node must
+ * not pull a whole group there when its real home is busy. */
+#define CLING_HOME_MIN_DIV 8
+
+/*
+ * cling_group_home - a NUMA group's home node (GRP-5, CLG-8): the node with
+ * the most resident pages in @pages[0..@nr_nodes) (from the cgroup's
+ * memory.numa_stat), skipping a node that is busy for the group, so the
+ * second-best node takes over while the best one is busy, and skipping
+ * nodes with less than 1/CLING_HOME_MIN_DIV of all pages. Ties go to the
+ * lowest nid. @st may be NULL (no statistics yet: nothing is busy).
+ * Returns the nid, or CLING_NO_NODE when no node qualifies.
+ */
+static inline int cling_group_home(const cling_u64 *pages, int nr_nodes,
+				   const struct cling_mstat *st, cling_u32 degree)
+{
+	cling_u64 best = 0, sum = 0;
+	int i, home = CLING_NO_NODE;
+
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
+		sum += pages[i];
+	}
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
+		if (pages[i] <= best || pages[i] * CLING_HOME_MIN_DIV < sum)
+			continue;
+		if (st && cling_busy(st, i, degree))
+			continue;
+		best = pages[i];
+		home = i;
+	}
+	return home;
+}
+
+#endif /* SCX_CLING_H */

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx_cling: a sched_ext scheduler with NUMA cling and a NUMA group per
+ * cgroup (spec/seed_numa.md §3-4, §7.4-7.5; the math is in cling.h).
+ *
+ * - One vtime-ordered DSQ per node (DSQ id = nid). CPUs take work from
+ *   their own node's DSQ; an idle CPU takes from another node only a task
+ *   that has waited there past wait_bound_ns (work conservation).
+ * - Home node: for a task of a NUMA-group cgroup, the group's home (the
+ *   node holding most of the cgroup's resident pages, from memory.numa_stat
+ *   written by the loader into gmem, skipping the group's busy node);
+ *   otherwise the node most of the task's own movable page allocations
+ *   came from (kmem:mm_page_alloc, pfn -> nid via the pfn table).
+ * - Cling: a group task is placed on its home node (an idle CPU there,
+ *   else the home DSQ) and never pulled to the waker's node.
+ * - Attempt / failure (CLG-4 for sched_ext): an attempt is one placement
+ *   of a group task on its home node by cling: on an idle home CPU (a
+ *   success: failures measure contention for the node, not how long an
+ *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
+ *   when the task does not start on a home CPU within wait_bound_ns: it
+ *   waited longer while a CPU of another node sat idle (waiting behind
+ *   other work when every CPU is busy is no failure: nothing better was
+ *   available), or a CPU of another node took it. An idle CPU of another
+ *   node may take it once it has waited steal_ns (default 40 ms, two
+ *   slices): stealing later than one slice keeps two nodes from swapping
+ *   tasks back and forth, and the gap lets an overloaded home show as
+ *   failures, so the busy rule pauses cling to it before work
+ *   conservation has to. A failure
+ *   also clears the task's home for its next placement (the seed's
+ *   sched_setnuma(p, NUMA_NO_NODE)).
+ * - One BPF timer: every tick it kicks an idle CPU for any node whose
+ *   oldest-vtime task has waited past the bound, and every decay_ns it
+ *   halves every group's weights (cling_decay).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "nl_types.h"
+#include "pfn_lookup.h"
+#include "cling_stats.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define MIGRATE_MOVABLE 1	/* enum migratetype; user pages are movable */
+#define CLOCK_MONOTONIC 1
+#define ENOMEM 12
+#define ENOENT 2
+
+#define BPF_STRUCT_OPS(name, args...) \
+	SEC("struct_ops/" #name) BPF_PROG(name, ##args)
+#define BPF_STRUCT_OPS_SLEEPABLE(name, args...) \
+	SEC("struct_ops.s/" #name) BPF_PROG(name, ##args)
+
+/* Set by the loader before load. */
+const volatile __u32 nr_nodes = 1;
+const volatile __u32 degree = CLING_DEGREE_DEFAULT;
+const volatile __u64 wait_bound_ns = 5000000ULL;
+const volatile __u64 steal_ns = 40000000ULL;
+const volatile __u64 decay_ns = 6000000000ULL;
+
+/* Why the kernel ejected us (ops.exit); the loader prints it. */
+struct cling_exit_info exit_info;
+
+/* Per node: scx_bpf_now() when the timer last saw this node's queue head
+ * waiting past the bound while another node had an idle CPU. */
+__u64 idle_elsewhere_at[CLING_MAX_NODES];
+/* Per-node vtime clock: the largest vtime that started running there. */
+__u64 vtime_now[CLING_MAX_NODES];
+/* Sticky error from ops.init or the timer, for the loader. */
+int timer_err;
+
+/* Per-task scheduler state. */
+struct task_ctx {
+	u64 alloc_pages[CLING_MAX_NODES]; /* movable pages allocated, by page node */
+	u64 placed_at;	/* scx_bpf_now() when placed on a CPU or DSQ, ns */
+	u64 cgid;	/* NUMA-group cgroup id at the last placement, 0 if none */
+	s32 home;	/* node used at the last placement, or -1 */
+	s32 qnode;	/* node whose DSQ (or CPU) it was placed on, -1 = not tracked */
+	s32 target;	/* home node of a pending attempt (queued there), -1 = none */
+	u8 skip_cling;	/* the last attempt failed: no cling at the next placement */
+	u8 pad[3];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_ctx);
+} tctx SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct cling_info);
+} info SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CLING_MAX_NODES);
+	__type(key, u32);
+	__type(value, struct cling_node_stats);
+} nodes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CLING_MAX_GROUPS);
+	__type(key, u64);
+	__type(value, struct cling_group);
+} groups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CLING_MAX_GROUPS);
+	__type(key, u64);
+	__type(value, struct cling_group_mem);
+} gmem SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, u32);
+	__type(value, struct cling_task_home);
+} task_homes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct nl_pfn_table);
+} pfn_table SEC(".maps");
+
+struct cling_timer {
+	struct bpf_timer t;
+	u64 last_decay;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct cling_timer);
+} timers SEC(".maps");
+
+static __always_inline struct cling_node_stats *nstat(s32 nid)
+{
+	u32 k = (u32)nid;
+
+	if (nid < 0 || k >= CLING_MAX_NODES)
+		return NULL;
+	return bpf_map_lookup_elem(&nodes, &k);
+}
+
+static __always_inline s32 cpu_node(s32 cpu)
+{
+	s32 n = scx_bpf_cpu_node(cpu);
+
+	return (n >= 0 && n < CLING_MAX_NODES) ? n : 0;
+}
+
+static __always_inline u64 task_cgid(struct task_struct *p)
+{
+	return BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id);
+}
+
+/* The NUMA group of cgroup @cgid (created on first use), or NULL. */
+static struct cling_group *group_get(u64 cgid)
+{
+	struct cling_group *g = bpf_map_lookup_elem(&groups, &cgid);
+	struct cling_group init = { .ms.busiest = CLING_NO_NODE, .home = CLING_NO_NODE };
+
+	if (g)
+		return g;
+	bpf_map_update_elem(&groups, &cgid, &init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&groups, &cgid);
+}
+
+/*
+ * Work out @p's home node now. *gp is its NUMA group or NULL. Records a
+ * changed home in task_homes for `scx_cling --tasks`.
+ */
+static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_group **gp)
+{
+	u64 cgid = task_cgid(p);
+	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, &cgid);
+	struct cling_group *g = NULL;
+	s32 home, mem_home;
+
+	mem_home = cling_group_home(tc->alloc_pages, nr_nodes, NULL, 0);
+	if (gm)
+		g = group_get(cgid);
+	if (g) {
+		home = cling_group_home(gm->pages, nr_nodes, &g->ms, degree);
+		g->home = home;
+	} else {
+		cgid = 0;
+		home = mem_home;
+	}
+	*gp = g;
+	if (home != tc->home || cgid != tc->cgid) {
+		struct cling_task_home th = { .home = home, .mem_home = mem_home, .cgid = cgid };
+		u32 pid = p->pid;
+
+		bpf_map_update_elem(&task_homes, &pid, &th, BPF_ANY);
+	}
+	tc->home = home;
+	tc->cgid = cgid;
+	return home;
+}
+
+/* True when @p may run on every CPU: only then is it moved between nodes
+ * by us (pinned tasks stay where their affinity puts them). */
+static __always_inline bool unpinned(struct task_struct *p)
+{
+	return p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids();
+}
+
+/* Account one attempt at @home in the node stats and the group, @failed
+ * or not. */
+static __always_inline void attempt_done(struct task_ctx *tc, struct cling_group *g, s32 home,
+					 bool failed)
+{
+	struct cling_node_stats *ns = nstat(home);
+
+	if (ns) {
+		ns->attempts++;
+		if (failed)
+			ns->failures++;
+	}
+	if (g)
+		cling_note(&g->ms, home, failed);
+	if (failed)
+		tc->skip_cling = 1;
+}
+
+s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+{
+	struct task_ctx *tc = bpf_task_storage_get(&tctx, p, 0, 0);
+	struct cling_group *g = NULL;
+	struct cling_node_stats *ns;
+	s32 home, snid, dnid, cpu;
+
+	if (!tc)
+		return prev_cpu;
+	home = task_home(p, tc, &g);
+	snid = cpu_node(prev_cpu);
+	dnid = cpu_node(bpf_get_smp_processor_id());
+
+	if (g && home >= 0 && !tc->skip_cling && unpinned(p)) {
+		/* CLG-2: prefer the home node, never the waker's. */
+		if (cling_predicate(true, home, snid, dnid, cling_busy(&g->ms, snid, degree))) {
+			ns = nstat(home);
+			if (ns)
+				ns->cling_hits++;
+		}
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, home, SCX_PICK_IDLE_IN_NODE);
+		if (cpu >= 0) {
+			/* An idle home CPU is a successful attempt right away:
+			 * failures measure contention for the home node, not
+			 * how long an idle CPU takes to wake up. */
+			attempt_done(tc, g, home, false);
+			tc->target = CLING_NO_NODE;
+			tc->placed_at = scx_bpf_now();
+			tc->qnode = home;
+			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, SCX_SLICE_DFL, 0);
+			return cpu;
+		}
+		/* No idle CPU at home: enqueue queues it on the home DSQ. */
+		if (snid == home)
+			return prev_cpu;
+		cpu = scx_bpf_pick_any_cpu_node(p->cpus_ptr, home, SCX_PICK_IDLE_IN_NODE);
+		return cpu >= 0 ? cpu : prev_cpu;
+	}
+	/* Not clinging: an idle CPU on the memory home, else near prev. */
+	cpu = -1;
+	if (home >= 0)
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, home, SCX_PICK_IDLE_IN_NODE);
+	if (cpu < 0)
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, snid, 0);
+	if (cpu >= 0) {
+		tc->placed_at = scx_bpf_now();
+		tc->qnode = cpu_node(cpu);
+		tc->target = CLING_NO_NODE;
+		tc->skip_cling = 0;
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, SCX_SLICE_DFL, 0);
+		return cpu;
+	}
+	return prev_cpu;
+}
+
+void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
+{
+	struct task_ctx *tc = bpf_task_storage_get(&tctx, p, 0, 0);
+	struct cling_group *g = NULL;
+	struct cling_node_stats *ns;
+	s32 home, node, cpu;
+	u64 vtime, vnow;
+
+	if (!tc) {
+		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
+		return;
+	}
+	cpu = scx_bpf_task_cpu(p);
+	if (p->nr_cpus_allowed == 1) {
+		/* Per-CPU kthreads and pinned tasks: straight to their CPU. */
+		tc->qnode = CLING_NO_NODE;
+		tc->target = CLING_NO_NODE;
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		return;
+	}
+	home = task_home(p, tc, &g);
+	node = cpu_node(cpu);
+	tc->target = CLING_NO_NODE;
+	if (g && home >= 0 && !tc->skip_cling && unpinned(p)) {
+		node = home;
+		tc->target = home;
+	}
+	tc->skip_cling = 0;
+	if (tc->target < 0 && unpinned(p)) {
+		/* Not clinging: work conservation first, an idle CPU on the
+		 * nearest node (its own node first) runs it now. */
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node, 0);
+		if (cpu >= 0) {
+			tc->placed_at = scx_bpf_now();
+			tc->qnode = cpu_node(cpu);
+			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
+			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+			return;
+		}
+	}
+
+	vtime = p->scx.dsq_vtime;
+	vnow = vtime_now[node & CLING_NODE_MASK];
+	/* Fairness by weight within the node: at most one slice of credit
+	 * or debt against the node's clock (tasks arrive from other nodes). */
+	if ((s64)(vtime - (vnow - SCX_SLICE_DFL)) < 0)
+		vtime = vnow - SCX_SLICE_DFL;
+	else if ((s64)(vtime - (vnow + SCX_SLICE_DFL)) > 0)
+		vtime = vnow + SCX_SLICE_DFL;
+	tc->placed_at = scx_bpf_now();
+	tc->qnode = node;
+	scx_bpf_dsq_insert_vtime(p, node, SCX_SLICE_DFL, vtime, enq_flags);
+
+	ns = nstat(node);
+	if (ns) {
+		ns->enqueued++;
+		ns->queued = scx_bpf_dsq_nr_queued(node);
+		ns->queued_at = tc->placed_at;
+	}
+	cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node, SCX_PICK_IDLE_IN_NODE);
+	if (cpu >= 0)
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
+/* True when the head of node @n's DSQ has waited at least @ns. */
+static bool head_waited_for(s32 n, u64 now, u64 ns)
+{
+	struct task_struct *p = scx_bpf_dsq_peek(n);
+	struct task_ctx *tc;
+
+	if (!p)
+		return false;
+	tc = bpf_task_storage_get(&tctx, p, 0, 0);
+	return tc && now - tc->placed_at >= ns;
+}
+
+/* True when the head of node @n's DSQ has waited long enough (steal_ns)
+ * for another node to take it. */
+static bool head_waited(s32 n, u64 now)
+{
+	return head_waited_for(n, now, steal_ns);
+}
+
+/* True when some node other than @n has an idle CPU. */
+static bool idle_elsewhere(s32 n)
+{
+	const struct cpumask *idle;
+	bool found = false;
+	s32 m;
+
+	for (m = 0; m < CLING_MAX_NODES; m++) {
+		if (m >= nr_nodes || found)
+			break;
+		if (m == n)
+			continue;
+		idle = scx_bpf_get_idle_cpumask_node(m);
+		found = !bpf_cpumask_empty(idle);
+		scx_bpf_put_idle_cpumask(idle);
+	}
+	return found;
+}
+
+void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
+{
+	s32 node = cpu_node(cpu), n, i;
+	u64 now = scx_bpf_now();
+	struct cling_node_stats *ns;
+
+	if (scx_bpf_dsq_move_to_local(node)) {
+		ns = nstat(node);
+		if (ns) {
+			ns->queued = scx_bpf_dsq_nr_queued(node);
+			ns->queued_at = now;
+		}
+		return;
+	}
+	/* Work conservation: steal only what waited past the bound. */
+	for (i = 1; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
+		n = node + i;
+		if (n >= nr_nodes)
+			n -= nr_nodes;
+		if (head_waited(n, now) && scx_bpf_dsq_move_to_local(n))
+			return;
+	}
+}
+
+void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
+{
+	struct task_ctx *tc = bpf_task_storage_get(&tctx, p, 0, 0);
+	s32 node = cpu_node(scx_bpf_task_cpu(p));
+	struct cling_node_stats *ns;
+	struct cling_group *g;
+	u64 *vn = &vtime_now[node & CLING_NODE_MASK];
+	bool failed;
+
+	if ((s64)(p->scx.dsq_vtime - *vn) > 0)
+		*vn = p->scx.dsq_vtime;
+	if (!tc)
+		return;
+	ns = tc->qnode >= 0 ? nstat(node) : NULL;
+	if (ns) {
+		if (tc->qnode == node)
+			ns->local++;
+		else
+			ns->remote++;
+	}
+	if (tc->target >= 0) {
+		/* Waited past the bound while capacity elsewhere sat idle. */
+		failed = node != tc->target ||
+			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
+			  idle_elsewhere_at[tc->target & CLING_NODE_MASK] > tc->placed_at);
+		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
+		attempt_done(tc, g, tc->target, failed);
+	}
+	tc->qnode = CLING_NO_NODE;
+	tc->target = CLING_NO_NODE;
+}
+
+void BPF_STRUCT_OPS(cling_stopping, struct task_struct *p, bool runnable)
+{
+	u64 used = SCX_SLICE_DFL - p->scx.slice;
+
+	if (p->scx.slice > SCX_SLICE_DFL)
+		used = 0;
+	p->scx.dsq_vtime += used * 100 / (p->scx.weight ? p->scx.weight : 100);
+}
+
+void BPF_STRUCT_OPS(cling_enable, struct task_struct *p)
+{
+	p->scx.dsq_vtime = vtime_now[cpu_node(scx_bpf_task_cpu(p)) & CLING_NODE_MASK];
+}
+
+s32 BPF_STRUCT_OPS(cling_init_task, struct task_struct *p, struct scx_init_task_args *args)
+{
+	struct task_ctx *tc = bpf_task_storage_get(&tctx, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!tc)
+		return -ENOMEM;
+	tc->home = CLING_NO_NODE;
+	tc->qnode = CLING_NO_NODE;
+	tc->target = CLING_NO_NODE;
+	return 0;
+}
+
+void BPF_STRUCT_OPS(cling_exit_task, struct task_struct *p, struct scx_exit_task_args *args)
+{
+	u32 pid = p->pid;
+
+	bpf_map_delete_elem(&task_homes, &pid);
+}
+
+/* Decay one group (bpf_for_each_map_elem callback). */
+static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
+{
+	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, cgid);
+
+	cling_decay(&g->ms, nr_nodes);
+	g->home = gm ? cling_group_home(gm->pages, nr_nodes, &g->ms, degree) : CLING_NO_NODE;
+	return 0;
+}
+
+static u64 tick_ns(void)
+{
+	u64 t = wait_bound_ns < steal_ns ? wait_bound_ns : steal_ns;
+
+	t /= 2;
+
+	return t < 1000000 ? 1000000 : t;
+}
+
+static int timer_fn(void *map, int *key, struct cling_timer *ct)
+{
+	const struct cpumask *online = scx_bpf_get_online_cpumask();
+	u64 now = scx_bpf_now();
+	s32 n, cpu;
+
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
+		if (!scx_bpf_dsq_nr_queued(n))
+			continue;
+		if (head_waited_for(n, now, wait_bound_ns) && idle_elsewhere(n))
+			idle_elsewhere_at[n] = now;
+		if (!head_waited(n, now))
+			continue;
+		/* Any idle CPU, nearest node first, takes it in dispatch. */
+		cpu = scx_bpf_pick_idle_cpu_node(online, n, 0);
+		if (cpu >= 0)
+			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	}
+	scx_bpf_put_cpumask(online);
+	if (now - ct->last_decay >= decay_ns) {
+		ct->last_decay = now;
+		bpf_for_each_map_elem(&groups, decay_one, NULL, 0);
+	}
+	bpf_timer_start(&ct->t, tick_ns(), 0);
+	return 0;
+}
+
+s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
+{
+	struct cling_timer *ct;
+	u32 zero = 0;
+	s32 n, err;
+
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
+		err = scx_bpf_create_dsq(n, n);
+		if (err)
+			return err;
+	}
+	ct = bpf_map_lookup_elem(&timers, &zero);
+	if (!ct)
+		return -ENOENT;
+	ct->last_decay = scx_bpf_now();
+	err = bpf_timer_init(&ct->t, &timers, CLOCK_MONOTONIC);
+	if (!err)
+		err = bpf_timer_set_callback(&ct->t, timer_fn);
+	if (!err)
+		err = bpf_timer_start(&ct->t, tick_ns(), 0);
+	if (err)
+		timer_err = err;
+	return err;
+}
+
+void BPF_STRUCT_OPS(cling_exit, struct scx_exit_info *ei)
+{
+	exit_info.exit_code = ei->exit_code;
+	bpf_probe_read_kernel_str(exit_info.reason, sizeof(exit_info.reason), ei->reason);
+	bpf_probe_read_kernel_str(exit_info.msg, sizeof(exit_info.msg), ei->msg);
+	/* kind last: the loader polls it. */
+	__sync_fetch_and_add(&exit_info.kind, ei->kind);
+}
+
+/* A task's memory home: its movable page allocations by page node. */
+SEC("tracepoint/kmem/mm_page_alloc")
+int cling_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
+{
+	struct task_ctx *tc;
+	struct nl_pfn_table *t;
+	u32 zero = 0, order = ctx->order;
+	int i;
+
+	if (ctx->migratetype != MIGRATE_MOVABLE)
+		return 0;
+	tc = bpf_task_storage_get(&tctx, bpf_get_current_task_btf(), 0, 0);
+	if (!tc)
+		return 0;
+	t = bpf_map_lookup_elem(&pfn_table, &zero);
+	if (!t)
+		return 0;
+	i = nl_pfn_table_search(t, ctx->pfn);
+	if (i < 0)
+		return 0;
+	i = t->r[i & (NL_MAX_PFN_RANGES - 1)].nid;
+	if (i >= 0 && i < CLING_MAX_NODES)
+		__sync_fetch_and_add(&tc->alloc_pages[i], 1ULL << (order & 31));
+	return 0;
+}
+
+SEC(".struct_ops.link")
+struct sched_ext_ops cling_ops = {
+	.select_cpu = (void *)cling_select_cpu,
+	.enqueue = (void *)cling_enqueue,
+	.dispatch = (void *)cling_dispatch,
+	.running = (void *)cling_running,
+	.stopping = (void *)cling_stopping,
+	.enable = (void *)cling_enable,
+	.init_task = (void *)cling_init_task,
+	.exit_task = (void *)cling_exit_task,
+	.init = (void *)cling_init,
+	.exit = (void *)cling_exit,
+	.flags = SCX_OPS_BUILTIN_IDLE_PER_NODE,
+	.name = "scx_cling",
+};

@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scx_cling loader: attaches the scx_cling sched_ext scheduler, keeps the
+ * NUMA groups' resident memory (memory.numa_stat) fresh in the gmem map
+ * about once a second, pins the statistics maps for other readers
+ * (sched_ext/cling_stats.h), prints --stats, and detaches cleanly on
+ * SIGINT/SIGTERM or after --duration. `scx_cling --help` explains.
+ *
+ * Exit: 0 detached on request; 1 runtime failure (including the kernel
+ * ejecting the scheduler: kind, reason and message are printed, or another
+ * scheduler being attached); 2 bad usage; 3 not root; 4 kernel without
+ * sched_ext.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "../tools/lib/cling_stats.h"
+#include "topology.h"
+#include "scx_cling.skel.h"
+
+#define SCX_DIR "/sys/kernel/sched_ext"
+#define BPF_FS_MAGIC_ 0xcafe4a11
+#define MAX_PATTERNS 64
+
+enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_PRIV = 3, EX_KERNEL = 4 };
+
+static struct {
+	const char *patterns[MAX_PATTERNS];
+	int nr_patterns;
+	bool all;
+	long degree;
+	long decay_ms;
+	long wait_us;
+	long steal_us;
+	double stats_s;
+	double monitor_s;
+	double duration_s;
+	bool tasks;
+	bool verbose;
+	const char *cg_root;
+	const char *ready_file;
+	const char *pin_dir;
+} opt = {
+	.degree = CLING_DEGREE_DEFAULT, .decay_ms = 6000, .wait_us = 5000, .steal_us = 40000,
+	.cg_root = "/sys/fs/cgroup", .pin_dir = CLING_PIN_DIR,
+};
+
+static volatile sig_atomic_t stop_req;
+static void on_signal(int s) { (void)s; stop_req = 1; }
+
+const char *argp_program_version = "scx_cling 0.1";
+static const char doc[] =
+"scx_cling -- a sched_ext scheduler that keeps tasks on their NUMA home node "
+"(\"NUMA cling\") and treats chosen cgroups as NUMA groups.\n\n"
+"Each node has its own vtime-ordered queue. A task's home node is its NUMA "
+"group's home (the node holding most of the cgroup's resident memory, from "
+"memory.numa_stat, refreshed every second), or otherwise the node most of its "
+"own page allocations came from. A waking group task stays on its home node "
+"(an idle CPU there, else the home queue) instead of following its waker. An "
+"idle CPU of another node takes a queued task only after it has waited "
+"--steal-after-us.\n\n"
+"Attempt and failure: an attempt is one placement of a group task on its home "
+"node (an idle CPU there, or the home queue); a queued attempt fails when the "
+"task does not start on a home CPU within --wait-bound-us while another node "
+"had an idle CPU, or when another node's CPU took it. A failed task does not "
+"cling at its next "
+"placement. Failures and "
+"attempts weigh 1024 each and are halved every --decay-ms; a node whose "
+"failure ratio (failure*100/(total+1)) exceeds --cling-degree, with at least "
+"one recent failure, and which is the group's busiest node, is busy: no cling "
+"to it, and the group's next-best node becomes its home until decay clears "
+"it.\n\n"
+"Statistics are pinned under /sys/fs/bpf/scx_cling/ while it runs (read by "
+"`numalens export` and `scx_cling --monitor`).\n\n"
+"Exit status: 0 detached on request, 1 runtime failure (or ejected by the "
+"kernel: its reason is printed), 2 bad usage, 3 not root, 4 kernel without "
+"sched_ext.\v"
+"Examples:\n"
+"  scx_cling --group /db1 --group '/jobs/*' --stats 2\n"
+"  scx_cling --all --cling-degree 30\n"
+"  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
+
+enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR };
+
+static const struct argp_option options[] = {
+	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
+	  "glob such as '/jobs/*') a NUMA group; repeatable. Re-matched every second.", 0 },
+	{ "all", 'a', NULL, 0, "Make every cgroup except the root a NUMA group", 0 },
+	{ "cling-degree", 'd', "PCT", 0, "Failure ratio (0..100, percent) above which a node is "
+	  "busy for a group (default 20; 100 = never busy)", 0 },
+	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
+	  "default 6000: the seed's scan_period_max/10)", 0 },
+	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
+	  "microseconds while another node has an idle CPU is a failure (100..1000000, "
+	  "default 5000)", 0 },
+	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
+	  "queued for US microseconds (100..1000000, default 40000: two slices)", 0 },
+	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
+	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
+	  "running every SECONDS", 1 },
+	{ "tasks", O_TASKS, NULL, 0, "With --stats/--monitor, also list each task's home node", 1 },
+	{ "duration", 't', "SECONDS", 0, "Detach after SECONDS (default: run until SIGINT/SIGTERM)", 1 },
+	{ "ready-file", O_READY, "PATH", 0, "Write \"attached\" to PATH once the kernel reports the "
+	  "scheduler enabled", 1 },
+	{ "cgroup-root", O_CGROOT, "DIR", 0, "cgroup v2 mount point (default /sys/fs/cgroup)", 1 },
+	{ "pin-dir", O_PINDIR, "DIR", 0, "Where to pin the statistics maps (default "
+	  CLING_PIN_DIR ")", 1 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's log", 1 },
+	{ 0 }
+};
+
+/* num: parse @s as a number in [lo, hi] for option @name, or argp_error. */
+static double num(struct argp_state *st, const char *name, const char *s, double lo, double hi,
+		  bool integer)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = integer ? (double)strtoll(s, &end, 10) : strtod(s, &end);
+	if (errno || end == s || *end || v != v || v < lo || v > hi)
+		argp_error(st, "--%s: '%s' is not %s in %.10g..%.10g", name, s,
+			   integer ? "an integer" : "a number", lo, hi);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'g':
+		if (opt.nr_patterns >= MAX_PATTERNS)
+			argp_error(st, "at most %d --group options", MAX_PATTERNS);
+		if (arg[0] != '/')
+			argp_error(st, "--group '%s': give a cgroup v2 path starting with '/'", arg);
+		opt.patterns[opt.nr_patterns++] = arg;
+		break;
+	case 'a': opt.all = true; break;
+	case 'd': opt.degree = (long)num(st, "cling-degree", arg, 0, CLING_DEGREE_MAX, true); break;
+	case O_DECAY: opt.decay_ms = (long)num(st, "decay-ms", arg, 10, 600000, true); break;
+	case O_WAIT: opt.wait_us = (long)num(st, "wait-bound-us", arg, 100, 1000000, true); break;
+	case O_STEAL: opt.steal_us = (long)num(st, "steal-after-us", arg, 100, 1000000, true); break;
+	case 's': opt.stats_s = num(st, "stats", arg, 0.1, 86400, false); break;
+	case 'm': opt.monitor_s = num(st, "monitor", arg, 0.1, 86400, false); break;
+	case 't': opt.duration_s = num(st, "duration", arg, 0.1, 1e9, false); break;
+	case O_TASKS: opt.tasks = true; break;
+	case O_READY: opt.ready_file = arg; break;
+	case O_CGROOT: opt.cg_root = arg; break;
+	case O_PINDIR: opt.pin_dir = arg; break;
+	case 'v': opt.verbose = true; break;
+	case ARGP_KEY_ARG:
+		argp_error(st, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (opt.all && opt.nr_patterns)
+			argp_error(st, "--all and --group exclude each other");
+		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))
+			argp_error(st, "--monitor only reads a running scx_cling: drop --all/--group/--duration");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
+
+/* libbpf's log (warnings included) only behind --verbose. */
+static int libbpf_log(enum libbpf_print_level lvl, const char *fmt, va_list ap)
+{
+	if (!opt.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void die_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("scx_cling: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* read_word: first line of @path into @buf (no newline); "" if unreadable. */
+static const char *read_word(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+	return buf;
+}
+
+/* now_s: CLOCK_MONOTONIC in seconds. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* wait_state: poll sched_ext/state until it reads @want; 0, or -1 after @secs. */
+static int wait_state(const char *want, double secs)
+{
+	char st[64];
+
+	for (double end = now_s() + secs; now_s() < end; usleep(10000))
+		if (!strcmp(read_word(SCX_DIR "/state", st, sizeof(st)), want))
+			return 0;
+	return -1;
+}
+
+/* --- NUMA groups: match cgroups, read memory.numa_stat -------------------- */
+
+struct scan {
+	struct scx_cling *skel;
+	size_t root_len;
+	uint64_t seen[CLING_MAX_GROUPS];
+	int nr_seen;
+	int nodes;
+	long page;
+};
+static struct scan scan;
+
+/* matches: is the cgroup at @rel ("/a/b") a NUMA group (--all / --group)? */
+static bool matches(const char *rel)
+{
+	if (opt.all)
+		return strcmp(rel, "/") != 0;
+	for (int i = 0; i < opt.nr_patterns; i++)
+		if (!strcmp(opt.patterns[i], rel) || !fnmatch(opt.patterns[i], rel, FNM_PATHNAME))
+			return true;
+	return false;
+}
+
+/*
+ * numa_stat_pages - resident pages per node of the cgroup at @dir: the
+ * anon and file lines of memory.numa_stat ("anon N0=<bytes> N1=..."),
+ * in pages. Returns 0 or -errno.
+ */
+static int numa_stat_pages(const char *dir, uint64_t *pages, int nr_nodes, long page)
+{
+	char p[PATH_MAX], line[4096];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/memory.numa_stat", dir);
+	f = fopen(p, "r");
+	if (!f)
+		return -errno;
+	memset(pages, 0, sizeof(uint64_t) * CLING_MAX_NODES);
+	while (fgets(line, sizeof(line), f)) {
+		char *tok, *save;
+
+		if (strncmp(line, "anon ", 5) && strncmp(line, "file ", 5))
+			continue;
+		for (tok = strtok_r(line + 5, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+			int n;
+			unsigned long long b;
+
+			if (sscanf(tok, "N%d=%llu", &n, &b) == 2 && n >= 0 && n < nr_nodes &&
+			    n < CLING_MAX_NODES)
+				pages[n] += b / (unsigned long long)page;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* scan_one: nftw callback; writes a matching cgroup's pages into gmem,
+ * keyed by its inode number (= the kernfs cgroup id BPF reads). */
+static int scan_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	const char *rel = path + scan.root_len;
+	struct cling_group_mem m;
+
+	if (type != FTW_D)
+		return 0;
+	if (!*rel)
+		rel = "/";
+	if (!matches(rel) || scan.nr_seen >= CLING_MAX_GROUPS)
+		return 0;
+	if (numa_stat_pages(path, m.pages, scan.nodes, scan.page))
+		return 0; /* gone meanwhile, or no memory controller: not a group yet */
+	uint64_t id = (uint64_t)sb->st_ino;
+
+	scan.seen[scan.nr_seen++] = id;
+	bpf_map__update_elem(scan.skel->maps.gmem, &id, sizeof(id), &m, sizeof(m), BPF_ANY);
+	return 0;
+}
+
+/* refresh_groups: write every matching cgroup's pages into gmem, drop the
+ * entries of cgroups that no longer match or exist (GRP-4: their tasks
+ * stop clinging at their next placement). */
+static void refresh_groups(void)
+{
+	uint64_t key, next, *prev = NULL, dead[64];
+	int nd = 0;
+
+	if (!opt.all && !opt.nr_patterns)
+		return;
+	scan.nr_seen = 0;
+	scan.root_len = strlen(opt.cg_root);
+	nftw(opt.cg_root, scan_one, 16, FTW_PHYS | FTW_MOUNT);
+	while (nd < 64 && !bpf_map__get_next_key(scan.skel->maps.gmem, prev, &next, sizeof(next))) {
+		bool keep = false;
+
+		key = next;
+		prev = &key;
+		for (int i = 0; i < scan.nr_seen && !keep; i++)
+			keep = scan.seen[i] == key;
+		if (!keep)
+			dead[nd++] = key;
+	}
+	for (int i = 0; i < nd; i++) {
+		bpf_map__delete_elem(scan.skel->maps.gmem, &dead[i], sizeof(dead[i]), 0);
+		bpf_map__delete_elem(scan.skel->maps.groups, &dead[i], sizeof(dead[i]), 0);
+	}
+}
+
+/* --- statistics output ---------------------------------------------------- */
+
+/* cg_path: the cgroup path of inode @id under the cgroup root, or "#id". */
+struct cg_find { uint64_t id; char path[PATH_MAX]; };
+static struct cg_find cg_find;
+static int find_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	if (type == FTW_D && (uint64_t)sb->st_ino == cg_find.id) {
+		const char *rel = path + strlen(opt.cg_root);
+		snprintf(cg_find.path, sizeof(cg_find.path), "%s", *rel ? rel : "/");
+		return 1;
+	}
+	return 0;
+}
+static const char *cg_path(uint64_t id)
+{
+	cg_find.id = id;
+	snprintf(cg_find.path, sizeof(cg_find.path), "#%llu", (unsigned long long)id);
+	nftw(opt.cg_root, find_one, 16, FTW_PHYS | FTW_MOUNT);
+	return cg_find.path;
+}
+
+/* print_tasks: the task_homes map (fd), one line per task. */
+static void print_tasks(int fd)
+{
+	uint32_t key, next, *prev = NULL;
+	struct cling_task_home th;
+
+	printf("%-8s %5s %8s  %s\n", "tid", "home", "mem_home", "group");
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &th))
+			continue;
+		printf("%-8u %5d %8d  %s\n", key, th.home, th.mem_home,
+		       th.cgid ? cg_path(th.cgid) : "-");
+	}
+}
+
+/* print_stats: one block per call (format documented in README.md). */
+static void print_stats(const struct nl_cling_stats *s, int tasks_fd)
+{
+	time_t t = time(NULL);
+	char ts[32];
+
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu steal_after_us=%llu groups=%d\n",
+	       ts, s->info.degree, s->info.decay_ms,
+	       (unsigned long long)(s->info.wait_bound_ns / 1000),
+	       (unsigned long long)(s->info.steal_ns / 1000), s->nr_groups);
+	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %5s\n", "node", "queued", "local",
+	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes");
+	for (uint32_t n = 0; n < s->info.nr_nodes && n < CLING_MAX_NODES; n++) {
+		const struct nl_cling_node *o = &s->node[n];
+		unsigned r = o->attempts ? (unsigned)(o->failures * 100 / o->attempts) : 0;
+
+		printf("%-4u %6llu %10llu %10llu %8llu %10llu %9llu %8u %5u %5u\n", n,
+		       (unsigned long long)o->queued, (unsigned long long)o->local,
+		       (unsigned long long)o->remote, (unsigned long long)o->cling_hits,
+		       (unsigned long long)o->attempts, (unsigned long long)o->failures, r,
+		       o->busy_groups, o->home_groups);
+	}
+	for (int i = 0; i < s->nr_groups; i++) {
+		const struct nl_cling_group *g = &s->groups[i];
+
+		printf("group %s home=%d busiest=%d", cg_path(g->cgid), g->home, g->busiest);
+		for (uint32_t n = 0; n < s->info.nr_nodes && n < CLING_MAX_NODES; n++)
+			printf(" n%u[pages=%llu fail=%llu total=%llu ratio=%u%s]", n,
+			       (unsigned long long)g->pages[n], (unsigned long long)g->failure[n],
+			       (unsigned long long)g->total[n], g->ratio[n], g->busy[n] ? " BUSY" : "");
+		putchar('\n');
+	}
+	if (tasks_fd >= 0)
+		print_tasks(tasks_fd);
+	fflush(stdout);
+}
+
+/* --- main ------------------------------------------------------------------ */
+
+/* monitor: --monitor; print a running scx_cling's pinned statistics every
+ * --monitor seconds until SIGINT/SIGTERM. Returns the exit status. */
+static int monitor(void)
+{
+	int tasks_fd = -1;
+
+	if (opt.tasks) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%s/task_homes", opt.pin_dir);
+		tasks_fd = bpf_obj_get(p);
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop_req) {
+		struct nl_cling_stats s;
+		int e = nl_cling_stats_read(opt.pin_dir, &s);
+
+		if (e == -ENOENT) {
+			die_msg("scx_cling is not running (no live pins in %s)", opt.pin_dir);
+			return EX_FAIL;
+		}
+		if (e) {
+			die_msg("reading %s: %s", opt.pin_dir, strerror(-e));
+			return e == -EPERM || e == -EACCES ? EX_PRIV : EX_FAIL;
+		}
+		print_stats(&s, tasks_fd);
+		nl_cling_stats_free(&s);
+		usleep((useconds_t)(opt.monitor_s * 1e6));
+	}
+	return EX_OK;
+}
+
+/* is_bpffs: is @p on a bpf filesystem? */
+static bool is_bpffs(const char *p)
+{
+	struct statfs fs;
+
+	return !statfs(p, &fs) && fs.f_type == BPF_FS_MAGIC_;
+}
+
+static const char *pin_names[] = { "info", "nodes", "groups", "gmem", "task_homes" };
+
+static struct bpf_map *map_by_name(struct scx_cling *skel, const char *n)
+{
+	return bpf_object__find_map_by_name(skel->obj, n);
+}
+
+/* unpin_all: remove the pins and the pin directory. */
+static void unpin_all(struct scx_cling *skel)
+{
+	for (size_t i = 0; i < sizeof(pin_names) / sizeof(*pin_names); i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%s/%s", opt.pin_dir, pin_names[i]);
+		bpf_map__unpin(map_by_name(skel, pin_names[i]), p);
+	}
+	rmdir(opt.pin_dir);
+}
+
+/* pin_all: pin the stats maps; a failure is a warning (no export then). */
+static void pin_all(struct scx_cling *skel)
+{
+	char parent[PATH_MAX], *slash;
+
+	snprintf(parent, sizeof(parent), "%s", opt.pin_dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = 0;
+	if (!is_bpffs(parent))
+		mount("bpf", parent, "bpf", 0, NULL);
+	mkdir(opt.pin_dir, 0700);
+	for (size_t i = 0; i < sizeof(pin_names) / sizeof(*pin_names); i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%s/%s", opt.pin_dir, pin_names[i]);
+		unlink(p); /* a stale pin of a loader that died */
+		if (bpf_map__pin(map_by_name(skel, pin_names[i]), p)) {
+			fprintf(stderr, "scx_cling: warning: cannot pin %s (%s): numalens export "
+				"will not see scx_cling\n", p, strerror(errno));
+			return;
+		}
+	}
+}
+
+/* setup_pfn_table: load the pfn -> node table (tools/lib/topology.c) for
+ * the page-allocation tracepoint. 0 or a negative errno. */
+static int setup_pfn_table(struct scx_cling *skel)
+{
+	static struct nl_pfn_table t;
+	uint32_t zero = 0;
+	int n = nl_pfn_ranges_build(t.r, NL_MAX_PFN_RANGES, "/sys", "/proc/zoneinfo");
+
+	if (n < 0)
+		return n;
+	t.n = (uint32_t)n;
+	return bpf_map__update_elem(skel->maps.pfn_table, &zero, sizeof(zero), &t, sizeof(t), 0);
+}
+
+/* report_exit: print why the scheduler left; returns the exit status. */
+static int report_exit(struct scx_cling *skel, bool requested)
+{
+	const struct cling_exit_info *ei = &skel->bss->exit_info;
+
+	/* SCX_EXIT_NONE 0, DONE 1, UNREG* 64..66 are orderly; >= 1024 errors. */
+	if (ei->kind >= 1024 || (!requested && ei->kind)) {
+		fprintf(stderr, "scx_cling: the kernel ejected the scheduler: kind=%d exit_code=%lld "
+			"reason=\"%s\" msg=\"%s\"\n", ei->kind, (long long)ei->exit_code,
+			ei->reason, ei->msg);
+		return EX_FAIL;
+	}
+	return EX_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct scx_cling *skel;
+	struct bpf_link *link;
+	char st[128], ops[128];
+	int nodes, rc = EX_OK, e;
+
+	argp_err_exit_status = EX_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return EX_USAGE;
+	libbpf_set_print(libbpf_log);
+	if (opt.monitor_s)
+		return monitor();
+
+	if (access(SCX_DIR "/state", R_OK)) {
+		die_msg("this kernel has no sched_ext (%s/state missing: CONFIG_SCHED_CLASS_EXT "
+			"is off); run scx_cling on a kernel built with sched_ext", SCX_DIR);
+		return EX_KERNEL;
+	}
+	if (geteuid()) {
+		die_msg("loading a sched_ext scheduler needs root (CAP_SYS_ADMIN, CAP_BPF)");
+		return EX_PRIV;
+	}
+	if (strcmp(read_word(SCX_DIR "/state", st, sizeof(st)), "disabled")) {
+		die_msg("another sched_ext scheduler is attached (state=%s, ops=%s): stop it first",
+			st, read_word(SCX_DIR "/root/ops", ops, sizeof(ops))[0] ? ops : "?");
+		return EX_FAIL;
+	}
+	struct nl_topo topo;
+	if ((e = nl_topo_load(&topo, "/sys"))) {
+		die_msg("reading the NUMA topology from /sys: %s", strerror(-e));
+		return EX_FAIL;
+	}
+	nodes = topo.nr_nodes > 0 ? topo.nids[topo.nr_nodes - 1] + 1 : 1;
+	nl_topo_free(&topo);
+	if (nodes > CLING_MAX_NODES) {
+		die_msg("%d nodes: scx_cling handles at most %d", nodes, CLING_MAX_NODES);
+		return EX_FAIL;
+	}
+
+	skel = scx_cling__open();
+	if (!skel) {
+		die_msg("opening the BPF object: %s", strerror(errno));
+		return EX_FAIL;
+	}
+	skel->rodata->nr_nodes = (uint32_t)nodes;
+	skel->rodata->degree = (uint32_t)opt.degree;
+	skel->rodata->wait_bound_ns = (uint64_t)opt.wait_us * 1000;
+	skel->rodata->steal_ns = (uint64_t)opt.steal_us * 1000;
+	skel->rodata->decay_ns = (uint64_t)opt.decay_ms * 1000000;
+	if (scx_cling__load(skel)) {
+		e = errno;
+		die_msg("loading the BPF scheduler failed: %s (--verbose shows the verifier log)",
+			strerror(e));
+		scx_cling__destroy(skel);
+		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
+	}
+	if ((e = setup_pfn_table(skel)))
+		fprintf(stderr, "scx_cling: warning: no pfn -> node table (%s): tasks' own memory "
+			"homes stay unknown\n", strerror(e < 0 ? -e : e));
+	struct cling_info info = {
+		.loader_pid = (uint32_t)getpid(), .nr_nodes = (uint32_t)nodes,
+		.degree = (uint32_t)opt.degree, .decay_ms = (uint32_t)opt.decay_ms,
+		.wait_bound_ns = (uint64_t)opt.wait_us * 1000,
+		.steal_ns = (uint64_t)opt.steal_us * 1000,
+	};
+	uint32_t zero = 0;
+	bpf_map__update_elem(skel->maps.info, &zero, sizeof(zero), &info, sizeof(info), 0);
+	scan.skel = skel;
+	scan.nodes = nodes;
+	scan.page = sysconf(_SC_PAGESIZE);
+	refresh_groups();
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (scx_cling__attach(skel)) {
+		e = errno;
+		if (e == EBUSY || e == EEXIST)
+			die_msg("another sched_ext scheduler got attached first (%s): stop it first",
+				read_word(SCX_DIR "/root/ops", ops, sizeof(ops)));
+		else
+			die_msg("attaching the scheduler failed: %s", strerror(e));
+		scx_cling__destroy(skel);
+		return EX_FAIL;
+	}
+	link = skel->links.cling_ops;
+	if (wait_state("enabled", 10) && !skel->bss->exit_info.kind) {
+		die_msg("the kernel did not report the scheduler enabled within 10 s (state=%s)",
+			read_word(SCX_DIR "/state", st, sizeof(st)));
+		rc = EX_FAIL;
+		goto out;
+	}
+	pin_all(skel);
+	printf("scx_cling: attached (%d nodes, degree %ld, decay %ld ms, wait bound %ld us, %s)\n",
+	       nodes, opt.degree, opt.decay_ms, opt.wait_us,
+	       opt.all ? "all cgroups are NUMA groups" : opt.nr_patterns ? "NUMA groups by --group"
+	       : "no NUMA groups");
+	fflush(stdout);
+	if (opt.ready_file) {
+		FILE *f = fopen(opt.ready_file, "w");
+		if (f) {
+			fputs("attached\n", f);
+			fclose(f);
+		}
+	}
+
+	double start = now_s(), next_refresh = start + 1, next_stats = start + opt.stats_s;
+	int tasks_fd = opt.tasks ? bpf_map__fd(skel->maps.task_homes) : -1;
+
+	while (!stop_req && !skel->bss->exit_info.kind) {
+		double t = now_s();
+
+		if (opt.duration_s && t - start >= opt.duration_s)
+			break;
+		if (t >= next_refresh) {
+			refresh_groups();
+			next_refresh = t + 1;
+		}
+		if (opt.stats_s && t >= next_stats) {
+			struct nl_cling_stats s;
+			if (!nl_cling_stats_read_fds(bpf_map__fd(skel->maps.info),
+						     bpf_map__fd(skel->maps.nodes),
+						     bpf_map__fd(skel->maps.groups),
+						     bpf_map__fd(skel->maps.gmem), &s)) {
+				print_stats(&s, tasks_fd);
+				nl_cling_stats_free(&s);
+			}
+			next_stats = t + opt.stats_s;
+		}
+		usleep(50000);
+	}
+out:;
+	bool requested = !skel->bss->exit_info.kind;
+	/* Destroying the struct_ops link detaches; the maps stay readable. */
+	bpf_link__destroy(link);
+	skel->links.cling_ops = NULL;
+	if (wait_state("disabled", 10)) {
+		die_msg("the kernel did not report the scheduler disabled within 10 s");
+		rc = EX_FAIL;
+	}
+	unpin_all(skel);
+	if (rc == EX_OK)
+		rc = report_exit(skel, requested);
+	if (rc == EX_OK)
+		printf("scx_cling: detached\n");
+	scx_cling__destroy(skel);
+	return rc;
+}

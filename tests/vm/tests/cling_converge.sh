@@ -1,0 +1,69 @@
+# scx_cling test 2 (issue 6), convergence: four NUMA-group cgroups, each
+# with 2 CPU-bound threads whose memory was first touched on a distinct
+# node (then unpinned, default policy). Under scx_cling each cgroup runs
+# >= 90% of its CPU time on its home node, measured independently by
+# numalens (cgroups[].run_ns_by_node). The same workload under the default
+# scheduler, in the same run, is reported beside it (not asserted).
+# --wait-bound-us 10000: under TCG a vCPU can wait tens of ms for its turn.
+# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170
+. /nl/lib.sh
+nl_need_numalens
+# The tools (this shell, scx_cling's loader, numalens) are not pinned: they
+# are ordinary tasks the scheduler spreads, not a load parked on node 0.
+[ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
+WALK=14 MIB=24
+
+# run_phase PREFIX: start the 4 groups' workloads, measure the walk with
+# numalens top; prints "share_<n>=<fraction>" lines into /tmp/PREFIX.share.
+run_phase() {
+	local p=$1 n cpus J=/tmp/$1.jsonl pids='' first
+	rm -f /tmp/$p.ready*
+	# numalens first: its start-up (BPF load) must not land in the window.
+	"$NUMALENS" top --json -d 1 -n $((WALK + 12)) > $J 2> $J.err &
+	local top=$!
+	while [ ! -s $J ]; do sleep 0.2; kill -0 $top 2>/dev/null || nl_fail "numalens top died: $(tail -1 $J.err)"; done
+	for n in 0 1 2 3; do
+		mkdir -p /sys/fs/cgroup/${p}$n
+		cpus=$(nl_cpus_of_node $n)
+		sh -c "echo \$\$ > /sys/fs/cgroup/${p}$n/cgroup.procs && exec nlwork --cpu $cpus --node $n --anon $MIB --threads 2 --after-cpu 0-7 --after-default --walk $WALK --ready-file /tmp/$p.ready$n" > /tmp/$p.work$n 2>&1 &
+		pids="$pids $!"
+	done
+	for n in 0 1 2 3; do nl_wait_file /tmp/$p.ready$n 60; done
+	# The window: from the first interval that ends after the walk started
+	# to the last one that ends before it stops.
+	first=$(( $(wc -l < $J) + 1 ))
+	sleep $((WALK - 2))
+	local last=$(wc -l < $J)
+	kill -INT $top; wait $top
+	echo "numalens: intervals $first..$last of $J"
+	for n in $pids; do wait $n || nl_fail "nlwork ($p) failed: $(cat /tmp/$p.work* | grep -v '^nlwork pid' | head -1)"; done
+	for n in 0 1 2 3; do
+		local all own
+		# Deltas of the monotonic totals over the window.
+		all=$(nl_calc "$(nljq -l $last $J "cgroups[path=/${p}$n].run_ns_total") - $(nljq -l $first $J "cgroups[path=/${p}$n].run_ns_total")")
+		own=$(nl_calc "$(nljq -l $last $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n") - $(nljq -l $first $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n")")
+		echo "share_$n=$(nl_calc "$own / ($all + 1)") run_ns=$all home_ns=$own" >> /tmp/$p.share
+	done
+}
+
+scx_cling --group '/cling_c*' --wait-bound-us 10000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+loader=$!
+nl_wait_file /tmp/cling.ready 30
+run_phase cling_c
+kill -TERM $loader; wait $loader; rc=$?
+grep -v '^[0-9]\{2,\} ' /tmp/cling.out | tail -40
+[ $rc = 0 ] || nl_fail "scx_cling exit $rc: $(tail -2 /tmp/cling.out | tr '\n' ' ')"
+
+# Default scheduler, same workload, fresh cgroups.
+run_phase cling_d
+echo "home-node share of CPU time per cgroup:"
+echo "  scx_cling:         $(sed 's/ run_ns.*//' /tmp/cling_c.share | tr '\n' ' ')"
+echo "  default scheduler: $(sed 's/ run_ns.*//' /tmp/cling_d.share | tr '\n' ' ')"
+cat /tmp/cling_c.share /tmp/cling_d.share
+for n in 0 1 2 3; do
+	h=$(grep "^group /cling_c$n " /tmp/cling.out | tail -1 | sed 's/.* home=\([-0-9]*\).*/\1/')
+	[ "$h" = "$n" ] || nl_fail "group /cling_c$n: expected home node $n (its memory), scx_cling showed '$h'"
+	s=$(sed -n "s/^share_$n=\([^ ]*\).*/\1/p" /tmp/cling_c.share)
+	nl_expect "/cling_c$n CPU time on home node $n under scx_cling" "$s" -ge 0.90
+done
+echo "cling_converge ok"

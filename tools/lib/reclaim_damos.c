@@ -228,7 +228,10 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	SET("../../monitoring_attrs/intervals/sample_us", "20000");
 	SET("../../monitoring_attrs/intervals/aggr_us", "200000");
 	SET("quotas/ms", "0");
-	SET("quotas/reset_interval_ms", "1000");
+	/* bounded: one charge window longer than a step (<= 3 s), else a
+	 * window reset mid-step under a slow guest grants a second quota
+	 * (seen: 6 MiB for a 4 MiB step) */
+	SET("quotas/reset_interval_ms", damos_bounded ? "60000" : "1000");
 	snprintf(p, sizeof(p), "%s/%s/nr_filters", S, fdir);
 	if (!e)
 		e = wr(sysfs, p, "1");

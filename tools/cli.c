@@ -147,6 +147,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	bo.cgroup_mode = s->mode;
 	bo.track_class = o->track_class;
 	bo.verbose = o->verbose;
+	bo.vmscan_only = o->vmscan_only;
 	rc = nl_bpf_open(&s->bpf, &bo, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

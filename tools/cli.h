@@ -50,6 +50,7 @@ struct nl_cli_open_opts {
 	bool verbose;		/* libbpf log on stderr */
 	const char *prog;	/* "numalens top", for messages */
 	int cgroup_grace;	/* intervals a removed cgroup stays in snapshots; 0 = 1 */
+	bool vmscan_only;	/* load only the reclaim figures (nl_bpf_opts) */
 };
 
 /* The BPF objects and the collector a command reads snapshots from. */

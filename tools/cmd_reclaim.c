@@ -3,22 +3,26 @@
  * `numalens reclaim`: background reclaim for chosen cgroups, from the
  * victim node a BPF lottery draws (spec/seed_reclaim.md). The agent itself
  * is tools/lib/reclaim_agent.c; this file is options, cgroup matching, the
- * loop, --status and the metrics file.
+ * loop and --status; its state is published for top/export by
+ * reclaim_pub.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cgroup.h"
 #include "reclaim_agent.h"
+#include "reclaim_feed.h"
+#include "reclaim_read.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
-       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_METRICS,
-       OPT_CG_HIER, OPT_STATUS_FILE };
+       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER };
 
 #define MAX_PATTERNS 32
 
@@ -29,7 +33,6 @@ struct rc_args {
 	double interval, duration;
 	bool status;
 	int cg_mode;
-	const char *metrics, *status_file;
 	bool libbpf_log;
 };
 
@@ -55,20 +58,26 @@ static const char rc_doc[] =
 	"on that node, found with move_pages), memcg (memory.reclaim: memcg-wide, "
 	"the last resort, not node-targeted). A backend the kernel refuses is "
 	"dropped for the next one.\n\n"
-	"Agent reclaim is counted apart from direct-reclaim stalls: see the status "
-	"block and the numalens_reclaim_* metrics (--metrics-file, Prometheus text "
-	"format, for node_exporter's textfile collector).\n\n"
+	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
+	"the agent publishes its state in " NL_RECLAIM_RUN_DIR "/PID.json (and "
+	"PID.status), one pair per agent, replaced atomically: `numalens top` shows "
+	"it in the cgroup view (AGT/s column, RECLAIM AGENTS section, \"reclaim_agent\" "
+	"in --json) and `numalens export` serves it as the numalens_reclaim_* "
+	"metrics.\n\n"
+	"Weights: the scanned/rotated figures come from the reclaim tracepoints "
+	"(as `numalens vmscan` counts them: every context's LRU scans, the agent's "
+	"own pageouts excluded), decayed by half each interval; a node with fewer "
+	"than 32 recent scanned pages of a type uses the cold-start prior.\n\n"
 	"Status: --status prints, per cgroup, the seed's numa_stat line "
 	"'scan_weight=W N0=w0 N1=w1 ...', the ticket intervals, the balance "
-	"classification, and the draws and pages of a running agent (from its "
-	"status file).\n\n"
+	"classification, and the block every running agent managing it "
+	"published (scan source, draws, pages, passes).\n\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 bad usage (no cgroup matches, bad "
 	"watermark), 3 not root, 4 kernel lacks BPF/BTF or every backend.\n\n"
 	"Examples:\n"
 	"  numalens reclaim --high 80% --low 70% /bench/a\n"
 	"  numalens reclaim --dry-run -d 10 '/jobs/*'\n"
-	"  numalens reclaim --backend madvise --rate-limit 64 --metrics-file "
-	"/var/lib/node_exporter/numalens_reclaim.prom /bench/a\n"
+	"  numalens reclaim --backend madvise --rate-limit 64 /bench/a\n"
 	"  numalens reclaim --status /bench/a";
 
 static const struct argp_option rc_opts[] = {
@@ -87,8 +96,6 @@ static const struct argp_option rc_opts[] = {
 	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the seed's inverted test)", 2 },
 	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
 	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
-	{ "metrics-file", OPT_METRICS, "PATH", 0, "Write Prometheus metrics here every interval (atomically)", 3 },
-	{ "status-file", OPT_STATUS_FILE, "PATH", 0, "Where the agent keeps its status for --status (default /run/numalens-reclaim.status)", 3 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
 	{ "verbose", 'v', NULL, 0, "Log every step (twice: libbpf's log too)", 3 },
 	{ 0 }
@@ -174,8 +181,6 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->cfg.bal_hi = hi;
 		break;
 	}
-	case OPT_METRICS: a->metrics = arg; break;
-	case OPT_STATUS_FILE: a->status_file = arg; break;
 	case OPT_CG_HIER: a->cg_mode = nl_cli_parse_cg_mode(arg, st); break;
 	case 'v':
 		a->libbpf_log = a->cfg.verbose;
@@ -248,44 +253,97 @@ static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool
 	return found;
 }
 
-static void write_atomic(const char *path, struct nl_ra *ra, bool metrics)
+/* Print the blocks of cgroup ids @ids[@n] from every running agent's
+ * status file (reclaim_read.h: one per agent, dead pids skipped). */
+static void print_agent_status(const uint64_t *ids, int n)
 {
-	char tmp[4200];
-	FILE *f;
+	struct dirent **ents = NULL;
+	int ne = scandir(NL_RECLAIM_RUN_DIR, &ents, NULL, alphasort), shown = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "we");
-	if (!f)
-		return;
-	if (metrics) {
-		nl_ra_metrics(ra, f);
-	} else {
-		fprintf(f, "agent pid %d\n", (int)getpid());
-		for (int i = 0; i < ra->nr_cg; i++)
-			if (!ra->cg[i].gone)
-				nl_ra_status(ra, &ra->cg[i], f);
+	for (int i = 0; i < ne; i++) {
+		char path[4096], line[4096], tail[16];
+		bool on = false;
+		FILE *f;
+		int pid;
+
+		if (sscanf(ents[i]->d_name, "%d%15s", &pid, tail) != 2 || strcmp(tail, ".status") ||
+		    kill(pid, 0) || !(snprintf(path, sizeof(path), NL_RECLAIM_RUN_DIR "/%s",
+					      ents[i]->d_name), f = fopen(path, "re"))) {
+			free(ents[i]);
+			continue;
+		}
+		free(ents[i]);
+		while (fgets(line, sizeof(line), f)) {
+			char *p = strstr(line, " id=");
+			uint64_t id;
+
+			if (!strncmp(line, "cgroup ", 7) && p && sscanf(p, " id=%" SCNu64, &id) == 1) {
+				on = false;
+				for (int k = 0; k < n; k++)
+					on |= ids[k] == id;
+				if (on)
+					printf("\nrunning agent (pid %d):\n", pid), shown++;
+			}
+			if (on)
+				fputs(line, stdout);
+		}
+		fclose(f);
 	}
-	if (fclose(f) || rename(tmp, path))
-		unlink(tmp);
+	free(ents);
+	if (!shown)
+		printf("\nno running agent manages %s (" NL_RECLAIM_RUN_DIR ")\n", n == 1 ? "it" : "them");
 }
 
-/* Status of a running agent, if its file is there and its pid alive. */
-static void print_agent_status(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char line[4096];
-	int pid = 0;
+/* The scanned/rotated input of the weights: a collector over the vmscan
+ * program only (the agent runs for days; the sched_switch and page-alloc
+ * programs of a full session would cost every context switch and
+ * allocation for figures it never reads). Without it the weights keep the
+ * R4 prior, said once. */
+static struct nl_cli_session scan_sess;
+static struct nl_snapshot scan_snap;
 
-	if (!f || fscanf(f, "agent pid %d\n", &pid) != 1 || kill(pid, 0)) {
-		printf("\nno running agent (%s)\n", path);
-		if (f)
-			fclose(f);
+static void scan_open(struct nl_ra *ra, int cg_mode, bool verbose)
+{
+	struct nl_cli_open_opts o = { .cg_mode = cg_mode, .verbose = verbose,
+				      .prog = "numalens reclaim", .vmscan_only = true };
+
+	ra->scan_from = "prior";
+	if (nl_cli_open(&scan_sess, &o) != NL_EXIT_OK || !scan_sess.bpf.have_vmscan) {
+		if (scan_sess.col)
+			nl_cli_close(&scan_sess);
+		memset(&scan_sess, 0, sizeof(scan_sess));
+		printf("  scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior\n");
 		return;
 	}
-	printf("\nrunning agent (pid %d):\n", pid);
-	while (fgets(line, sizeof(line), f))
-		fputs(line, stdout);
-	fclose(f);
+	ra->scan = nl_scan_src_new(NL_RA_MAX_CG);
+	if (ra->scan)
+		ra->scan_from = "vmscan";
+}
+
+/* One interval of reclaim figures into the weights' store. */
+static void scan_feed(struct nl_ra *ra)
+{
+	uint64_t ids[NL_RA_MAX_CG];
+	int n = 0;
+
+	if (!ra->scan || nl_collect_snapshot(scan_sess.col, &scan_snap))
+		return;
+	for (int i = 0; i < ra->nr_cg; i++) {
+		if (ra->cg[i].gone)
+			nl_scan_forget(ra->scan, ra->cg[i].id);
+		else
+			ids[n++] = ra->cg[i].id;
+	}
+	nl_scan_feed_snapshot(ra->scan, &scan_snap, ids, n);
+}
+
+static void scan_close(struct nl_ra *ra)
+{
+	nl_snapshot_free(&scan_snap);
+	if (scan_sess.col)
+		nl_cli_close(&scan_sess);
+	nl_scan_src_free(ra->scan);
+	ra->scan = NULL;
 }
 
 /* A limit-path decision from BPF: logged in dry-run and verbose runs (the
@@ -315,7 +373,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	struct nl_lot_bpf *lot = NULL;
 	enum nl_cgroup_mode mode = NL_CG_V2;
 	char root[512] = "", err[512] = "";
-	bool have_limit = false;
+	bool have_limit = false, pub_told = false;
 	double t_end, next;
 	int rc, e;
 
@@ -327,7 +385,6 @@ int nl_cmd_reclaim(int argc, char **argv)
 	a.cfg.bal_hi = 120;
 	nl_wm_parse("75%", &a.cfg.high);
 	nl_wm_parse("70%", &a.cfg.low);
-	a.status_file = "/run/numalens-reclaim.status";
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return NL_EXIT_USAGE;
 
@@ -378,7 +435,13 @@ int nl_cmd_reclaim(int argc, char **argv)
 			nl_ra_refresh(&ra, c);
 			nl_ra_status(&ra, c, stdout);
 		}
-		print_agent_status(a.status_file);
+		{
+			uint64_t ids[NL_RA_MAX_CG];
+
+			for (int i = 0; i < ra.nr_cg; i++)
+				ids[i] = ra.cg[i].id;
+			print_agent_status(ids, ra.nr_cg);
+		}
 		nl_rb_cleanup();
 		nl_lot_close(lot);
 		return NL_EXIT_OK;
@@ -395,6 +458,11 @@ int nl_cmd_reclaim(int argc, char **argv)
 		if (!ra.probe.ok[k])
 			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra.probe.why[k]);
 	match_all(&ra, &a, root, true);
+	/* tables in BPF before the slower collector start: the limit hook
+	 * draws from them at once */
+	for (int i = 0; i < ra.nr_cg; i++)
+		nl_ra_refresh(&ra, &ra.cg[i]);
+	scan_open(&ra, (int)mode, a.libbpf_log);
 	fflush(stdout);
 	t_end = a.duration > 0 ? nl_ra_now() + a.duration : 0;
 	next = nl_ra_now();
@@ -405,11 +473,16 @@ int nl_cmd_reclaim(int argc, char **argv)
 		match_all(&ra, &a, root, true);
 		for (int i = 0; i < ra.nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(&ra, &ra.cg[i], now);
+		/* after the ticks, so the collector's time never delays a
+		 * table: the weights use figures one interval old */
+		scan_feed(&ra);
 		/* limit-path decisions: log them, the counters are in BPF */
 		nl_lot_poll(lot, 0, on_limit_event, &ra);
-		if (a.metrics)
-			write_atomic(a.metrics, &ra, true);
-		write_atomic(a.status_file, &ra, false);
+		if ((e = nl_ra_publish(&ra, NULL)) && !pub_told) {
+			fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
+				" (%s): top/export and --status will not see it\n", argv[0], strerror(-e));
+			pub_told = true;
+		}
 		next += a.interval;
 		if (again)
 			continue;	/* re-queued pass: no wait */
@@ -431,7 +504,8 @@ int nl_cmd_reclaim(int argc, char **argv)
 	for (int i = 0; i < ra.nr_cg; i++)
 		if (!ra.cg[i].gone)
 			nl_ra_status(&ra, &ra.cg[i], stdout);
-	unlink(a.status_file);
+	nl_ra_unpublish(NULL);
+	scan_close(&ra);
 	nl_rb_cleanup();
 	nl_lot_close(lot);
 	return NL_EXIT_OK;

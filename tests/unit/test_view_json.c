@@ -264,7 +264,7 @@ static void test_cgroups(void **state)
 	cJSON_ArrayForEach(c, cgs) {
 		KEYS(c, "cgroup", "id", "parent_id", "path", "depth", "removed", "cpu_pct",
 		     "run_ns", "run_ns_by_node", "run_ns_total", "run_ns_total_by_node",
-		     "locality", "alloc", "migrate", "numa_stat", "reclaim");
+		     "locality", "alloc", "migrate", "numa_stat", "reclaim", "reclaim_agent");
 		check_common_keys(c);
 		assert_string_equal(get(c, "path")->valuestring, order[i++]);
 	}
@@ -289,6 +289,53 @@ static void test_cgroups(void **state)
 	assert_true(cJSON_IsNull(get(get(c, "alloc"), "remote_ratio")));
 	c = cJSON_GetArrayItem(cgs, 4);
 	assert_true(cJSON_IsNull(get(c, "numa_stat")));
+	assert_true(cJSON_IsNull(get(c, "reclaim_agent")));	/* no agent */
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+/* A reclaim agent on /work/a: the "reclaim_agent" object. */
+static void test_agent(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_reclaim_agent_figs *a;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	a = s.cgroups[2].agent = calloc(1, sizeof(*a));
+	assert_non_null(a);
+	a->pid = 4321;
+	strcpy(a->backend, "damos");
+	strcpy(a->victim, "round-robin");
+	a->high_bytes = 24 << 20;
+	a->pages_delta = 500;
+	a->passes_delta = 2;
+	a->passes_total = 12;
+	a->pages_total[0][1] = 300;
+	a->draws_total[1][0] = 60;
+	a->weight[1] = 4200;
+	a->weight_total = 4200;
+	a->over_high_seconds_total = 3.5;
+	cJSON *r = parse(&s, NULL, NULL), *c = cJSON_GetArrayItem(get(r, "cgroups"), 2), *o;
+
+	assert_string_equal(get(c, "path")->valuestring, "/work/a");
+	o = get(c, "reclaim_agent");
+	KEYS(o, "reclaim_agent", "pid", "backend", "victim", "dry_run", "reclaiming", "scan_source",
+	     "high_bytes", "low_bytes", "scan_weight", "weight_by_node", "draws_total_by_node",
+	     "reclaimed_pages_total_by_node", "reclaimed_pages", "passes", "passes_total", "steps_total",
+	     "no_progress_stops_total", "over_high_seconds_total", "agent_seconds_total");
+	assert_near(num(o, "pid"), 4321, 0);
+	assert_string_equal(get(o, "backend")->valuestring, "damos");
+	assert_string_equal(get(o, "victim")->valuestring, "round-robin");
+	assert_string_equal(get(o, "scan_source")->valuestring, "prior");
+	assert_near(num(o, "high_bytes"), 24 << 20, 0);
+	assert_near(num(o, "reclaimed_pages"), 500, 0);
+	assert_near(num(o, "passes"), 2, 0);
+	assert_near(num(o, "passes_total"), 12, 0);
+	assert_near(num(o, "over_high_seconds_total"), 3.5, 0);
+	by_node(get(o, "weight_by_node"), 0, 4200);
+	by_node(get(get(o, "draws_total_by_node"), "agent"), 60, 0);
+	by_node(get(get(o, "reclaimed_pages_total_by_node"), "damos"), 0, 300);
+	by_node(get(get(o, "reclaimed_pages_total_by_node"), "memcg"), 0, 0);
 	cJSON_Delete(r);
 	nl_snapshot_free(&s);
 }
@@ -373,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_agent),
 		cmocka_unit_test(test_balancing_off),
 		cmocka_unit_test(test_odd_nodes_and_nan),
 		cmocka_unit_test(test_opts_and_write),

@@ -221,8 +221,9 @@ static void test_cgroups(void **state)
 	s.cgroups[3].removed = true;
 	char *out = render(&s, NULL);
 	find_line(out, "CGROUP ", line, sizeof(line));
-	assert_int_equal(fields(line, f, 40), 15);
+	assert_int_equal(fields(line, f, 40), 16);
 	assert_string_equal(f[14], "RCLM/s");
+	assert_string_equal(f[15], "AGT/s");
 	assert_string_equal(f[8], "LOCBAR");
 	assert_string_equal(f[9], "EXEC_MS_N0");
 	assert_string_equal(f[10], "EXEC_MS_N1");
@@ -249,8 +250,9 @@ static void test_cgroups(void **state)
 	assert_string_equal(f[4], "1550.0");	/* 3100 local pages / 2 s */
 	assert_string_equal(f[5], "950.0");	/* 1900 remote pages / 2 s */
 	assert_string_equal(f[6], "38.0");	/* 1900 / 5000 */
-	assert_int_equal(fields(after, f, 40), 6);
+	assert_int_equal(fields(after, f, 40), 7);
 	assert_string_equal(f[5], "-");		/* reclaim: no vmscan program */
+	assert_string_equal(f[6], "-");		/* no reclaim agent */
 	assert_string_equal(f[0], "3400.0");	/* exec ms N0 */
 	assert_string_equal(f[1], "700.0");
 	assert_string_equal(f[2], "128.0");	/* 100 + 28 MiB numa_stat */
@@ -260,9 +262,70 @@ static void test_cgroups(void **state)
 	find_line(out, "b (removed)", line, sizeof(line));
 	assert_non_null(strstr(line, "|n/a     |"));
 	find_line(out, "other ", line, sizeof(line));
-	assert_int_equal(fields(strrchr(line, '|') + 1, f, 40), 6);
+	assert_int_equal(fields(strrchr(line, '|') + 1, f, 40), 7);
 	assert_string_equal(f[2], "-");		/* numa_stat unknown */
 	assert_string_equal(f[3], "50");
+	assert_null(strstr(out, "RECLAIM AGENTS"));	/* no agent: no section */
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+/* A reclaim agent on /work/a: AGT/s and the RECLAIM AGENTS section. */
+static void test_agent(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_reclaim_agent_figs *a;
+	char line[512], *f[40];
+
+	assert_int_equal(fix_build(&s, true), 0);
+	a = s.cgroups[2].agent = calloc(1, sizeof(*a));
+	assert_non_null(a);
+	a->pid = 4321;
+	strcpy(a->backend, "madvise");
+	strcpy(a->victim, "lottery");
+	a->reclaiming = true;
+	a->scan_vmscan = true;
+	a->high_bytes = 24 << 20;
+	a->low_bytes = 20 << 20;
+	a->pages_delta = 500;			/* over 2 s: 250.0/s */
+	a->passes_total = 12;
+	a->steps_total = 96;
+	a->pages_total[1][0] = 600;
+	a->pages_total[1][1] = 300;
+	a->pages_total[2][1] = 100;		/* memcg backend, node 1 */
+	a->draws_total[0][1] = 5;
+	a->draws_total[1][0] = 60;
+	a->draws_total[1][1] = 36;
+	a->weight[0] = 7000;
+	a->weight[1] = 4200;
+	a->over_high_seconds_total = 3.5;
+	a->agent_seconds_total = 0.125;
+	char *out = render(&s, NULL);
+
+	find_line(out, "a ", line, sizeof(line));
+	assert_int_equal(fields(strrchr(line, '|') + 1, f, 40), 7);
+	assert_string_equal(f[6], "250.0");
+	find_line(out, "/work/a ", line, sizeof(line));
+	assert_int_equal(fields(line, f, 40), 13);
+	assert_string_equal(f[1], "4321");
+	assert_string_equal(f[2], "madvise");
+	assert_string_equal(f[3], "reclaiming");
+	assert_string_equal(f[5], "24.0");
+	assert_string_equal(f[6], "20.0");
+	assert_string_equal(f[7], "12");
+	assert_string_equal(f[9], "1000");	/* 600 + 300 + 100 pages */
+	assert_string_equal(f[10], "3.5");
+	assert_string_equal(f[12], "vmscan");
+	find_line(out, "N1  ", line, sizeof(line));
+	assert_non_null(strstr(line, "weight 4200"));
+	assert_non_null(strstr(line, "draws 5/36"));
+	assert_non_null(strstr(line, "damos=0 madvise=300 memcg=100"));
+	a->dry_run = true;
+	free(out);
+	out = render(&s, NULL);
+	find_line(out, "a ", line, sizeof(line));
+	fields(strrchr(line, '|') + 1, f, 40);
+	assert_string_equal(f[6], "dry");
 	free(out);
 	nl_snapshot_free(&s);
 }
@@ -296,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_procs),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_cgroups),
+		cmocka_unit_test(test_agent),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -14,6 +14,7 @@
 #include "figs.h"
 #include "maps.h"
 #include "procfs.h"
+#include "reclaim_read.h"
 #include "topology.h"
 #include "vmscan_read.h"
 
@@ -46,6 +47,8 @@ struct nl_collector {
 	/* reclaim (vmscan): own fold, NULL without the vmscan program */
 	struct nl_vs_state *vs;
 	struct nl_vs_raw vs_raw;
+	/* reclaim agents' published state -> nl_cgroup.agent */
+	struct nl_ra_reader *ra_rd;
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -114,6 +117,8 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		return e;
 	}
 	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
+	if (!e && !(c->ra_rd = nl_ra_reader_new()))
+		e = -ENOMEM;
 	if (!e && b->vmscan) {
 		e = nl_vs_state_new(&c->vs);
 		set_lru_mode(c);
@@ -553,6 +558,11 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 		if (!e)
 			e = nl_vs_fill(c->vs, &c->vs_raw, &c->cgmap, s);
 	}
+	if (!e && c->cgmap.n) {
+		int n = nl_ra_read(c->ra_rd, c->o.reclaim_dir, c->o.cgroup_mode, s);
+
+		e = n < 0 ? n : 0;
+	}
 	fill_self(c, s);
 	if (e)
 		nl_snapshot_free(s);
@@ -573,6 +583,7 @@ void nl_collect_close(struct nl_collector *c)
 	nl_cgroup_fold_free(&c->fold);
 	nl_vs_state_free(c->vs);
 	nl_vs_raw_free(&c->vs_raw);
+	nl_ra_reader_free(c->ra_rd);
 	free(c->cpu_prev);
 	free(c->cpu_cur);
 	free(c->gone);

@@ -2,7 +2,8 @@
 /*
  * collect: one struct nl_snapshot per interval from the BPF maps (maps.c)
  * and what the kernel already keeps (sysfs numastat and meminfo,
- * /proc/stat, numa_maps, memory.numa_stat). It makes the deltas, folds the
+ * /proc/stat, numa_maps, memory.numa_stat, and the state running
+ * `numalens reclaim` agents publish, reclaim_read.h). It makes the deltas, folds the
  * cgroup hierarchy and evicts exited processes and removed cgroups from
  * the BPF maps, so every view reads the same figures.
  */
@@ -22,6 +23,8 @@ struct nl_collect_opts {
 	const char *cgroup_root;	/* mount point of that hierarchy */
 	int rss_max_procs;		/* numa_maps reads per interval (busiest first); 0 = 64 */
 	int cgroup_grace;		/* intervals a removed cgroup stays visible; 0 = 1 */
+	const char *reclaim_dir;	/* reclaim agents' state (reclaim_read.h);
+					 * NULL = NL_RECLAIM_RUN_DIR */
 	const char *cling_pin_dir;	/* scx_cling's pinned maps; NULL = CLING_PIN_DIR */
 };
 

@@ -376,10 +376,10 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 			 strerror(errno));
 		return NL_EXIT_KERNEL;
 	}
-	e = open_sched(b, o, vm, budget);
-	if (!e)
+	e = o->vmscan_only ? 0 : open_sched(b, o, vm, budget);
+	if (!e && !o->vmscan_only)
 		e = open_alloc(b, o, budget);
-	if (!e)
+	if (!e && !o->vmscan_only)
 		e = open_migrate(b, o, vm, budget);
 	if (!e)
 		e = open_vmscan(b, o, vm, budget);

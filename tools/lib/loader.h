@@ -32,6 +32,10 @@ struct nl_bpf_opts {
 	bool track_class;	/* attach mm_lru_insertion for anon/file/shmem */
 	bool verbose;		/* libbpf's log to stderr */
 	size_t map_budget_bytes;/* per per-CPU map; 0 = default 32 MiB */
+	bool vmscan_only;	/* load only the reclaim (vmscan) object: for a
+				 * long-running consumer of reclaim figures such
+				 * as `numalens reclaim`, which has no use for
+				 * the sched_switch/page-alloc hot-path programs */
 };
 
 /* The loaded objects. Any skeleton pointer may be NULL when its

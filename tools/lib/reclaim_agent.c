@@ -115,7 +115,7 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 {
 	struct nl_rcg_numa n;
-	struct nl_scan_node sc[NL_MAX_NODES];
+	struct nl_scan_node *sc = c->scan;
 	uint32_t swp = 60;
 	int e = nl_rcg_numa_stat(c->dir, a->cfg.v1, &n);
 
@@ -143,6 +143,13 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		}
 	}
 	nl_lot_weights(&c->in, &c->w);
+	{
+		struct nl_lot_in p = c->in;
+
+		for (int i = 0; i < n.nr_nodes; i++)
+			p.n[i].have_scan = false;
+		nl_lot_weights(&p, &c->w_prior);
+	}
 	memset(&c->t, 0, sizeof(c->t));
 	nl_lot_tickets(c->w.w, c->w.eligible, &c->t);
 	c->t.mode = a->cfg.draw_mode;

@@ -57,8 +57,11 @@ struct nl_ra_cg {
 	uint64_t limit, usage, events_max, events_max0;
 	struct nl_lot_in in;
 	struct nl_lot_weights w;
+	struct nl_lot_weights w_prior;	/* the same inputs with the R4 prior on
+					 * every node: what the scan history changed */
 	struct nl_lot_table t;
 	bool have_scan;		/* the scanned/rotated source answered */
+	struct nl_scan_node scan[NL_MAX_NODES];	/* its recent values, for --status */
 	int rr_next;		/* round-robin cursor */
 	struct nl_psi psi;
 	bool psi_ok;
@@ -83,9 +86,11 @@ struct nl_ra {
 	int nr_cg;
 	struct nl_ra_cg cg[NL_RA_MAX_CG];
 	long psz;
-	/* recent scanned/rotated per memcg x node; NULL until issue 5's
-	 * snapshot feeds it (reclaim_scan.h): then the R4 prior applies */
+	/* recent scanned/rotated per memcg x node, fed each interval from
+	 * the snapshot's vmscan figures (reclaim_feed.h); NULL when the
+	 * reclaim tracepoints are unavailable: then the R4 prior applies */
 	struct nl_scan_src *scan;
+	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };
@@ -116,8 +121,15 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
  * tickets, balance, draws and the agent's counters. */
 void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f);
 
-/* Prometheus text exposition of every cgroup's counters. */
-void nl_ra_metrics(struct nl_ra *a, FILE *f);
+/* Publish the agent's state for `numalens top`/`export` and --status:
+ * @dir/<pid>.json (format of reclaim_read.h) and @dir/<pid>.status (the
+ * nl_ra_status() blocks), each written to a .tmp file and renamed over
+ * the old one. @dir NULL: NL_RECLAIM_RUN_DIR, created if missing.
+ * 0 or -errno. */
+int nl_ra_publish(struct nl_ra *a, const char *dir);
+
+/* Remove this process's two files from @dir (NULL: the default). */
+void nl_ra_unpublish(const char *dir);
 
 /* Monotonic seconds. */
 double nl_ra_now(void);

@@ -20,6 +20,7 @@
 #define ADMIN "kernel/mm/damon/admin/kdamonds"
 
 static bool ours;	/* this process created kdamond 0 */
+static bool damos_bounded;	/* the quota bounds a step (fail_charge_*) */
 static char ours_sysfs[256] = "/sys";
 
 static int wr(const char *sysfs, const char *rel, const char *val)
@@ -207,14 +208,30 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	SET("access_pattern/age/max", "4294967295");
 	/* The size quota is charged with the bytes DAMOS *tries*, before the
 	 * memcg filter: a step-sized quota would be spent on other cgroups'
-	 * pages at the start of the node. So the quota spans the node and the
-	 * step is bounded by stopping once sz_applied reaches it (polled). */
-	snprintf(v, sizeof(v), "%" PRIu64, end - start);
+	 * pages at the start of the node. Kernels with quotas/fail_charge_num
+	 * and _denom (7.x: the charge ratio of memory the action failed on,
+	 * which includes what the memcg ops filter rejected) charge 0/1 of
+	 * that, so the quota counts only pages actually paged out and bounds
+	 * the step (R16). Without them the quota spans the node and the step
+	 * is bounded only by stopping once sz_applied reaches it (polled):
+	 * one aggregation interval can page out much more. */
+	damos_bounded = exists(sysfs, "0/contexts/0/schemes/0/quotas/fail_charge_num") &&
+			exists(sysfs, "0/contexts/0/schemes/0/quotas/fail_charge_denom");
+	if (damos_bounded) {
+		SET("quotas/fail_charge_denom", "1");
+		SET("quotas/fail_charge_num", "0");
+		snprintf(v, sizeof(v), "%" PRIu64, bytes);
+	} else {
+		snprintf(v, sizeof(v), "%" PRIu64, end - start);
+	}
 	SET("quotas/bytes", v);
 	SET("../../monitoring_attrs/intervals/sample_us", "20000");
 	SET("../../monitoring_attrs/intervals/aggr_us", "200000");
 	SET("quotas/ms", "0");
-	SET("quotas/reset_interval_ms", "1000");
+	/* bounded: one charge window longer than a step (<= 3 s), else a
+	 * window reset mid-step under a slow guest grants a second quota
+	 * (seen: 6 MiB for a 4 MiB step) */
+	SET("quotas/reset_interval_ms", damos_bounded ? "60000" : "1000");
 	snprintf(p, sizeof(p), "%s/%s/nr_filters", S, fdir);
 	if (!e)
 		e = wr(sysfs, p, "1");
@@ -260,6 +277,11 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	}
 	wr(sysfs, "0/state", "off");
 	return *applied ? 0 : -EAGAIN;
+}
+
+bool nl_damos_step_bounded(void)
+{
+	return damos_bounded;
 }
 
 void nl_damos_cleanup(void)

@@ -23,6 +23,12 @@ int nl_damos_probe(const char *sysfs, char *why, size_t len);
 int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes,
 		     uint64_t *applied, char *err, size_t errlen);
 
+/* After a step: true when the kernel charged the size quota with the
+ * pages paged out only (quotas/fail_charge_num = 0), so a step frees at
+ * most @bytes; false when the quota had to span the node (older kernels:
+ * a step can free all the cgroup's pages on the node). */
+bool nl_damos_step_bounded(void);
+
 /* Stop and remove the kdamond this process created, if any. */
 void nl_damos_cleanup(void);
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * What the agent shows: the status block (the seed's scan_weight line,
- * R14) and Prometheus metrics (base units, _total counters).
+ * R14). Its metrics are `numalens export`'s (view_prom_reclaim.c), from
+ * the state it publishes (reclaim_pub.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include "reclaim_agent.h"
+#include "reclaim_damos.h"
 
 void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 {
@@ -20,6 +22,11 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB state=%s backend=%s victim=%s\n",
 		c->wm.high / 1024, c->wm.low / 1024, c->wm.active ? "reclaiming" : "idle",
 		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
+	if (a->backend == NL_RB_DAMOS && c->steps)
+		fprintf(f, "damos step bound: %s\n", nl_damos_step_bounded()
+			? "yes (quota charged with paged-out bytes only: quotas/fail_charge_num=0)"
+			: "no (this kernel charges the quota before the memcg filter: the quota spans "
+			  "the node, and one step can page out all of the cgroup's pages there)");
 	fprintf(f, "scan_weight=%llu", (unsigned long long)c->w.total);
 	for (int i = 0; i < n; i++)
 		fprintf(f, " N%d=%llu", i, (unsigned long long)c->w.w[i]);
@@ -32,9 +39,23 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
 		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
 		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
-	if (!c->have_scan)
-		fprintf(f, "scanned/rotated: not available (vmscan source not connected): "
-			   "cold-start prior, factor 1.0 on every node\n");
+	if (!c->have_scan) {
+		fprintf(f, "scan source=prior: no scanned/rotated figures (%s): cold-start prior, "
+			   "factor 1.0 on every node\n", a->scan ? "none fed yet"
+			: a->scan_from ? "no reclaim tracepoints" : "a one-shot --status has no history");
+	} else {
+		/* per node: anon scanned/rotated, file scanned/rotated; a type
+		 * under NL_LOT_SCAN_MIN scanned pages still uses the prior */
+		fprintf(f, "scan source=vmscan (recent scanned/rotated, all contexts, decayed):");
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=anon:%llu/%llu,file:%llu/%llu", i,
+				(unsigned long long)c->scan[i].scanned[0], (unsigned long long)c->scan[i].rotated[0],
+				(unsigned long long)c->scan[i].scanned[1], (unsigned long long)c->scan[i].rotated[1]);
+		fprintf(f, "\nscan_weight_prior=%llu", (unsigned long long)c->w_prior.total);
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%llu", i, (unsigned long long)c->w_prior.w[i]);
+		fputc('\n', f);
+	}
 	if (a->lot)
 		nl_lot_read_counts(a->lot, c->id, &k);
 	for (int s = 0; s < NL_LOT_NR_SOURCES; s++) {
@@ -68,44 +89,4 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		c->passes, c->steps, c->no_progress_stops, c->target_pages, c->offnode_pages,
 		c->over_high_s, c->agent_s, c->events_max, c->events_max - c->events_max0,
 		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
-}
-
-void nl_ra_metrics(struct nl_ra *a, FILE *f)
-{
-	fprintf(f, "# HELP numalens_reclaim_draws_total Victim-node draws by node and source (limit = memcg hit its limit, agent = background pass).\n"
-		   "# TYPE numalens_reclaim_draws_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++) {
-		struct nl_ra_cg *c = &a->cg[j];
-		struct nl_lot_counts k = { 0 };
-
-		if (a->lot)
-			nl_lot_read_counts(a->lot, c->id, &k);
-		for (int s = 0; s < NL_LOT_NR_SOURCES; s++)
-			for (uint32_t i = 0; i < c->in.nr_nodes; i++)
-				fprintf(f, "numalens_reclaim_draws_total{cgroup=\"%s\",node=\"%u\",source=\"%s\"} %llu\n",
-					c->rel, i, s ? "agent" : "limit", (unsigned long long)(
-					s && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i] : k.draws[s][i]));
-	}
-	fprintf(f, "# HELP numalens_reclaim_pages_total Pages the agent freed, by node and backend (memory.numa_stat deltas).\n"
-		   "# TYPE numalens_reclaim_pages_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		for (int b = 0; b < NL_RB_NR; b++)
-			for (uint32_t i = 0; i < a->cg[j].in.nr_nodes; i++)
-				fprintf(f, "numalens_reclaim_pages_total{cgroup=\"%s\",node=\"%u\",backend=\"%s\"} %" PRIu64 "\n",
-					a->cg[j].rel, i, nl_rb_name(b), a->cg[j].pages[b][i]);
-	fprintf(f, "# HELP numalens_reclaim_passes_total Background reclaim passes.\n"
-		   "# TYPE numalens_reclaim_passes_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		fprintf(f, "numalens_reclaim_passes_total{cgroup=\"%s\"} %" PRIu64 "\n", a->cg[j].rel,
-			a->cg[j].passes);
-	fprintf(f, "# HELP numalens_reclaim_over_high_seconds_total Time usage spent above the high watermark.\n"
-		   "# TYPE numalens_reclaim_over_high_seconds_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		fprintf(f, "numalens_reclaim_over_high_seconds_total{cgroup=\"%s\"} %.3f\n", a->cg[j].rel,
-			a->cg[j].over_high_s);
-	fprintf(f, "# HELP numalens_reclaim_agent_seconds_total Wall time the agent spent reclaiming (not direct-reclaim stalls).\n"
-		   "# TYPE numalens_reclaim_agent_seconds_total counter\n");
-	for (int j = 0; j < a->nr_cg; j++)
-		fprintf(f, "numalens_reclaim_agent_seconds_total{cgroup=\"%s\"} %.3f\n", a->cg[j].rel,
-			a->cg[j].agent_s);
 }

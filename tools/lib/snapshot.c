@@ -12,7 +12,10 @@ void nl_snapshot_free(struct nl_snapshot *s)
 	free(s->nodes);
 	free(s->procs);
 	for (int i = 0; s->cgroups && i < s->nr_cgroups; i++)
+	{
 		free(s->cgroups[i].vmscan);
+		free(s->cgroups[i].agent);
+	}
 	free(s->cgroups);
 	nl_cling_stats_free(&s->cling);
 	memset(s, 0, sizeof(*s));

@@ -114,6 +114,36 @@ struct nl_vmscan_figs {
 	struct nl_vs_time_figs time[NL_VS_NR_CTX], time_total[NL_VS_NR_CTX];
 };
 
+/* ---- the reclaim agent (`numalens reclaim`, spec/seed_reclaim.md R16-R18) ---- */
+
+/* Backends of the agent, in the order of its probe (reclaim_backend.h). */
+#define NL_RA_NR_BACKENDS 3	/* damos, madvise, memcg */
+/* Draw sources: [0] the limit-reclaim hook, [1] the agent's own passes. */
+#define NL_RA_NR_SOURCES 2
+
+/* What a running agent published about one cgroup it manages (its state
+ * file under NL_RECLAIM_RUN_DIR, reclaim_read.h). Counters are since that
+ * agent started; *_delta over this snapshot's interval (0 on the first
+ * sight). Arrays by nid. Accounted apart from direct-reclaim stalls (R18). */
+struct nl_reclaim_agent_figs {
+	int pid;				/* the agent process */
+	char backend[16];			/* in use: "damos", "madvise", "memcg" */
+	char victim[16];			/* "lottery" or "round-robin" */
+	bool dry_run;				/* decisions only, nothing reclaimed */
+	bool reclaiming;			/* usage crossed high and not yet at low */
+	bool scan_vmscan;			/* weights fed by vmscan figures, else the R4 prior */
+	uint64_t high_bytes, low_bytes;		/* resolved watermarks */
+	uint64_t weight_total;			/* the seed's scan_weight (§1.2) */
+	uint64_t weight[NL_MAX_NODES];
+	uint64_t draws_total[NL_RA_NR_SOURCES][NL_MAX_NODES];	/* victim draws by node */
+	uint64_t pages_total[NL_RA_NR_BACKENDS][NL_MAX_NODES];	/* pages freed (numa_stat deltas) */
+	uint64_t passes_total, steps_total, no_progress_stops_total;
+	uint64_t pages_delta;			/* all backends and nodes */
+	uint64_t passes_delta;
+	double over_high_seconds_total;		/* usage above high */
+	double agent_seconds_total;		/* wall time in the agent's own reclaim calls */
+};
+
 /* One process (tgid). */
 struct nl_proc {
 	pid_t pid;
@@ -146,6 +176,9 @@ struct nl_cgroup {
 	 * not loaded or the cgroup never reclaimed: read it through
 	 * nl_vs_cgroup() (vmscan_figs.h) */
 	struct nl_vmscan_figs *vmscan;
+	/* the reclaim agent managing this cgroup (owned by the snapshot);
+	 * NULL when none runs for it */
+	struct nl_reclaim_agent_figs *agent;
 };
 
 /* sysfs numastat counters of one node (deltas over the interval), the

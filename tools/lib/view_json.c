@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "view_agent.h"
 #include "view_fmt.h"
 #include "view_json.h"
 #include "vmscan_figs.h"
@@ -343,6 +344,12 @@ static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c,
 		add_by_node(j, ns, "file_bytes_by_node", c->file_bytes_by_node);
 	}
 	add_reclaim(j, o, v != NULL, v ? v->pages : NULL, v ? v->pages_total : NULL);
+	{
+		cJSON *ra = nl_agent_json(j->s, c);
+
+		if (!ra || !cJSON_AddItemToObject(o, "reclaim_agent", ra))
+			j->oom = true;
+	}
 }
 
 static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)

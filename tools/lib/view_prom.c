@@ -15,6 +15,7 @@
 #include "view_fmt.h"
 #include "view_prom.h"
 #include "view_prom_vmscan.h"
+#include "view_prom_reclaim.h"
 #include "view_prom_cling.h"
 
 const char *const nl_prom_locality_le[NL_LOC_BUCKETS] = {
@@ -623,6 +624,7 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	}
 	if (pr.n)
 		render_rows(b, &pr, s);
+	nl_prom_render_reclaim_agent(b, s);
 	nl_prom_render_cling(b, s);
 	fam_self(b, s);
 	fam_cardinality(b, s, cg.n, omitted);

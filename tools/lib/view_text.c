@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "view_agent.h"
 #include "view_fmt.h"
 #include "view_text.h"
 #include "vmscan_figs.h"
@@ -241,7 +242,8 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	fprintf(out, "  LOCBAR = share of bucketed time per locality bucket, 0-12.5%% left .. 87.5-100%% right,\n"
 		"  glyphs \" .:-=+*#@\" = none .. all; EXEC_MS_Nn = on-CPU ms on node n this interval;\n"
 		"  MEM = memory.numa_stat anon+file MiB (\"-\" when unknown); RCLM/s = pages freed by\n"
-		"  reclaim of the cgroup's subtree per second, all contexts (numalens vmscan has the detail)\n");
+		"  reclaim of the cgroup's subtree per second, all contexts (numalens vmscan has the detail);\n"
+		"  AGT/s = pages a numalens reclaim agent freed in it per second (\"-\" none, \"dry\" dry run)\n");
 	fprintf(out, "%-*s", namew, "CGROUP");
 	print_figs_head(out, s);
 	fprintf(out, " %10s %10s %6s %8s %-10s", "LCL/s", "RMT/s", "RMT%", "LOCALITY", "LOCBAR");
@@ -249,7 +251,7 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		snprintf(col, sizeof(col), "EXEC_MS_N%d", s->nodes[i].nid);
 		fprintf(out, " %11s", col);
 	}
-	fprintf(out, " %9s %7s %6s %10s\n", "MEM", "MIGR", "MOVES", "RCLM/s");
+	fprintf(out, " %9s %7s %6s %10s %8s\n", "MEM", "MIGR", "MOVES", "RCLM/s", "AGT/s");
 	for (int k = 0; k < shown; k++) {
 		const struct nl_cgroup *c = &s->cgroups[idx[k]];
 		int depth = c->depth < 0 ? 0 : c->depth > 30 ? 30 : c->depth;
@@ -279,9 +281,11 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		const struct nl_vmscan_figs *vs = nl_vs_cgroup(s, c);
 
 		print_reclaim(out, s, vs ? vs->pages : NULL, vs ? vs->pages_total : NULL);
-		fprintf(out, "\n");
+		nl_agent_fmt_rate(col, sizeof(col), s, c, false);
+		fprintf(out, " %8s\n", col);
 	}
 	free(idx);
+	nl_agent_text_section(out, s);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "view_agent.h"
 #include "view_fmt.h"
 #include "view_tui.h"
 #include "vmscan_figs.h"
@@ -414,7 +415,7 @@ static void draw_procs(struct nl_tui *t)
 
 /* --- cgroup view ---------------------------------------------------------- */
 
-enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR, CC_RCLM };
+enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR, CC_RCLM, CC_AGT };
 
 /* Pages freed per second by reclaim, all contexts; "-" without vmscan. */
 static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
@@ -478,6 +479,7 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 		fmt_reclaim(b, sz, s, v ? v->pages : NULL, v ? v->pages_total : NULL);
 		break;
 	}
+	case CC_AGT: nl_agent_fmt_rate(b, sz, s, c, true); break;
 	default: b[0] = '\0';
 	}
 }
@@ -501,6 +503,7 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 		tcol(tb, node_col(slot++, "EXECms_N%d", s->nodes[i].nid), 10, 5, false, false, CC_EXEC, i);
 	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
 	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
+	tcol(tb, "AGT/s", 5, 3, false, false, CC_AGT, -1);
 	tb->flexw = nl_tui_layout(tb->cols, tb->n, COLS, tb->shown);
 }
 

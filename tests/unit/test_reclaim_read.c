@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* tools/lib/reclaim_read.c: a running agent's state file becomes
+ * nl_cgroup.agent in the snapshot: values, deltas between two reads, and
+ * the files that must be ignored (dead pid, other hierarchy, other
+ * format, a temporary file, a removed cgroup). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "cgroup.h"
+#include "fixture_fs.h"
+#include "reclaim_read.h"
+
+static struct nl_cgroup cgs[3];
+static struct nl_snapshot snap;
+
+static void setup(void)
+{
+	for (int i = 0; i < 3; i++)
+		free(cgs[i].agent);
+	memset(cgs, 0, sizeof(cgs));
+	memset(&snap, 0, sizeof(snap));
+	cgs[0].id = 1;
+	cgs[1].id = 4242;
+	cgs[2].id = 77;
+	cgs[2].removed = true;
+	snap.nr_cgroups = 3;
+	snap.cgroups = cgs;
+}
+
+/* An agent file for pid @pid with cgroups 4242 and 77 (@passes, pages). */
+static void agent_file(const char *dir, const char *name, int pid, const char *mode,
+		       const char *fmt, int passes, int madv0)
+{
+	char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"format\":\"%s\",\"pid\":%d,\"cgroup_mode\":\"%s\",\"cgroup_root\":\"/x\","
+		 "\"backend\":\"madvise\",\"victim\":\"lottery\",\"dry_run\":false,\"scan_source\":\"vmscan\","
+		 "\"cgroups\":[{\"id\":4242,\"path\":\"/a\",\"reclaiming\":true,\"high_bytes\":25165824,"
+		 "\"low_bytes\":20971520,\"scan_weight\":3000,\"weight_by_node\":[1000,2000],"
+		 "\"draws_by_node\":{\"limit\":[5,6],\"agent\":[30,70]},"
+		 "\"pages_by_node\":{\"damos\":[0,0],\"madvise\":[%d,400],\"memcg\":[0,0]},"
+		 "\"passes\":%d,\"steps\":90,\"no_progress_stops\":2,\"over_high_seconds\":4.5,"
+		 "\"agent_seconds\":0.25},{\"id\":77,\"path\":\"/gone\",\"passes\":9}]}",
+		 fmt, pid, mode, madv0, passes);
+	wfile(dir, name, buf);
+}
+
+static void test_read_values_and_deltas(void **state)
+{
+	char *d = fixture_tmpdir("rread");
+	struct nl_ra_reader *r = nl_ra_reader_new();
+	char name[64];
+	const struct nl_reclaim_agent_figs *a;
+
+	(void)state;
+	assert_non_null(d);
+	setup();
+	snprintf(name, sizeof(name), "%d.json", (int)getpid());
+	agent_file(d, name, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 10, 600);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 1);
+	assert_null(cgs[0].agent);
+	assert_null(cgs[2].agent);	/* removed: not attached */
+	a = cgs[1].agent;
+	assert_non_null(a);
+	assert_int_equal(a->pid, getpid());
+	assert_string_equal(a->backend, "madvise");
+	assert_string_equal(a->victim, "lottery");
+	assert_true(a->reclaiming && a->scan_vmscan && !a->dry_run);
+	assert_int_equal(a->high_bytes, 24u << 20);
+	assert_int_equal(a->low_bytes, 20u << 20);
+	assert_int_equal(a->weight_total, 3000);
+	assert_int_equal(a->weight[1], 2000);
+	assert_int_equal(a->draws_total[0][1], 6);
+	assert_int_equal(a->draws_total[1][0], 30);
+	assert_int_equal(a->pages_total[1][0], 600);
+	assert_int_equal(a->pages_total[1][1], 400);
+	assert_int_equal(a->pages_total[0][0], 0);
+	assert_int_equal(a->passes_total, 10);
+	assert_int_equal(a->steps_total, 90);
+	assert_int_equal(a->no_progress_stops_total, 2);
+	assert_true(a->over_high_seconds_total == 4.5 && a->agent_seconds_total == 0.25);
+	assert_int_equal(a->pages_delta, 0);	/* first sight */
+	/* next interval: 3 passes and 250 pages more */
+	setup();
+	agent_file(d, name, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 13, 850);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 1);
+	assert_int_equal(cgs[1].agent->passes_delta, 3);
+	assert_int_equal(cgs[1].agent->pages_delta, 250);
+	/* the same ids in another hierarchy mean other cgroups */
+	setup();
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V1_MEMORY, &snap), 0);
+	assert_null(cgs[1].agent);
+	setup();
+	nl_ra_reader_free(r);
+	rmtree(d);
+}
+
+static void test_ignored_files(void **state)
+{
+	char *d = fixture_tmpdir("rread2");
+	struct nl_ra_reader *r = nl_ra_reader_new();
+	char name[64];
+
+	(void)state;
+	setup();
+	/* pid 0x7ffffff0 does not exist; a .tmp of ours is half-written by
+	 * definition; another format is not ours to read */
+	agent_file(d, "2147483632.json", 2147483632, "v2", NL_RECLAIM_FORMAT, 1, 1);
+	snprintf(name, sizeof(name), "%d.json.tmp", (int)getpid());
+	agent_file(d, name, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 1, 1);
+	snprintf(name, sizeof(name), "%d.json", (int)getpid());
+	agent_file(d, name, (int)getpid(), "v2", "numalens-reclaim-agent/99", 1, 1);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	assert_null(cgs[1].agent);
+	/* a pid field that is not the file's owner */
+	agent_file(d, name, 1, "v2", NL_RECLAIM_FORMAT, 1, 1);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	wfile(d, name, "{ not json");
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	/* no directory at all: no agent */
+	assert_int_equal(nl_ra_read(r, "/nonexistent/numalens", NL_CG_V2, &snap), 0);
+	nl_ra_reader_free(r);
+	rmtree(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_values_and_deltas),
+		cmocka_unit_test(test_ignored_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -10,7 +10,7 @@ cpu2=$(nl_first_cpu_of_node 2)
 mkdir -p /sys/fs/cgroup/a/b || nl_fail "cannot create cgroup /a/b"
 SPIN=3
 J=/tmp/exec.jsonl
-nl_top $J 1 7
+nl_top $J 1 10
 # Join /a/b and start spinning, all on node 2's CPU.
 taskset -c "$cpu2" sh -c "echo \$\$ > /sys/fs/cgroup/a/b/cgroup.procs && exec nlwork --cpu $cpu2 --spin $SPIN" > /tmp/exec.work 2>&1 &
 PID=$!

@@ -8,7 +8,7 @@ root=$("$NL" top --json -n 1 -d 0.2 | "$JQ" - sources.cgroup_root)
 A=nltest$$; B=$A/child
 mkdir -p "$root/$B" || fail "cannot create $root/$B"
 cleanup_hook() { rmdir "$root/$B" "$root/$A" 2>/dev/null; }
-start_top "$TMP/top.jsonl" 1 7
+start_top "$TMP/top.jsonl" 1 60
 sleep 1.2
 sh -c "echo \$\$ > '$root/$B/cgroup.procs' && exec '$WORK' --cpu 0 --anon 64 --spin 1" > "$TMP/work.out" ||
 	fail "nlwork in $B failed: $(cat "$TMP/work.out")"
@@ -16,6 +16,15 @@ sleep 1.2
 rmdir "$root/$B" || fail "cannot remove $root/$B"
 sleep 2.2
 rmdir "$root/$A" || fail "cannot remove $root/$A"
+# Stop once an interval after the rmdir was written (at most 15 s): a fixed
+# interval count raced with a slow workload on a loaded host.
+n0=$(wc -l < "$TMP/top.jsonl")
+for i in $(seq 1 150); do
+	[ "$(wc -l < "$TMP/top.jsonl")" -ge $((n0 + 2)) ] && break
+	kill -0 $TOP_PID 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT $TOP_PID 2>/dev/null
 wait $TOP_PID || fail "numalens exited $?"
 # last line with B present, and the last line overall
 lineB=$(grep -n "\"path\":\"/$B\"" "$TMP/top.jsonl" | tail -1 | cut -d: -f1)

@@ -44,6 +44,7 @@ struct opts {
 	double spin_s, hold_s, walk_s;
 	int after_default;
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
+	int passes;            /* --passes: re-access anon + file this many times after the work */
 	const char *ready_file;
 };
 
@@ -226,6 +227,37 @@ static void file_work(void)
 	close(fd);
 }
 
+/* passes: o.passes rounds of rewriting every kept anon page and reading one
+ * byte of every page of the --file through a read-only shared mapping, so
+ * that pages reclaimed since the last round fault back in (major faults:
+ * swap-in for anon, disk read for file) as in a build re-reading its
+ * headers while its compilers keep their heaps hot. */
+static void passes(void)
+{
+	char *f = NULL;
+	size_t flen = (size_t)o.file_mib << 20;
+	volatile unsigned long sum = 0;
+
+	if (flen) {
+		int fd = open(o.file_path, O_RDONLY);
+		if (fd < 0)
+			die(1, "open(%s): %s", o.file_path, strerror(errno));
+		f = mmap(NULL, flen, PROT_READ, MAP_SHARED, fd, 0);
+		if (f == MAP_FAILED)
+			die(1, "mmap(%s): %s", o.file_path, strerror(errno));
+		close(fd);
+	}
+	for (int r = 0; r < o.passes; r++) {
+		for (int t = 0; t < o.threads; t++)
+			for (size_t off = 0; off < keep_len[t]; off += page_sz)
+				keep_anon[t][off]++;
+		for (size_t off = 0; off < flen; off += page_sz)
+			sum += (unsigned char)f[off];
+	}
+	if (f)
+		munmap(f, flen);
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: nlwork [options]\n"
@@ -242,6 +274,8 @@ static void usage(FILE *f)
 	      "  --after-cpu LIST  after the work, move to these CPUs\n"
 	      "  --after-default   after the work, reset the process and anon policy to default\n"
 	      "  --pageout         after the work, madvise(MADV_PAGEOUT) the anon memory\n"
+	      "  --passes N        after the work, N times: rewrite every anon page, then read\n"
+	      "                    every page of the --file through a read-only mapping\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded); the output line then ends\n"
@@ -270,7 +304,7 @@ static void parse(int argc, char **argv)
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
-		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -293,6 +327,7 @@ static void parse(int argc, char **argv)
 		case 'D': o.after_default = 1; break;
 		case 'W': o.walk_s = num("walk", optarg); break;
 		case 'P': o.pageout = 1; break;
+		case 'p': o.passes = (int)num("passes", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
 		}
@@ -348,6 +383,8 @@ int main(int argc, char **argv)
 			if (keep_len[t])
 				bind_region(keep_anon[t], keep_len[t], -1);
 	}
+	if (o.passes)
+		passes();
 	if (o.pageout)
 		for (int t = 0; t < o.threads; t++)
 			if (keep_len[t] && madvise(keep_anon[t], keep_len[t], 21 /* MADV_PAGEOUT */))
@@ -377,6 +414,8 @@ int main(int argc, char **argv)
 		fputs("-", stdout);
 	printf(" threads=%d repeat=%d file_mib=%ld shmem_mib=%ld spin_s=%g",
 	       o.threads, o.repeat, o.file_mib, o.shmem_mib, o.spin_s);
+	if (o.passes)
+		printf(" passes=%d", o.passes);
 	/* Work done per thread, for throughput and fairness ratios. */
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)

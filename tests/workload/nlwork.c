@@ -46,6 +46,7 @@ struct opts {
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
 	int passes;            /* --passes: re-access anon + file this many times after the work */
 	const char *ready_file;
+	const char *wait_file; /* --wait-file: gate before the passes */
 };
 
 static struct opts o = { .node = -1, .threads = 1, .repeat = 1 };
@@ -258,6 +259,35 @@ static void passes(void)
 		munmap(f, flen);
 }
 
+/* write_ready: write "ready\n" to --ready-file, once. */
+static void write_ready(void)
+{
+	static int done;
+	FILE *f;
+
+	if (!o.ready_file || done)
+		return;
+	f = fopen(o.ready_file, "w");
+	if (!f || fputs("ready\n", f) < 0 || fclose(f))
+		die(1, "cannot write ready file %s: %s", o.ready_file, strerror(errno));
+	done = 1;
+}
+
+/* wait_file: poll every 10 ms until --wait-file exists; exit 1 after 600 s,
+ * so a forgotten gate cannot hang a test. Lets several processes start
+ * their passes together, each one's work done. */
+static void wait_file(void)
+{
+	double end = now_s() + 600;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	while (access(o.wait_file, F_OK)) {
+		if (now_s() > end)
+			die(1, "--wait-file %s: still missing after 600 s", o.wait_file);
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: nlwork [options]\n"
@@ -276,6 +306,8 @@ static void usage(FILE *f)
 	      "  --pageout         after the work, madvise(MADV_PAGEOUT) the anon memory\n"
 	      "  --passes N        after the work, N times: rewrite every anon page, then read\n"
 	      "                    every page of the --file through a read-only mapping\n"
+	      "  --wait-file P     with --passes: write the --ready-file, then wait until P\n"
+	      "                    exists before the passes (start several processes together)\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded); the output line then ends\n"
@@ -304,7 +336,8 @@ static void parse(int argc, char **argv)
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
-		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
+		{ "wait-file", 1, 0, 'w' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -327,6 +360,7 @@ static void parse(int argc, char **argv)
 		case 'D': o.after_default = 1; break;
 		case 'W': o.walk_s = num("walk", optarg); break;
 		case 'P': o.pageout = 1; break;
+		case 'w': o.wait_file = optarg; break;
 		case 'p': o.passes = (int)num("passes", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
@@ -383,17 +417,18 @@ int main(int argc, char **argv)
 			if (keep_len[t])
 				bind_region(keep_anon[t], keep_len[t], -1);
 	}
-	if (o.passes)
+	if (o.passes) {
+		if (o.wait_file) {
+			write_ready();
+			wait_file();
+		}
 		passes();
+	}
 	if (o.pageout)
 		for (int t = 0; t < o.threads; t++)
 			if (keep_len[t] && madvise(keep_anon[t], keep_len[t], 21 /* MADV_PAGEOUT */))
 				die(1, "madvise(MADV_PAGEOUT): %s", strerror(errno));
-	if (o.ready_file) {
-		FILE *f = fopen(o.ready_file, "w");
-		if (!f || fputs("ready\n", f) < 0 || fclose(f))
-			die(1, "cannot write ready file %s: %s", o.ready_file, strerror(errno));
-	}
+	write_ready();
 	if (o.walk_s > 0) {
 		pthread_barrier_wait(&after_done);
 		for (int i = 0; i < o.threads; i++)

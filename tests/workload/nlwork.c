@@ -6,7 +6,9 @@
  * allocates and touches anonymous, page-cache and shmem memory and/or spins,
  * in N threads. Optional after-work steps (new CPUs, default policy, a
  * re-walk of the anon memory) let NUMA-balancing tests move a task away
- * from its memory. `nlwork --help` lists the options.
+ * from its memory; --passes re-reads the anon and file working set a fixed
+ * number of times (reclaim benchmarks, gated by --wait-file so several
+ * processes run their passes together). `nlwork --help` lists the options.
  *
  * Output: one line at the end,
  *   nlwork pid=P anon_mib=M touched_pages=T cpu=LIST|- node=N|- ...

@@ -23,10 +23,15 @@
 # are in the last report. One line per run:
 #   R19 arm=.. run=.. elapsed_ms=.. majfault=.. events_max=..
 #       reclaim_ns=.. scan_anon=.. scan_file=.. freed=.. agent_pages=..
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=480 modules=zram,virtio_blk,ext4 disk=256M
+#       agent_pageout=.. agent_memcg=.. pageout_n0..3=..
+# agent_pages is the agent's own count (memory.numa_stat drops over its
+# steps: the limit reclaim running meanwhile is in it too); agent_pageout
+# (per node: pageout_nN) is what vmscan saw MADV_PAGEOUT free in the
+# cgroup, agent_memcg what memory.reclaim freed (the agent's fallback).
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=600 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
-RUNS=${RUNS:-3}; PASSES=${PASSES:-4}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
+RUNS=${RUNS:-5}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
 FILE_MIB="24 24 0 16"; ANON_MIB="8 8 16 4"
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
 [ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
@@ -59,7 +64,7 @@ work() {
 	sh -c "echo \$\$ > $1/cgroup.procs; $cmd wait" &
 	for n in 0 1 2 3; do nl_wait_file /tmp/r19-rdy$n 120; done
 	# the spread as it stands when the passes start (first run only)
-	[ "$2" = 1 ] && awk '$1 == "anon" || $1 == "file" { printf "numa_stat at start of passes: %s", $1
+	[ "$2" = 1 ] && awk '$1 == "anon" || $1 == "file" { printf "numa_stat at start of passes ('"$3"'): %s", $1
 		for (i = 2; i <= NF; i++) { split($i, a, "="); printf " %s=%dM", a[1], a[2] / 1048576 } print "" }' $1/memory.numa_stat
 	touch /tmp/r19-go
 	wait $!
@@ -85,7 +90,7 @@ for run in $(seq 1 $RUNS); do
 		fi
 		sync; echo 3 > /proc/sys/vm/drop_caches
 		t0=$(nl_now_ms)
-		work $c $run
+		work $c $run $arm
 		t1=$(nl_now_ms)
 		for n in 0 1 2 3; do grep -q '^nlwork pid' /tmp/r19-w$n.out || nl_fail "nlwork on node $n: $(cat /tmp/r19-w$n.out)"; done
 		pages=0
@@ -103,7 +108,10 @@ kill -INT $VS_PID; wait $VS_PID || nl_fail "numalens vmscan exited $?: $(tail -2
 while read arm run ms maj ev pages; do
 	W=/r19/$arm-$run
 	set -- $(nljq -L $VS "cgroups[path=$W].elapsed_ns_by_limit" "cgroups[path=$W].scanned_anon_pages_by_limit" \
-		"cgroups[path=$W].scanned_file_pages_by_limit" "cgroups[path=$W].freed_pages_by_limit")
-	echo "R19 arm=$arm run=$run elapsed_ms=$ms majfault=$maj events_max=$ev reclaim_ns=${1:-0} scan_anon=${2:-0} scan_file=${3:-0} freed=${4:-0} agent_pages=$pages"
+		"cgroups[path=$W].scanned_file_pages_by_limit" "cgroups[path=$W].freed_pages_by_limit" \
+		"cgroups[path=$W].pageout_freed_pages_by_proactive" "cgroups[path=$W].freed_pages_by_proactive" \
+		"cgroups[path=$W].nodes[nid=0].pageout_freed_pages_by_proactive" "cgroups[path=$W].nodes[nid=1].pageout_freed_pages_by_proactive" \
+		"cgroups[path=$W].nodes[nid=2].pageout_freed_pages_by_proactive" "cgroups[path=$W].nodes[nid=3].pageout_freed_pages_by_proactive")
+	echo "R19 arm=$arm run=$run elapsed_ms=$ms majfault=$maj events_max=$ev reclaim_ns=${1:-0} scan_anon=${2:-0} scan_file=${3:-0} freed=${4:-0} agent_pages=$pages agent_pageout=${5:-0} agent_memcg=${6:-0} pageout_n0=${7:-0} pageout_n1=${8:-0} pageout_n2=${9:-0} pageout_n3=${10:-0}"
 done < /tmp/r19-runs
 echo "r19_bench done"

@@ -15,7 +15,7 @@ NL_VM_TESTS_DIR=tests/bench/vm bash tests/vm/run.sh r19_bench > "$OUT/reclaim_r1
 res=$B/test-logs/vm/r19_bench.out
 grep -q '^R19 ' "$res" 2>/dev/null || { echo "R19 bench: no results (see $OUT/reclaim_r19_vm.log, $res)"; exit 0; }
 {
-echo "Reclaim R19 (S0 scaled: 100 MiB of anon + file cache unevenly on 4 nodes in a 64M memcg, 4 passes, zram swap, ext2 disk, 4-node TCG guest)"
+echo "Reclaim R19 (S0 scaled: 100 MiB of anon + file cache unevenly on 4 nodes in a 64M memcg, repeated passes, zram swap, ext2 disk, 4-node TCG guest)"
 grep -E '^lru_gen|^layout|^numa_stat' "$res"
 grep '^R19 ' "$res" | awk '
 function field(k,   i, a) { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } }

@@ -26,8 +26,8 @@
 #       agent_pageout=.. agent_memcg=.. pageout_n0..3=..
 # agent_pages is the agent's own count (memory.numa_stat drops over its
 # steps: the limit reclaim running meanwhile is in it too); agent_pageout
-# (per node: pageout_nN) is what vmscan saw MADV_PAGEOUT free in the
-# cgroup, agent_memcg what memory.reclaim freed (the agent's fallback).
+# (per node: pageout_nN) is what vmscan saw the agent's MADV_PAGEOUT free
+# (charged to the agent's own cgroup /r19ag/ARM-RUN), agent_memcg what memory.reclaim freed (the agent's fallback).
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=600 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
@@ -39,12 +39,13 @@ mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/v
 mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
 P=/sys/fs/cgroup/r19
 mkdir $P && echo +memory > $P/cgroup.subtree_control || nl_fail "cannot create $P"
+AGCG=/sys/fs/cgroup/r19ag; mkdir $AGCG || nl_fail "cannot create $AGCG"
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), memory.max 64M, passes $PASSES"
 echo "layout MiB file N0..3: $FILE_MIB; anon N0..3: $ANON_MIB"
 
 VS=/tmp/r19-vs.jsonl
-taskset -c 0 "$NUMALENS" vmscan --json -d 60 -n 0 -c /r19 > $VS 2> $VS.err &
+taskset -c 0 "$NUMALENS" vmscan --json -d 60 -n 0 > $VS 2> $VS.err &
 VS_PID=$!
 i=0; while [ ! -s $VS ]; do
 	kill -0 $VS_PID 2>/dev/null || nl_fail "numalens vmscan exited: $(tail -2 $VS.err | tr '\n' ' ')"
@@ -79,8 +80,11 @@ for run in $(seq 1 $RUNS); do
 		rr) V=round-robin;; lottery) V=lottery;;
 		esac
 		if [ $arm != none ]; then
-			"$NUMALENS" reclaim --victim $V --backend madvise --step 256 --pressure 0 \
-				--high 90% --low 80% -i 0.1 /r19/$arm-$run > /tmp/r19-ag.log 2>&1 & AG=$!
+			# in a cgroup of its own: vmscan charges MADV_PAGEOUT to
+			# the task that calls it, so its pages show there
+			mkdir $AGCG/$arm-$run
+			sh -c "echo \$\$ > $AGCG/$arm-$run/cgroup.procs; exec $NUMALENS reclaim --victim $V --backend madvise \
+				--step 256 --pressure 0 --high 90% --low 80% -i 0.1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
 			# ticking (its state published) before the workload starts:
 			# the collector start takes seconds under TCG
 			i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do
@@ -106,12 +110,12 @@ for run in $(seq 1 $RUNS); do
 done
 kill -INT $VS_PID; wait $VS_PID || nl_fail "numalens vmscan exited $?: $(tail -2 $VS.err | tr '\n' ' ')"
 while read arm run ms maj ev pages; do
-	W=/r19/$arm-$run
+	W=/r19/$arm-$run A=/r19ag/$arm-$run
 	set -- $(nljq -L $VS "cgroups[path=$W].elapsed_ns_by_limit" "cgroups[path=$W].scanned_anon_pages_by_limit" \
 		"cgroups[path=$W].scanned_file_pages_by_limit" "cgroups[path=$W].freed_pages_by_limit" \
-		"cgroups[path=$W].pageout_freed_pages_by_proactive" "cgroups[path=$W].freed_pages_by_proactive" \
-		"cgroups[path=$W].nodes[nid=0].pageout_freed_pages_by_proactive" "cgroups[path=$W].nodes[nid=1].pageout_freed_pages_by_proactive" \
-		"cgroups[path=$W].nodes[nid=2].pageout_freed_pages_by_proactive" "cgroups[path=$W].nodes[nid=3].pageout_freed_pages_by_proactive")
+		"cgroups[path=$A].pageout_freed_pages_by_proactive" "cgroups[path=$W].freed_pages_by_proactive" \
+		"cgroups[path=$A].nodes[nid=0].pageout_freed_pages_by_proactive" "cgroups[path=$A].nodes[nid=1].pageout_freed_pages_by_proactive" \
+		"cgroups[path=$A].nodes[nid=2].pageout_freed_pages_by_proactive" "cgroups[path=$A].nodes[nid=3].pageout_freed_pages_by_proactive" | sed 's/missing/0/g')
 	echo "R19 arm=$arm run=$run elapsed_ms=$ms majfault=$maj events_max=$ev reclaim_ns=${1:-0} scan_anon=${2:-0} scan_file=${3:-0} freed=${4:-0} agent_pages=$pages agent_pageout=${5:-0} agent_memcg=${6:-0} pageout_n0=${7:-0} pageout_n1=${8:-0} pageout_n2=${9:-0} pageout_n3=${10:-0}"
 done < /tmp/r19-runs
 echo "r19_bench done"

@@ -2,6 +2,7 @@
 # make bench, reclaim part: runs tests/bench/vm/reclaim_bench.sh in the
 # 4-node VM (three arms x RUNS runs, see that file) and prints the seed's
 # columns side by side, mean +- sd per arm. A report, never pass/fail.
+# Then R19 (tests/bench/reclaim_r19.sh, build/bench/reclaim_r19.txt).
 #   usage: tests/bench/reclaim.sh   (3 runs per arm, 128 MiB: set in the guest script)
 set -u
 cd "$(dirname "$0")/../.."
@@ -9,6 +10,8 @@ B=${B:-build}
 OUT=$B/bench; mkdir -p "$OUT"
 NL_VM_TESTS_DIR=tests/bench/vm bash tests/vm/run.sh reclaim_bench > "$OUT/reclaim_vm.log" 2>&1
 res=$B/test-logs/vm/reclaim_bench.out
+# R19 (S0 scaled: anon + file cache on uneven nodes), its own VM run and table
+bash tests/bench/reclaim_r19.sh
 grep -q '^RUN ' "$res" 2>/dev/null || { echo "reclaim bench: no results (see $OUT/reclaim_vm.log, $res)"; exit 0; }
 {
 echo "Reclaim (R20 scaled: dd bs=1M count=128 | tail in a 16M memcg, zram swap, 4-node TCG guest)"

@@ -84,5 +84,5 @@ fi
 } | tee "$REPORT"
 echo "bench: report written to $REPORT"
 
-# The reclaim agent in the VM (R20 scaled; its own report, build/bench/reclaim.txt).
+# The reclaim agent in the VM (R20 and R19 scaled; own reports, build/bench/reclaim.txt, reclaim_r19.txt).
 bash tests/bench/reclaim.sh

@@ -6,7 +6,9 @@
  * allocates and touches anonymous, page-cache and shmem memory and/or spins,
  * in N threads. Optional after-work steps (new CPUs, default policy, a
  * re-walk of the anon memory) let NUMA-balancing tests move a task away
- * from its memory. `nlwork --help` lists the options.
+ * from its memory; --passes re-reads the anon and file working set a fixed
+ * number of times (reclaim benchmarks, gated by --wait-file so several
+ * processes run their passes together). `nlwork --help` lists the options.
  *
  * Output: one line at the end,
  *   nlwork pid=P anon_mib=M touched_pages=T cpu=LIST|- node=N|- ...
@@ -44,7 +46,9 @@ struct opts {
 	double spin_s, hold_s, walk_s;
 	int after_default;
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
+	int passes;            /* --passes: re-access anon + file this many times after the work */
 	const char *ready_file;
+	const char *wait_file; /* --wait-file: gate before the passes */
 };
 
 static struct opts o = { .node = -1, .threads = 1, .repeat = 1 };
@@ -226,6 +230,66 @@ static void file_work(void)
 	close(fd);
 }
 
+/* passes: o.passes rounds of rewriting every kept anon page and reading one
+ * byte of every page of the --file through a read-only shared mapping, so
+ * that pages reclaimed since the last round fault back in (major faults:
+ * swap-in for anon, disk read for file) as in a build re-reading its
+ * headers while its compilers keep their heaps hot. */
+static void passes(void)
+{
+	char *f = NULL;
+	size_t flen = (size_t)o.file_mib << 20;
+	volatile unsigned long sum = 0;
+
+	if (flen) {
+		int fd = open(o.file_path, O_RDONLY);
+		if (fd < 0)
+			die(1, "open(%s): %s", o.file_path, strerror(errno));
+		f = mmap(NULL, flen, PROT_READ, MAP_SHARED, fd, 0);
+		if (f == MAP_FAILED)
+			die(1, "mmap(%s): %s", o.file_path, strerror(errno));
+		close(fd);
+	}
+	for (int r = 0; r < o.passes; r++) {
+		for (int t = 0; t < o.threads; t++)
+			for (size_t off = 0; off < keep_len[t]; off += page_sz)
+				keep_anon[t][off]++;
+		for (size_t off = 0; off < flen; off += page_sz)
+			sum += (unsigned char)f[off];
+	}
+	if (f)
+		munmap(f, flen);
+}
+
+/* write_ready: write "ready\n" to --ready-file, once. */
+static void write_ready(void)
+{
+	static int done;
+	FILE *f;
+
+	if (!o.ready_file || done)
+		return;
+	f = fopen(o.ready_file, "w");
+	if (!f || fputs("ready\n", f) < 0 || fclose(f))
+		die(1, "cannot write ready file %s: %s", o.ready_file, strerror(errno));
+	done = 1;
+}
+
+/* wait_file: poll every 10 ms until --wait-file exists; exit 1 after 600 s,
+ * so a forgotten gate cannot hang a test. Lets several processes start
+ * their passes together, each one's work done. */
+static void wait_file(void)
+{
+	double end = now_s() + 600;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	while (access(o.wait_file, F_OK)) {
+		if (now_s() > end)
+			die(1, "--wait-file %s: still missing after 600 s", o.wait_file);
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: nlwork [options]\n"
@@ -242,6 +306,10 @@ static void usage(FILE *f)
 	      "  --after-cpu LIST  after the work, move to these CPUs\n"
 	      "  --after-default   after the work, reset the process and anon policy to default\n"
 	      "  --pageout         after the work, madvise(MADV_PAGEOUT) the anon memory\n"
+	      "  --passes N        after the work, N times: rewrite every anon page, then read\n"
+	      "                    every page of the --file through a read-only mapping\n"
+	      "  --wait-file P     with --passes: write the --ready-file, then wait until P\n"
+	      "                    exists before the passes (start several processes together)\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded); the output line then ends\n"
@@ -270,7 +338,8 @@ static void parse(int argc, char **argv)
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
-		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
+		{ "wait-file", 1, 0, 'w' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -293,6 +362,8 @@ static void parse(int argc, char **argv)
 		case 'D': o.after_default = 1; break;
 		case 'W': o.walk_s = num("walk", optarg); break;
 		case 'P': o.pageout = 1; break;
+		case 'w': o.wait_file = optarg; break;
+		case 'p': o.passes = (int)num("passes", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
 		}
@@ -348,15 +419,18 @@ int main(int argc, char **argv)
 			if (keep_len[t])
 				bind_region(keep_anon[t], keep_len[t], -1);
 	}
+	if (o.passes) {
+		if (o.wait_file) {
+			write_ready();
+			wait_file();
+		}
+		passes();
+	}
 	if (o.pageout)
 		for (int t = 0; t < o.threads; t++)
 			if (keep_len[t] && madvise(keep_anon[t], keep_len[t], 21 /* MADV_PAGEOUT */))
 				die(1, "madvise(MADV_PAGEOUT): %s", strerror(errno));
-	if (o.ready_file) {
-		FILE *f = fopen(o.ready_file, "w");
-		if (!f || fputs("ready\n", f) < 0 || fclose(f))
-			die(1, "cannot write ready file %s: %s", o.ready_file, strerror(errno));
-	}
+	write_ready();
 	if (o.walk_s > 0) {
 		pthread_barrier_wait(&after_done);
 		for (int i = 0; i < o.threads; i++)
@@ -377,6 +451,8 @@ int main(int argc, char **argv)
 		fputs("-", stdout);
 	printf(" threads=%d repeat=%d file_mib=%ld shmem_mib=%ld spin_s=%g",
 	       o.threads, o.repeat, o.file_mib, o.shmem_mib, o.spin_s);
+	if (o.passes)
+		printf(" passes=%d", o.passes);
 	/* Work done per thread, for throughput and fairness ratios. */
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)

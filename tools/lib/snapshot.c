@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Snapshot lifetime and derived figures shared by every view. */
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "snapshot.h"
@@ -11,14 +13,57 @@ void nl_snapshot_free(struct nl_snapshot *s)
 		return;
 	free(s->nodes);
 	free(s->procs);
-	for (int i = 0; s->cgroups && i < s->nr_cgroups; i++)
-	{
+	for (int i = 0; s->cgroups && i < s->nr_cgroups; i++) {
 		free(s->cgroups[i].vmscan);
 		free(s->cgroups[i].agent);
 	}
 	free(s->cgroups);
 	nl_cling_stats_free(&s->cling);
 	memset(s, 0, sizeof(*s));
+}
+
+/* A malloc'ed copy of @n elements of @size at @p; NULL for none. Sets
+ * *@fail on allocation failure. */
+static void *dup_or_fail(const void *p, size_t n, size_t size, bool *fail)
+{
+	void *d;
+
+	if (!p || !n)
+		return NULL;
+	d = malloc(n * size);
+	if (!d) {
+		*fail = true;
+		return NULL;
+	}
+	memcpy(d, p, n * size);
+	return d;
+}
+
+int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src)
+{
+	struct nl_snapshot c = *src;
+	bool fail = false;
+
+	if (src->nr_nodes < 0 || src->nr_procs < 0 || src->nr_cgroups < 0 || src->cling.nr_groups < 0)
+		return -EINVAL;
+	c.nodes = dup_or_fail(src->nodes, (size_t)src->nr_nodes, sizeof(*src->nodes), &fail);
+	c.procs = dup_or_fail(src->procs, (size_t)src->nr_procs, sizeof(*src->procs), &fail);
+	c.cgroups = dup_or_fail(src->cgroups, (size_t)src->nr_cgroups, sizeof(*src->cgroups), &fail);
+	c.cling.groups = dup_or_fail(src->cling.groups, (size_t)src->cling.nr_groups,
+				     sizeof(*src->cling.groups), &fail);
+	/* the per-cgroup parts are owned by each snapshot: copy, never share */
+	for (int i = 0; c.cgroups && i < c.nr_cgroups; i++) {
+		c.cgroups[i].vmscan = dup_or_fail(src->cgroups[i].vmscan, 1, sizeof(*c.cgroups[i].vmscan), &fail);
+		c.cgroups[i].agent = dup_or_fail(src->cgroups[i].agent, 1, sizeof(*c.cgroups[i].agent), &fail);
+	}
+	if (!c.cgroups)
+		c.nr_cgroups = 0;	/* nothing of src's to free on failure */
+	if (fail) {
+		nl_snapshot_free(&c);
+		return -ENOMEM;
+	}
+	*dst = c;
+	return 0;
 }
 
 double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])

@@ -272,6 +272,12 @@ struct nl_snapshot {
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */
 void nl_snapshot_free(struct nl_snapshot *s);
 
+/* Deep-copy @src into @dst (which is overwritten, not freed): nodes,
+ * processes, cgroups with their owned reclaim and agent parts, and the
+ * scx_cling groups, so each snapshot can be freed on its own. Returns 0,
+ * -EINVAL on negative counts, or -ENOMEM (then @dst is untouched). */
+int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src);
+
 /* Return the locality mean in [0,1] of @bucket_ns (CPU-time weighted,
  * bucket midpoints (b+0.5)/8), or NAN if the buckets sum to 0. */
 double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);

@@ -111,46 +111,27 @@ char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tai
 
 /* --- snapshot copy -------------------------------------------------------- */
 
-static void *dup_array(const void *p, int n, size_t size)
-{
-	void *d;
-
-	if (n <= 0 || !p)
-		return NULL;
-	d = malloc((size_t)n * size);
-	if (d)
-		memcpy(d, p, (size_t)n * size);
-	return d;
-}
-
 static int snap_copy(struct nl_tui *t, const struct nl_snapshot *s)
 {
-	struct nl_snapshot c = *s;
+	struct nl_snapshot c;
 	int cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
+	int e;
 
-	if (s->nr_nodes < 0 || s->nr_procs < 0 || s->nr_cgroups < 0)
-		return -EINVAL;
-	c.nodes = dup_array(s->nodes, s->nr_nodes, sizeof(*s->nodes));
-	c.procs = dup_array(s->procs, s->nr_procs, sizeof(*s->procs));
-	c.cgroups = dup_array(s->cgroups, s->nr_cgroups, sizeof(*s->cgroups));
-	if ((s->nr_nodes > 0 && !c.nodes) || (s->nr_procs > 0 && !c.procs) ||
-	    (s->nr_cgroups > 0 && !c.cgroups))
-		goto nomem;
 	if (cap > t->idx_cap) {
 		int *idx = realloc(t->idx, (size_t)cap * sizeof(*idx));
 
 		if (!idx)
-			goto nomem;
+			return -ENOMEM;
 		t->idx = idx;
 		t->idx_cap = cap;
 	}
+	e = nl_snapshot_copy(&c, s);
+	if (e)
+		return e;
 	nl_snapshot_free(&t->snap);
 	t->snap = c;
 	t->have_snap = true;
 	return 0;
-nomem:
-	nl_snapshot_free(&c);
-	return -ENOMEM;
 }
 
 /* --- drawing helpers ------------------------------------------------------ */

@@ -88,8 +88,11 @@ static const char export_doc[] =
 	"(limit, direct, proactive; kswapd on '/' only) and lru (anon, file, unknown = "
 	"MADV_PAGEOUT/DAMON), in bytes (pages x numalens_page_size_bytes); "
 	"numalens_cgroup_reclaim_seconds_total and the episode histogram "
-	"numalens_cgroup_reclaim_duration_seconds by context; numalens_node_reclaim_* per "
-	"node. They add 78 series per exported cgroup: opt cgroups in with care.\n\n"
+	"numalens_cgroup_reclaim_duration_seconds by context (for '/' only unless "
+	"--cgroup-reclaim-histograms); numalens_node_reclaim_* per node. They add 30 series "
+	"per exported cgroup (78 with --cgroup-reclaim-histograms): opt cgroups in with care. "
+	"While scx_cling runs, numalens_scx_cling_* carry its statistics; cgroups managed by "
+	"numalens reclaim get numalens_reclaim_agent_*.\n\n"
 	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage or an address "
 	"that cannot be bound (port in use, not an address of this host), 3 not root, 4 "
 	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
@@ -446,6 +449,7 @@ int nl_cmd_export(int argc, char **argv)
 		return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
 			NL_EXIT_USAGE : NL_EXIT_FAIL;
 	}
+	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */
 	if (!a.synth_cgroups) {
 		struct nl_cli_open_opts oo = {
 			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
@@ -468,7 +472,6 @@ int nl_cmd_export(int argc, char **argv)
 		if (s.bpf.missing[0])
 			fprintf(stderr, "numalens export: running without: %s\n", s.bpf.missing);
 	}
-	nl_cli_install_signals();
 	fprintf(stderr, "numalens export: serving http://%s/metrics (port %d, interval %g s, cgroups depth <= %d%s, top %d processes)\n",
 		a.listen, nl_http_port(http), a.interval, a.po.cgroup_depth,
 		a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);

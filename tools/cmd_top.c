@@ -90,8 +90,13 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		long pid = nl_cli_parse_long(arg, 1, 4194304, "-p", st);
 		char buf[32];
 
+		char keep[sizeof(a->view.filter.cgroup)];
+
+		/* the parser replaces the whole filter: keep a -c given before */
+		memcpy(keep, a->view.filter.cgroup, sizeof(keep));
 		snprintf(buf, sizeof(buf), "%ld", pid);
 		nl_filter_parse(&a->view.filter, buf);
+		memcpy(a->view.filter.cgroup, keep, sizeof(keep));
 		break;
 	}
 	case 'c':
@@ -168,6 +173,8 @@ static int run_stream(struct nl_collector *col, const struct top_args *a)
 		e = a->json ? nl_json_write(stdout, &s, &a->view) : nl_text_write(stdout, &s, &a->view);
 		if (e) {	/* a closed pipe ends the run quietly */
 			rc = e == -EPIPE ? NL_EXIT_OK : NL_EXIT_FAIL;
+			if (e != -EPIPE)
+				fprintf(stderr, "numalens: writing the snapshot failed: %s\n", strerror(-e));
 			break;
 		}
 	}
@@ -248,13 +255,14 @@ int nl_cmd_top(int argc, char **argv)
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
 					.prog = "numalens" };
+	/* before the BPF load, so a signal during it still ends in exit 0 */
+	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);
 	if (rc)
 		return rc;
 	if (s.bpf.missing[0] && (a.batch || a.json))
 		fprintf(stderr, "numalens: running without: %s\n", s.bpf.missing);
 
-	nl_cli_install_signals();
 	rc = (a.batch || a.json) ? run_stream(s.col, &a) : run_tui(s.col, &a);
 	nl_cli_close(&s);
 	return rc;

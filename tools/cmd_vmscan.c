@@ -113,6 +113,7 @@ int nl_cmd_vmscan(int argc, char **argv)
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.cgroup,
 					.track_class = false, .verbose = a.verbose,
 					.prog = "numalens vmscan" };
+	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */
 	rc = nl_cli_open(&s, &oo);
 	if (rc)
 		return rc;
@@ -122,7 +123,6 @@ int nl_cmd_vmscan(int argc, char **argv)
 		nl_cli_close(&s);
 		return NL_EXIT_KERNEL;
 	}
-	nl_cli_install_signals();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !a.count || i < a.count; i++) {
 		int e;

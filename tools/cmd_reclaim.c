@@ -196,6 +196,11 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	case ARGP_KEY_END:
 		if (!a->npat)
 			argp_failure(st, NL_EXIT_USAGE, 0, "give at least one cgroup path or pattern (see --help)");
+		/* same units: checkable now (bytes against percent waits for memory.max) */
+		if (a->cfg.high.pct == a->cfg.low.pct &&
+		    (a->cfg.high.pct ? a->cfg.low.pct_val >= a->cfg.high.pct_val
+				     : a->cfg.low.bytes >= a->cfg.high.bytes))
+			argp_failure(st, NL_EXIT_USAGE, 0, "--low must be below --high (hysteresis, R17)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

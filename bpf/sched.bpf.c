@@ -143,9 +143,9 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		}
 		bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
 	}
-	if (!exiting)
-		acc = bpf_task_storage_get(&task_accs, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!acc) {	/* exiting, or no storage: fold this slice alone */
+	/* an exiting thread folds what it gathered too, never creates storage */
+	acc = bpf_task_storage_get(&task_accs, prev, 0, exiting ? 0 : BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!acc) {	/* no storage: fold this slice alone */
 		__builtin_memset(&one, 0, sizeof(one));
 		add_slice(&one, nid, delta, bucket);
 		fold(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &one);
@@ -155,7 +155,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	add_slice(&acc->v, nid, delta, bucket);
 	acc->pending_ns += delta;
 	now = bpf_jiffies64();
-	if (acc->pending_ns < nl_flush_ns && now - acc->last_flush < nl_flush_jiffies)
+	if (!exiting && acc->pending_ns < nl_flush_ns && now - acc->last_flush < nl_flush_jiffies)
 		return 0;
 	fold(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
 	/* prev is still current here, so the current-task helper applies */

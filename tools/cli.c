@@ -87,29 +87,6 @@ void nl_cli_sleep_until(const struct timespec *deadline)
 		;
 }
 
-/* Mount point of the hierarchy @mode names (cgroup2, or the v1 memory
- * controller), for --cgroup-hierarchy. 0 or -ENOENT. */
-static int find_cgroup_mount(int mode, char *out, size_t len)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char dev[256], dir[512], type[64], opts[1024];
-	int e = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fscanf(f, "%255s %511s %63s %1023s %*d %*d", dev, dir, type, opts) == 4) {
-		bool hit = mode == NL_CG_V2 ? !strcmp(type, "cgroup2")
-					    : !strcmp(type, "cgroup") && strstr(opts, "memory");
-		if (hit) {
-			snprintf(out, len, "%s", dir);
-			e = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return e;
-}
-
 int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 {
 	struct nl_bpf_opts bo = {};
@@ -126,7 +103,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	}
 	if (o->cg_mode >= 0 && o->cg_mode != (int)s->mode) {
 		/* the user's choice: find that hierarchy's mount */
-		e = find_cgroup_mount(o->cg_mode, s->root, sizeof(s->root));
+		e = nl_cgroup_find_mount("/proc/self/mounts", o->cg_mode, s->root, sizeof(s->root));
 		if (e) {
 			fprintf(stderr, "%s: no %s cgroup hierarchy is mounted: use --cgroup-hierarchy=auto\n",
 				o->prog, o->cg_mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");

@@ -208,26 +208,6 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-/* Mount point of hierarchy @mode from /proc/self/mounts. */
-static int mount_of(int mode, char *out, size_t len)
-{
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char dev[256], dir[512], type[64], opts[1024];
-	int e = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fscanf(f, "%255s %511s %63s %1023s %*d %*d", dev, dir, type, opts) == 4)
-		if (mode == NL_CG_V2 ? !strcmp(type, "cgroup2")
-				     : !strcmp(type, "cgroup") && strstr(opts, "memory")) {
-			snprintf(out, len, "%s", dir);
-			e = 0;
-			break;
-		}
-	fclose(f);
-	return e;
-}
-
 /* Add every directory matching the patterns; returns how many matched. */
 static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
 {
@@ -400,7 +380,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		}
 	} else {
 		mode = (enum nl_cgroup_mode)a.cg_mode;
-		if (mount_of(mode, root, sizeof(root))) {
+		if (nl_cgroup_find_mount("/proc/self/mounts", mode, root, sizeof(root))) {
 			fprintf(stderr, "%s: no %s hierarchy is mounted: use --cgroup-hierarchy=auto\n",
 				argv[0], mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
 			return NL_EXIT_USAGE;

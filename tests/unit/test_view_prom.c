@@ -13,31 +13,10 @@
 #include <cmocka.h>
 #include <zlib.h>
 #include "snapshot_fixture.h"
+#include "prom_text.h"
 #include "http_server.h"
 #include "view_prom.h"
 #include "view_prom_vmscan.h"
-
-static char *render(const struct nl_snapshot *s, const struct nl_prom_opts *o)
-{
-	struct nl_buf b = {};
-
-	assert_int_equal(nl_prom_render(&b, s, o), 0);
-	assert_non_null(b.p);
-	return b.p;
-}
-
-/* Value of the sample whose name and labels are exactly @series; fails
- * the test if absent. */
-static double value_of(const char *text, const char *series)
-{
-	size_t n = strlen(series);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, series, n) && p[n] == ' ')
-			return strtod(p + n + 1, NULL);
-	fail_msg("no sample %s", series);
-	return 0;
-}
 
 static bool has(const char *text, const char *needle)
 {
@@ -72,34 +51,34 @@ static void test_values(void **state)
 		s.cgroups[i].f.alloc.events_remote_total = 12;
 		s.cgroups[i].f.mig.pages_fail_total = 9;
 	}
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	/* memhog 24 s + remote 50 s on node 0; memhog 6 s + sleeper 0.1 s on node 1 */
-	assert_near(value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/\",node=\"0\"}"), 74, 1e-9);
-	assert_near(value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/\",node=\"1\"}"), 6.1, 1e-9);
-	assert_near(value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/work/b\",node=\"1\"}"), 0.1, 1e-12);
+	assert_near(prom_value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/\",node=\"0\"}"), 74, 1e-9);
+	assert_near(prom_value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/\",node=\"1\"}"), 6.1, 1e-9);
+	assert_near(prom_value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/work/b\",node=\"1\"}"), 0.1, 1e-12);
 	/* pages x 4096 B */
-	assert_near(value_of(t, "numalens_cgroup_remote_allocated_bytes_total{cgroup=\"/work/a\"}"), 10000.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_allocated_bytes_total{cgroup=\"/work\",node=\"1\"}"), 250.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_allocated_bytes_total{cgroup=\"/work\",node=\"0\"}"), 0, 0);
-	assert_near(value_of(t, "numalens_cgroup_class_allocated_bytes_total{cgroup=\"/\",class=\"movable\"}"), 240.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_lru_allocated_bytes_total{cgroup=\"/\",lru=\"anon\"}"), 200.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_remote_allocated_bytes_total{cgroup=\"/work/a\"}"), 10000.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_allocated_bytes_total{cgroup=\"/work\",node=\"1\"}"), 250.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_allocated_bytes_total{cgroup=\"/work\",node=\"0\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_class_allocated_bytes_total{cgroup=\"/\",class=\"movable\"}"), 240.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_lru_allocated_bytes_total{cgroup=\"/\",lru=\"anon\"}"), 200.0 * 4096, 0);
 	assert_false(has(t, "class=\"anon\""));	/* classes stay disjoint */
-	assert_near(value_of(t, "numalens_cgroup_page_allocations_total{cgroup=\"/work/a\"}"), 42, 0);
-	assert_near(value_of(t, "numalens_cgroup_remote_page_allocations_total{cgroup=\"/work/a\"}"), 12, 0);
-	assert_near(value_of(t, "numalens_cgroup_page_migration_failures_total{cgroup=\"/work\"}"), 9, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_page_allocations_total{cgroup=\"/work/a\"}"), 42, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_remote_page_allocations_total{cgroup=\"/work/a\"}"), 12, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_page_migration_failures_total{cgroup=\"/work\"}"), 9, 0);
 	/* node counters: absolute sysfs numastat */
-	assert_near(value_of(t, "numalens_node_numa_hit_total{node=\"0\"}"), 123456789, 0);
-	assert_near(value_of(t, "numalens_node_local_node_total{node=\"0\"}"), 123000000, 0);
-	assert_near(value_of(t, "numalens_node_memory_total_bytes{node=\"1\"}"), 8.0 * (1 << 30), 0);
+	assert_near(prom_value_of(t, "numalens_node_numa_hit_total{node=\"0\"}"), 123456789, 0);
+	assert_near(prom_value_of(t, "numalens_node_local_node_total{node=\"0\"}"), 123000000, 0);
+	assert_near(prom_value_of(t, "numalens_node_memory_total_bytes{node=\"1\"}"), 8.0 * (1 << 30), 0);
 	/* memory.numa_stat gauges only where known (/other is not) */
-	assert_near(value_of(t, "numalens_cgroup_memory_anon_bytes{cgroup=\"/work/a\",node=\"0\"}"), 100 << 20, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_memory_anon_bytes{cgroup=\"/work/a\",node=\"0\"}"), 100 << 20, 0);
 	assert_false(has(t, "numalens_cgroup_memory_anon_bytes{cgroup=\"/other\""));
 	/* self */
-	assert_near(value_of(t, "numalens_bpf_program_run_time_seconds_total{program=\"handle_sched_switch\"}"), 95e-6, 1e-15);
-	assert_near(value_of(t, "numalens_bpf_program_runs_total{program=\"handle_sched_switch\"}"), 1000, 0);
-	assert_near(value_of(t, "numalens_map_drops_total{reason=\"pfn_unknown\"}"), 4, 0);
-	assert_near(value_of(t, "numalens_evicted_processes_total"), 2, 0);
-	assert_near(value_of(t, "numalens_source_available{source=\"numa_balancing\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_bpf_program_run_time_seconds_total{program=\"handle_sched_switch\"}"), 95e-6, 1e-15);
+	assert_near(prom_value_of(t, "numalens_bpf_program_runs_total{program=\"handle_sched_switch\"}"), 1000, 0);
+	assert_near(prom_value_of(t, "numalens_map_drops_total{reason=\"pfn_unknown\"}"), 4, 0);
+	assert_near(prom_value_of(t, "numalens_evicted_processes_total"), 2, 0);
+	assert_near(prom_value_of(t, "numalens_source_available{source=\"numa_balancing\"}"), 1, 0);
 	assert_true(has(t, "numalens_build_info{version=\"\",kernel=\"6.18.44-test\"} 1\n"));
 	free(t);
 	nl_snapshot_free(&s);
@@ -121,7 +100,7 @@ static void test_histogram(void **state)
 	 * le=0.125 (bucket 0's upper edge), the #488 off-by-one test */
 	s.cgroups[3].f.locality_ns_total[0] = 1000000000ull;
 	s.cgroups[3].f.locality_ns_total[3] = 500000000ull;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	for (int i = 0; i < NL_LOC_BUCKETS; i++)
 		assert_string_equal(nl_prom_locality_le[i], le[i]);
 	for (int c = 0; c < s.nr_cgroups; c++) {
@@ -134,23 +113,23 @@ static void test_histogram(void **state)
 		for (int k = 0; k < 9; k++) {
 			snprintf(key, sizeof(key), "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"%s\",le=\"%s\"}",
 				 s.cgroups[c].path, le[k]);
-			v = value_of(t, key);
+			v = prom_value_of(t, key);
 			assert_true(v >= prev);
 			prev = v;
 		}
 		snprintf(key, sizeof(key), "numalens_cgroup_fault_locality_ratio_count{cgroup=\"%s\"}", s.cgroups[c].path);
-		assert_near(value_of(t, key), v, 0);
+		assert_near(prom_value_of(t, key), v, 0);
 		assert_near(v, total, 1e-9);
 		snprintf(key, sizeof(key), "numalens_cgroup_fault_locality_ratio_sum{cgroup=\"%s\"}", s.cgroups[c].path);
-		assert_near(value_of(t, key), sum, 1e-9);
+		assert_near(prom_value_of(t, key), sum, 1e-9);
 	}
 	/* memhog's 33 s all in bucket 7 (87.5-100 %): only le=1 and +Inf see it */
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/a\",le=\"0.875\"}"), 0, 0);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/a\",le=\"1\"}"), 33, 0);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_sum{cgroup=\"/work/a\"}"), 33.0 * 15 / 16, 1e-9);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/b\",le=\"0.125\"}"), 1, 0);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/b\",le=\"0.375\"}"), 1, 0);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/b\",le=\"0.5\"}"), 1.5, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/a\",le=\"0.875\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/a\",le=\"1\"}"), 33, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_sum{cgroup=\"/work/a\"}"), 33.0 * 15 / 16, 1e-9);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/b\",le=\"0.125\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/b\",le=\"0.375\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/work/b\",le=\"0.5\"}"), 1.5, 0);
 	free(t);
 	nl_snapshot_free(&s);
 }
@@ -167,7 +146,7 @@ static void test_families_contiguous(void **state)
 	nl_prom_opts_default(&o);
 	o.cgroup_depth = 5;
 	o.top_procs = 3;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[96];
 		size_t n;
@@ -213,7 +192,7 @@ static void test_escaping(void **state)
 	o.top_procs = 3;
 	strcpy(s.cgroups[4].path, "/we\"ird\\pa\nth");
 	strcpy(s.procs[2].comm, "a\"b\\c");
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_true(has(t, "{cgroup=\"/we\\\"ird\\\\pa\\nth\",node=\"0\"}"));
 	assert_true(has(t, "comm=\"a\\\"b\\\\c\""));
 	/* no raw newline inside any sample line: each line has a name */
@@ -241,22 +220,22 @@ static void test_cardinality(void **state)
 
 	(void)state;
 	nl_prom_opts_default(&o);	/* root only, no processes */
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{"), 1);
 	assert_true(has(t, "numalens_cgroup_page_allocations_total{cgroup=\"/\"}"));
 	assert_false(has(t, "numalens_process_"));
-	assert_near(value_of(t, "numalens_cgroups_exported"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_cgroups_exported"), 1, 0);
 	free(t);
 
 	o.cgroup_depth = 1;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{"), 3);	/* /, /work, /other */
 	free(t);
 
 	o.cgroup_depth = -1;
 	o.cgroup_patterns = pat;
 	o.nr_cgroup_patterns = 1;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{"), 2);
 	assert_true(has(t, "{cgroup=\"/work/a\"}"));
 	assert_true(has(t, "{cgroup=\"/work/b\"}"));
@@ -266,17 +245,17 @@ static void test_cardinality(void **state)
 	o.nr_cgroup_patterns = 0;
 	o.cgroup_depth = 2;
 	o.max_cgroups = 2;	/* pre-order: / and /work */
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{"), 2);
 	assert_true(has(t, "{cgroup=\"/work\"}"));
-	assert_near(value_of(t, "numalens_cgroups_omitted"), 3, 0);
-	assert_near(value_of(t, "numalens_cgroups"), 5, 0);
+	assert_near(prom_value_of(t, "numalens_cgroups_omitted"), 3, 0);
+	assert_near(prom_value_of(t, "numalens_cgroups"), 5, 0);
 	free(t);
 
 	o.top_procs = 1;	/* the busiest of the interval: memhog, 3 s */
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_process_page_allocations_total{"), 1);
-	assert_near(value_of(t, "numalens_process_cpu_seconds_total{pid=\"100\",comm=\"memhog\",node=\"0\"}"), 24, 0);
+	assert_near(prom_value_of(t, "numalens_process_cpu_seconds_total{pid=\"100\",comm=\"memhog\",node=\"0\"}"), 24, 0);
 	free(t);
 	nl_snapshot_free(&s);
 }
@@ -294,15 +273,15 @@ static void test_recreated_cgroup(void **state)
 	o.cgroup_depth = 5;
 	strcpy(s.cgroups[4].path, "/work/b");	/* /other, removed, had that name */
 	s.cgroups[4].removed = true;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{cgroup=\"/work/b\"}"), 1);
 	/* the live /work/b: the sleeper's 0.1 s, not /other's 50 s */
-	assert_near(value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/work/b\",node=\"1\"}"), 0.1, 1e-12);
-	assert_near(value_of(t, "numalens_cgroups_exported"), 4, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_cpu_seconds_total{cgroup=\"/work/b\",node=\"1\"}"), 0.1, 1e-12);
+	assert_near(prom_value_of(t, "numalens_cgroups_exported"), 4, 0);
 	free(t);
 	/* two removed ones with one path: one series set */
 	s.cgroups[3].removed = true;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_int_equal(count(t, "numalens_cgroup_page_allocations_total{cgroup=\"/work/b\"}"), 1);
 	free(t);
 	nl_snapshot_free(&s);
@@ -321,10 +300,10 @@ static void test_locality_unavailable(void **state)
 	for (int i = 0; i < s.nr_cgroups; i++)
 		memset(s.cgroups[i].f.locality_ns_total, 0, sizeof(s.cgroups[i].f.locality_ns_total));
 	nl_prom_opts_default(&o);
-	t = render(&s, &o);
-	assert_near(value_of(t, "numalens_source_available{source=\"numa_balancing\"}"), 0, 0);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_count{cgroup=\"/\"}"), 0, 0);
-	assert_near(value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/\",le=\"+Inf\"}"), 0, 0);
+	t = prom_render(&s, &o);
+	assert_near(prom_value_of(t, "numalens_source_available{source=\"numa_balancing\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_count{cgroup=\"/\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_fault_locality_ratio_bucket{cgroup=\"/\",le=\"+Inf\"}"), 0, 0);
 	free(t);
 	nl_snapshot_free(&s);
 }
@@ -492,36 +471,36 @@ static void test_vmscan_values(void **state)
 	(void)state;
 	nl_prom_opts_default(&o);
 	o.cgroup_depth = 5;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	/* pages x 4096 B */
-	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/a\",context=\"limit\",lru=\"file\"}"), 600.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_rotated_bytes_total{cgroup=\"/work/a\",context=\"limit\",lru=\"anon\"}"), 450.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_scanned_bytes_total{cgroup=\"/work/a\",context=\"direct\",lru=\"anon\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/a\",context=\"limit\",lru=\"file\"}"), 600.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_rotated_bytes_total{cgroup=\"/work/a\",context=\"limit\",lru=\"anon\"}"), 450.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_scanned_bytes_total{cgroup=\"/work/a\",context=\"direct\",lru=\"anon\"}"), 0, 0);
 	/* pageout pages are lru="unknown", never guessed into anon or file */
-	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/b\",context=\"proactive\",lru=\"unknown\"}"), 30.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/b\",context=\"proactive\",lru=\"file\"}"), 64.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/b\",context=\"proactive\",lru=\"unknown\"}"), 30.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work/b\",context=\"proactive\",lru=\"file\"}"), 64.0 * 4096, 0);
 	/* parents are recursive sums: /work = a + b, / = everything */
-	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work\",context=\"limit\",lru=\"file\"}"), 600.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_scanned_bytes_total{cgroup=\"/\",context=\"direct\",lru=\"anon\"}"), 200.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/\",context=\"kswapd\",lru=\"file\"}"), 4000.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/work\",context=\"limit\",lru=\"file\"}"), 600.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_scanned_bytes_total{cgroup=\"/\",context=\"direct\",lru=\"anon\"}"), 200.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_freed_bytes_total{cgroup=\"/\",context=\"kswapd\",lru=\"file\"}"), 4000.0 * 4096, 0);
 	/* node view: every cgroup's reclaim of the node's LRUs */
-	assert_near(value_of(t, "numalens_node_reclaim_freed_bytes_total{node=\"0\",context=\"kswapd\",lru=\"file\"}"), 4000.0 * 4096, 0);
-	assert_near(value_of(t, "numalens_node_reclaim_scanned_bytes_total{node=\"1\",context=\"limit\",lru=\"anon\"}"), 500.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_node_reclaim_freed_bytes_total{node=\"0\",context=\"kswapd\",lru=\"file\"}"), 4000.0 * 4096, 0);
+	assert_near(prom_value_of(t, "numalens_node_reclaim_scanned_bytes_total{node=\"1\",context=\"limit\",lru=\"anon\"}"), 500.0 * 4096, 0);
 	/* seconds: 1023 + 1024 + 3e6 ns in /work/a's limit reclaim */
-	assert_near(value_of(t, "numalens_cgroup_reclaim_seconds_total{cgroup=\"/work/a\",context=\"limit\"}"), 3002047e-9, 1e-15);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_seconds_total{cgroup=\"/\",context=\"proactive\"}"), 300, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_seconds_total{cgroup=\"/work/a\",context=\"limit\"}"), 3002047e-9, 1e-15);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_seconds_total{cgroup=\"/\",context=\"proactive\"}"), 300, 0);
 	/* kswapd is charged to the root only: no kswapd series elsewhere */
 	assert_int_equal(count(t, "context=\"kswapd\""), 3 * 3 + 1 + (NL_PROM_RECLAIM_LE + 3) + 3 * 3 * 2);
 	assert_false(has(t, "{cgroup=\"/work\",context=\"kswapd\""));
-	assert_near(value_of(t, "numalens_source_available{source=\"vmscan\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_source_available{source=\"vmscan\"}"), 1, 0);
 	free(t);
 
 	/* without the vmscan program: no reclaim family at all, and the
 	 * source gauge says so (flat is not "no reclaim") */
 	s.src.vmscan = false;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	assert_false(has(t, "_reclaim_"));
-	assert_near(value_of(t, "numalens_source_available{source=\"vmscan\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_source_available{source=\"vmscan\"}"), 0, 0);
 	free(t);
 	nl_snapshot_free(&s);
 }
@@ -539,7 +518,7 @@ static void test_vmscan_histogram(void **state)
 	nl_prom_opts_default(&o);
 	o.cgroup_depth = 5;
 	o.cgroup_reclaim_histograms = true;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	/* bounds: increasing odd buckets from 9 (~1 us) to 33 (~17 s), and the
 	 * text of each le parses back to (2^(b+1) - 1) ns exactly */
 	assert_int_equal(nl_prom_reclaim_bucket[0], 9);
@@ -577,7 +556,7 @@ static void test_vmscan_histogram(void **state)
 
 				snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"%s\",context=\"%s\",le=\"%s\"}",
 					 s.cgroups[c].path, vs_ctx[x], k < NL_PROM_RECLAIM_LE ? le[k] : "+Inf");
-				v = value_of(t, key);
+				v = prom_value_of(t, key);
 				assert_true(v >= prev);
 				prev = v;
 				/* recount from the fixture's own ns values */
@@ -594,21 +573,21 @@ static void test_vmscan_histogram(void **state)
 			}
 			snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_count{cgroup=\"%s\",context=\"%s\"}",
 				 s.cgroups[c].path, vs_ctx[x]);
-			assert_near(value_of(t, key), v, 0);
+			assert_near(prom_value_of(t, key), v, 0);
 			assert_near(v, (double)tf->episodes, 0);
 			snprintf(key, sizeof(key), "numalens_cgroup_reclaim_duration_seconds_sum{cgroup=\"%s\",context=\"%s\"}",
 				 s.cgroups[c].path, vs_ctx[x]);
-			assert_near(value_of(t, key), (double)tf->elapsed_ns / 1e9, 1e-12);
+			assert_near(prom_value_of(t, key), (double)tf->elapsed_ns / 1e9, 1e-12);
 		}
 	/* the edges by hand: 1023 ns is in the first bound, 1024 ns only in
 	 * the second; 2^30 ns is past 1.073741823; 300 s only in +Inf */
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.000001023\"}"), 1, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.000004095\"}"), 2, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.004194303\"}"), 3, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"kswapd\",le=\"1.073741823\"}"), 0, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"kswapd\",le=\"4.294967295\"}"), 1, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/b\",context=\"proactive\",le=\"17.179869183\"}"), 0, 0);
-	assert_near(value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/b\",context=\"proactive\",le=\"+Inf\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.000001023\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.000004095\"}"), 2, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/a\",context=\"limit\",le=\"0.004194303\"}"), 3, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"kswapd\",le=\"1.073741823\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/\",context=\"kswapd\",le=\"4.294967295\"}"), 1, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/b\",context=\"proactive\",le=\"17.179869183\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_reclaim_duration_seconds_bucket{cgroup=\"/work/b\",context=\"proactive\",le=\"+Inf\"}"), 1, 0);
 	free(t);
 	nl_snapshot_free(&s);
 }
@@ -634,7 +613,7 @@ static void test_vmscan_no_duplicates(void **state)
 	nl_prom_opts_default(&o);
 	o.cgroup_depth = 5;
 	o.top_procs = 3;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *sp;
 
@@ -659,7 +638,7 @@ static void test_vmscan_no_duplicates(void **state)
 	free(lines);
 	free(t);
 	o.cgroup_reclaim_histograms = true;
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	reclaim = 0;
 	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		reclaim += line[0] != '#' && strstr(line, "_reclaim_") != NULL;
@@ -680,7 +659,7 @@ static void test_vmscan_node_sums(void **state)
 
 	(void)state;
 	nl_prom_opts_default(&o);
-	t = render(&s, &o);
+	t = prom_render(&s, &o);
 	for (int k = 0; k < 3; k++)
 		for (int x = 0; x < NL_VS_NR_CTX; x++)
 			for (int l = 0; l < 3; l++) {
@@ -689,11 +668,11 @@ static void test_vmscan_node_sums(void **state)
 				for (int i = 0; i < s.nr_nodes; i++) {
 					snprintf(key, sizeof(key), "numalens_node_reclaim_%s_bytes_total{node=\"%d\",context=\"%s\",lru=\"%s\"}",
 						 vs_kind[k], s.nodes[i].nid, vs_ctx[x], vs_lru[l]);
-					sum += value_of(t, key);
+					sum += prom_value_of(t, key);
 				}
 				snprintf(key, sizeof(key), "numalens_cgroup_reclaim_%s_bytes_total{cgroup=\"/\",context=\"%s\",lru=\"%s\"}",
 					 vs_kind[k], vs_ctx[x], vs_lru[l]);
-				root = value_of(t, key);
+				root = prom_value_of(t, key);
 				if (sum != root)
 					fail_msg("%s %s %s: nodes sum to %.0f, root has %.0f", vs_kind[k], vs_ctx[x], vs_lru[l], sum, root);
 				grand += root;

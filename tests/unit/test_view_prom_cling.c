@@ -15,29 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "snapshot_fixture.h"
+#include "prom_text.h"
 #include "view_prom.h"
-
-static char *render(const struct nl_snapshot *s)
-{
-	struct nl_prom_opts o;
-	struct nl_buf b = {};
-
-	nl_prom_opts_default(&o);
-	assert_int_equal(nl_prom_render(&b, s, &o), 0);
-	assert_non_null(b.p);
-	return b.p;
-}
-
-static double value_of(const char *text, const char *series)
-{
-	size_t n = strlen(series);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, series, n) && p[n] == ' ')
-			return strtod(p + n + 1, NULL);
-	fail_msg("no sample %s", series);
-	return 0;
-}
 
 static int count_samples(const char *text, const char *prefix)
 {
@@ -56,8 +35,8 @@ static void test_not_running(void **state)
 
 	(void)state;
 	assert_int_equal(fix_build(&s, true), 0);
-	t = render(&s);
-	assert_true(value_of(t, "numalens_scx_cling_running") == 0);
+	t = prom_render(&s, NULL);
+	assert_true(prom_value_of(t, "numalens_scx_cling_running") == 0);
 	assert_int_equal(count_samples(t, "numalens_scx_cling_"), 1);
 	free(t);
 	nl_snapshot_free(&s);
@@ -92,29 +71,29 @@ static void test_running(void **state)
 	g->home = -1;
 	g->busiest = -1;
 	nl_cling_stats_fold(&s.cling);
-	t = render(&s);
+	t = prom_render(&s, NULL);
 
-	assert_true(value_of(t, "numalens_scx_cling_running") == 1);
-	assert_true(value_of(t, "numalens_scx_cling_degree_ratio") == 0.2);
-	assert_true(value_of(t, "numalens_scx_cling_decay_period_seconds") == 1.5);
-	assert_true(value_of(t, "numalens_scx_cling_wait_bound_seconds") == 0.005);
-	assert_true(value_of(t, "numalens_scx_cling_steal_after_seconds") == 0.04);
-	assert_true(value_of(t, "numalens_scx_cling_local_dispatches_total{node=\"0\"}") == 850);
-	assert_true(value_of(t, "numalens_scx_cling_remote_dispatches_total{node=\"0\"}") == 3);
-	assert_true(value_of(t, "numalens_scx_cling_cling_hits_total{node=\"0\"}") == 77);
-	assert_true(value_of(t, "numalens_scx_cling_attempts_total{node=\"1\"}") == 9);
-	assert_true(value_of(t, "numalens_scx_cling_failures_total{node=\"1\"}") == 2);
-	assert_true(value_of(t, "numalens_scx_cling_queued_tasks{node=\"0\"}") == 2);
+	assert_true(prom_value_of(t, "numalens_scx_cling_running") == 1);
+	assert_true(prom_value_of(t, "numalens_scx_cling_degree_ratio") == 0.2);
+	assert_true(prom_value_of(t, "numalens_scx_cling_decay_period_seconds") == 1.5);
+	assert_true(prom_value_of(t, "numalens_scx_cling_wait_bound_seconds") == 0.005);
+	assert_true(prom_value_of(t, "numalens_scx_cling_steal_after_seconds") == 0.04);
+	assert_true(prom_value_of(t, "numalens_scx_cling_local_dispatches_total{node=\"0\"}") == 850);
+	assert_true(prom_value_of(t, "numalens_scx_cling_remote_dispatches_total{node=\"0\"}") == 3);
+	assert_true(prom_value_of(t, "numalens_scx_cling_cling_hits_total{node=\"0\"}") == 77);
+	assert_true(prom_value_of(t, "numalens_scx_cling_attempts_total{node=\"1\"}") == 9);
+	assert_true(prom_value_of(t, "numalens_scx_cling_failures_total{node=\"1\"}") == 2);
+	assert_true(prom_value_of(t, "numalens_scx_cling_queued_tasks{node=\"0\"}") == 2);
 	/* derived by the fold: node 1 busy for /work/a, node 0 its home */
-	assert_true(value_of(t, "numalens_scx_cling_group_failure_ratio{cgroup=\"/work/a\",node=\"1\"}") == 0.22);
-	assert_true(value_of(t, "numalens_scx_cling_group_failure_ratio{cgroup=\"/work/a\",node=\"0\"}") == 0);
-	assert_true(value_of(t, "numalens_scx_cling_group_node_busy{cgroup=\"/work/a\",node=\"1\"}") == 1);
-	assert_true(value_of(t, "numalens_scx_cling_group_node_busy{cgroup=\"/work/a\",node=\"0\"}") == 0);
-	assert_true(value_of(t, "numalens_scx_cling_busy_groups{node=\"1\"}") == 1);
-	assert_true(value_of(t, "numalens_scx_cling_home_groups{node=\"0\"}") == 1);
-	assert_true(value_of(t, "numalens_scx_cling_group_home_node{cgroup=\"/work/a\"}") == 0);
-	assert_true(value_of(t, "numalens_scx_cling_group_home_node{cgroup=\"#999\"}") == -1);
-	assert_true(value_of(t, "numalens_scx_cling_group_resident_bytes{cgroup=\"/work/a\",node=\"0\"}") ==
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_failure_ratio{cgroup=\"/work/a\",node=\"1\"}") == 0.22);
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_failure_ratio{cgroup=\"/work/a\",node=\"0\"}") == 0);
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_node_busy{cgroup=\"/work/a\",node=\"1\"}") == 1);
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_node_busy{cgroup=\"/work/a\",node=\"0\"}") == 0);
+	assert_true(prom_value_of(t, "numalens_scx_cling_busy_groups{node=\"1\"}") == 1);
+	assert_true(prom_value_of(t, "numalens_scx_cling_home_groups{node=\"0\"}") == 1);
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_home_node{cgroup=\"/work/a\"}") == 0);
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_home_node{cgroup=\"#999\"}") == -1);
+	assert_true(prom_value_of(t, "numalens_scx_cling_group_resident_bytes{cgroup=\"/work/a\",node=\"0\"}") ==
 		    256.0 * 4096);
 	/* the documented series count: 1 + 4 + 9N + G (1 + 3N) */
 	assert_int_equal(count_samples(t, "numalens_scx_cling_"), 1 + 4 + 9 * 2 + 2 * (1 + 3 * 2));

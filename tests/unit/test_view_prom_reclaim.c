@@ -11,29 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "snapshot_fixture.h"
+#include "prom_text.h"
 #include "view_prom.h"
-
-static char *render(const struct nl_snapshot *s)
-{
-	struct nl_buf b = {};
-	struct nl_prom_opts o;
-
-	nl_prom_opts_default(&o);	/* depth 0: /work/a is exported for its agent */
-	assert_int_equal(nl_prom_render(&b, s, &o), 0);
-	assert_non_null(b.p);
-	return b.p;
-}
-
-static double value_of(const char *text, const char *series)
-{
-	size_t n = strlen(series);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, series, n) && p[n] == ' ')
-			return strtod(p + n + 1, NULL);
-	fail_msg("no sample %s", series);
-	return 0;
-}
 
 static int count(const char *t, const char *needle)
 {
@@ -77,24 +56,24 @@ static void test_values(void **state)
 	(void)state;
 	assert_int_equal(fix_build(&s, true), 0);
 	add_agent(&s);
-	t = render(&s);
-	assert_true(value_of(t, "numalens_reclaim_agent_info{cgroup=\"/work/a\",pid=\"4321\",backend=\"madvise\","
+	t = prom_render(&s, NULL);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_info{cgroup=\"/work/a\",pid=\"4321\",backend=\"madvise\","
 				"victim=\"lottery\",dry_run=\"false\",scan_source=\"vmscan\"}") == 1);
-	assert_true(value_of(t, "numalens_reclaim_agent_reclaiming{cgroup=\"/work/a\"}") == 1);
-	assert_true(value_of(t, "numalens_reclaim_agent_high_bytes{cgroup=\"/work/a\"}") == 24 << 20);
-	assert_true(value_of(t, "numalens_reclaim_agent_low_bytes{cgroup=\"/work/a\"}") == 20 << 20);
-	assert_true(value_of(t, "numalens_reclaim_agent_passes_total{cgroup=\"/work/a\"}") == 12);
-	assert_true(value_of(t, "numalens_reclaim_agent_steps_total{cgroup=\"/work/a\"}") == 96);
-	assert_true(value_of(t, "numalens_reclaim_agent_no_progress_stops_total{cgroup=\"/work/a\"}") == 2);
-	assert_true(value_of(t, "numalens_reclaim_agent_over_high_seconds_total{cgroup=\"/work/a\"}") == 3.5);
-	assert_true(value_of(t, "numalens_reclaim_agent_reclaim_seconds_total{cgroup=\"/work/a\"}") == 0.125);
-	assert_true(value_of(t, "numalens_reclaim_agent_node_weight{cgroup=\"/work/a\",node=\"1\"}") == 4200);
-	assert_true(value_of(t, "numalens_reclaim_agent_draws_total{cgroup=\"/work/a\",node=\"1\",source=\"limit\"}") == 5);
-	assert_true(value_of(t, "numalens_reclaim_agent_draws_total{cgroup=\"/work/a\",node=\"0\",source=\"agent\"}") == 60);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaiming{cgroup=\"/work/a\"}") == 1);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_high_bytes{cgroup=\"/work/a\"}") == 24 << 20);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_low_bytes{cgroup=\"/work/a\"}") == 20 << 20);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_passes_total{cgroup=\"/work/a\"}") == 12);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_steps_total{cgroup=\"/work/a\"}") == 96);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_no_progress_stops_total{cgroup=\"/work/a\"}") == 2);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_over_high_seconds_total{cgroup=\"/work/a\"}") == 3.5);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaim_seconds_total{cgroup=\"/work/a\"}") == 0.125);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_node_weight{cgroup=\"/work/a\",node=\"1\"}") == 4200);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_draws_total{cgroup=\"/work/a\",node=\"1\",source=\"limit\"}") == 5);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_draws_total{cgroup=\"/work/a\",node=\"0\",source=\"agent\"}") == 60);
 	/* pages x 4096 */
-	assert_true(value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"0\",backend=\"madvise\"}") == 600 * 4096.0);
-	assert_true(value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"1\",backend=\"memcg\"}") == 100 * 4096.0);
-	assert_true(value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"1\",backend=\"damos\"}") == 0);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"0\",backend=\"madvise\"}") == 600 * 4096.0);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"1\",backend=\"memcg\"}") == 100 * 4096.0);
+	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"1\",backend=\"damos\"}") == 0);
 	/* 2 nodes x 3 backends, 2 nodes x 2 sources; one HELP/TYPE each */
 	assert_int_equal(count(t, "\nnumalens_reclaim_agent_reclaimed_bytes_total{"), 6);
 	assert_int_equal(count(t, "\nnumalens_reclaim_agent_draws_total{"), 4);
@@ -117,7 +96,7 @@ static void test_none_without_agent(void **state)
 
 	(void)state;
 	assert_int_equal(fix_build(&s, true), 0);
-	t = render(&s);
+	t = prom_render(&s, NULL);
 	assert_null(strstr(t, "numalens_reclaim_agent_"));
 	free(t);
 	nl_snapshot_free(&s);

@@ -68,6 +68,27 @@ static int set_root(char *root, size_t len, const char *mnt)
 	return 0;
 }
 
+int nl_cgroup_find_mount(const char *mounts_path, int mode, char *out, size_t len)
+{
+	FILE *f = fopen(mounts_path, "re");
+	char dev[256], dir[512], type[64], opts[1024];
+	int e = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%255s %511s %63s %1023s %*d %*d", dev, dir, type, opts) == 4) {
+		bool hit = mode == NL_CG_V2 ? !strcmp(type, "cgroup2")
+					    : !strcmp(type, "cgroup") && strstr(opts, "memory");
+		if (hit) {
+			snprintf(out, len, "%s", dir);
+			e = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return e;
+}
+
 int nl_cgroup_detect(const char *mounts_path, enum nl_cgroup_mode *mode, char *root, size_t len)
 {
 	char v2_mem[PATH_MAX] = "", v1_mem[PATH_MAX] = "", v2_any[PATH_MAX] = "";

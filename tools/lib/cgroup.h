@@ -36,6 +36,14 @@
  */
 int nl_cgroup_detect(const char *mounts_path, enum nl_cgroup_mode *mode, char *root, size_t len);
 
+/*
+ * nl_cgroup_find_mount - mount point of the hierarchy @mode names, for an
+ * explicit --cgroup-hierarchy: the first cgroup2 mount (NL_CG_V2) or v1
+ * mount with the "memory" option (NL_CG_V1_MEMORY) in @mounts_path, into
+ * @out (@len bytes). Returns 0, -ENOENT if none, or -errno from reading.
+ */
+int nl_cgroup_find_mount(const char *mounts_path, int mode, char *out, size_t len);
+
 /* One cgroup directory. */
 struct nl_cgroup_ent {
 	uint64_t id;		/* kernfs id = st_ino */

@@ -6,8 +6,16 @@
  * and runs of pages on the node become the iovecs. Pages shared with
  * processes outside the cgroup are left alone by the kernel (PAGEOUT only
  * reclaims pages mapped once), so other cgroups are not touched.
+ *
+ * A step is bounded in advised bytes, and the kernel's PAGEOUT does not say
+ * what it skipped, so VMAs whose pages are all mapped once (numa_maps has
+ * no "mapmax=") go first, over every task, and shared VMAs (a program's
+ * text and data mapped by each of its processes) only after: otherwise the
+ * shared text on the node, which PAGEOUT never frees, can fill every step
+ * before the tasks' private memory is reached.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,9 +37,10 @@ struct vma {
 	uint64_t start, end;
 };
 
-/* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0), ends from
- * maps. Returns the count or -errno; *@out is malloc'd. */
-static int node_vmas(pid_t pid, int nid, struct vma **out)
+/* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0) whose pages
+ * are mapped more than once somewhere (@shared) or all mapped once (not
+ * @shared); ends from maps. Returns the count or -errno; *@out is malloc'd. */
+static int node_vmas(pid_t pid, int nid, bool shared, struct vma **out)
 {
 	char p[64], line[2048], key[16];
 	FILE *f;
@@ -47,7 +56,8 @@ static int node_vmas(pid_t pid, int nid, struct vma **out)
 	while (fgets(line, sizeof(line), f)) {
 		uint64_t start;
 
-		if (!strstr(line, key) || sscanf(line, "%" SCNx64, &start) != 1)
+		if (!strstr(line, key) || !strstr(line, " mapmax=") != !shared ||
+		    sscanf(line, "%" SCNx64, &start) != 1)
 			continue;
 		if (n == cap) {
 			struct vma *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? cap * 2 : 64));
@@ -97,8 +107,9 @@ static int flush(int pidfd, struct iovec *iov, int *niov, uint64_t *advised)
 	return 0;
 }
 
-/* Page out up to @want bytes of @pid's pages on @nid; adds to @advised. */
-static int pageout_pid(pid_t pid, int nid, uint64_t want, uint64_t *advised)
+/* Page out up to @want bytes of @pid's pages on @nid in its @shared (or
+ * exclusive) VMAs; adds to @advised. */
+static int pageout_pid(pid_t pid, int nid, bool shared, uint64_t want, uint64_t *advised)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	struct iovec iov[MAX_IOV];
@@ -109,7 +120,7 @@ static int pageout_pid(pid_t pid, int nid, uint64_t want, uint64_t *advised)
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
 	if (pidfd < 0)
 		return -ESRCH;
-	n = node_vmas(pid, nid, &v);
+	n = node_vmas(pid, nid, shared, &v);
 	if (n < 0) {
 		close(pidfd);
 		return n == -ENOENT ? -ESRCH : n;
@@ -173,21 +184,27 @@ int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advis
 		snprintf(err, errlen, "cannot read %s/cgroup.procs: %s", dir, strerror(-n));
 		return n == -ENOENT ? -ENOENT : n;
 	}
-	for (int i = 0; i < n && *advised < bytes; i++) {
-		int r = pageout_pid(pids[i], nid, bytes, advised);
+	/* pass 0: the exclusive VMAs of every task; pass 1: the shared ones */
+	for (int pass = 0; pass < 2 && !e; pass++) {
+		live = 0;
+		for (int i = 0; i < n && *advised < bytes; i++) {
+			int r = pageout_pid(pids[i], nid, pass, bytes, advised);
 
-		if (r == -ESRCH)
-			continue;	/* the task exited meanwhile: next one */
-		live++;
-		if (r == -EPERM || r == -EINVAL || r == -ENOSYS) {
-			snprintf(err, errlen, "process_madvise(MADV_PAGEOUT) refused by the kernel: %s",
-				 strerror(-r));
-			e = r == -ENOSYS ? -EOPNOTSUPP : r;
-			break;
+			if (r == -ESRCH)
+				continue;	/* the task exited meanwhile: next one */
+			live++;
+			if (r == -EPERM || r == -EINVAL || r == -ENOSYS) {
+				snprintf(err, errlen, "process_madvise(MADV_PAGEOUT) refused by the kernel: %s",
+					 strerror(-r));
+				e = r == -ENOSYS ? -EOPNOTSUPP : r;
+				break;
+			}
 		}
+		if (*advised >= bytes)
+			break;
 	}
 	free(pids);
-	if (!e && !live && n > 0) {
+	if (!e && !live && n > 0 && !*advised) {
 		snprintf(err, errlen, "every task of the cgroup exited during the step");
 		return -ESRCH;
 	}

@@ -4,6 +4,9 @@
 #     in every step >= 90% of the pages freed (memory.numa_stat deltas)
 #     come from the node the BPF lottery drew, draws favour the fuller
 #     nodes, and the agent's per-node totals match our own numa_stat deltas.
+#     The holders run a copy of nlwork whose page cache is on node 0: that
+#     text, mapped by all three and never freed by PAGEOUT, must not fill
+#     the node-0 steps (it did in CI when the boot put /nl/bin there).
 #  2. growth (R17): two cgroups with the same memory.max and the same growing
 #     workload, run side by side; with the agent on, usage settles at or
 #     below high after each growth step, and memory.events max stays lower
@@ -16,10 +19,15 @@ echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon
 [ -f /sys/kernel/mm/lru_gen/enabled ] || nl_fail "no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN expected)"
 CG=/sys/fs/cgroup
 PIDS=""
+# /tmp/nlwork0: nlwork copied by a task whose cpuset allows node 0 only
+echo +cpuset > $CG/cgroup.subtree_control && mkdir $CG/pin0 && echo 0 > $CG/pin0/cpuset.mems ||
+	nl_fail "cannot make a cpuset cgroup on node 0"
+sh -c "echo \$\$ > $CG/pin0/cgroup.procs; exec cp /nl/bin/nlwork /tmp/nlwork0" || nl_fail "cannot copy nlwork"
+rmdir $CG/pin0
 
 # hold NAME NODE MIB: an nlwork in cgroup NAME holding MIB of anon on NODE.
 hold() {
-	sh -c "echo \$\$ > $CG/$1/cgroup.procs; exec nlwork --node $2 --anon $3 --ready-file /tmp/rdy.$1.$2.$3.\$\$ --hold 600" > /dev/null &
+	sh -c "echo \$\$ > $CG/$1/cgroup.procs; exec /tmp/nlwork0 --node $2 --anon $3 --ready-file /tmp/rdy.$1.$2.$3.\$\$ --hold 600" > /dev/null &
 	PIDS="$PIDS $!"
 }
 waitready() { # NAME COUNT
@@ -41,6 +49,9 @@ for lru in y n; do
 	mkdir $CG/$S && echo 256M > $CG/$S/memory.max
 	hold $S 0 24; hold $S 1 8; hold $S 2 16
 	waitready $S 3
+	text0=$(awk '/nlwork0/ { for (i = 2; i <= NF; i++) if ($i ~ /^N0=/) s += substr($i, 4) } END { print s + 0 }' \
+		/proc/${PIDS##* }/numa_maps)
+	nl_expect "[$lru] pages of the nlwork0 text on node 0" "$text0" -ge 150
 	for n in 0 1 2 3; do eval b$n=$(node_pages $S $n); done
 	$NUMALENS reclaim -v --backend madvise --step 256 --high 30M --low 20M -i 0.2 -d 12 /$S > /tmp/$S.log 2>&1 ||
 		nl_fail "[$lru] numalens reclaim exit $?: $(tail -3 /tmp/$S.log)"

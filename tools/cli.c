@@ -48,11 +48,31 @@ double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *wha
 
 	errno = 0;
 	v = strtod(s, &end);
-	/* written so that NaN fails too */
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
+	/* written so that NaN fails too; strtod's hex, inf and nan forms are
+	 * not how anyone writes seconds, so they are refused as typos */
+	if (errno || end == s || *end || strpbrk(s, "xXnN") || !(v >= lo && v <= hi))
 		argp_failure(st, NL_EXIT_USAGE, 0, "%s takes seconds from %g to %g, not '%s'",
 			     what, lo, hi, s);
 	return v;
+}
+
+void nl_cli_check_cgroup_path(const char *s, const char *what, struct argp_state *st)
+{
+	const char *c = s;
+
+	if (s[0] != '/')
+		argp_failure(st, NL_EXIT_USAGE, 0,
+			     "%s takes a cgroup path starting with '/' (relative to the cgroup mount), "
+			     "e.g. /system.slice, not '%s'", what, s);
+	/* "." and ".." components would name another cgroup than the one
+	 * matched textually, or one outside the mount */
+	while ((c = strchr(c, '/'))) {
+		size_t n = strcspn(++c, "/");
+
+		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			argp_failure(st, NL_EXIT_USAGE, 0,
+				     "%s: '%s' has a '.' or '..' component: give the cgroup's own path", what, s);
+	}
 }
 
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st)

@@ -32,6 +32,11 @@ long nl_cli_parse_long(const char *s, long lo, long hi, const char *what, struct
 double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *what,
 			    struct argp_state *st);
 
+/* Exits with NL_EXIT_USAGE (via argp_failure) unless @s is a cgroup path
+ * relative to the mount: starting with '/', no "." or ".." component.
+ * @what names the option in the message (e.g. "-c"). */
+void nl_cli_check_cgroup_path(const char *s, const char *what, struct argp_state *st);
+
 /* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
  * Exits like nl_cli_parse_long() on bad input. */
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);

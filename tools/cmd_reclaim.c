@@ -187,8 +187,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->cfg.verbose = true;
 		break;
 	case ARGP_KEY_ARG:
-		if (arg[0] != '/')
-			argp_failure(st, NL_EXIT_USAGE, 0, "cgroup '%s': give a path starting with '/' under the cgroup mount", arg);
+		nl_cli_check_cgroup_path(arg, "a cgroup argument", st);
 		if (a->npat == MAX_PATTERNS)
 			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d cgroup paths or patterns", MAX_PATTERNS);
 		a->pat[a->npat++] = arg;

@@ -100,9 +100,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	}
 	case 'c':
-		if (arg[0] != '/')
-			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "-c takes a cgroup path starting with '/', e.g. /system.slice, not '%s'", arg);
+		nl_cli_check_cgroup_path(arg, "-c", st);
 		{
 			pid_t keep = a->view.filter.pid;
 

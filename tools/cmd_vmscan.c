@@ -67,9 +67,7 @@ static error_t vs_parse(int key, char *arg, struct argp_state *st)
 
 	switch (key) {
 	case 'c':
-		if (arg[0] != '/')
-			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "-c takes a cgroup path starting with '/', e.g. /system.slice, not '%s'", arg);
+		nl_cli_check_cgroup_path(arg, "-c", st);
 		a->view.cgroup = arg;
 		break;
 	case 'd':

@@ -14,11 +14,16 @@ expect 2 "unknown command" "$NL" nosuch
 expect 2 "seconds from 0.1" "$NL" top -d 0
 expect 2 "seconds from 0.1" "$NL" top -d abc
 expect 2 "seconds from 0.1" "$NL" top -d nan
+expect 2 "seconds from 0.1" "$NL" top -d 0x1
+expect 2 "seconds from 0.1" "$NL" top -d inf
 expect 2 "no process with pid" "$NL" top --batch -n 1 -p 4000000
 expect 2 "no cgroup /nl-no-such-cgroup" "$NL" top --batch -n 1 -c /nl-no-such-cgroup
 expect 2 "whole number" "$NL" top -n -1
 expect 2 "unknown sort key" "$NL" top -s bogus
 expect 2 "starting with '/'" "$NL" top -c system.slice
+expect 2 "'..' component" "$NL" top -c /../..
+expect 2 "'..' component" "$NL" vmscan -c /system.slice/./x
+expect 2 "'..' component" "$NL" reclaim --dry-run /a/..
 expect 2 "exclude each other" "$NL" top --batch --json -n 1
 # argp's own message plus its "Try --help" hint
 LINES_OK=2 expect 2 "unrecognized option" "$NL" top --no-such-option

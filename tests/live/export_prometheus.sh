@@ -74,8 +74,14 @@ note "workload: cpu ${cpu}s, $pages pages touched"
 # its CPU seconds, summed over nodes, within 10 % (+0.1 s) of what it got
 lo=$(awk -v c="$cpu" 'BEGIN { print c * 0.9 - 0.1 }')
 hi=$(awk -v c="$cpu" 'BEGIN { print c * 1.1 + 0.1 }')
+# why_short: the exporter's own view of the cgroup and its losses, so a
+# shortfall says whether the BPF side dropped or the collector evicted
+why_short() {
+	curl -s "http://127.0.0.1:$eport/metrics" |
+		grep -E "^numalens_(cgroup_cpu_seconds_total\{cgroup=\"/$CG\"|map_drops_total|evicted_)" | tr '\n' ';'
+}
 got=$(wait_for "sum(numalens_cgroup_cpu_seconds_total{cgroup=\"/$CG\"})" "v >= $lo" 30) ||
-	fail "cpu seconds of /$CG in Prometheus: $got, want >= $lo (workload got ${cpu}s)"
+	fail "cpu seconds of /$CG in Prometheus: $got, want >= $lo (workload got ${cpu}s); exporter: $(why_short)"
 awk -v v="$got" -v h="$hi" 'BEGIN { exit !(v <= h) }' || fail "cpu seconds of /$CG: $got > $hi"
 note "Prometheus: sum(numalens_cgroup_cpu_seconds_total{cgroup=\"/$CG\"}) = $got (want $lo..$hi)"
 # its allocations: at least 90 % of the pages it touched, in bytes

@@ -56,14 +56,14 @@ static void test_delta_sums_contexts_not_pageout(void **state)
 
 	(void)state;
 	setup_snap();
-	nl_scan_delta_from_vmscan(&vf, 2, d);
+	nl_scan_delta_from_vmscan(&vf, 2, false, d);
 	assert_int_equal(d[0].scanned[1], 1200);
 	assert_int_equal(d[0].rotated[1], 60);
 	assert_int_equal(d[0].scanned[0], 0);
 	assert_int_equal(d[1].scanned[0], 100);
 	assert_int_equal(d[1].rotated[0], 100);
 	assert_int_equal(d[1].rotated[1], 900);
-	nl_scan_delta_from_vmscan(NULL, 2, d);
+	nl_scan_delta_from_vmscan(NULL, 2, false, d);
 	assert_int_equal(d[0].scanned[1], 0);
 }
 
@@ -80,6 +80,39 @@ static void weights(struct nl_scan_src *src, struct nl_lot_weights *w)
 		memcpy(in.n[i].rotated, r[i].rotated, sizeof(r[i].rotated));
 	}
 	nl_lot_weights(&in, w);
+}
+
+/* Under MGLRU the folios the scan sorted into a younger generation (refill)
+ * count as rotated; under the classic LRU refill is deactivation and does
+ * not. Node 0: 1000 scanned, 30 rotated, 400 refill. */
+static void test_mglru_refill_counts_as_rotated(void **state)
+{
+	struct nl_scan_node d[2];
+	struct nl_scan_src *src = nl_scan_src_new(4);
+	uint64_t id = CG;
+	struct nl_lot_weights w;
+
+	(void)state;
+	setup_snap();
+	memset(&vf, 0, sizeof(vf));
+	vf.node[NL_VS_LIMIT][0].scanned[1] = 1000;
+	vf.node[NL_VS_LIMIT][0].rotated[1] = 30;
+	vf.node[NL_VS_LIMIT][0].refill[1] = 400;
+	vf.node[NL_VS_KSWAPD][0].refill[0] = 5;
+	nl_scan_delta_from_vmscan(&vf, 2, false, d);
+	assert_int_equal(d[0].rotated[1], 30);
+	assert_int_equal(d[0].rotated[0], 0);
+	nl_scan_delta_from_vmscan(&vf, 2, true, d);
+	assert_int_equal(d[0].scanned[1], 1000);
+	assert_int_equal(d[0].rotated[1], 430);
+	assert_int_equal(d[0].rotated[0], 5);
+	/* through the snapshot: its src.mglru picks the rule */
+	snap.src.mglru = true;
+	assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), 1);
+	weights(src, &w);
+	/* 10000 * (1000 - 430) / 1001 = 5694, * 140 / 200 = 3985 */
+	assert_int_equal(w.w[0], 3985);
+	nl_scan_src_free(src);
 }
 
 static void test_rotation_moves_the_share(void **state)
@@ -143,6 +176,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta_sums_contexts_not_pageout),
 		cmocka_unit_test(test_rotation_moves_the_share),
+		cmocka_unit_test(test_mglru_refill_counts_as_rotated),
 		cmocka_unit_test(test_no_vmscan_no_feed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,6 +47,7 @@ struct opts {
 	int after_default;
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
 	int passes;            /* --passes: re-access anon + file this many times after the work */
+	int file_exists;       /* --file-exists: --file names a file already written: no write */
 	const char *ready_file;
 	const char *wait_file; /* --wait-file: gate before the passes */
 };
@@ -298,6 +299,8 @@ static void usage(FILE *f)
 	      "  --anon MIB        allocate and write every page of MIB anonymous memory\n"
 	      "  --file MIB        write then read a file of MIB (page cache); needs --file-path\n"
 	      "  --file-path P     the file for --file\n"
+	      "  --file-exists     the --file-path file is already written (clean page cache,\n"
+	      "                    e.g. synced outside a memcg limit): only map it (--passes)\n"
 	      "  --shmem MIB       touch MIB of MAP_SHARED|MAP_ANONYMOUS memory\n"
 	      "  --threads N       run the work (anon touch, spin) in N threads (anon split)\n"
 	      "  --spin SECONDS    busy-loop for SECONDS (per thread)\n"
@@ -339,7 +342,7 @@ static void parse(int argc, char **argv)
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
-		{ "wait-file", 1, 0, 'w' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "wait-file", 1, 0, 'w' }, { "file-exists", 0, 0, 'E' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -362,6 +365,7 @@ static void parse(int argc, char **argv)
 		case 'D': o.after_default = 1; break;
 		case 'W': o.walk_s = num("walk", optarg); break;
 		case 'P': o.pageout = 1; break;
+		case 'E': o.file_exists = 1; break;
 		case 'w': o.wait_file = optarg; break;
 		case 'p': o.passes = (int)num("passes", optarg); break;
 		case 'h': usage(stdout); exit(0);
@@ -406,7 +410,7 @@ int main(int argc, char **argv)
 	else
 		for (int i = 0; i < o.threads; i++)
 			pthread_join(th[i], NULL);
-	if (o.file_mib)
+	if (o.file_mib && !o.file_exists)
 		file_work();
 	if (o.shmem_mib)
 		shm = map_touch((size_t)o.shmem_mib << 20, MAP_SHARED | MAP_ANONYMOUS);

@@ -60,13 +60,13 @@ static uint64_t now_ns(clockid_t clk)
 }
 
 /* Keep the vmscan program's LRU mode in step with the kernel's (MGLRU can
- * be switched at run time). */
-static void set_lru_mode(struct nl_collector *c)
+ * be switched at run time). Returns true when MGLRU is on. */
+static bool set_lru_mode(struct nl_collector *c)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/kernel/mm/lru_gen/enabled", c->o.sysfs_root);
-	nl_vs_set_lru_mode(c->b, path);
+	return nl_vs_set_lru_mode(c->b, path) != 0;
 }
 
 static void read_numastat(struct nl_collector *c, struct nl_numastat out[NL_MAX_NODES])
@@ -553,7 +553,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	if (!e)
 		e = fill_cgroups(c, s, s->interval_ns);
 	if (!e && c->vs && c->cgmap.n) {
-		set_lru_mode(c);
+		s->src.mglru = set_lru_mode(c);
 		e = nl_vs_read(c->b, &c->vs_raw);
 		if (!e)
 			e = nl_vs_fill(c->vs, &c->vs_raw, &c->cgmap, s);

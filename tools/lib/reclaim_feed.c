@@ -6,7 +6,7 @@
 #include "reclaim_feed.h"
 #include "vmscan_figs.h"
 
-void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes,
+void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
 			       struct nl_scan_node *out)
 {
 	if (nr_nodes > NL_MAX_NODES)
@@ -20,7 +20,8 @@ void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes,
 		for (int c = 0; c < NL_VS_NR_CTX; c++)
 			for (int t = 0; t < 2; t++) {
 				out[n].scanned[t] += v->node[c][n].scanned[t];
-				out[n].rotated[t] += v->node[c][n].rotated[t];
+				out[n].rotated[t] += v->node[c][n].rotated[t] +
+						     (mglru ? v->node[c][n].refill[t] : 0);
 			}
 }
 
@@ -40,7 +41,7 @@ int nl_scan_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
 
 			if (g->id != ids[i] || g->removed)
 				continue;
-			nl_scan_delta_from_vmscan(nl_vs_cgroup(s, g), NL_MAX_NODES, d);
+			nl_scan_delta_from_vmscan(nl_vs_cgroup(s, g), NL_MAX_NODES, s->src.mglru, d);
 			if (!nl_scan_feed(src, ids[i], d, NL_MAX_NODES))
 				fed++;
 			break;

@@ -18,6 +18,14 @@
  * about hotness; they are also the agent's own madvise/damos steps, which
  * must not feed back into the choice that caused them.
  * The figures are hierarchical (the subtree), as memory.numa_stat is.
+ *
+ * Under MGLRU, rotated here is rotated + refill: the folios the scan sorted
+ * into a younger generation (their accessed bits harvested by aging) were
+ * looked at and kept because they are in use, which is what the seed's
+ * recent_rotated counted; MGLRU's own "rotated" (promoted by the eviction
+ * pass) alone stays near 0 for mapped hot pages, which aging protects
+ * before eviction sees them. Under the classic LRU refill is the
+ * active-list deactivation, not a sign of use, and is left out.
  */
 #ifndef NL_RECLAIM_FEED_H
 #define NL_RECLAIM_FEED_H
@@ -28,8 +36,9 @@
 
 /* Sum @v's per node deltas (pages, this interval) over every context into
  * @out[0 .. @nr_nodes), indexed by nid: scanned[t] and rotated[t], t = 0
- * anon, 1 file; pageout_* excluded (see above). @v NULL gives zeros. */
-void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes,
+ * anon, 1 file, with refill[t] added to rotated[t] when @mglru (see
+ * above); pageout_* excluded. @v NULL gives zeros. */
+void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
 			       struct nl_scan_node *out);
 
 /*

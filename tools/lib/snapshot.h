@@ -238,6 +238,8 @@ struct nl_sources {
 	bool vmscan_memcg_arg;	/* the kernel names the memcg at reclaim begin
 				 * (7.x); false: limit reclaim is charged to the
 				 * reclaiming task's cgroup */
+	bool mglru;		/* multi-gen LRU on (lru_gen/enabled bit 0) when
+				 * the reclaim figures were read */
 	bool numa_balancing;	/* /proc/sys/kernel/numa_balancing != 0 */
 	bool vm_numa_stat;	/* /proc/sys/vm/numa_stat != 0: numastat cross-check valid */
 	int cgroup_mode;	/* enum nl_cgroup_mode */

@@ -418,6 +418,7 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		add_str(&j, src, "missing", s->src.missing);
 		add_bool(&j, src, "vmscan", s->src.vmscan);
 		add_bool(&j, src, "vmscan_memcg_arg", s->src.vmscan_memcg_arg);
+		add_bool(&j, src, "mglru", s->src.mglru);
 	}
 	if ((arr = add_arr(&j, root, "nodes")))
 		for (int i = 0; i < s->nr_nodes; i++)

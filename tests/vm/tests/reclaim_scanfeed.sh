@@ -1,11 +1,16 @@
 # numalens reclaim's weights take their scanned/rotated input from the
 # vmscan figures (spec/seed_reclaim.md §2.2; README "numalens reclaim"):
 # a cgroup under limit reclaim (48M memory.max; clean page cache: a cold
-# 32M file read once on node 0, a 12M file re-read in a loop on node 1, a
-# stream of three 16M files read in turn on node 2) runs
-# an agent in --dry-run; its --status block must say scan source=vmscan,
-# show nodes with scanned pages, and weights that differ from the R4
-# prior computed from the same memory.numa_stat. Both LRU modes.
+# 32M file read once on node 0, and on node 2 a stream of three 16M files
+# read in turn beside a 12M file mapped and touched in a loop) runs an
+# agent in --dry-run; its --status block must say scan source=vmscan, show
+# scanned pages on node 2 and weights no higher than the R4 prior computed
+# from the same memory.numa_stat. Classic LRU: the mapped hot pages that
+# reclaim finds referenced are rotated, and node 2's weight must be below
+# the prior's by more than the 1-page rounding that (s - r) / (s + 1)
+# gives when nothing rotates. MGLRU: aging protects the hot pages before
+# eviction sees them, so rotated (+ refill) can stay 0 and the weight may
+# equal the prior (README "rotated under MGLRU"); it is only reported.
 # vm: nodes=4 cpus_per_node=1 mem_per_node=384M timeout=170 modules=virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
@@ -28,22 +33,27 @@ for lru in n y; do
 	done
 	sync; echo 1 > /proc/sys/vm/drop_caches
 	mkdir $CG/$S && echo 48M > $CG/$S/memory.max
-	# cold: read once on node 0; hot: re-read in a loop on node 1 (its
-	# pages are referenced again and again); a stream of reads on node 2
+	# cold: read once on node 0. On node 2: hot, mapped and touched in a
+	# loop (its pages are referenced when reclaim meets them: rotated),
+	# and a stream of reads that keeps the cgroup at its limit
 	sh -c "echo \$\$ > $CG/$S/cgroup.procs; taskset -c 0 cat $D/$S.cold > /dev/null; touch /tmp/$S.rdy; exec sleep 600" &
 	P1=$!
 	i=0; while [ ! -f /tmp/$S.rdy ]; do i=$((i + 1)); [ $i -gt 600 ] && nl_fail "cold read not done"; sleep 0.1; done
-	sh -c "echo \$\$ > $CG/$S/cgroup.procs; while :; do taskset -c 1 cat $D/$S.hot > /dev/null; done" &
+	sh -c "echo \$\$ > $CG/$S/cgroup.procs; exec nlwork --cpu 2 --file 12 --file-path $D/$S.hot --file-exists --passes 100000000" &
 	P2=$!
 	sh -c "echo \$\$ > $CG/$S/cgroup.procs; while :; do for f in s1 s2 s3; do taskset -c 2 cat $D/$S.\$f > /dev/null; done; done" &
 	P3=$!
 	$NUMALENS reclaim --dry-run --high 8M --low 4M -i 0.5 -d 40 /$S > /tmp/$S.log 2>&1 &
 	AG=$!
 	# wait on the agent's published status (cheap), then ask --status
+	ge32='\(3[2-9]\|[4-9][0-9]\|[0-9][0-9][0-9][0-9]*\)'
+	if [ $lru = n ]; then rot=$ge32; what="scanned and >= 32 rotated"; else rot='[0-9]*'; what=scanned; fi
 	ok=0
 	for t in $(seq 120); do
 		sleep 0.25
-		grep -q 'N[0-9]=anon:[0-9]*/[0-9]*,file:\(3[2-9]\|[4-9][0-9]\|[0-9][0-9][0-9]\)' /run/numalens/reclaim/$AG.status 2>/dev/null && { ok=1; break; }
+		# node 2 with >= 32 scanned file pages, classic: and >= 32 rotated
+		grep -q "N2=anon:[0-9]*/[0-9]*,file:$ge32/$rot " /run/numalens/reclaim/$AG.status 2>/dev/null &&
+			{ ok=1; break; }
 	done
 	$NUMALENS reclaim --status /$S > /tmp/$S.st 2>&1 || nl_fail "[$lru] --status exit $?: $(tail -2 /tmp/$S.st)"
 	sed -n '/^running agent/,$p' /tmp/$S.st > /tmp/$S.run
@@ -51,11 +61,17 @@ for lru in n y; do
 	kill $AG; wait $AG
 	cat /tmp/$S.run
 	grep -q '^scan source=vmscan' /tmp/$S.run || nl_fail "[$lru] the running agent's scan source is not vmscan: $(cat /tmp/$S.st)"
-	nl_expect "[$lru] a node with >= 32 recent scanned file pages in the agent's status" "$ok" -eq 1
-	w=$(sed -n 's/^scan_weight=\([0-9]*\).*/\1/p' /tmp/$S.run | head -1)
-	wp=$(sed -n 's/^scan_weight_prior=\([0-9]*\).*/\1/p' /tmp/$S.run | head -1)
-	echo "[$lru] scan_weight $w, with the R4 prior on every node $wp"
-	nl_expect "[$lru] scan_weight from vmscan figures below the prior's" "${w:-0}" -lt "${wp:-0}"
+	nl_expect "[$lru] node 2 with >= 32 $what file pages in the agent's status" "$ok" -eq 1
+	w=$(sed -n 's/^scan_weight=.* N2=\([0-9]*\).*/\1/p' /tmp/$S.run | head -1)
+	wp=$(sed -n 's/^scan_weight_prior=.* N2=\([0-9]*\).*/\1/p' /tmp/$S.run | head -1)
+	echo "[$lru] node 2 weight $w, with the R4 prior $wp"
+	if [ $lru = n ]; then
+		# rotated pages lower the factor: by more than one page's rounding
+		nl_expect "[$lru] node 2 weight from vmscan figures, below the prior's less 1" "${w:-0}" -lt "$(( ${wp:-0} - 1 ))"
+	else
+		nl_expect "[$lru] node 2 weight from vmscan figures, at most the prior's" "${w:-0}" -le "${wp:-0}"
+		nl_expect "[$lru] node 2 weight (not empty)" "${w:-0}" -gt 0
+	fi
 	rmdir $CG/$S
 	rm -f /tmp/$S.* $D/$S.*
 done

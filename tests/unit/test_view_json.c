@@ -118,7 +118,7 @@ static void test_top_level(void **state)
 	assert_near(num(r, "page_size"), 4096, 0);
 	cJSON *src = get(r, "sources");
 	KEYS(src, "sources", "sched", "alloc", "alloc_class", "migrate", "numa_balancing",
-	     "vm_numa_stat", "cgroup_mode", "cgroup_root", "missing", "vmscan", "vmscan_memcg_arg");
+	     "vm_numa_stat", "cgroup_mode", "cgroup_root", "missing", "vmscan", "vmscan_memcg_arg", "mglru");
 	assert_true(cJSON_IsTrue(get(src, "numa_balancing")));
 	assert_string_equal(get(src, "cgroup_mode")->valuestring, "v2");
 	assert_string_equal(get(src, "cgroup_root")->valuestring, "/sys/fs/cgroup");

@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "../tools/lib/cling_stats.h"
+#include "procfs.h"
 #include "topology.h"
 #include "scx_cling.skel.h"
 
@@ -256,35 +257,26 @@ static bool matches(const char *rel)
 }
 
 /*
- * numa_stat_pages - resident pages per node of the cgroup at @dir: the
- * anon and file lines of memory.numa_stat ("anon N0=<bytes> N1=..."),
- * in pages. Returns 0 or -errno.
+ * numa_stat_pages - resident pages per node of the cgroup at @dir: anon +
+ * file of memory.numa_stat (tools/lib/procfs.c reads either cgroup
+ * version), in pages; nodes >= @nr_nodes are left 0. Returns 0 or -errno
+ * (-ENODATA: no anon/file line).
  */
 static int numa_stat_pages(const char *dir, uint64_t *pages, int nr_nodes, long page)
 {
-	char p[PATH_MAX], line[4096];
-	FILE *f;
+	uint64_t anon[NL_MAX_NODES], file[NL_MAX_NODES];
+	char p[PATH_MAX];
+	int e;
 
 	snprintf(p, sizeof(p), "%s/memory.numa_stat", dir);
-	f = fopen(p, "r");
-	if (!f)
-		return -errno;
+	e = nl_memcg_numa_stat_read(p, anon, file, page);
+	if (e < 0)
+		return e;
+	if (e == 0)
+		return -ENODATA;
 	memset(pages, 0, sizeof(uint64_t) * CLING_MAX_NODES);
-	while (fgets(line, sizeof(line), f)) {
-		char *tok, *save;
-
-		if (strncmp(line, "anon ", 5) && strncmp(line, "file ", 5))
-			continue;
-		for (tok = strtok_r(line + 5, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-			int n;
-			unsigned long long b;
-
-			if (sscanf(tok, "N%d=%llu", &n, &b) == 2 && n >= 0 && n < nr_nodes &&
-			    n < CLING_MAX_NODES)
-				pages[n] += b / (unsigned long long)page;
-		}
-	}
-	fclose(f);
+	for (int n = 0; n < nr_nodes && n < CLING_MAX_NODES && n < NL_MAX_NODES; n++)
+		pages[n] = (anon[n] + file[n]) / (uint64_t)page;
 	return 0;
 }
 

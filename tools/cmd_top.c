@@ -252,7 +252,7 @@ int nl_cmd_top(int argc, char **argv)
 	}
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
-					.prog = "numalens" };
+					.prog = "numalens", .watch_pid = a.view.filter.pid };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

@@ -26,4 +26,15 @@ done
 interval=$("$JQ" -L "$TMP/top.jsonl" interval_ns)
 within_pct "$interval" 1000000000 10 || fail "interval_ns should be about 1e9, saw $interval"
 note "2 text and 2 JSON snapshots, $nodes node(s), interval ${interval} ns"
+# -p of a process that neither runs nor allocates: still shown, with its
+# resident pages (it has no BPF figures to be listed by)
+sleep 60 & SLP=$!
+"$NL" top --json -n 1 -d 0.5 -p $SLP > "$TMP/idle.json" || fail "top -p $SLP exited $?"
+kill $SLP
+[ "$("$JQ" "$TMP/idle.json" "processes[pid=$SLP].comm")" = sleep ] ||
+	fail "top -p of an idle process: not in processes ($(head -c 300 "$TMP/idle.json"))"
+rss=$("$JQ" "$TMP/idle.json" "processes[pid=$SLP].rss_pages_by_node" | tr -c '0-9\n' ' ' |
+	awk '{ for (i = 1; i <= NF; i += 2) s += $(i + 1) } END { print s + 0 }')
+[ "$rss" -gt 0 ] || fail "top -p of an idle process: no resident pages ($rss)"
+note "idle process $SLP with -p: shown, $rss resident pages"
 exit 0

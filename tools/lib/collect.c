@@ -264,12 +264,39 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 	}
 }
 
+/* The watched pid that BPF saw nothing of (it neither ran nor allocated
+ * since attach): an entry with zero figures, its name and cgroup, so that
+ * `top -p` shows the process and its resident memory. Returns 1 if @p was
+ * filled, 0 if the process went meanwhile. */
+static int watched_idle(struct nl_collector *c, struct nl_proc *p)
+{
+	pid_t pid = c->o.watch_pid;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->alive = true;
+	if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)) ||
+	    nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
+				sizeof(p->cgroup_path)))
+		return 0;
+	if (c->cgmap.n) {
+		char full[4608];
+		uint64_t id;
+
+		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, p->cgroup_path);
+		if (!nl_cgroup_id_of(full, &id))
+			p->cgroup_id = id;
+	}
+	return 1;
+}
+
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
 {
 	uint64_t *dead = NULL;
 	int nr_dead = 0, n = 0;
 
-	s->procs = calloc((size_t)c->tgids.n + 1, sizeof(*s->procs));
+	/* + 1: room for the watched pid when BPF has nothing of it */
+	s->procs = calloc((size_t)c->tgids.n + 2, sizeof(*s->procs));
 	dead = calloc((size_t)c->tgids.n + 1, sizeof(*dead));
 	if (!s->procs || !dead) {
 		free(dead);
@@ -307,6 +334,14 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 				p->cgroup_id = id;
 		}
 		n++;
+	}
+	if (c->o.watch_pid > 0 && nl_pid_alive(c->o.procfs_root, c->o.watch_pid)) {
+		bool seen = false;
+
+		for (int i = 0; i < n && !seen; i++)
+			seen = s->procs[i].pid == c->o.watch_pid;
+		if (!seen)
+			n += watched_idle(c, &s->procs[n]);
 	}
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);

@@ -26,6 +26,9 @@ struct nl_collect_opts {
 	const char *reclaim_dir;	/* reclaim agents' state (reclaim_read.h);
 					 * NULL = NL_RECLAIM_RUN_DIR */
 	const char *cling_pin_dir;	/* scx_cling's pinned maps; NULL = CLING_PIN_DIR */
+	int watch_pid;			/* > 0: this process is in every snapshot while it
+					 * lives, with zero figures when BPF saw nothing
+					 * of it (an idle process asked for with -p) */
 };
 
 /* Create a collector over the loaded objects @b: reads the topology and

@@ -34,7 +34,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help
+.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -47,6 +47,7 @@ help:
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
+	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin (PREFIX=/usr/local)"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
 # --- dependencies ---------------------------------------------------------
@@ -95,6 +96,12 @@ $(B)/tests/live/%: tests/live/%.c $(B)/libnl.a tests/unit/*.h
 $(B)/tests/%: tests/workload/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -static -o $@ $< -lpthread
+
+# --- install ---------------------------------------------------------------
+PREFIX ?= /usr/local
+install: $(B)/numalens $(B)/scx_cling
+	install -d $(DESTDIR)$(PREFIX)/sbin
+	install -m 0755 $(B)/numalens $(B)/scx_cling $(DESTDIR)$(PREFIX)/sbin/
 
 # --- run and test ---------------------------------------------------------
 run: all

@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 #include "../tools/lib/cling_stats.h"
 #include "procfs.h"
+#include "version.h"
 #include "topology.h"
 #include "scx_cling.skel.h"
 
@@ -63,7 +64,7 @@ static struct {
 static volatile sig_atomic_t stop_req;
 static void on_signal(int s) { (void)s; stop_req = 1; }
 
-const char *argp_program_version = "scx_cling 0.1";
+const char *argp_program_version = "scx_cling " NL_VERSION;
 static const char doc[] =
 "scx_cling -- a sched_ext scheduler that keeps tasks on their NUMA home node "
 "(\"NUMA cling\") and treats chosen cgroups as NUMA groups.\n\n"

@@ -15,7 +15,7 @@
 #include "collect.h"
 #include "loader.h"
 
-#define NL_VERSION "0.1.0"
+#include "version.h"
 
 /* Set to 1 by SIGINT/SIGTERM once nl_cli_install_signals() ran. */
 extern volatile sig_atomic_t nl_stop_req;

@@ -472,9 +472,15 @@ int nl_cmd_export(int argc, char **argv)
 		if (s.bpf.missing[0])
 			fprintf(stderr, "numalens export: running without: %s\n", s.bpf.missing);
 	}
-	fprintf(stderr, "numalens export: serving http://%s/metrics (port %d, interval %g s, cgroups depth <= %d%s, top %d processes)\n",
-		a.listen, nl_http_port(http), a.interval, a.po.cgroup_depth,
-		a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
+	{
+		/* the bound port, not the asked one (":0" picks a free port) */
+		const char *colon = strrchr(a.listen, ':');
+		int hl = colon ? (int)(colon - a.listen) : 0;
+
+		fprintf(stderr, "numalens export: serving http://%.*s:%d/metrics (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
+			hl ? hl : 7, hl ? a.listen : "0.0.0.0", nl_http_port(http), a.interval,
+			a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
+	}
 	rc = serve(&x, bpf ? s.col : NULL);
 	/* detach: stop serving first (no render can hold a snapshot), then
 	 * the collector and the BPF links */

@@ -408,6 +408,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		return NL_EXIT_USAGE;
 	}
 	if (a.status) {
+		printf("computed now by this command (its own --high/--low; not a running agent):\n");
 		for (int i = 0; i < ra.nr_cg; i++) {
 			struct nl_ra_cg *c = &ra.cg[i];
 

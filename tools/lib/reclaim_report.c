@@ -84,9 +84,12 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	}
 	fprintf(f, "passes=%" PRIu64 " steps=%" PRIu64 " no_progress_stops=%" PRIu64
 		" on_victim_node_pages=%" PRIu64 " off_node_pages=%" PRIu64
-		" over_high_s=%.1f agent_reclaim_s=%.3f memory.events.max=%" PRIu64 " (+%" PRIu64
+		" over_high_s=%.1f agent_reclaim_s=%.3f %s=%" PRIu64 " (+%" PRIu64
 		" since start) psi_backoffs=%" PRIu64 "%s\n",
 		c->passes, c->steps, c->no_progress_stops, c->target_pages, c->offnode_pages,
-		c->over_high_s, c->agent_s, c->events_max, c->events_max - c->events_max0,
+		c->over_high_s, c->agent_s,
+		/* v1 has no memory.events: nl_rcg_events_max reads memory.failcnt */
+		a->cfg.v1 ? "memory.failcnt" : "memory.events.max",
+		c->events_max, c->events_max - c->events_max0,
 		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
 }

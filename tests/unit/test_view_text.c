@@ -327,6 +327,20 @@ static void test_agent(void **state)
 	fields(strrchr(line, '|') + 1, f, 40);
 	assert_string_equal(f[6], "dry");
 	free(out);
+	/* -c: the section follows the cgroup filter like the other views */
+	{
+		struct nl_view_opts o;
+
+		nl_view_opts_default(&o);
+		assert_int_equal(nl_filter_parse(&o.filter, "/work"), 0);
+		out = render(&s, &o);
+		assert_non_null(strstr(out, "RECLAIM AGENTS  1 cgroup "));
+		free(out);
+		assert_int_equal(nl_filter_parse(&o.filter, "/other"), 0);
+		out = render(&s, &o);
+		assert_null(strstr(out, "RECLAIM AGENTS"));
+		free(out);
+	}
 	nl_snapshot_free(&s);
 }
 

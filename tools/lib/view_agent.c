@@ -31,12 +31,12 @@ static uint64_t node_pages(const struct nl_reclaim_agent_figs *a, int nid)
 	return t;
 }
 
-void nl_agent_text_section(FILE *out, const struct nl_snapshot *s)
+void nl_agent_text_section(FILE *out, const struct nl_snapshot *s, const struct nl_filter *f)
 {
 	int n = 0;
 
 	for (int i = 0; i < s->nr_cgroups; i++)
-		n += s->cgroups[i].agent != NULL;
+		n += s->cgroups[i].agent && (!f || nl_filter_cgroup(f, &s->cgroups[i]));
 	if (!n)
 		return;
 	fprintf(out, "\nRECLAIM AGENTS  %d cgroup%s managed by numalens reclaim; counters since each agent "
@@ -51,7 +51,7 @@ void nl_agent_text_section(FILE *out, const struct nl_snapshot *s)
 		const struct nl_reclaim_agent_figs *a = c->agent;
 		uint64_t pages = 0;
 
-		if (!a)
+		if (!a || (f && !nl_filter_cgroup(f, c)))
 			continue;
 		for (int k = 0; k < s->nr_nodes; k++)
 			if (s->nodes[k].nid >= 0 && s->nodes[k].nid < NL_MAX_NODES)

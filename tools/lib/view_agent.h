@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 #include "snapshot.h"
+#include "view_sort.h"
 
 /* Backend names by index of pages_total[] ("damos", "madvise", "memcg"). */
 extern const char *const nl_agent_backend_names[NL_RA_NR_BACKENDS];
@@ -24,8 +25,9 @@ void nl_agent_fmt_rate(char *b, size_t sz, const struct nl_snapshot *s, const st
 		       bool compact);
 
 /* The RECLAIM AGENTS section of the text view: one line per managed
- * cgroup and one per node; nothing when no cgroup has an agent. */
-void nl_agent_text_section(FILE *out, const struct nl_snapshot *s);
+ * cgroup that passes @f (NULL: all; -c limits it to that subtree) and one
+ * per node; nothing when no such cgroup has an agent. */
+void nl_agent_text_section(FILE *out, const struct nl_snapshot *s, const struct nl_filter *f);
 
 /* The "reclaim_agent" object of cgroup @c (docs/json.md), or a JSON null
  * when no agent manages it. NULL on -ENOMEM. */

@@ -285,7 +285,7 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		fprintf(out, " %8s\n", col);
 	}
 	free(idx);
-	nl_agent_text_section(out, s);
+	nl_agent_text_section(out, s, &o->filter);
 	return 0;
 }
 

@@ -139,7 +139,7 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 {
 	int shown = 0;
 
-	fprintf(out, "numalens vmscan: interval %" PRIu64 " (%.2f s); figures are totals since start; kernel %s; memcg of limit reclaim: %s\n",
+	fprintf(out, "numalens vmscan: report %" PRIu64 ", interval %.2f s; figures are totals since start; kernel %s; memcg of limit reclaim: %s\n",
 		s->seq, (double)s->interval_ns / 1e9, s->kernel,
 		s->src.vmscan_memcg_arg ? "named by the kernel" : "the reclaiming task's cgroup");
 	if (!s->src.vmscan) {

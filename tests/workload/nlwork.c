@@ -258,7 +258,7 @@ static void passes(void)
 		for (size_t off = 0; off < flen; off += page_sz)
 			sum += (unsigned char)f[off];
 	}
-	if (f)
+	if (f && o.hold_s <= 0)	/* with --hold the file stays mapped */
 		munmap(f, flen);
 }
 
@@ -311,6 +311,7 @@ static void usage(FILE *f)
 	      "  --pageout         after the work, madvise(MADV_PAGEOUT) the anon memory\n"
 	      "  --passes N        after the work, N times: rewrite every anon page, then read\n"
 	      "                    every page of the --file through a read-only mapping\n"
+	      "                    (which stays mapped during --hold)\n"
 	      "  --wait-file P     with --passes: write the --ready-file, then wait until P\n"
 	      "                    exists before the passes (start several processes together)\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"

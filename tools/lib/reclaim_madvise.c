@@ -13,6 +13,14 @@
  * text and data mapped by each of its processes) only after: otherwise the
  * shared text on the node, which PAGEOUT never frees, can fill every step
  * before the tasks' private memory is reached.
+ *
+ * PAGEOUT frees a page mapped once whoever it is charged to: page cache a
+ * task maps but another cgroup read first is charged there. So each page's
+ * memcg is checked (pagemap -> pfn -> /proc/kpagecgroup, the inode of the
+ * memcg's cgroup directory) against the cgroup and its descendants, and
+ * pages charged elsewhere are never advised: the agent touches no other
+ * cgroup. Without /proc/kpagecgroup (CONFIG_MEMCG off) that check is not
+ * possible and the step is refused.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -21,7 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include "reclaim_cg.h"
@@ -36,6 +47,74 @@
 struct vma {
 	uint64_t start, end;
 };
+
+/* The memcgs a step may take pages from: the cgroup directory and its
+ * descendants, by inode (= cgroup id), and /proc/kpagecgroup. */
+struct memcgs {
+	uint64_t *ino;
+	int n, cap;
+	int kpc_fd;
+};
+
+static struct memcgs *walk_set;	/* nftw has no user pointer */
+
+static int add_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)path;
+	(void)ftw;
+	if (type != FTW_D)
+		return 0;
+	if (walk_set->n == walk_set->cap) {
+		int cap = walk_set->cap ? walk_set->cap * 2 : 16;
+		uint64_t *v = realloc(walk_set->ino, sizeof(*v) * (size_t)cap);
+
+		if (!v)
+			return -1;
+		walk_set->ino = v;
+		walk_set->cap = cap;
+	}
+	walk_set->ino[walk_set->n++] = (uint64_t)sb->st_ino;
+	return 0;
+}
+
+/* Fill @m for cgroup directory @dir. Returns 0, -ENOENT (cgroup gone),
+ * -EOPNOTSUPP (no /proc/kpagecgroup) or -ENOMEM. */
+static int memcgs_open(struct memcgs *m, const char *dir)
+{
+	memset(m, 0, sizeof(*m));
+	m->kpc_fd = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
+	if (m->kpc_fd < 0)
+		return -EOPNOTSUPP;
+	walk_set = m;
+	if (nftw(dir, add_dir, 16, FTW_PHYS) || !m->n) {
+		close(m->kpc_fd);
+		free(m->ino);
+		return access(dir, F_OK) ? -ENOENT : -ENOMEM;
+	}
+	return 0;
+}
+
+static void memcgs_close(struct memcgs *m)
+{
+	close(m->kpc_fd);
+	free(m->ino);
+}
+
+/* True when the page at pagemap entry @pm is present and charged to a
+ * memcg of @m. */
+static bool page_ours(const struct memcgs *m, uint64_t pm)
+{
+	uint64_t pfn = pm & ((1ULL << 55) - 1), ino;
+
+	if (!(pm >> 63) || !pfn)	/* not present, or no pfn (no CAP_SYS_ADMIN) */
+		return false;
+	if (pread(m->kpc_fd, &ino, sizeof(ino), (off_t)(pfn * sizeof(ino))) != sizeof(ino))
+		return false;
+	for (int i = 0; i < m->n; i++)
+		if (m->ino[i] == ino)
+			return true;
+	return false;
+}
 
 /* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0) whose pages
  * are mapped more than once somewhere (@shared) or all mapped once (not
@@ -107,21 +186,31 @@ static int flush(int pidfd, struct iovec *iov, int *niov, uint64_t *advised)
 	return 0;
 }
 
-/* Page out up to @want bytes of @pid's pages on @nid in its @shared (or
- * exclusive) VMAs; adds to @advised. */
-static int pageout_pid(pid_t pid, int nid, bool shared, uint64_t want, uint64_t *advised)
+/* Page out up to @want bytes of @pid's pages on @nid charged to a memcg
+ * of @m, in its @shared (or exclusive) VMAs; adds to @advised. */
+static int pageout_pid(pid_t pid, int nid, bool shared, const struct memcgs *m, uint64_t want,
+		       uint64_t *advised)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	struct iovec iov[MAX_IOV];
 	void *addrs[CHUNK];
-	int status[CHUNK], niov = 0, e = 0, pidfd, n;
+	uint64_t pm[CHUNK];
+	int status[CHUNK], niov = 0, e = 0, pidfd, pmfd, n;
 	struct vma *v;
+	char p[64];
 
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
 	if (pidfd < 0)
 		return -ESRCH;
+	snprintf(p, sizeof(p), "/proc/%d/pagemap", pid);
+	pmfd = open(p, O_RDONLY | O_CLOEXEC);
+	if (pmfd < 0) {
+		close(pidfd);
+		return -ESRCH;
+	}
 	n = node_vmas(pid, nid, shared, &v);
 	if (n < 0) {
+		close(pmfd);
 		close(pidfd);
 		return n == -ENOENT ? -ESRCH : n;
 	}
@@ -137,10 +226,13 @@ static int pageout_pid(pid_t pid, int nid, bool shared, uint64_t want, uint64_t 
 				e = errno == ESRCH ? -ESRCH : 0;	/* e.g. a VMA that went away */
 				break;
 			}
+			if (pread(pmfd, pm, sizeof(pm[0]) * (size_t)k,
+				  (off_t)(a / (uint64_t)psz * sizeof(pm[0]))) != (ssize_t)(sizeof(pm[0]) * (size_t)k))
+				break;	/* the VMA went away: next one */
 			for (int j = 0; j < k && *advised + found < want; j++) {
 				uint64_t pa = (uint64_t)(uintptr_t)addrs[j];
 
-				if (status[j] != nid)
+				if (status[j] != nid || !page_ours(m, pm[j]))
 					continue;
 				found += (uint64_t)psz;
 				if (niov && (uint64_t)(uintptr_t)iov[niov - 1].iov_base +
@@ -169,6 +261,7 @@ static int pageout_pid(pid_t pid, int nid, bool shared, uint64_t want, uint64_t 
 		found -= *advised - before;
 	}
 	free(v);
+	close(pmfd);
 	close(pidfd);
 	return e;
 }
@@ -177,10 +270,22 @@ int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advis
 		       char *err, size_t errlen)
 {
 	pid_t *pids;
-	int n = nl_rcg_procs(dir, &pids), live = 0, e = 0;
+	struct memcgs m;
+	int n, live = 0, e;
 
 	*advised = 0;
+	e = memcgs_open(&m, dir);
+	if (e == -EOPNOTSUPP) {
+		snprintf(err, errlen, "no /proc/kpagecgroup: cannot tell which cgroup a page is charged to");
+		return -EOPNOTSUPP;
+	}
+	if (e) {
+		snprintf(err, errlen, "cannot walk %s: %s", dir, strerror(-e));
+		return e;
+	}
+	n = nl_rcg_procs(dir, &pids);
 	if (n < 0) {
+		memcgs_close(&m);
 		snprintf(err, errlen, "cannot read %s/cgroup.procs: %s", dir, strerror(-n));
 		return n == -ENOENT ? -ENOENT : n;
 	}
@@ -188,7 +293,7 @@ int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advis
 	for (int pass = 0; pass < 2 && !e; pass++) {
 		live = 0;
 		for (int i = 0; i < n && *advised < bytes; i++) {
-			int r = pageout_pid(pids[i], nid, pass, bytes, advised);
+			int r = pageout_pid(pids[i], nid, pass, &m, bytes, advised);
 
 			if (r == -ESRCH)
 				continue;	/* the task exited meanwhile: next one */
@@ -204,6 +309,7 @@ int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advis
 			break;
 	}
 	free(pids);
+	memcgs_close(&m);
 	if (!e && !live && n > 0 && !*advised) {
 		snprintf(err, errlen, "every task of the cgroup exited during the step");
 		return -ESRCH;

@@ -8,9 +8,11 @@
 
 /*
  * Page out up to @bytes of the pages on node @nid mapped by the tasks of
- * cgroup @dir (its cgroup.procs, not descendants). *@advised = bytes handed
- * to process_madvise. Returns 0, -ENOENT (cgroup gone), -ESRCH (no task
- * left to act on), -EPERM / -EINVAL / -EOPNOTSUPP (kernel refused), -errno;
+ * cgroup @dir (its cgroup.procs, not descendants) and charged to @dir or a
+ * descendant (/proc/kpagecgroup: pages charged to other cgroups are never
+ * advised). *@advised = bytes handed to process_madvise. Returns 0,
+ * -ENOENT (cgroup gone), -ESRCH (no task left to act on), -EPERM /
+ * -EINVAL / -EOPNOTSUPP (kernel refused, or no /proc/kpagecgroup), -errno;
  * one line in @err on failure. Tasks exiting mid-step are skipped.
  */
 int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advised,

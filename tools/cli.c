@@ -56,9 +56,10 @@ double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *wha
 	return v;
 }
 
-void nl_cli_check_cgroup_path(const char *s, const char *what, struct argp_state *st)
+void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st)
 {
 	const char *c = s;
+	char *w = s;
 
 	if (s[0] != '/')
 		argp_failure(st, NL_EXIT_USAGE, 0,
@@ -73,6 +74,14 @@ void nl_cli_check_cgroup_path(const char *s, const char *what, struct argp_state
 			argp_failure(st, NL_EXIT_USAGE, 0,
 				     "%s: '%s' has a '.' or '..' component: give the cgroup's own path", what, s);
 	}
+	/* "//a//b/" names /a/b: collapse repeated slashes, drop a trailing one,
+	 * so that every view compares the path the way the kernel resolves it */
+	for (const char *r = s; *r; r++)
+		if (*r != '/' || w == s || w[-1] != '/')
+			*w++ = *r;
+	if (w > s + 1 && w[-1] == '/')
+		w--;
+	*w = '\0';
 }
 
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st)

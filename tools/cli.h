@@ -34,8 +34,9 @@ double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *wha
 
 /* Exits with NL_EXIT_USAGE (via argp_failure) unless @s is a cgroup path
  * relative to the mount: starting with '/', no "." or ".." component.
- * @what names the option in the message (e.g. "-c"). */
-void nl_cli_check_cgroup_path(const char *s, const char *what, struct argp_state *st);
+ * Normalizes @s in place: repeated slashes collapsed, no trailing slash
+ * ("//a/b/" -> "/a/b"). @what names the option in the message (e.g. "-c"). */
+void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st);
 
 /* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
  * Exits like nl_cli_parse_long() on bad input. */

@@ -22,6 +22,8 @@ expect 2 "whole number" "$NL" top -n -1
 expect 2 "unknown sort key" "$NL" top -s bogus
 expect 2 "starting with '/'" "$NL" top -c system.slice
 expect 2 "'..' component" "$NL" top -c /../..
+# repeated and trailing slashes name the same cgroup (normalized)
+expect 2 "no cgroup /nl-no-such-cgroup under" "$NL" top --batch -n 1 -c //nl-no-such-cgroup/
 expect 2 "'..' component" "$NL" vmscan -c /system.slice/./x
 expect 2 "'..' component" "$NL" reclaim --dry-run /a/..
 expect 2 "exclude each other" "$NL" top --batch --json -n 1

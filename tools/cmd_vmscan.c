@@ -136,7 +136,9 @@ int nl_cmd_vmscan(int argc, char **argv)
 		a.view.wall_ns += snap.interval_ns;
 		e = a.json ? nl_vs_json_write(stdout, &snap, &a.view)
 			   : nl_vs_text_write(stdout, &snap, &a.view);
-		if (e) {
+		if (e) {	/* a closed pipe ends the run quietly */
+			if (e != -EPIPE)
+				fprintf(stderr, "numalens vmscan: writing the report failed: %s\n", strerror(-e));
 			rc = e == -EPIPE ? NL_EXIT_OK : NL_EXIT_FAIL;
 			break;
 		}

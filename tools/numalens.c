@@ -4,8 +4,11 @@
  * The one CLI: this file only dispatches to the subcommands, one
  * tools/cmd_<name>.c each (declared in cli.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 /* ---- main --------------------------------------------------------------- */
@@ -34,6 +37,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* A closed stdin/stdout/stderr would be reused by the next open():
+	 * a BPF map or perf fd on 1, and the reports written into it. Put
+	 * /dev/null there first (output to a closed stdout is then lost, as
+	 * with `>/dev/null`, instead of failing with EINVAL). */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+			return NL_EXIT_FAIL;
 	argp_err_exit_status = NL_EXIT_USAGE;
 	if (argc < 2) {
 		usage(stderr);

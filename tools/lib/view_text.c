@@ -306,6 +306,8 @@ int nl_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_view_o
 	if (!err)
 		err = print_cgroups(out, s, o);
 	fprintf(out, "\n");
+	/* errno of the flush itself, not a stale one from earlier calls */
+	errno = 0;
 	if (fflush(out) || ferror(out))
 		return err ? err : (errno ? -errno : -EIO);
 	return err;

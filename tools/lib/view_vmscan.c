@@ -173,8 +173,9 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 		}
 	}
 	fputc('\n', out);
+	errno = 0;	/* the flush's own errno, not a stale one */
 	if (fflush(out) || ferror(out))
-		return -errno ? -errno : -EIO;
+		return errno ? -errno : -EIO;
 	return 0;
 }
 

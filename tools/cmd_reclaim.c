@@ -221,11 +221,12 @@ static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool
 			continue;
 		for (size_t j = 0; j < g.gl_pathc; j++) {
 			const char *rel = g.gl_pathv[j] + strlen(root);
-			int before = ra->nr_cg, k = nl_ra_add(ra, *rel ? rel : "/");
+			uint64_t before = ra->adds;
+			int k = nl_ra_add(ra, *rel ? rel : "/");
 
 			if (k >= 0) {
 				found++;
-				if (k == before && report && ra->cfg.log)
+				if (ra->adds != before && report && ra->cfg.log)
 					fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].rel);
 			} else if (k == -ENOSPC && report) {
 				fprintf(stderr, "numalens reclaim: more than %d cgroups match: %s ignored\n",

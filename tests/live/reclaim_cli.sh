@@ -84,4 +84,18 @@ grep -q 'limit-reclaim hook attached' "$TMP/lim" || fail "limit hook not attache
 n=$(grep -c 'limit reclaim: BPF lottery drew node' "$TMP/lim")
 note "limit-path draws: $n; $(grep 'draws limit' "$TMP/lim")"
 [ "$n" -ge 1 ] || fail "no limit-path draw while writing 40 MiB in a 16M memcg: $(grep 'draws limit' "$TMP/lim")"
+
+# a pattern over short-lived cgroups: more than NL_RA_MAX_CG (64) come and
+# go one after another; the entries of those that went are reused, so the
+# last one is still managed
+"$NL" reclaim --dry-run -i 0.05 --high 1M --low 512K "/reclaim-churn-$$-*" > "$TMP/churn" 2>&1 &
+AG=$!
+mkdir "$root/reclaim-churn-$$-first"; sleep 0.5
+for i in $(seq 1 70); do mkdir "$root/reclaim-churn-$$-$i"; sleep 0.1; rmdir "$root/reclaim-churn-$$-$i"; done
+mkdir "$root/reclaim-churn-$$-last"; sleep 0.5
+kill $AG; wait $AG
+rmdir "$root/reclaim-churn-$$-first" "$root/reclaim-churn-$$-last"
+grep -q "more than 64 cgroups match" "$TMP/churn" && fail "entries of removed cgroups are not reused: $(grep -m1 'more than' "$TMP/churn")"
+grep -q "managing cgroup /reclaim-churn-$$-last" "$TMP/churn" || fail "the 72nd cgroup of the pattern is not managed"
+note "72 cgroups through one pattern: $(grep -c 'managing cgroup' "$TMP/churn") managed, none refused"
 exit 0

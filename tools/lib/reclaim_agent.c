@@ -94,14 +94,26 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 	e = nl_cgroup_id_of(dir, &id);
 	if (e)
 		return e;
+	int k = a->nr_cg;
+
 	for (int i = 0; i < a->nr_cg; i++)
 		if (a->cg[i].id == id && !a->cg[i].gone)
 			return i;
-	if (a->nr_cg == NL_RA_MAX_CG)
-		return -ENOSPC;
+	if (k == NL_RA_MAX_CG) {
+		/* full: reuse the entry of a cgroup that went (patterns can
+		 * match an unbounded stream of short-lived cgroups) */
+		for (k = 0; k < a->nr_cg && !a->cg[k].gone; k++)
+			;
+		if (k == a->nr_cg)
+			return -ENOSPC;
+		if (a->lot)
+			nl_lot_unmanage(a->lot, a->cg[k].id);
+		if (a->scan)
+			nl_scan_forget(a->scan, a->cg[k].id);
+	}
 	if (a->lot && (e = nl_lot_manage(a->lot, id)) < 0)
 		return e;
-	c = &a->cg[a->nr_cg];
+	c = &a->cg[k];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->rel, sizeof(c->rel), "%s", rel);
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
@@ -109,7 +121,10 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 	nl_psi_init(&c->psi, a->cfg.psi_us_s, 1.0, 30.0);
 	nl_rcg_events_max(c->dir, a->cfg.v1, &c->events_max0);
 	c->last_s = nl_ra_now();
-	return a->nr_cg++;
+	if (k == a->nr_cg)
+		a->nr_cg++;
+	a->adds++;
+	return k;
 }
 
 int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)

@@ -78,6 +78,7 @@ struct nl_ra_cg {
 };
 
 struct nl_ra {
+	uint64_t adds;		/* entries nl_ra_add() created (new or reused) */
 	struct nl_ra_cfg cfg;
 	struct nl_lot_bpf *lot;
 	struct nl_rb_probe probe;
@@ -105,7 +106,9 @@ int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *
 	       char *err, size_t errlen);
 
 /* Add cgroup @rel (existing directory under cfg->root). Returns its index,
- * the existing one, -ENOSPC or -errno. */
+ * the existing one, -ENOSPC or -errno. When all NL_RA_MAX_CG entries are in
+ * use, the entry of a cgroup that went is reused. a->adds counts entries
+ * created. */
 int nl_ra_add(struct nl_ra *a, const char *rel);
 
 /* Refresh weights/tickets of @c and publish them (R11: from the agent,

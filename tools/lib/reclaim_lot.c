@@ -129,6 +129,25 @@ int nl_lot_manage(struct nl_lot_bpf *l, uint64_t cgid)
 	return -ENOSPC;
 }
 
+int nl_lot_unmanage(struct nl_lot_bpf *l, uint64_t cgid)
+{
+	int s = slot_of(l, cgid);
+	struct nl_lot_counts *zero;
+	uint32_t k;
+
+	if (s < 0)
+		return s;
+	bpf_map_delete_elem(bpf_map__fd(l->skel->maps.lot_index), &cgid);
+	memset(&l->slots[s], 0, sizeof(l->slots[s]));
+	zero = calloc((size_t)l->nr_cpus, sizeof(*zero));
+	if (zero) {
+		k = (uint32_t)s;
+		bpf_map_update_elem(bpf_map__fd(l->skel->maps.lot_counts), &k, zero, BPF_ANY);
+		free(zero);
+	}
+	return 0;
+}
+
 int nl_lot_set_table(struct nl_lot_bpf *l, uint64_t cgid, const struct nl_lot_table *t)
 {
 	int s = slot_of(l, cgid);

@@ -29,6 +29,11 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
  * if already managed, or -ENOSPC when NL_LOT_MAX_CG are in use. */
 int nl_lot_manage(struct nl_lot_bpf *l, uint64_t cgid);
 
+/* Give up @cgid's slot (its memcg went): the BPF side no longer finds a
+ * table for it, and its counters are zeroed for the slot's next user.
+ * 0 or -ENOENT. */
+int nl_lot_unmanage(struct nl_lot_bpf *l, uint64_t cgid);
+
 /* Publish @t for @cgid (must be managed). 0 or -ENOENT. */
 int nl_lot_set_table(struct nl_lot_bpf *l, uint64_t cgid, const struct nl_lot_table *t);
 

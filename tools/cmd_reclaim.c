@@ -408,6 +408,22 @@ int nl_cmd_reclaim(int argc, char **argv)
 		nl_lot_close(lot);
 		return NL_EXIT_USAGE;
 	}
+	/* bytes against percent can be checked once the limits are known:
+	 * --high 16M with the default --low 70% of a 64M limit never acts */
+	for (int i = 0; i < ra.nr_cg && !a.status; i++) {
+		struct nl_wm w;
+		uint64_t limit = NL_RCG_NO_LIMIT;
+
+		nl_rcg_limit(ra.cg[i].dir, ra.cfg.v1, &limit);
+		if (nl_wm_resolve(&ra.cfg.high, &ra.cfg.low, limit, &w) == -ERANGE) {
+			fprintf(stderr, "%s: cgroup %s: --low (%" PRIu64 " KiB here) is not below --high (%" PRIu64
+				" KiB) for its memory limit; --low defaults to 70%%: give it in the units of --high\n",
+				argv[0], ra.cg[i].rel, w.low / 1024, w.high / 1024);
+			nl_rb_cleanup();
+			nl_lot_close(lot);
+			return NL_EXIT_USAGE;
+		}
+	}
 	if (a.status) {
 		printf("computed now by this command (its own --high/--low; not a running agent):\n");
 		for (int i = 0; i < ra.nr_cg; i++) {

@@ -28,6 +28,8 @@ CG=$root/reclaim-live-$$
 mkdir "$CG" || skip "cannot create a cgroup under $root"
 cleanup_hook() { kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null; rmdir "$CG"; rm -f "$TMP/f"; }
 if [ -f "$CG/memory.limit_in_bytes" ]; then echo $((64 << 20)) > "$CG/memory.limit_in_bytes"; else echo $((64 << 20)) > "$CG/memory.max"; fi
+# --high in bytes with the default --low 70% of this 64M limit: never acts
+expect 2 "is not below --high" "$NL" reclaim --dry-run -d 1 --high 16M "/$(basename "$CG")"
 (echo $BASHPID > "$CG/cgroup.procs"; exec "$WORK" --file 24 --file-path "$TMP/f" --anon 4 --ready-file "$TMP/rdy" --hold 60 > /dev/null) &
 WPID=$!
 for i in $(seq 100); do [ -f "$TMP/rdy" ] && break; sleep 0.1; done

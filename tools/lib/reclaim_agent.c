@@ -317,10 +317,13 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	{
 		struct nl_wm w = c->wm;
 
-		if (nl_wm_resolve(&a->cfg.high, &a->cfg.low, c->limit, &w)) {
+		int e = nl_wm_resolve(&a->cfg.high, &a->cfg.low, c->limit, &w);
+
+		if (e) {
 			if (!c->wm_bad)
-				logf_(a, c, "no memory.max to take a percentage of, or low >= high: "
-				      "give --high/--low in bytes; skipped");
+				logf_(a, c, "%s; skipped until that changes", e == -ERANGE
+				      ? "--low resolves to at least --high for this memory limit: give a lower --low"
+				      : "no memory limit to take a percentage of: give --high/--low in bytes");
 			c->wm_bad = true;
 			return false;
 		}

@@ -64,11 +64,9 @@ int nl_wm_resolve(const struct nl_wm_spec *hi, const struct nl_wm_spec *lo, uint
 
 	if (resolve1(hi, limit, &h) || resolve1(lo, limit, &l))
 		return -EINVAL;
-	if (l >= h)
-		return -ERANGE;
 	w->high = h;
 	w->low = l;
-	return 0;
+	return l >= h ? -ERANGE : 0;
 }
 
 bool nl_wm_update(struct nl_wm *w, uint64_t usage)

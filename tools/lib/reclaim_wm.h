@@ -30,7 +30,8 @@ struct nl_wm {
 };
 
 /* Resolve @hi/@lo against @limit (bytes; UINT64_MAX = no limit) into @w.
- * -EINVAL when a percent meets no limit; -ERANGE when low >= high. */
+ * -EINVAL when a percent meets no limit (@w untouched); -ERANGE when
+ * low >= high (@w holds the resolved pair, for the message). */
 int nl_wm_resolve(const struct nl_wm_spec *hi, const struct nl_wm_spec *lo, uint64_t limit,
 		  struct nl_wm *w);
 

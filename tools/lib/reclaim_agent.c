@@ -227,7 +227,7 @@ static int next_backend(struct nl_ra *a, int k)
 static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 {
 	struct nl_rcg_numa before, after;
-	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid };
+	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok };
 	uint64_t asked = 0, freed = 0, on = 0;
 	char err[256] = "";
 	double t0;

@@ -56,7 +56,7 @@ int nl_rb_reclaim(enum nl_rb_kind k, const struct nl_rb_target *t, uint64_t byte
 	case NL_RB_DAMOS:
 		return nl_damos_pageout(sysfs_root, t->rel, t->nid, bytes, asked, err, errlen);
 	case NL_RB_MADVISE:
-		return nl_madvise_pageout(t->dir, t->nid, bytes, asked, err, errlen);
+		return nl_madvise_pageout(t->dir, t->nid, t->anon_ok, bytes, asked, err, errlen);
 	case NL_RB_MEMCG:
 		*asked = bytes;
 		e = nl_rcg_reclaim(t->dir, bytes);

@@ -36,6 +36,7 @@ struct nl_rb_target {
 	const char *rel;	/* path under the cgroup root ("/a/b"), for DAMOS */
 	bool v1;		/* v1 memory controller */
 	int nid;		/* node to reclaim from (ignored by memcg) */
+	bool anon_ok;		/* swap can take anon pages (else madvise skips anon VMAs) */
 };
 
 /* Name of a backend ("damos", "madvise", "memcg"). */

@@ -119,7 +119,7 @@ static bool page_ours(const struct memcgs *m, uint64_t pm)
 /* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0) whose pages
  * are mapped more than once somewhere (@shared) or all mapped once (not
  * @shared); ends from maps. Returns the count or -errno; *@out is malloc'd. */
-static int node_vmas(pid_t pid, int nid, bool shared, struct vma **out)
+static int node_vmas(pid_t pid, int nid, bool shared, bool anon_ok, struct vma **out)
 {
 	char p[64], line[2048], key[16];
 	FILE *f;
@@ -136,7 +136,7 @@ static int node_vmas(pid_t pid, int nid, bool shared, struct vma **out)
 		uint64_t start;
 
 		if (!strstr(line, key) || !strstr(line, " mapmax=") != !shared ||
-		    sscanf(line, "%" SCNx64, &start) != 1)
+		    (!anon_ok && !strstr(line, " file=")) || sscanf(line, "%" SCNx64, &start) != 1)
 			continue;
 		if (n == cap) {
 			struct vma *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? cap * 2 : 64));
@@ -188,8 +188,8 @@ static int flush(int pidfd, struct iovec *iov, int *niov, uint64_t *advised)
 
 /* Page out up to @want bytes of @pid's pages on @nid charged to a memcg
  * of @m, in its @shared (or exclusive) VMAs; adds to @advised. */
-static int pageout_pid(pid_t pid, int nid, bool shared, const struct memcgs *m, uint64_t want,
-		       uint64_t *advised)
+static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, const struct memcgs *m,
+		       uint64_t want, uint64_t *advised)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	struct iovec iov[MAX_IOV];
@@ -208,7 +208,7 @@ static int pageout_pid(pid_t pid, int nid, bool shared, const struct memcgs *m, 
 		close(pidfd);
 		return -ESRCH;
 	}
-	n = node_vmas(pid, nid, shared, &v);
+	n = node_vmas(pid, nid, shared, anon_ok, &v);
 	if (n < 0) {
 		close(pmfd);
 		close(pidfd);
@@ -266,7 +266,7 @@ static int pageout_pid(pid_t pid, int nid, bool shared, const struct memcgs *m, 
 	return e;
 }
 
-int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advised,
+int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, uint64_t *advised,
 		       char *err, size_t errlen)
 {
 	pid_t *pids;
@@ -293,7 +293,7 @@ int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advis
 	for (int pass = 0; pass < 2 && !e; pass++) {
 		live = 0;
 		for (int i = 0; i < n && *advised < bytes; i++) {
-			int r = pageout_pid(pids[i], nid, pass, &m, bytes, advised);
+			int r = pageout_pid(pids[i], nid, pass, anon_ok, &m, bytes, advised);
 
 			if (r == -ESRCH)
 				continue;	/* the task exited meanwhile: next one */

@@ -3,6 +3,7 @@
 #ifndef NL_RECLAIM_MADVISE_H
 #define NL_RECLAIM_MADVISE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,8 +15,10 @@
  * -ENOENT (cgroup gone), -ESRCH (no task left to act on), -EPERM /
  * -EINVAL / -EOPNOTSUPP (kernel refused, or no /proc/kpagecgroup), -errno;
  * one line in @err on failure. Tasks exiting mid-step are skipped.
+ * Without @anon_ok (no swap for this cgroup) anonymous VMAs are skipped:
+ * PAGEOUT cannot free their pages, and they would fill every step.
  */
-int nl_madvise_pageout(const char *dir, int nid, uint64_t bytes, uint64_t *advised,
+int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, uint64_t *advised,
 		       char *err, size_t errlen);
 
 #endif

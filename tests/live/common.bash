@@ -48,3 +48,26 @@ start_top() {
 		kill -0 $TOP_PID 2>/dev/null || break
 	done
 }
+
+# memcg_root: mount point of the memory cgroup hierarchy (v1 memory on
+# hybrid hosts, else cgroup v2)
+memcg_root() {
+	awk '$3 == "cgroup2" && v2 == "" { v2 = $2 } $3 == "cgroup" && $4 ~ /memory/ { m = $2 }
+		END { print (m != "" ? m : v2) }' /proc/self/mounts
+}
+
+# cold_file PATH MIB: write PATH (MIB MiB, synced) and drop it from the page
+# cache, so that the next reader is charged for its pages
+cold_file() {
+	dd if=/dev/zero of="$1" bs=1M count="$2" conv=fsync status=none || fail "cannot write $1"
+	dd if="$1" iflag=nocache count=0 status=none
+}
+
+# hold_file CGROUP PATH MIB: in the background, an nlwork in CGROUP that maps
+# the existing file PATH (MIB MiB), reads it once and keeps it mapped for
+# 60 s; its pid is appended to WPID
+hold_file() {
+	(echo $BASHPID > "$1/cgroup.procs"; exec "$WORK" --file "$3" --file-path "$2" --file-exists \
+		--passes 1 --hold 60 > /dev/null) &
+	WPID="${WPID:-} $!"
+}

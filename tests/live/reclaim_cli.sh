@@ -23,7 +23,7 @@ fi
 "$NL" reclaim --help | grep -q -- '--dry-run' || fail "reclaim --help should describe --dry-run"
 
 # a real memcg with page cache: status and a dry run
-root=$(awk '$3 == "cgroup2" && v2 == "" { v2 = $2 } $3 == "cgroup" && $4 ~ /memory/ { m = $2 } END { print (m != "" ? m : v2) }' /proc/self/mounts)
+root=$(memcg_root)
 CG=$root/reclaim-live-$$
 mkdir "$CG" || skip "cannot create a cgroup under $root"
 cleanup_hook() { kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null; rmdir "$CG"; rm -f "$TMP/f"; }

@@ -5,34 +5,29 @@
 # (/proc/kpagecgroup) and must leave them: the file stays resident and
 # "other"'s usage does not drop, while the agent frees own's file pages.
 . "$(dirname "$0")/common.bash"
-root=$(awk '$3 == "cgroup2" && v2 == "" { v2 = $2 } $3 == "cgroup" && $4 ~ /memory/ { m = $2 } END { print (m != "" ? m : v2) }' /proc/self/mounts)
+root=$(memcg_root)
 [ -r /proc/kpagecgroup ] || skip "no /proc/kpagecgroup (CONFIG_MEMCG off)"
 command -v fincore > /dev/null || skip "fincore (util-linux) missing"
 OWN=$root/rfor-own-$$ OTHER=$root/rfor-other-$$
 F=/var/tmp/nl-rfor-$$
 mkdir "$OWN" "$OTHER" || skip "cannot create cgroups under $root"
+WPID=""
 cleanup_hook() { kill $WPID 2>/dev/null; wait $WPID 2>/dev/null; rmdir "$OWN" "$OTHER"; rm -f "$F" "$F.g"; }
 usage() { cat "$1"/memory.usage_in_bytes "$1"/memory.current 2>/dev/null | head -1; }
 resident() { fincore -n -b -o RES "$F" | awk '{ print int($1 / 4096) }'; }
 
 # a 16 MiB file on disk, dropped from the page cache, then read by "other"
-dd if=/dev/zero of="$F" bs=1M count=16 conv=fsync status=none || fail "cannot write $F"
-dd if="$F" iflag=nocache count=0 status=none
+cold_file "$F" 16
 (echo $BASHPID > "$OTHER/cgroup.procs"; exec cat "$F" > /dev/null) || fail "read in other failed"
 r0=$(resident)
 [ "$r0" -ge 3900 ] || fail "file not cached after the read in other: $r0 of 4096 pages"
 # "own": a task mapping that file (read once, then held), started first so
 # that its pages come first in a step, and a task mapping its own file G,
 # read first here (charged to own): what the agent may free
-(echo $BASHPID > "$OWN/cgroup.procs"; exec "$WORK" --file 16 --file-path "$F" --file-exists \
-	--passes 1 --hold 60 > /dev/null) &
-WPID=$!
+hold_file "$OWN" "$F" 16
 sleep 0.5
-dd if=/dev/zero of="$F.g" bs=1M count=16 conv=fsync status=none || fail "cannot write $F.g"
-dd if="$F.g" iflag=nocache count=0 status=none
-(echo $BASHPID > "$OWN/cgroup.procs"; exec "$WORK" --file 16 --file-path "$F.g" --file-exists \
-	--passes 1 --hold 60 > /dev/null) &
-WPID="$WPID $!"
+cold_file "$F.g" 16
+hold_file "$OWN" "$F.g" 16
 sleep 1
 o0=$(usage "$OTHER")
 "$NL" reclaim -v --backend madvise --high 2M --low 1M -i 0.2 -d 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||

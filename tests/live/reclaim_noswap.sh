@@ -5,7 +5,7 @@
 # file's pages.
 . "$(dirname "$0")/common.bash"
 [ "$(wc -l < /proc/swaps)" -le 1 ] || skip "this host has swap (the test needs none)"
-root=$(awk '$3 == "cgroup2" && v2 == "" { v2 = $2 } $3 == "cgroup" && $4 ~ /memory/ { m = $2 } END { print (m != "" ? m : v2) }' /proc/self/mounts)
+root=$(memcg_root)
 OWN=$root/rnoswap-$$
 F=/var/tmp/nl-rnoswap-$$
 mkdir "$OWN" || skip "cannot create a cgroup under $root"
@@ -14,11 +14,8 @@ cleanup_hook() { kill $WPID 2>/dev/null; wait $WPID 2>/dev/null; rmdir "$OWN"; r
 WPID=$!
 for i in $(seq 100); do [ -f "$TMP/rdy" ] && break; sleep 0.1; done
 [ -f "$TMP/rdy" ] || fail "anon holder not ready"
-dd if=/dev/zero of="$F" bs=1M count=16 conv=fsync status=none || fail "cannot write $F"
-dd if="$F" iflag=nocache count=0 status=none
-(echo $BASHPID > "$OWN/cgroup.procs"; exec "$WORK" --file 16 --file-path "$F" --file-exists \
-	--passes 1 --hold 60 > /dev/null) &
-WPID="$WPID $!"
+cold_file "$F" 16
+hold_file "$OWN" "$F" 16
 sleep 1
 "$NL" reclaim -v --backend madvise --high 8M --low 4M -i 0.2 -d 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
 	fail "numalens reclaim exited $?: $(tail -3 "$TMP/log")"

@@ -264,30 +264,35 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 	}
 }
 
-/* The watched pid that BPF saw nothing of (it neither ran nor allocated
- * since attach): an entry with zero figures, its name and cgroup, so that
- * `top -p` shows the process and its resident memory. Returns 1 if @p was
- * filled, 0 if the process went meanwhile. */
-static int watched_idle(struct nl_collector *c, struct nl_proc *p)
+/* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
+ * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
+static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
 {
-	pid_t pid = c->o.watch_pid;
+	char full[4608];
+	uint64_t id;
 
-	memset(p, 0, sizeof(*p));
-	p->pid = pid;
-	p->alive = true;
-	if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)) ||
-	    nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
+	if (nl_read_comm(c->o.procfs_root, p->pid, p->comm, sizeof(p->comm)) ||
+	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, p->cgroup_path,
 				sizeof(p->cgroup_path)))
-		return 0;
+		return -ESRCH;
 	if (c->cgmap.n) {
-		char full[4608];
-		uint64_t id;
-
 		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, p->cgroup_path);
 		if (!nl_cgroup_id_of(full, &id))
 			p->cgroup_id = id;
 	}
-	return 1;
+	return 0;
+}
+
+/* The watched pid that BPF saw nothing of (it neither ran nor allocated
+ * since attach): an entry with zero figures, its name and cgroup, so that
+ * `top -p` shows the process and its resident memory. Returns 1 if @p was
+ * filled, 0 if the process went meanwhile. */
+static int watched_idle(const struct nl_collector *c, struct nl_proc *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = c->o.watch_pid;
+	p->alive = true;
+	return proc_identity(c, p) == 0;
 }
 
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
@@ -321,18 +326,8 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 			    prev)
 				continue;
 		}
-		if (nl_read_comm(c->o.procfs_root, pid, p->comm, sizeof(p->comm)) ||
-		    nl_proc_cgroup_path(c->o.procfs_root, pid, c->o.cgroup_mode, p->cgroup_path,
-					sizeof(p->cgroup_path))) {
+		if (proc_identity(c, p))
 			exited_proc(c, p);
-		} else if (c->cgmap.n) {
-			char full[4608];
-			uint64_t id;
-
-			snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, p->cgroup_path);
-			if (!nl_cgroup_id_of(full, &id))
-				p->cgroup_id = id;
-		}
 		n++;
 	}
 	if (c->o.watch_pid > 0 && nl_pid_alive(c->o.procfs_root, c->o.watch_pid)) {

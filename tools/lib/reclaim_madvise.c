@@ -30,11 +30,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include "cgroup.h"
 #include "reclaim_cg.h"
 #include "reclaim_madvise.h"
 
@@ -49,47 +48,27 @@ struct vma {
 };
 
 /* The memcgs a step may take pages from: the cgroup directory and its
- * descendants, by inode (= cgroup id), and /proc/kpagecgroup. */
+ * descendants (the project's cgroup walker; ids = kernfs ids = the inodes
+ * /proc/kpagecgroup reports), and /proc/kpagecgroup. */
 struct memcgs {
-	uint64_t *ino;
-	int n, cap;
+	struct nl_cgroup_map tree;
 	int kpc_fd;
 };
 
-static struct memcgs *walk_set;	/* nftw has no user pointer */
-
-static int add_dir(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)path;
-	(void)ftw;
-	if (type != FTW_D)
-		return 0;
-	if (walk_set->n == walk_set->cap) {
-		int cap = walk_set->cap ? walk_set->cap * 2 : 16;
-		uint64_t *v = realloc(walk_set->ino, sizeof(*v) * (size_t)cap);
-
-		if (!v)
-			return -1;
-		walk_set->ino = v;
-		walk_set->cap = cap;
-	}
-	walk_set->ino[walk_set->n++] = (uint64_t)sb->st_ino;
-	return 0;
-}
-
 /* Fill @m for cgroup directory @dir. Returns 0, -ENOENT (cgroup gone),
- * -EOPNOTSUPP (no /proc/kpagecgroup) or -ENOMEM. */
+ * -EOPNOTSUPP (no /proc/kpagecgroup) or -errno of the walk. */
 static int memcgs_open(struct memcgs *m, const char *dir)
 {
+	int e;
+
 	memset(m, 0, sizeof(*m));
 	m->kpc_fd = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
 	if (m->kpc_fd < 0)
 		return -EOPNOTSUPP;
-	walk_set = m;
-	if (nftw(dir, add_dir, 16, FTW_PHYS) || !m->n) {
+	e = nl_cgroup_map_build(&m->tree, dir);
+	if (e < 0) {
 		close(m->kpc_fd);
-		free(m->ino);
-		return access(dir, F_OK) ? -ENOENT : -ENOMEM;
+		return e;
 	}
 	return 0;
 }
@@ -97,7 +76,7 @@ static int memcgs_open(struct memcgs *m, const char *dir)
 static void memcgs_close(struct memcgs *m)
 {
 	close(m->kpc_fd);
-	free(m->ino);
+	nl_cgroup_map_free(&m->tree);
 }
 
 /* True when the page at pagemap entry @pm is present and charged to a
@@ -110,10 +89,7 @@ static bool page_ours(const struct memcgs *m, uint64_t pm)
 		return false;
 	if (pread(m->kpc_fd, &ino, sizeof(ino), (off_t)(pfn * sizeof(ino))) != sizeof(ino))
 		return false;
-	for (int i = 0; i < m->n; i++)
-		if (m->ino[i] == ino)
-			return true;
-	return false;
+	return nl_cgroup_map_index(&m->tree, ino) >= 0;
 }
 
 /* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0) whose pages

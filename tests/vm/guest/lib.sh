@@ -127,3 +127,22 @@ nl_within() {
 nl_sum() {
 	nljq -s "$1" "$2"
 }
+
+# nl_memcg_settle CGDIR: wait until CGDIR's memory.stat and memory.numa_stat
+# read the same twice, 2.1 s apart (at most 4 tries). Memcg statistics
+# reach these files on a read only past a threshold of pending updates or
+# by the kernel's 2 s periodic flush, and a read may skip the flush while
+# another one runs: CI once read pgsteal +1536 right after a workload that
+# had freed 25089 pages. Call it before reading the "after" figures of an
+# idle cgroup.
+nl_memcg_settle() {
+	local a b i
+	b=$(cat "$1/memory.stat" "$1/memory.numa_stat" 2>/dev/null)
+	for i in 1 2 3 4; do
+		sleep 2.1
+		a=$b
+		b=$(cat "$1/memory.stat" "$1/memory.numa_stat" 2>/dev/null)
+		[ "$a" = "$b" ] && return 0
+	done
+	echo "nl_memcg_settle: $1 statistics still changing after $i tries"
+}

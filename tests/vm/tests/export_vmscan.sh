@@ -53,6 +53,7 @@ settle() {
 st0=$(ms pgsteal)
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 2 --node 2 --file 64 --file-path /mnt/d/f" > /tmp/work.out 2>&1 ||
 	nl_fail "nlwork failed: $(cat /tmp/work.out)"
+nl_memcg_settle $CG
 st1=$(ms pgsteal)
 settle "$L"
 lf=$(sum_of "numalens_cgroup_reclaim_freed_bytes_total$L")
@@ -77,6 +78,7 @@ nl_expect "limit: +Inf bucket" "$inf" -eq "$cnt"
 P='{cgroup="/vmexport-vm",context="proactive",'
 sp0=$(ms pgsteal_proactive)
 echo 8M > $CG/memory.reclaim || nl_fail "writing 8M to memory.reclaim failed"
+nl_memcg_settle $CG
 sp1=$(ms pgsteal_proactive)
 settle "$P"
 pf=$(sum_of "numalens_cgroup_reclaim_freed_bytes_total$P")

@@ -52,10 +52,8 @@ for lru in y n; do
 	text0=$(awk '/nlwork0/ { for (i = 2; i <= NF; i++) if ($i ~ /^N0=/) s += substr($i, 4) } END { print s + 0 }' \
 		/proc/${PIDS##* }/numa_maps)
 	nl_expect "[$lru] pages of the nlwork0 text on node 0" "$text0" -ge 150
-	# memcg statistics reach memory.numa_stat on a read only past a
-	# threshold of pending updates, else by the 2 s periodic flush: a
-	# baseline read at once once missed a whole THP (CI: 509 vs 1030)
-	sleep 2.5
+	# a baseline read at once once missed a whole THP (CI: 509 vs 1030)
+	nl_memcg_settle $CG/$S
 	for n in 0 1 2 3; do eval b$n=$(node_pages $S $n); done
 	$NUMALENS reclaim -v --backend madvise --step 256 --high 30M --low 20M -i 0.2 -d 12 /$S > /tmp/$S.log 2>&1 ||
 		nl_fail "[$lru] numalens reclaim exit $?: $(tail -3 /tmp/$S.log)"
@@ -77,6 +75,7 @@ for lru in y n; do
 	nl_expect "[$lru] steps on node 0 (24M) vs node 1 (8M)" "$d0" -gt "$d1"
 	# agent's per-node totals vs our own memory.numa_stat deltas
 	tot=$(sed -n 's/^reclaimed madvise pages: //p' /tmp/$S.log | tail -1)
+	nl_memcg_settle $CG/$S
 	for n in 0 1 2; do
 		a=$(echo "$tot" | tr ' ' '\n' | sed -n "s/^N$n=//p"); eval b=\$b$n
 		d=$((b - $(node_pages $S $n)))

@@ -33,6 +33,14 @@ elif [ "$LRU" = mglru ]; then
 	nl_fail "this kernel has no MGLRU (/sys/kernel/mm/lru_gen/enabled)"
 fi
 
+# --- no khugepaged ------------------------------------------------------------
+# khugepaged collapsing the idle workload's anon into THPs charges new huge
+# pages and reclaims for them: limit reclaim done by khugepaged (memory.stat
+# pgsteal_khugepaged). CI saw 565 such pages inside the proactive window,
+# which moved memory.numa_stat by 611 pages more than memory.reclaim freed.
+# THP only where madvised: khugepaged leaves this workload alone.
+echo madvise > /sys/kernel/mm/transparent_hugepage/enabled || nl_fail "cannot set THP to madvise"
+
 # --- swap on zram, an ext2 file system on the virtio disk ------------------
 echo 256M > /sys/block/zram0/disksize || nl_fail "zram0 disksize"
 mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "swapon /dev/zram0 failed"
@@ -153,14 +161,15 @@ echo "memory.stat: pgsteal_proactive +$((sp1 - sp0)) pgsteal_direct +$((sd1 - sd
 invariants $J proactive
 nl_expect "proactive: freed pages (24M asked)" "$pf" -ge $((20 * 1024 * 1024 / PG))
 nl_within "proactive: freed vs memory.stat pgsteal_proactive delta" "$pf" "$((sp1 - sp0))" 5
-# Two CI runs out of many counted a stray THP-sized amount of limit freeing
-# in this window (512 and 704 pages, with pgsteal_direct +0 and proactive
-# exact): unexplained, so allowed up to 15% of what memory.reclaim freed
-# and reported with its episodes, instead of failing the suite on it.
+# Limit reclaim inside the window is only what memory.stat saw as such:
+# its reads bracket numalens' window. (Before THP was set to madvise, one
+# CI run showed 565 such pages, all pgsteal_khugepaged; the 512 and 704
+# of earlier runs, with pgsteal_direct +0, fit the same cause.)
 le=$(last $J episodes_by_limit)
-echo "limit reclaim during the proactive window: $lf pages freed in $le episodes (pgsteal_direct +$((sd1 - sd0)), pgsteal_khugepaged +$((${sk1:-0} - ${sk0:-0})))"
-nl_expect "proactive: limit reclaim seen meanwhile (pages), at most memory.stat pgsteal_direct's delta + 15% of proactive" \
-	"$lf" -le "$((sd1 - sd0 + pf * 15 / 100))"
+sk=$((${sk1:-0} - ${sk0:-0}))
+echo "limit reclaim during the proactive window: $lf pages freed in $le episodes (pgsteal_direct +$((sd1 - sd0)), pgsteal_khugepaged +$sk)"
+nl_expect "proactive window: limit-freed pages, at most memory.stat pgsteal_direct + pgsteal_khugepaged deltas (+5%)" \
+	"$lf" -le "$(( (sd1 - sd0 + sk) * 105 / 100 ))"
 tot=0
 for n in 0 1 2 3; do
 	eval "drop=\$((np0_$n - np1_$n))"

@@ -122,7 +122,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	case OPT_HIGH:
 	case OPT_LOW:
 		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent in (0, 100]",
+			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
 				     key == OPT_HIGH ? "high" : "low", arg);
 		break;
 	case 'i':
@@ -143,7 +143,8 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		char *end;
 		double v = strtod(arg, &end);
 
-		if (end == arg || *end || !(v > 0) || v > 1e6)
+		/* strtod's hex and exponent forms are refused as typos */
+		if (end == arg || *end || strpbrk(arg, "xXpPeEnN") || !(v >= 0.01 && v <= 1e6))
 			argp_failure(st, NL_EXIT_USAGE, 0, "--rate-limit: MiB/s from 0.01 to 1000000, not '%s'", arg);
 		a->cfg.rate_mib_s = v;
 		break;
@@ -389,6 +390,10 @@ int nl_cmd_reclaim(int argc, char **argv)
 	a.cfg.v1 = mode == NL_CG_V1_MEMORY;
 	a.cfg.root = root;
 	a.cfg.log = a.status ? NULL : stdout;
+	/* before the BPF load: a SIGTERM while it runs (~20 ms) ends the
+	 * agent cleanly at its first loop check instead of killing it */
+	if (!a.status)
+		nl_cli_install_signals();
 
 	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, &have_limit, err, sizeof(err));
 	if (rc) {
@@ -449,7 +454,6 @@ int nl_cmd_reclaim(int argc, char **argv)
 		return NL_EXIT_OK;
 	}
 
-	nl_cli_install_signals();
 	printf("numalens reclaim: %s hierarchy at %s; backend %s%s; victim %s; limit-reclaim hook %s%s\n",
 	       a.cfg.v1 ? "v1 memory" : "cgroup v2", root, nl_rb_name(ra.backend),
 	       ra.backend == NL_RB_MEMCG ? " (memcg-wide, the last resort: not node-targeted)" : "",

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "procfs.h"
 #include "view_json.h"
 #include "view_sort.h"
 #include "view_text.h"
@@ -249,6 +250,17 @@ int nl_cmd_top(int argc, char **argv)
 	if (a.view.filter.pid && kill(a.view.filter.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "numalens: no process with pid %d: check it with ps\n", (int)a.view.filter.pid);
 		return NL_EXIT_USAGE;
+	}
+	if (a.view.filter.pid) {
+		pid_t tgid;
+
+		/* per-process figures are keyed by tgid: a thread id would
+		 * match nothing and show a row of zeros */
+		if (!nl_proc_tgid("/proc", a.view.filter.pid, &tgid) && tgid != a.view.filter.pid) {
+			fprintf(stderr, "numalens: -p %d is a thread of process %d: showing the process\n",
+				(int)a.view.filter.pid, (int)tgid);
+			a.view.filter.pid = tgid;
+		}
 	}
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,

@@ -37,4 +37,18 @@ rss=$("$JQ" "$TMP/idle.json" "processes[pid=$SLP].rss_pages_by_node" | tr -c '0-
 	awk '{ for (i = 1; i <= NF; i += 2) s += $(i + 1) } END { print s + 0 }')
 [ "$rss" -gt 0 ] || fail "top -p of an idle process: no resident pages ($rss)"
 note "idle process $SLP with -p: shown, $rss resident pages"
+# -p of a thread id: the figures are per process, so its process is shown
+"$WORK" --threads 2 --spin 4 > /dev/null & WP=$!
+for i in $(seq 1 50); do
+	[ "$(ls /proc/$WP/task 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
+TID=$(ls /proc/$WP/task | grep -v "^$WP\$" | head -1)
+[ -n "$TID" ] || fail "nlwork --threads 2 started no thread"
+"$NL" top --json -n 1 -d 1 -p "$TID" > "$TMP/tid.json" 2> "$TMP/tid.err" || fail "top -p $TID exited $?: $(cat "$TMP/tid.err")"
+kill $WP 2>/dev/null; wait $WP 2>/dev/null
+grep -q "is a thread of process $WP" "$TMP/tid.err" || fail "top -p $TID (a thread of $WP) did not say so: $(cat "$TMP/tid.err")"
+run=$("$JQ" "$TMP/tid.json" "processes[pid=$WP].run_ns_total")
+note "thread $TID of $WP with -p: process shown, run_ns_total=$run"
+ge_pct "$run" 500000000 100 || fail "top -p of a thread: its process should show >= 0.5 s of run time, saw $run"
 exit 0

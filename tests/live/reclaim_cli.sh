@@ -16,6 +16,9 @@ expect 2 "neither a size" "$NL" reclaim --low abc /
 expect 2 "auto, damos, madvise or memcg" "$NL" reclaim --backend foo /
 expect 2 "lottery or round-robin" "$NL" reclaim --victim best /
 expect 2 "LO,HI" "$NL" reclaim --balance 120,80 /
+expect 2 "no hex or exponent" "$NL" reclaim --high 0x10M /
+expect 2 "no hex or exponent" "$NL" reclaim --low 1e-300% /
+expect 2 "from 0.01 to" "$NL" reclaim --rate-limit 1e-300 /
 expect 2 "no cgroup under" "$NL" reclaim --dry-run '/reclaim-no-such-*'
 if command -v setpriv > /dev/null; then
 	expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" reclaim --status /
@@ -100,4 +103,12 @@ rmdir "$root/reclaim-churn-$$-first" "$root/reclaim-churn-$$-last"
 grep -q "more than 64 cgroups match" "$TMP/churn" && fail "entries of removed cgroups are not reused: $(grep -m1 'more than' "$TMP/churn")"
 grep -q "managing cgroup /reclaim-churn-$$-last" "$TMP/churn" || fail "the 72nd cgroup of the pattern is not managed"
 note "72 cgroups through one pattern: $(grep -c 'managing cgroup' "$TMP/churn") managed, none refused"
+# SIGTERM while the BPF programs load: the handler is already in place,
+# so the agent ends cleanly (exit 0), not by the signal (143)
+for d in 0.005 0.02; do
+	"$NL" reclaim --dry-run -d 5 / > /dev/null 2>&1 & AG=$!
+	sleep $d; kill -TERM $AG; wait $AG; rc=$?
+	[ $rc = 0 ] || fail "SIGTERM $d s after start: exit $rc, expected 0"
+done
+note "SIGTERM during start-up: exit 0"
 exit 0

@@ -272,6 +272,20 @@ static void test_pids_comm(void **state)
 		assert_string_equal(comm, "a-very-");
 		assert_int_equal(nl_read_comm(p, 43, comm, sizeof(comm)), -ENOENT);
 	}
+	{	/* thread 51 of process 50 */
+		char p[PATH_MAX];
+		pid_t tg = 0;
+
+		wfile(r, "tg/51/status", "Name:\tworker\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t50\nNgid:\t0\nPid:\t51\n");
+		wfile(r, "tg/52/status", "Name:\tbroken\nPid:\t52\n");
+		snprintf(p, sizeof(p), "%s/tg", r);
+		assert_int_equal(nl_proc_tgid(p, 51, &tg), 0);
+		assert_int_equal(tg, 50);
+		assert_int_equal(nl_proc_tgid(p, 52, &tg), -EINVAL);
+		assert_int_equal(nl_proc_tgid(p, 53, &tg), -ENOENT);
+		assert_int_equal(nl_proc_tgid("/proc", getpid(), &tg), 0);
+		assert_int_equal(tg, getpid());
+	}
 	/* live */
 	assert_true(nl_pid_alive("/proc", getpid()));
 	assert_int_equal(nl_read_comm("/proc", getpid(), comm, sizeof(comm)), 0);

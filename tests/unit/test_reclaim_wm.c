@@ -31,6 +31,11 @@ static void test_parse(void **state)
 	assert_int_equal(nl_wm_parse("-5M", &s), -EINVAL);
 	assert_int_equal(nl_wm_parse("", &s), -EINVAL);
 	assert_int_equal(nl_wm_parse("nan", &s), -EINVAL);
+	assert_int_equal(nl_wm_parse("0x10M", &s), -EINVAL);
+	assert_int_equal(nl_wm_parse("1e-300%", &s), -EINVAL);
+	assert_int_equal(nl_wm_parse("1e3M", &s), -EINVAL);
+	assert_int_equal(nl_wm_parse("0.001%", &s), -EINVAL);
+	assert_int_equal(nl_wm_parse("0.5%", &s), 0);
 }
 
 static void test_resolve(void **state)

@@ -357,6 +357,24 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 	return 0;
 }
 
+/* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
+ * snapshot's). A path that does not fit keeps its head and ends in
+ * "...#<id>", so two long cgroups never share a label (export series, JSON
+ * keys would otherwise collide). */
+static void path_label(char *out, size_t len, const char *path, uint64_t id)
+{
+	char tail[32];
+	size_t pl = strlen(path), tl;
+
+	if (pl < len) {
+		memcpy(out, path, pl + 1);
+		return;
+	}
+	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
+	memcpy(out, path, len - 1 - tl);
+	memcpy(out + len - 1 - tl, tail, tl + 1);
+}
+
 static int add_gone(struct nl_collector *c, const struct nl_cgroup_ent *e)
 {
 	if (c->nr_gone == c->cap_gone) {
@@ -372,17 +390,19 @@ static int add_gone(struct nl_collector *c, const struct nl_cgroup_ent *e)
 	c->gone[c->nr_gone].parent = e->parent_id;
 	c->gone[c->nr_gone].depth = e->depth;
 	c->gone[c->nr_gone].left = c->o.cgroup_grace;
-	snprintf(c->gone[c->nr_gone].path, sizeof(c->gone[0].path), "%s", e->path);
+	path_label(c->gone[c->nr_gone].path, sizeof(c->gone[0].path), e->path, e->id);
 	c->nr_gone++;
 	return 0;
 }
 
-static void fill_numa_stat(struct nl_collector *c, struct nl_cgroup *g, long page_size)
+/* @path: the cgroup's full path (g->path may be a shortened label) */
+static void fill_numa_stat(struct nl_collector *c, struct nl_cgroup *g, const char *path,
+			   long page_size)
 {
 	char p[4700];
 
 	snprintf(p, sizeof(p), "%s%s%smemory.numa_stat", c->o.cgroup_root,
-		 strcmp(g->path, "/") ? g->path : "", "/");
+		 strcmp(path, "/") ? path : "", "/");
 	g->numa_stat_known = nl_memcg_numa_stat_read(p, g->anon_bytes_by_node,
 						     g->file_bytes_by_node, page_size) > 0;
 }
@@ -446,10 +466,10 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 		g->id = ent->id;
 		g->parent_id = ent->parent_id;
 		g->depth = ent->depth;
-		snprintf(g->path, sizeof(g->path), "%s", ent->path);
+		path_label(g->path, sizeof(g->path), ent->path, ent->id);
 		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
 				s->src.numa_balancing);
-		fill_numa_stat(c, g, s->page_size);
+		fill_numa_stat(c, g, ent->path, s->page_size);
 	}
 	for (int gi = 0; gi < c->nr_gone; gi++) {
 		struct nl_counts dc;

@@ -202,7 +202,7 @@ static int split_listen(const char *s, char *host, size_t hlen, char *port, size
 		if (!rb || rb[1] != ':')
 			return -EINVAL;
 		n = (size_t)(rb - s - 1);
-		if (n >= hlen)
+		if (!n || n >= hlen)	/* "[]:N" names no address */
 			return -EINVAL;
 		memcpy(host, s + 1, n);
 		host[n] = '\0';
@@ -351,8 +351,8 @@ void nl_http_stop(struct nl_http *h)
 {
 	if (!h)
 		return;
+	/* MHD_stop_daemon closes the listen socket it was given */
 	MHD_stop_daemon(h->d);
-	close(h->fd);
 	free(h);
 }
 

@@ -373,6 +373,23 @@ int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
 	return 0;
 }
 
+int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid)
+{
+	char path[PATH_MAX], buf[2048];
+	const char *t;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/%d/status", procfs_root, (int)tid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	t = strstr(buf, "\nTgid:");
+	if (!t)
+		return -EINVAL;
+	*tgid = (pid_t)strtol(t + 6, NULL, 10);
+	return *tgid > 0 ? 0 : -EINVAL;
+}
+
 static bool list_has(const char *list, size_t n, const char *word)
 {
 	size_t wl = strlen(word);

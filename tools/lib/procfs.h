@@ -111,6 +111,11 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max);
  * (truncated to @len - 1). Returns 0 or -errno (-ENOENT if gone). */
 int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);
 
+/* nl_proc_tgid - the process (thread group) id of thread @tid, from the
+ * "Tgid:" line of <procfs_root>/<tid>/status; @tid itself for a process.
+ * Returns 0, -ENOENT if gone, -EINVAL if the line is missing, or -errno. */
+int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid);
+
 /*
  * nl_proc_cgroup_path - the cgroup path of @pid from <procfs_root>/<pid>/cgroup.
  * @mode: NL_CG_V2 -> the "0::<path>" line; NL_CG_V1_MEMORY -> the

@@ -14,12 +14,15 @@ int nl_wm_parse(const char *s, struct nl_wm_spec *out)
 	memset(out, 0, sizeof(*out));
 	if (!s || !*s)
 		return -EINVAL;
+	/* strtod's hex and exponent forms are typos here, not sizes */
+	if (strpbrk(s, "xXpPeE"))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || !isfinite(v) || v < 0)
 		return -EINVAL;
 	if (*end == '%' && !end[1]) {
-		if (v <= 0 || v > 100)
+		if (v < 0.01 || v > 100)
 			return -EINVAL;
 		out->pct = true;
 		out->pct_val = v;

@@ -19,7 +19,8 @@ struct nl_wm_spec {
 	uint64_t bytes;
 };
 
-/* Parse "75%", "512M", "1G", "4096" (K/M/G/T are powers of 1024).
+/* Parse "75%", "512M", "1G", "4096" (K/M/G/T are powers of 1024): a
+ * decimal (no hex, no exponent), percent in [0.01, 100], bytes >= 1.
  * 0 or -EINVAL. */
 int nl_wm_parse(const char *s, struct nl_wm_spec *out);
 

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -304,6 +306,44 @@ static void test_sums_and_names(void **state)
 	assert_int_equal(f[6].v, 100);	/* freed_pages_by_proactive */
 }
 
+/* The text report with -c: a listed cgroup without reclaim says "no
+ * reclaim in", one the snapshot does not list (removed past the grace
+ * interval) says so instead of claiming it never reclaimed. */
+static void test_text_filter_gone(void **state)
+{
+	struct nl_snapshot s = {};
+	struct nl_cgroup cg[2] = {};
+	struct nl_vs_view_opts o = {};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	strcpy(cg[0].path, "/");
+	strcpy(cg[1].path, "/a");
+	cg[1].id = 2;
+	cg[1].parent_id = 1;
+	cg[0].id = 1;
+	s.cgroups = cg;
+	s.nr_cgroups = 2;
+	s.src.vmscan = true;
+	o.cgroup = "/a";
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nl_vs_text_write(f, &s, &o), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "no reclaim in /a since start"));
+	free(buf);
+	buf = NULL;
+	o.cgroup = "/b";
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nl_vs_text_write(f, &s, &o), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "cgroup /b is not in the hierarchy"));
+	assert_null(strstr(buf, "no reclaim"));
+	free(buf);
+	s.cgroups = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_ratios_seed),
 		cmocka_unit_test(test_ratios_empty),
 		cmocka_unit_test(test_sums_and_names),
+		cmocka_unit_test(test_text_filter_gone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

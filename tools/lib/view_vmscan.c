@@ -135,6 +135,15 @@ static void text_cgroup(FILE *out, const struct nl_snapshot *s, const struct nl_
 	}
 }
 
+/* Whether the snapshot lists the filter's cgroup (or there is no filter). */
+static bool listed(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
+{
+	for (int i = 0; i < s->nr_cgroups; i++)
+		if (wanted(&s->cgroups[i], o))
+			return true;
+	return !o->cgroup || !o->cgroup[0] || !strcmp(o->cgroup, "/");
+}
+
 int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 {
 	int shown = 0;
@@ -154,7 +163,10 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 		text_cgroup(out, s, g, o, o->wall_ns);
 		shown++;
 	}
-	if (!shown)
+	if (!shown && !listed(s, o))
+		fprintf(out, "cgroup %s is not in the hierarchy (not created yet, or removed longer ago than "
+			"the grace interval): its reclaim stays counted in its parent\n", o->cgroup);
+	else if (!shown)
 		fprintf(out, "no reclaim%s%s since start\n", o->cgroup && o->cgroup[0] ? " in " : "",
 			o->cgroup ? o->cgroup : "");
 	for (int k = 0; k < s->nr_nodes; k++) {

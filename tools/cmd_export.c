@@ -9,6 +9,7 @@
  * cgroup host cost one render and one copy of the text, not fifty.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cgroup.h"
 #include "cli.h"
 #include "export_synth.h"
 #include "http_server.h"
@@ -61,6 +63,27 @@ struct export_state {
 	char missing[512];		/* sources this session runs without */
 	char hierarchy[600];		/* "v1-memory (/sys/fs/cgroup/memory)" */
 };
+
+/* Warn about each --cgroup-pattern that matches no cgroup under @root now:
+ * a typo would otherwise look like a quiet cgroup. Not an error, since the
+ * cgroup may come later (its series then appear). */
+static void warn_unmatched_patterns(const struct export_args *a, const char *root)
+{
+	struct nl_cgroup_map m = {};
+
+	if (!a->po.nr_cgroup_patterns || nl_cgroup_map_build(&m, root) < 0)
+		return;
+	for (int i = 0; i < a->po.nr_cgroup_patterns; i++) {
+		int k = 0;
+
+		while (k < m.n && fnmatch(a->patterns[i], m.ents[k].path, 0))
+			k++;
+		if (k == m.n)
+			fprintf(stderr, "numalens export: --cgroup-pattern '%s' matches no cgroup under %s now; "
+				"its series appear when one does\n", a->patterns[i], root);
+	}
+	nl_cgroup_map_free(&m);
+}
 
 static const char export_doc[] =
 	"Serve numalens' NUMA locality figures as Prometheus metrics: the same snapshot "
@@ -471,6 +494,8 @@ int nl_cmd_export(int argc, char **argv)
 			 s.mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2", s.root[0] ? s.root : "not mounted");
 		if (s.bpf.missing[0])
 			fprintf(stderr, "numalens export: running without: %s\n", s.bpf.missing);
+		if (s.root[0])
+			warn_unmatched_patterns(&a, s.root);
 	}
 	{
 		/* the bound port, not the asked one (":0" picks a free port) */

@@ -70,4 +70,13 @@ for id in $ids; do
 	bpftool link show id "$id" > /dev/null 2>&1 && fail "BPF link $id still exists after exit"
 done
 note "SIGTERM: exit 0, links $(echo $ids) released"
+# a --cgroup-pattern that matches nothing is warned about (a typo would
+# look like a quiet cgroup), one that matches is not
+"$NL" export --listen 127.0.0.1:0 --cgroup-pattern "/nl-no-such-$$-*" --cgroup-pattern '/*' \
+	> /dev/null 2> "$TMP/pat.err" & P=$!
+for i in $(seq 1 100); do grep -q serving "$TMP/pat.err" && break; sleep 0.1; done
+kill -TERM $P; wait $P
+grep -q "pattern '/nl-no-such-$$-\*' matches no cgroup" "$TMP/pat.err" || fail "no warning for an unmatched pattern: $(cat "$TMP/pat.err")"
+grep -q "pattern '/\*' matches no" "$TMP/pat.err" && fail "warned about a pattern that matches"
+note "unmatched pattern: $(grep 'matches no' "$TMP/pat.err")"
 exit 0

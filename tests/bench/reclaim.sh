@@ -16,19 +16,17 @@ grep -q '^RUN ' "$res" 2>/dev/null || { echo "reclaim bench: no results (see $OU
 {
 echo "Reclaim (R20 scaled: dd bs=1M count=128 | tail in a 16M memcg, zram swap, 4-node TCG guest)"
 grep -E '^node |^lru_gen' "$res"
-grep '^RUN ' "$res" | awk '
-function field(k,   i, a) { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } }
-{ arm = field("arm"); n[arm]++
-  for (k = 1; k <= nk; k++) { v = field(key[k]); s[arm, k] += v; q[arm, k] += v * v } }
-BEGIN { nk = split("elapsed_ms majfault stall_us events_max scan_anon scan_file agent_pages", key, " ") }
+grep '^RUN ' "$res" | awk -v keys="elapsed_ms majfault stall_us events_max scan_anon scan_file agent_pages" \
+	-f tests/bench/arm_stats.awk -f /dev/fd/3 3<<'AWK'
 END {
   printf "%-9s %4s %16s %14s %16s %14s %10s %12s\n", "arm", "runs", "elapsed_s", "major_faults", "stall_s(PSI)", "events.max", "anon_scan%", "agent_pages"
   split("none rr lottery", arms, " ")
   for (j = 1; j <= 3; j++) { a = arms[j]; if (!n[a]) continue
-    for (k = 1; k <= nk; k++) { m[k] = s[a, k] / n[a]; d[k] = sqrt((q[a, k] / n[a] - m[k] * m[k]) > 0 ? (q[a, k] / n[a] - m[k] * m[k]) : 0) }
     sh = (s[a, 5] + s[a, 6]) ? 100 * s[a, 5] / (s[a, 5] + s[a, 6]) : 0
     printf "%-9s %4d %7.2f +- %5.2f %7.0f +- %4.0f %7.2f +- %5.2f %7.0f +- %4.0f %9.1f%% %12.0f\n", a, n[a],
-      m[1] / 1000, d[1] / 1000, m[2], d[2], m[3] / 1e6, d[3] / 1e6, m[4], d[4], sh, m[7] }
-}'
+      mean(a, 1) / 1000, sd(a, 1) / 1000, mean(a, 2), sd(a, 2), mean(a, 3) / 1e6, sd(a, 3) / 1e6,
+      mean(a, 4), sd(a, 4), sh, mean(a, 7) }
+}
+AWK
 echo "(raw runs: $res)"
 } | tee "$OUT/reclaim.txt"

@@ -1,0 +1,24 @@
+# Per-arm mean and standard deviation of KEY=VALUE fields, shared by the
+# bench reports (reclaim.sh, reclaim_r19.sh); each adds its own END table.
+# Input lines: "TAG arm=A k1=v1 k2=v2 ...". Set -v keys="k1 k2 ...".
+# Afterwards: n[a] runs of arm a; mean(a, k) and sd(a, k) of the k-th key
+# (population sd, as the runs are the whole sample we report on).
+
+# field(k): value of KEY k on the current line ("" if absent)
+function field(k,   i, kv) {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
+	return ""
+}
+function mean(a, k) { return n[a] ? s[a, k] / n[a] : 0 }
+function sd(a, k,   m, v) {
+	if (!n[a]) return 0
+	m = mean(a, k); v = q[a, k] / n[a] - m * m
+	return sqrt(v > 0 ? v : 0)
+}
+# pct(x, base): change of x against base, in percent (0 without a base)
+function pct(x, base) { return base ? 100 * (x - base) / base : 0 }
+BEGIN { nk = split(keys, key, " ") }
+{
+	arm = field("arm"); n[arm]++
+	for (k = 1; k <= nk; k++) { v = field(key[k]); s[arm, k] += v; q[arm, k] += v * v }
+}

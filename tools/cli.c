@@ -141,7 +141,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 		s->mode = (enum nl_cgroup_mode)o->cg_mode;
 	}
 	if (o->cgroup && o->cgroup[0] && s->root[0]) {
-		char full[1024];
+		char full[4608];	/* mount point + a path of up to PATH_MAX */
 
 		snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup);
 		if (access(full, F_OK)) {

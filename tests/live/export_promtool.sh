@@ -51,7 +51,7 @@ grep -q '^ok' "$TMP/hz" || fail "/healthz says: $(cat "$TMP/hz")"
 [ "$(wc -l < "$TMP/taken.err")" = 1 ] || fail "taken port: not one line: $(cat "$TMP/taken.err")"
 grep -q 'already in use' "$TMP/taken.err" || fail "taken port message: $(cat "$TMP/taken.err")"
 note "taken port: $(cat "$TMP/taken.err")"
-for bad in 999.1.1.1:80 127.0.0.1:99999 nonsense 127.0.0.1: '::1:80' "[]:$port" 192.0.2.7:$port; do
+for bad in 999.1.1.1:80 127.0.0.1:99999 nonsense 127.0.0.1: '::1:80' "[]:$port" "[127.0.0.1]:$port" 192.0.2.7:$port; do
 	"$NL" export --listen "$bad" > /dev/null 2> "$TMP/bad.err"; rc=$?
 	[ $rc = 2 ] || fail "--listen '$bad': exit $rc, want 2 ($(cat "$TMP/bad.err"))"
 	[ "$(wc -l < "$TMP/bad.err")" = 1 ] || fail "--listen '$bad': not one line: $(cat "$TMP/bad.err")"

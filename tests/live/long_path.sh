@@ -2,6 +2,8 @@
 # differ only past byte 511 must still get distinct labels (export series
 # and JSON keys would collide otherwise), each ending in "...#<cgroup id>",
 # and the figures of a task in one of them must land under its own label.
+# A cut never splits a UTF-8 character (the JSON must stay valid); filters
+# (-c) match the full path; a process in such a cgroup keeps its name.
 . "$(dirname "$0")/common.bash"
 root=$("$NL" top --json -n 1 -d 0.2 | "$JQ" - sources.cgroup_root)
 [ -d "$root" ] || fail "cgroup root '$root' does not exist"
@@ -9,7 +11,14 @@ a=$(printf 'a%.0s' $(seq 1 250)); b=$(printf 'b%.0s' $(seq 1 250))
 T=nllong$$
 D="$T/$a/$b"
 mkdir -p "$root/$D/x1" "$root/$D/x2" || fail "cannot create $root/$D/x{1,2}"
-cleanup_hook() { rmdir "$root/$D/x1" "$root/$D/x2" "$root/$D" "$root/$T/$a" "$root/$T" 2>/dev/null; }
+# three names of 3-byte characters shifted by 0, 1, 2 bytes: whatever the
+# cut offset, one of them has it inside a character
+eur=$(printf '\342\202\254%.0s' $(seq 1 84))
+for pad in "" x xx; do mkdir "$root/$T/$a/$pad$eur" || fail "cannot create a cgroup named in UTF-8"; done
+cleanup_hook() {
+	kill $SLP 2>/dev/null
+	rmdir "$root/$D/x1" "$root/$D/x2" "$root/$D" "$root/$T/$a/"*"$eur" "$root/$T/$a" "$root/$T" 2>/dev/null
+}
 id1=$(stat -c %i "$root/$D/x1"); id2=$(stat -c %i "$root/$D/x2")
 note "x1 path is $((${#D} + 4)) bytes long, ids $id1 $id2"
 # start_top returns after the first snapshot: two more cover the work
@@ -29,4 +38,21 @@ r2=$("$JQ" -L "$TMP/top.jsonl" "cgroups[path=$l2].run_ns_total")
 note "x1 run_ns_total=$r1, x2 run_ns_total=$r2"
 ge_pct "$r1" 400000000 100 || fail "x1 should have >= 0.4 s of run time under its own label, saw $r1"
 [ "$r2" = 0 ] || fail "x2 ran nothing, saw run_ns_total=$r2"
+iconv -f UTF-8 -t UTF-8 "$TMP/top.jsonl" > /dev/null 2>&1 || fail "top --json output is not valid UTF-8 (a label cut inside a character)"
+note "labels of the UTF-8 named cgroups: valid UTF-8"
+# -c of the long parent: both children shown (the filter takes full paths)
+"$NL" vmscan --all -n 1 -d 0.3 -c "/$D" > "$TMP/vs.txt" 2>&1 || fail "vmscan -c /<long parent> exited $?: $(tail -2 "$TMP/vs.txt")"
+grep -q "not in the hierarchy" "$TMP/vs.txt" && fail "vmscan -c of an existing long path: $(grep -m1 'not in' "$TMP/vs.txt" | cut -c 1-80)"
+grep -q "\.\.\.#$id1" "$TMP/vs.txt" && grep -q "\.\.\.#$id2" "$TMP/vs.txt" ||
+	fail "vmscan --all -c /<long parent> does not list both children"
+note "vmscan --all -c /<long parent>: both children listed"
+# a process in a cgroup whose path is over 255 bytes: named, with its cgroup
+sh -c "echo \$\$ > '$root/$D/x2/cgroup.procs' && exec sleep 60" & SLP=$!
+sleep 0.3
+"$NL" top --json -n 1 -d 0.3 -p $SLP > "$TMP/p.json" || fail "top -p exited $?"
+comm=$("$JQ" "$TMP/p.json" "processes[pid=$SLP].comm")
+pcg=$("$JQ" "$TMP/p.json" "processes[pid=$SLP].cgroup")
+[ "$comm" = sleep ] || fail "process in a long-path cgroup: comm '$comm', expected sleep"
+case "$pcg" in *"...#$id2") ;; *) fail "process in a long-path cgroup: cgroup label '$(echo "$pcg" | tail -c 30)' does not end in ...#$id2";; esac
+note "process in x2: comm $comm, cgroup label ...${pcg: -12}"
 exit 0

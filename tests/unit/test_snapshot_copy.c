@@ -25,6 +25,8 @@ static void add_owned_parts(struct nl_snapshot *s)
 	s->cgroups[2].agent = calloc(1, sizeof(*s->cgroups[2].agent));
 	assert_non_null(s->cgroups[2].agent);
 	s->cgroups[2].agent->pid = 4242;
+	s->cgroups[1].long_path = strdup("/a/very/long/path/past/the/label");
+	assert_non_null(s->cgroups[1].long_path);
 	s->cling_running = true;
 	s->cling.nr_groups = 2;
 	s->cling.groups = calloc(2, sizeof(*s->cling.groups));
@@ -51,6 +53,8 @@ static void test_deep_copy(void **state)
 	assert_ptr_not_equal(c.cgroups[2].agent, s.cgroups[2].agent);
 	assert_ptr_not_equal(c.cling.groups, s.cling.groups);
 	assert_null(c.cgroups[0].agent);
+	assert_ptr_not_equal(c.cgroups[1].long_path, s.cgroups[1].long_path);
+	assert_null(c.cgroups[0].long_path);
 	/* the source goes first, as the collector's does: the copy still reads */
 	nl_snapshot_free(&s);
 	for (int i = 0; i < c.nr_cgroups; i++)
@@ -59,6 +63,8 @@ static void test_deep_copy(void **state)
 	assert_int_equal(c.cling.groups[1].cgid, 77);
 	assert_int_equal(c.cling.groups[1].home, 3);
 	assert_string_equal(c.cgroups[2].path, "/work/a");
+	assert_string_equal(nl_cgroup_full_path(&c.cgroups[1]), "/a/very/long/path/past/the/label");
+	assert_string_equal(nl_cgroup_full_path(&c.cgroups[2]), "/work/a");
 	nl_snapshot_free(&c);
 }
 

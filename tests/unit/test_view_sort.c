@@ -103,11 +103,15 @@ static void test_proc_filter(void **state)
 	assert_int_equal(f.pid, 300);	/* untouched on error */
 	assert_int_equal(nl_filter_parse(&f, ""), 0);
 	assert_false(nl_filter_active(&f));
-	char longp[300];
+	/* cgroup paths go up to PATH_MAX - 1 bytes (filters match full paths) */
+	static char longp[4097];
 	memset(longp, 'x', sizeof(longp));
 	longp[0] = '/';
-	longp[299] = '\0';
+	longp[4096] = '\0';
 	assert_int_equal(nl_filter_parse(&f, longp), -ENAMETOOLONG);
+	longp[4095] = '\0';
+	assert_int_equal(nl_filter_parse(&f, longp), 0);
+	assert_int_equal(strlen(f.cgroup), 4095);
 }
 
 static void test_cgroup_under(void **state)

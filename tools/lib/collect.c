@@ -42,7 +42,7 @@ struct nl_collector {
 	struct comm_ent { pid_t pid; char comm[16]; char cgroup[256]; uint64_t cgroup_id; } *comms;
 	int nr_comms;
 	/* removed cgroups still shown: id and intervals left */
-	struct { uint64_t id, parent; int left; char path[512]; int depth; } *gone;
+	struct { uint64_t id, parent; int left; char *path; int depth; } *gone;	/* path: full, owned */
 	int nr_gone, cap_gone;
 	/* reclaim (vmscan): own fold, NULL without the vmscan program */
 	struct nl_vs_state *vs;
@@ -264,22 +264,45 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 	}
 }
 
+/* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
+ * snapshot's). A path that does not fit keeps its head, cut on a UTF-8
+ * character boundary (JSON and Prometheus need valid UTF-8), and ends in
+ * "...#<id>", so two long cgroups never share a label (export series, JSON
+ * keys would otherwise collide). */
+static void path_label(char *out, size_t len, const char *path, uint64_t id)
+{
+	char tail[32];
+	size_t pl = strlen(path), tl, cut;
+
+	if (pl < len) {
+		memcpy(out, path, pl + 1);
+		return;
+	}
+	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
+	cut = len - 1 - tl;
+	while (cut > 0 && ((unsigned char)path[cut] & 0xc0) == 0x80)
+		cut--;	/* path[cut] would start the tail: not a continuation byte */
+	memcpy(out, path, cut);
+	memcpy(out + cut, tail, tl + 1);
+}
+
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
  * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
 static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
 {
-	char full[4608];
-	uint64_t id;
+	char rel[4096], full[4608];
+	uint64_t id = 0;
 
 	if (nl_read_comm(c->o.procfs_root, p->pid, p->comm, sizeof(p->comm)) ||
-	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, p->cgroup_path,
-				sizeof(p->cgroup_path)))
+	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
 		return -ESRCH;
 	if (c->cgmap.n) {
-		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, p->cgroup_path);
+		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, rel);
 		if (!nl_cgroup_id_of(full, &id))
 			p->cgroup_id = id;
 	}
+	/* a path longer than cgroup_path[] gets a label like the cgroup's */
+	path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
 	return 0;
 }
 
@@ -357,22 +380,16 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 	return 0;
 }
 
-/* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
- * snapshot's). A path that does not fit keeps its head and ends in
- * "...#<id>", so two long cgroups never share a label (export series, JSON
- * keys would otherwise collide). */
-static void path_label(char *out, size_t len, const char *path, uint64_t id)
+/* Fill @g's label and, for a path longer than the label holds, its owned
+ * full path (nl_cgroup_full_path). Returns 0 or -ENOMEM. */
+static int set_cgroup_path(struct nl_cgroup *g, const char *path)
 {
-	char tail[32];
-	size_t pl = strlen(path), tl;
-
-	if (pl < len) {
-		memcpy(out, path, pl + 1);
-		return;
-	}
-	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
-	memcpy(out, path, len - 1 - tl);
-	memcpy(out + len - 1 - tl, tail, tl + 1);
+	path_label(g->path, sizeof(g->path), path, g->id);
+	g->long_path = NULL;
+	if (strlen(path) < sizeof(g->path))
+		return 0;
+	g->long_path = strdup(path);
+	return g->long_path ? 0 : -ENOMEM;
 }
 
 static int add_gone(struct nl_collector *c, const struct nl_cgroup_ent *e)
@@ -390,7 +407,9 @@ static int add_gone(struct nl_collector *c, const struct nl_cgroup_ent *e)
 	c->gone[c->nr_gone].parent = e->parent_id;
 	c->gone[c->nr_gone].depth = e->depth;
 	c->gone[c->nr_gone].left = c->o.cgroup_grace;
-	path_label(c->gone[c->nr_gone].path, sizeof(c->gone[0].path), e->path, e->id);
+	c->gone[c->nr_gone].path = strdup(e->path);
+	if (!c->gone[c->nr_gone].path)
+		return -ENOMEM;
 	c->nr_gone++;
 	return 0;
 }
@@ -466,7 +485,10 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 		g->id = ent->id;
 		g->parent_id = ent->parent_id;
 		g->depth = ent->depth;
-		path_label(g->path, sizeof(g->path), ent->path, ent->id);
+		if (set_cgroup_path(g, ent->path)) {
+			e = -ENOMEM;
+			goto out;
+		}
 		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
 				s->src.numa_balancing);
 		fill_numa_stat(c, g, ent->path, s->page_size);
@@ -490,7 +512,10 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 		g->parent_id = c->gone[gi].parent;
 		g->depth = c->gone[gi].depth;
 		g->removed = true;
-		snprintf(g->path, sizeof(g->path), "%s", c->gone[gi].path);
+		if (set_cgroup_path(g, c->gone[gi].path)) {
+			e = -ENOMEM;
+			goto out;
+		}
 		nl_figs_compute(&g->f, &dc, nl_counts_find(&c->prev_cg_tot, g->id), interval,
 				s->src.numa_balancing);
 		struct nl_counts *t = nl_counts_get(&c->cg_tot, g->id);
@@ -500,10 +525,12 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 	}
 	/* drop expired grace entries */
 	for (int gi = 0; gi < c->nr_gone;)
-		if (c->gone[gi].left <= 0)
+		if (c->gone[gi].left <= 0) {
+			free(c->gone[gi].path);
 			c->gone[gi] = c->gone[--c->nr_gone];
-		else
+		} else {
 			gi++;
+		}
 	s->nr_cgroups = k;
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_CGROUP, dead, nr_dead);
@@ -517,6 +544,8 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 	c->cg_tot = tmp;
 	e = 0;
 out:
+	if (s->cgroups)
+		s->nr_cgroups = k;	/* also on failure: nl_snapshot_free frees their parts */
 	free(ids);
 	free(own);
 	free(tot);
@@ -636,6 +665,8 @@ void nl_collect_close(struct nl_collector *c)
 	nl_ra_reader_free(c->ra_rd);
 	free(c->cpu_prev);
 	free(c->cpu_cur);
+	for (int gi = 0; gi < c->nr_gone; gi++)
+		free(c->gone[gi].path);
 	free(c->gone);
 	free(c->comms);
 	free(c);

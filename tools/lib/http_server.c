@@ -206,6 +206,8 @@ static int split_listen(const char *s, char *host, size_t hlen, char *port, size
 			return -EINVAL;
 		memcpy(host, s + 1, n);
 		host[n] = '\0';
+		if (!strchr(host, ':'))	/* brackets are for IPv6 only */
+			return -EINVAL;
 		colon = rb + 1;
 	} else {
 		colon = strrchr(s, ':');

@@ -16,6 +16,7 @@ void nl_snapshot_free(struct nl_snapshot *s)
 	for (int i = 0; s->cgroups && i < s->nr_cgroups; i++) {
 		free(s->cgroups[i].vmscan);
 		free(s->cgroups[i].agent);
+		free(s->cgroups[i].long_path);
 	}
 	free(s->cgroups);
 	nl_cling_stats_free(&s->cling);
@@ -55,6 +56,9 @@ int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src)
 	for (int i = 0; c.cgroups && i < c.nr_cgroups; i++) {
 		c.cgroups[i].vmscan = dup_or_fail(src->cgroups[i].vmscan, 1, sizeof(*c.cgroups[i].vmscan), &fail);
 		c.cgroups[i].agent = dup_or_fail(src->cgroups[i].agent, 1, sizeof(*c.cgroups[i].agent), &fail);
+		c.cgroups[i].long_path = src->cgroups[i].long_path ?
+			dup_or_fail(src->cgroups[i].long_path, strlen(src->cgroups[i].long_path) + 1, 1, &fail) :
+			NULL;
 	}
 	if (!c.cgroups)
 		c.nr_cgroups = 0;	/* nothing of src's to free on failure */

@@ -163,7 +163,11 @@ struct nl_proc {
 struct nl_cgroup {
 	uint64_t id;			/* kernfs id (inode number) */
 	uint64_t parent_id;		/* 0 for the root */
-	char path[512];			/* relative to the hierarchy root, "/" for root */
+	char path[512];			/* relative to the hierarchy root, "/" for root;
+					 * a longer path is cut (UTF-8 safe) and ends in
+					 * "...#<id>": a unique label */
+	char *long_path;		/* owned: the full path when path[] is such a
+					 * label, else NULL; see nl_cgroup_full_path() */
 	int depth;			/* 0 for the root */
 	bool removed;			/* gone from cgroupfs; kept for the grace period */
 	/* memory.numa_stat per node (bytes): anon and file; known false on
@@ -273,6 +277,14 @@ struct nl_snapshot {
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */
 void nl_snapshot_free(struct nl_snapshot *s);
+
+/* nl_cgroup_full_path - @g's whole path relative to the hierarchy root:
+ * what filters (-c, --cgroup-pattern) match, while g->path is the label
+ * the views print. */
+static inline const char *nl_cgroup_full_path(const struct nl_cgroup *g)
+{
+	return g->long_path ? g->long_path : g->path;
+}
 
 /* Deep-copy @src into @dst (which is overwritten, not freed): nodes,
  * processes, cgroups with their owned reclaim and agent parts, and the

@@ -43,7 +43,7 @@ bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opt
 	if (o->cgroup_depth >= 0 && c->depth <= o->cgroup_depth)
 		return true;
 	for (int i = 0; i < o->nr_cgroup_patterns; i++)
-		if (!fnmatch(o->cgroup_patterns[i], c->path, 0))
+		if (!fnmatch(o->cgroup_patterns[i], nl_cgroup_full_path(c), 0))
 			return true;
 	return false;
 }

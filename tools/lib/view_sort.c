@@ -101,7 +101,7 @@ bool nl_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c)
 {
 	if (!f || !f->cgroup[0])
 		return true;
-	return nl_cgroup_under(c->path, f->cgroup);
+	return nl_cgroup_under(nl_cgroup_full_path(c), f->cgroup);
 }
 
 /*

@@ -33,7 +33,7 @@ enum nl_sort_key {
 /* Rows a view shows. Zeroed means "everything". */
 struct nl_filter {
 	pid_t pid;			/* > 0: only this process */
-	char cgroup[256];		/* non-empty: only this cgroup path and below */
+	char cgroup[4096];		/* non-empty: only this cgroup path and below */
 };
 
 /* Options common to the text, JSON and TUI views. */

@@ -191,7 +191,8 @@ static void draw_title(struct nl_tui *t)
 	if (t->opts.filter.pid > 0)
 		snprintf(filt, sizeof(filt), "  filter: pid %d", (int)t->opts.filter.pid);
 	else if (t->opts.filter.cgroup[0])
-		snprintf(filt, sizeof(filt), "  filter: cgroup %s", t->opts.filter.cgroup);
+		snprintf(filt, sizeof(filt), "  filter: cgroup %.200s%s", t->opts.filter.cgroup,
+			 strlen(t->opts.filter.cgroup) > 200 ? "..." : "");	/* a header line */
 	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
 		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
 }

@@ -49,12 +49,14 @@ int nl_vs_fields(int ctx, const struct nl_vs_page_figs *p, const struct nl_vs_ti
 
 static bool wanted(const struct nl_cgroup *g, const struct nl_vs_view_opts *o)
 {
+	const char *p;
 	size_t l;
 
 	if (!o->cgroup || !o->cgroup[0] || !strcmp(o->cgroup, "/"))
 		return true;
 	l = strlen(o->cgroup);
-	return !strncmp(g->path, o->cgroup, l) && (g->path[l] == '\0' || g->path[l] == '/');
+	p = nl_cgroup_full_path(g);
+	return !strncmp(p, o->cgroup, l) && (p[l] == '\0' || p[l] == '/');
 }
 
 static bool ctx_active(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t)

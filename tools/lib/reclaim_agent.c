@@ -255,6 +255,7 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 		}
 		if (nk < 0)
 			return 0;
+		err[0] = '\0';	/* said above; what follows is the fallback's */
 		t0 = nl_ra_now();
 		e = nl_rb_reclaim(nk, &t, bytes, &asked, err, sizeof(err));
 		c->agent_s += nl_ra_now() - t0;
@@ -290,7 +291,11 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 	if (a->cfg.verbose)
 		logf_(a, c, "step node=%d backend=%s asked=%" PRIu64 "KiB freed=%" PRIu64
 		      " pages (%" PRIu64 " on node %d)%s%s", nid, nl_rb_name(k), asked / 1024, freed,
-		      on, nid, e && e != -EAGAIN ? ": " : "", e && e != -EAGAIN ? err : "");
+		      on, nid, err[0] && e != -EAGAIN ? ": " : "", err[0] && e != -EAGAIN ? err : "");
+	/* a step that came up short and says why (e.g. dirty file pages):
+	 * once without -v, where the step lines are not logged */
+	if (!a->cfg.verbose && !e && err[0] && !c->skip_told && (c->skip_told = true))
+		logf_(a, c, "%s", err);
 	if (!c->in.swap_ok && freed == 0 && k != NL_RB_MEMCG && !c->noswap_told &&
 	    (before.inactive_anon[nid] || before.active_anon[nid]) && (c->noswap_told = true))
 		logf_(a, c, "no swap (system or memory.swap.max): the anon pages on node %d cannot "

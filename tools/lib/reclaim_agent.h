@@ -67,6 +67,7 @@ struct nl_ra_cg {
 	bool psi_ok;
 	bool stuck;		/* last pass stopped on no progress */
 	bool noswap_told;	/* "no swap for anon" logged */
+	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */
 	/* agent accounting (R18) */
 	uint64_t passes, steps, no_progress_stops;
 	uint64_t pages[NL_RB_NR][NL_MAX_NODES];	/* freed, by backend and node */

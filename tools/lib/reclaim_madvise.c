@@ -21,6 +21,12 @@
  * pages charged elsewhere are never advised: the agent touches no other
  * cgroup. Without /proc/kpagecgroup (CONFIG_MEMCG off) that check is not
  * possible and the step is refused.
+ *
+ * Dirty and writeback file pages are skipped too (/proc/kpageflags): the
+ * PAGEOUT path does not write file pages back, so it would only unmap them
+ * (the task's mapping torn down, nothing freed). They are counted, and a
+ * step that found nothing else says so. Dirtiness still in a PTE (a write
+ * through a shared mapping) is not visible there and not skipped.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -53,7 +59,15 @@ struct vma {
 struct memcgs {
 	struct nl_cgroup_map tree;
 	int kpc_fd;
+	int kpf_fd;		/* /proc/kpageflags, -1 if unreadable */
+	uint64_t dirty;		/* dirty/writeback file pages skipped */
 };
+
+/* /proc/kpageflags bits (Documentation/admin-guide/mm/pagemap.rst) */
+#define KPF_DIRTY	4
+#define KPF_WRITEBACK	8
+#define KPF_ANON	12
+#define KPF_SWAPBACKED	14
 
 /* Fill @m for cgroup directory @dir. Returns 0, -ENOENT (cgroup gone),
  * -EOPNOTSUPP (no /proc/kpagecgroup) or -errno of the walk. */
@@ -65,9 +79,12 @@ static int memcgs_open(struct memcgs *m, const char *dir)
 	m->kpc_fd = open("/proc/kpagecgroup", O_RDONLY | O_CLOEXEC);
 	if (m->kpc_fd < 0)
 		return -EOPNOTSUPP;
+	m->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
 	e = nl_cgroup_map_build(&m->tree, dir);
 	if (e < 0) {
 		close(m->kpc_fd);
+		if (m->kpf_fd >= 0)
+			close(m->kpf_fd);
 		return e;
 	}
 	return 0;
@@ -76,20 +93,31 @@ static int memcgs_open(struct memcgs *m, const char *dir)
 static void memcgs_close(struct memcgs *m)
 {
 	close(m->kpc_fd);
+	if (m->kpf_fd >= 0)
+		close(m->kpf_fd);
 	nl_cgroup_map_free(&m->tree);
 }
 
-/* True when the page at pagemap entry @pm is present and charged to a
- * memcg of @m. */
-static bool page_ours(const struct memcgs *m, uint64_t pm)
+/* True when the page at pagemap entry @pm is present, charged to a memcg
+ * of @m and not a dirty or writeback file page (counted in m->dirty). */
+static bool page_ours(struct memcgs *m, uint64_t pm)
 {
-	uint64_t pfn = pm & ((1ULL << 55) - 1), ino;
+	uint64_t pfn = pm & ((1ULL << 55) - 1), ino, fl;
 
 	if (!(pm >> 63) || !pfn)	/* not present, or no pfn (no CAP_SYS_ADMIN) */
 		return false;
 	if (pread(m->kpc_fd, &ino, sizeof(ino), (off_t)(pfn * sizeof(ino))) != sizeof(ino))
 		return false;
-	return nl_cgroup_map_index(&m->tree, ino) >= 0;
+	if (nl_cgroup_map_index(&m->tree, ino) < 0)
+		return false;
+	if (m->kpf_fd < 0 || pread(m->kpf_fd, &fl, sizeof(fl), (off_t)(pfn * sizeof(fl))) != sizeof(fl))
+		return true;
+	if ((fl & (1ULL << KPF_DIRTY | 1ULL << KPF_WRITEBACK)) &&
+	    !(fl & (1ULL << KPF_ANON | 1ULL << KPF_SWAPBACKED))) {
+		m->dirty++;
+		return false;
+	}
+	return true;
 }
 
 /* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0) whose pages
@@ -164,7 +192,7 @@ static int flush(int pidfd, struct iovec *iov, int *niov, uint64_t *advised)
 
 /* Page out up to @want bytes of @pid's pages on @nid charged to a memcg
  * of @m, in its @shared (or exclusive) VMAs; adds to @advised. */
-static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, const struct memcgs *m,
+static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, struct memcgs *m,
 		       uint64_t want, uint64_t *advised)
 {
 	long psz = sysconf(_SC_PAGESIZE);
@@ -294,5 +322,9 @@ int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, u
 		snprintf(err, errlen, "no task in the cgroup to page out from (only page cache left?)");
 		return -ESRCH;
 	}
+	if (!e && *advised < bytes && m.dirty)	/* the step came up short: say why */
+		snprintf(err, errlen, "skipped %" PRIu64 " KiB of dirty or writeback file pages on node %d: "
+			 "MADV_PAGEOUT frees them only once written back (the flusher, or sync)",
+			 m.dirty * (uint64_t)sysconf(_SC_PAGESIZE) / 1024, nid);
 	return e;
 }

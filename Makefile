@@ -102,6 +102,8 @@ PREFIX ?= /usr/local
 install: $(B)/numalens $(B)/scx_cling
 	install -d $(DESTDIR)$(PREFIX)/sbin
 	install -m 0755 $(B)/numalens $(B)/scx_cling $(DESTDIR)$(PREFIX)/sbin/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/numalens
+	install -m 0644 README.md docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/
 
 # --- run and test ---------------------------------------------------------
 run: all

@@ -120,7 +120,7 @@ static const char export_doc[] =
 	"that cannot be bound (port in use, not an address of this host), 3 not root, 4 "
 	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
 	"Examples:\n"
-	"  numalens export                                  :10072, root cgroup only, 5 s\n"
+	"  numalens export                 on :10072, root cgroup only\n"
 	"  numalens export --listen 127.0.0.1:10072 --cgroup-depth 1\n"
 	"  numalens export --cgroup-pattern '/system.slice/*' --top-procs 10\n"
 	"  curl -s localhost:10072/metrics | promtool check metrics";
@@ -502,8 +502,10 @@ int nl_cmd_export(int argc, char **argv)
 		const char *colon = strrchr(a.listen, ':');
 		int hl = colon ? (int)(colon - a.listen) : 0;
 
-		fprintf(stderr, "numalens export: serving http://%.*s:%d/metrics (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
-			hl ? hl : 7, hl ? a.listen : "0.0.0.0", nl_http_port(http), a.interval,
+		/* an empty ADDR is the IPv6 wildcard, dual-stack: every address */
+		fprintf(stderr, "numalens export: serving http://%.*s:%d/metrics%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
+			hl ? hl : 9, hl ? a.listen : "localhost", nl_http_port(http),
+			hl ? "" : " on every IPv4 and IPv6 address", a.interval,
 			a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
 	}
 	rc = serve(&x, bpf ? s.col : NULL);

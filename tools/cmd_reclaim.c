@@ -200,7 +200,8 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		if (a->cfg.high.pct == a->cfg.low.pct &&
 		    (a->cfg.high.pct ? a->cfg.low.pct_val >= a->cfg.high.pct_val
 				     : a->cfg.low.bytes >= a->cfg.high.bytes))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--low must be below --high (hysteresis, R17)");
+			argp_failure(st, NL_EXIT_USAGE, 0, "--low (default 70%%) must be below --high "
+				     "(hysteresis, R17): give --low too");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

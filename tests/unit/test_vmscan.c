@@ -344,6 +344,33 @@ static void test_text_filter_gone(void **state)
 	s.cgroups = NULL;
 }
 
+/* The node lines show MADV_PAGEOUT/DAMON pages (pageout_*) too: a node
+ * whose only reclaim was pageout used to print an all-zero line. */
+static void test_text_node_pageout(void **state)
+{
+	struct nl_snapshot s = {};
+	struct nl_node n[1] = {};
+	struct nl_vs_view_opts o = {};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	n[0].nid = 0;
+	n[0].vmscan_total[NL_VS_PROACTIVE].pageout_scanned = 9;
+	n[0].vmscan_total[NL_VS_PROACTIVE].pageout_freed = 7;
+	s.nodes = n;
+	s.nr_nodes = 1;
+	s.src.vmscan = true;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nl_vs_text_write(f, &s, &o), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "node 0 proactive"));
+	assert_non_null(strstr(buf, "pageout scanned 9 freed 7"));
+	free(buf);
+	s.nodes = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_ratios_empty),
 		cmocka_unit_test(test_sums_and_names),
 		cmocka_unit_test(test_text_filter_gone),
+		cmocka_unit_test(test_text_node_pageout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,8 +19,11 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		fprintf(f, "max");
 	else
 		fprintf(f, "%" PRIu64 "KiB", c->limit / 1024);
-	fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB state=%s backend=%s victim=%s\n",
-		c->wm.high / 1024, c->wm.low / 1024, c->wm.active ? "reclaiming" : "idle",
+	if (c->wm.high)
+		fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB", c->wm.high / 1024, c->wm.low / 1024);
+	else	/* percent watermarks of no limit: the agent skips the cgroup */
+		fprintf(f, " high=n/a low=n/a (no limit to take a percentage of)");
+	fprintf(f, " state=%s backend=%s victim=%s\n", c->wm.active ? "reclaiming" : "idle",
 		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
 	if (a->backend == NL_RB_DAMOS && c->steps)
 		fprintf(f, "damos step bound: %s\n", nl_damos_step_bounded()

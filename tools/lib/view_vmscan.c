@@ -180,10 +180,15 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 			if (!o->all && !ctx_active(p, NULL))
 				continue;
 			fprintf(out, "node %d %-9s scanned %" PRIu64 " (anon %" PRIu64 " file %" PRIu64
-				     ") rotated %" PRIu64 " freed %" PRIu64 " (anon %" PRIu64 " file %" PRIu64 ")\n",
+				     ") rotated %" PRIu64 " freed %" PRIu64 " (anon %" PRIu64 " file %" PRIu64 ")",
 				n->nid, nl_vs_ctx_name(x), p->scanned[0] + p->scanned[1], p->scanned[0],
 				p->scanned[1], p->rotated[0] + p->rotated[1], p->freed[0] + p->freed[1],
 				p->freed[0], p->freed[1]);
+			/* MADV_PAGEOUT/DAMON pages have no anon/file split: apart */
+			if (p->pageout_scanned || p->pageout_freed)
+				fprintf(out, " pageout scanned %" PRIu64 " freed %" PRIu64, p->pageout_scanned,
+					p->pageout_freed);
+			fputc('\n', out);
 		}
 	}
 	fputc('\n', out);

@@ -306,6 +306,19 @@ static void test_sums_and_names(void **state)
 	assert_int_equal(f[6].v, 100);	/* freed_pages_by_proactive */
 }
 
+/* The text report of @s with @o, malloc'd (the caller frees it). */
+static char *text_of(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(nl_vs_text_write(f, s, o), 0);
+	fclose(f);
+	return buf;
+}
+
 /* The text report with -c: a listed cgroup without reclaim says "no
  * reclaim in", one the snapshot does not list (removed past the grace
  * interval) says so instead of claiming it never reclaimed. */
@@ -314,9 +327,7 @@ static void test_text_filter_gone(void **state)
 	struct nl_snapshot s = {};
 	struct nl_cgroup cg[2] = {};
 	struct nl_vs_view_opts o = {};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	strcpy(cg[0].path, "/");
@@ -328,16 +339,11 @@ static void test_text_filter_gone(void **state)
 	s.nr_cgroups = 2;
 	s.src.vmscan = true;
 	o.cgroup = "/a";
-	f = open_memstream(&buf, &len);
-	assert_int_equal(nl_vs_text_write(f, &s, &o), 0);
-	fclose(f);
+	buf = text_of(&s, &o);
 	assert_non_null(strstr(buf, "no reclaim in /a since start"));
 	free(buf);
-	buf = NULL;
 	o.cgroup = "/b";
-	f = open_memstream(&buf, &len);
-	assert_int_equal(nl_vs_text_write(f, &s, &o), 0);
-	fclose(f);
+	buf = text_of(&s, &o);
 	assert_non_null(strstr(buf, "cgroup /b is not in the hierarchy"));
 	assert_null(strstr(buf, "no reclaim"));
 	free(buf);
@@ -351,9 +357,7 @@ static void test_text_node_pageout(void **state)
 	struct nl_snapshot s = {};
 	struct nl_node n[1] = {};
 	struct nl_vs_view_opts o = {};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	n[0].nid = 0;
@@ -362,9 +366,7 @@ static void test_text_node_pageout(void **state)
 	s.nodes = n;
 	s.nr_nodes = 1;
 	s.src.vmscan = true;
-	f = open_memstream(&buf, &len);
-	assert_int_equal(nl_vs_text_write(f, &s, &o), 0);
-	fclose(f);
+	buf = text_of(&s, &o);
 	assert_non_null(strstr(buf, "node 0 proactive"));
 	assert_non_null(strstr(buf, "pageout scanned 9 freed 7"));
 	free(buf);

@@ -42,10 +42,11 @@ void nl_agent_text_section(FILE *out, const struct nl_snapshot *s, const struct 
 	fprintf(out, "\nRECLAIM AGENTS  %d cgroup%s managed by numalens reclaim; counters since each agent "
 		"started, agent reclaim only (not direct-reclaim stalls)\n"
 		"  PAGES = pages the agent freed (memory.numa_stat deltas), by node below; DRAWS = victim-node "
-		"draws, limit hook / agent passes\n", n, n == 1 ? "" : "s");
+		"draws, limit hook / agent passes; SCAN = source of the weights' scanned/rotated figures: "
+		"vmscan (measured) or prior (cold start, R4)\n", n, n == 1 ? "" : "s");
 	fprintf(out, "%-24s %7s %-8s %-10s %6s %9s %9s %8s %8s %10s %9s %8s %-6s\n", "CGROUP", "PID", "BACKEND",
 		"STATE", "VICTIM", "HIGH_MiB", "LOW_MiB", "PASSES", "STEPS", "PAGES", "OVERHI_s", "AGENT_s",
-		"WEIGHT");
+		"SCAN");
 	for (int i = 0; i < s->nr_cgroups; i++) {
 		const struct nl_cgroup *c = &s->cgroups[i];
 		const struct nl_reclaim_agent_figs *a = c->agent;

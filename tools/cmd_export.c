@@ -273,14 +273,7 @@ static void publish(struct export_state *x, struct pub *p)
  * being built, not two; / and /healthz read only the scalar fields. */
 static void shed_rendered(struct pub *p)
 {
-	for (int i = 0; p->s.cgroups && i < p->s.nr_cgroups; i++)
-		free(p->s.cgroups[i].vmscan);
-	free(p->s.cgroups);
-	free(p->s.procs);
-	p->s.cgroups = NULL;
-	p->s.procs = NULL;
-	p->s.nr_cgroups = 0;
-	p->s.nr_procs = 0;
+	nl_snapshot_free_rows(&p->s);	/* each cgroup's owned parts too */
 	/* give the freed heap back: many 15 KiB blocks would stay resident */
 	malloc_trim(0);
 }

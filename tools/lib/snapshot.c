@@ -7,11 +7,8 @@
 #include <string.h>
 #include "snapshot.h"
 
-void nl_snapshot_free(struct nl_snapshot *s)
+void nl_snapshot_free_rows(struct nl_snapshot *s)
 {
-	if (!s)
-		return;
-	free(s->nodes);
 	free(s->procs);
 	for (int i = 0; s->cgroups && i < s->nr_cgroups; i++) {
 		free(s->cgroups[i].vmscan);
@@ -19,6 +16,18 @@ void nl_snapshot_free(struct nl_snapshot *s)
 		free(s->cgroups[i].long_path);
 	}
 	free(s->cgroups);
+	s->cgroups = NULL;
+	s->procs = NULL;
+	s->nr_cgroups = 0;
+	s->nr_procs = 0;
+}
+
+void nl_snapshot_free(struct nl_snapshot *s)
+{
+	if (!s)
+		return;
+	free(s->nodes);
+	nl_snapshot_free_rows(s);
 	nl_cling_stats_free(&s->cling);
 	memset(s, 0, sizeof(*s));
 }

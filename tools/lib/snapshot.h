@@ -278,6 +278,11 @@ struct nl_snapshot {
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */
 void nl_snapshot_free(struct nl_snapshot *s);
 
+/* nl_snapshot_free_rows - free only @s's process and cgroup rows (with each
+ * cgroup's owned parts) and zero their counts; nodes, sources and the rest
+ * stay (the exporter keeps them after rendering). */
+void nl_snapshot_free_rows(struct nl_snapshot *s);
+
 /* nl_cgroup_full_path - @g's whole path relative to the hierarchy root:
  * what filters (-c, --cgroup-pattern) match, while g->path is the label
  * the views print. */

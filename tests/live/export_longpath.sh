@@ -1,0 +1,32 @@
+# numalens export with many cgroups whose paths are over the 511-byte label:
+# the exporter drops each rendered snapshot's rows, which now own a copy of
+# the full path (nl_cgroup_full_path); it leaked them once (RSS +11 MB per
+# 50 scrapes with 300 such cgroups). 200 cgroups with 530-byte paths, a
+# snapshot every 0.2 s and 120 scrapes: RSS after scrape 120 must stay
+# within 3 MiB of RSS after scrape 20, and every series is valid.
+. "$(dirname "$0")/common.bash"
+. "$(dirname "$0")/export_common.bash"
+root=$("$NL" top --json -n 1 -d 0.2 | "$JQ" - sources.cgroup_root)
+a=$(printf 'a%.0s' $(seq 1 250)); b=$(printf 'b%.0s' $(seq 1 250))
+T=nlexlong$$
+mkdir -p "$root/$T/$a/$b" || fail "cannot create $root/$T/..."
+for i in $(seq 1 200); do mkdir "$root/$T/$a/$b/c$i"; done
+cleanup_hook() {
+	stop_export
+	for i in $(seq 1 200); do rmdir "$root/$T/$a/$b/c$i"; done 2>/dev/null
+	rmdir "$root/$T/$a/$b" "$root/$T/$a" "$root/$T" 2>/dev/null
+}
+port=$(free_port) || fail "no free port"
+start_export "$port" --interval 0.2 --cgroup-pattern "/$T/*"
+rss_kib() { awk '/^VmRSS:/ { print $2 }' /proc/"$EXPORT_PID"/status; }
+for i in $(seq 1 120); do
+	curl -s -o "$TMP/m" "http://127.0.0.1:$port/metrics" || fail "scrape $i failed"
+	[ $i = 20 ] && r20=$(rss_kib)
+	sleep 0.2
+done
+r120=$(rss_kib)
+n=$(grep -c "^numalens_cgroup_cpu_seconds_total{cgroup=\"/$T/[^\"]*\.\.\.#" "$TMP/m")
+note "long-path cgroup series (cpu seconds) $n; RSS after 20 scrapes $r20 KiB, after 120 $r120 KiB"
+[ "$n" -ge 200 ] || fail "expected >= 200 long-path cgroup series, saw $n"
+[ $((r120 - r20)) -le 3072 ] || fail "export RSS grew by $((r120 - r20)) KiB over 100 scrapes (long paths leak?)"
+exit 0

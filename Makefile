@@ -47,7 +47,7 @@ help:
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
-	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin (PREFIX=/usr/local)"
+	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin, the docs to \$$(PREFIX)/share/doc/numalens (PREFIX=/usr/local)"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
 # --- dependencies ---------------------------------------------------------
@@ -102,8 +102,9 @@ PREFIX ?= /usr/local
 install: $(B)/numalens $(B)/scx_cling
 	install -d $(DESTDIR)$(PREFIX)/sbin
 	install -m 0755 $(B)/numalens $(B)/scx_cling $(DESTDIR)$(PREFIX)/sbin/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/numalens
-	install -m 0644 README.md docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/numalens/docs
+	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/numalens/
+	install -m 0644 docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/docs/
 
 # --- run and test ---------------------------------------------------------
 run: all

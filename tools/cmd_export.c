@@ -498,7 +498,8 @@ int nl_cmd_export(int argc, char **argv)
 		/* an empty ADDR is the IPv6 wildcard, dual-stack: every address */
 		fprintf(stderr, "numalens export: serving http://%.*s:%d/metrics%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
 			hl ? hl : 9, hl ? a.listen : "localhost", nl_http_port(http),
-			hl ? "" : " on every IPv4 and IPv6 address", a.interval,
+			hl ? "" : nl_http_ipv6(http) ? " on every IPv4 and IPv6 address" : " on every IPv4 address",
+			a.interval,
 			a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
 	}
 	rc = serve(&x, bpf ? s.col : NULL);

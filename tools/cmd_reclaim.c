@@ -32,6 +32,7 @@ struct rc_args {
 	int npat;
 	double interval, duration;
 	bool status;
+	bool low_given;		/* --low on the command line (else its default) */
 	int cg_mode;
 	bool libbpf_log;
 };
@@ -121,6 +122,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	switch (key) {
 	case OPT_HIGH:
 	case OPT_LOW:
+		a->low_given |= key == OPT_LOW;
 		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
 			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
 				     key == OPT_HIGH ? "high" : "low", arg);
@@ -200,8 +202,9 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		if (a->cfg.high.pct == a->cfg.low.pct &&
 		    (a->cfg.high.pct ? a->cfg.low.pct_val >= a->cfg.high.pct_val
 				     : a->cfg.low.bytes >= a->cfg.high.bytes))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--low (default 70%%) must be below --high "
-				     "(hysteresis, R17): give --low too");
+			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis, R17)%s",
+				     a->low_given ? "" : " (default 70%)",
+				     a->low_given ? "" : ": give --low too");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -439,7 +442,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 			nl_rcg_usage(c->dir, ra.cfg.v1, &c->usage);
 			nl_rcg_events_max(c->dir, ra.cfg.v1, &c->events_max);
 			c->events_max0 = c->events_max;
-			nl_wm_resolve(&ra.cfg.high, &ra.cfg.low, c->limit, &c->wm);
+			c->wm_bad = nl_wm_resolve(&ra.cfg.high, &ra.cfg.low, c->limit, &c->wm) != 0;
 			nl_ra_refresh(&ra, c);
 			nl_ra_status(&ra, c, stdout);
 		}

@@ -363,12 +363,13 @@ static void test_text_node_pageout(void **state)
 	n[0].nid = 0;
 	n[0].vmscan_total[NL_VS_PROACTIVE].pageout_scanned = 9;
 	n[0].vmscan_total[NL_VS_PROACTIVE].pageout_freed = 7;
+	n[0].vmscan_total[NL_VS_PROACTIVE].pageout_rotated = 2;
 	s.nodes = n;
 	s.nr_nodes = 1;
 	s.src.vmscan = true;
 	buf = text_of(&s, &o);
 	assert_non_null(strstr(buf, "node 0 proactive"));
-	assert_non_null(strstr(buf, "pageout scanned 9 freed 7"));
+	assert_non_null(strstr(buf, "pageout scanned 9 rotated 2 freed 7"));
 	free(buf);
 	s.nodes = NULL;
 }

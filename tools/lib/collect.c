@@ -264,26 +264,69 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 	}
 }
 
+/* Length of the valid UTF-8 sequence at @s (1-4), 0 if invalid (RFC 3629:
+ * no overlongs, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 /* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
- * snapshot's). A path that does not fit keeps its head, cut on a UTF-8
- * character boundary (JSON and Prometheus need valid UTF-8), and ends in
- * "...#<id>", so two long cgroups never share a label (export series, JSON
- * keys would otherwise collide). */
-static void path_label(char *out, size_t len, const char *path, uint64_t id)
+ * snapshot's). JSON and Prometheus need valid UTF-8: bytes that are not
+ * are shown as '?'. A path that does not fit keeps its head, cut on a
+ * character boundary; a cut or altered path ends in "...#<id>" (cut) or
+ * "#<id>" (altered), so two cgroups never share a label (export series,
+ * JSON keys would otherwise collide). Returns true if the label is not the
+ * path itself. */
+static bool path_label(char *out, size_t len, const char *path, uint64_t id)
 {
 	char tail[32];
-	size_t pl = strlen(path), tl, cut;
+	size_t o = 0, tl, rest = strlen(path);	/* rest: bytes of @path not yet copied */
+	bool altered = false;
 
-	if (pl < len) {
-		memcpy(out, path, pl + 1);
-		return;
-	}
 	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
-	cut = len - 1 - tl;
-	while (cut > 0 && ((unsigned char)path[cut] & 0xc0) == 0x80)
-		cut--;	/* path[cut] would start the tail: not a continuation byte */
-	memcpy(out, path, cut);
-	memcpy(out + cut, tail, tl + 1);
+	for (const unsigned char *s = (const unsigned char *)path; *s;) {
+		size_t n = utf8_seq(s);
+
+		/* '?' replaces one byte: the label is as long as the path */
+		if (o + rest > len - 1 && o + (n ? n : 1) > len - 1 - tl) {
+			memcpy(out + o, tail, tl + 1);	/* does not fit: cut here */
+			return true;
+		}
+		if (n) {
+			memcpy(out + o, s, n);
+			o += n;
+			s += n;
+			rest -= n;
+		} else {
+			out[o++] = '?';
+			s++;
+			rest--;
+			altered = true;
+		}
+	}
+	out[o] = '\0';
+	if (altered && o + tl - 3 < len)
+		memcpy(out + o, tail + 3, tl - 2);	/* "#<id>" */
+	return altered;
 }
 
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
@@ -384,9 +427,8 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
  * full path (nl_cgroup_full_path). Returns 0 or -ENOMEM. */
 static int set_cgroup_path(struct nl_cgroup *g, const char *path)
 {
-	path_label(g->path, sizeof(g->path), path, g->id);
 	g->long_path = NULL;
-	if (strlen(path) < sizeof(g->path))
+	if (!path_label(g->path, sizeof(g->path), path, g->id))
 		return 0;
 	g->long_path = strdup(path);
 	return g->long_path ? 0 : -ENOMEM;

@@ -17,6 +17,7 @@ struct nl_http {
 	struct MHD_Daemon *d;
 	int fd;
 	int port;
+	bool ipv6;		/* the socket is AF_INET6 (the wildcard is dual-stack) */
 	struct nl_http_routes r;
 };
 
@@ -326,8 +327,10 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 		free(h);
 		return e;
 	}
-	if (!getsockname(h->fd, &sa.sa, &sl))
+	if (!getsockname(h->fd, &sa.sa, &sl)) {
 		h->port = ntohs(sa.sa.sa_family == AF_INET6 ? sa.in6.sin6_port : sa.in.sin_port);
+		h->ipv6 = sa.sa.sa_family == AF_INET6;
+	}
 	if (o->verbose)
 		flags |= MHD_USE_ERROR_LOG;
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, h,
@@ -361,4 +364,9 @@ void nl_http_stop(struct nl_http *h)
 int nl_http_port(const struct nl_http *h)
 {
 	return h ? h->port : -1;
+}
+
+bool nl_http_ipv6(const struct nl_http *h)
+{
+	return h && h->ipv6;
 }

@@ -64,6 +64,10 @@ void nl_http_stop(struct nl_http *h);
 /* The port actually bound (useful with port 0). */
 int nl_http_port(const struct nl_http *h);
 
+/* nl_http_ipv6 - true when @h listens on an IPv6 socket (for an empty
+ * ADDR: the dual-stack wildcard; false when it fell back to IPv4). */
+bool nl_http_ipv6(const struct nl_http *h);
+
 /* True if an Accept-Encoding header value @ae accepts gzip (a "gzip" or
  * "*" token without q=0). NULL: false. */
 bool nl_http_accepts_gzip(const char *ae);

@@ -68,6 +68,8 @@ struct memcgs {
 #define KPF_WRITEBACK	8
 #define KPF_ANON	12
 #define KPF_SWAPBACKED	14
+#define KPF_COMPOUND_HEAD	15
+#define KPF_COMPOUND_TAIL	16
 
 /* Fill @m for cgroup directory @dir. Returns 0, -ENOENT (cgroup gone),
  * -EOPNOTSUPP (no /proc/kpagecgroup) or -errno of the walk. */
@@ -99,21 +101,23 @@ static void memcgs_close(struct memcgs *m)
 }
 
 /* True when the page at pagemap entry @pm is present, charged to a memcg
- * of @m and not a dirty or writeback file page (counted in m->dirty). */
-static bool page_ours(struct memcgs *m, uint64_t pm)
+ * of @m and not a dirty or writeback file page (counted in m->dirty).
+ * *@fl = its /proc/kpageflags word (0 if unreadable). */
+static bool page_ours(struct memcgs *m, uint64_t pm, uint64_t *fl)
 {
-	uint64_t pfn = pm & ((1ULL << 55) - 1), ino, fl;
+	uint64_t pfn = pm & ((1ULL << 55) - 1), ino;
 
+	*fl = 0;
 	if (!(pm >> 63) || !pfn)	/* not present, or no pfn (no CAP_SYS_ADMIN) */
 		return false;
 	if (pread(m->kpc_fd, &ino, sizeof(ino), (off_t)(pfn * sizeof(ino))) != sizeof(ino))
 		return false;
 	if (nl_cgroup_map_index(&m->tree, ino) < 0)
 		return false;
-	if (m->kpf_fd < 0 || pread(m->kpf_fd, &fl, sizeof(fl), (off_t)(pfn * sizeof(fl))) != sizeof(fl))
+	if (m->kpf_fd < 0 || pread(m->kpf_fd, fl, sizeof(*fl), (off_t)(pfn * sizeof(*fl))) != sizeof(*fl))
 		return true;
-	if ((fl & (1ULL << KPF_DIRTY | 1ULL << KPF_WRITEBACK)) &&
-	    !(fl & (1ULL << KPF_ANON | 1ULL << KPF_SWAPBACKED))) {
+	if ((*fl & (1ULL << KPF_DIRTY | 1ULL << KPF_WRITEBACK)) &&
+	    !(*fl & (1ULL << KPF_ANON | 1ULL << KPF_SWAPBACKED))) {
 		m->dirty++;
 		return false;
 	}
@@ -219,9 +223,14 @@ static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, struct mem
 		return n == -ENOENT ? -ESRCH : n;
 	}
 	uint64_t found = 0;
+	/* Once the budget is spent, a step still takes the rest of the large
+	 * folio it is in (kpageflags COMPOUND_TAIL): PAGEOUT of part of one
+	 * splits it, unmapping all of it for a few pages freed (a 1 MiB file
+	 * folio: 0 freed of 128 KiB asked). */
+	bool stop = false, last_large = false;
 
-	for (int i = 0; i < n && !e && *advised + found < want; i++) {
-		for (uint64_t a = v[i].start; a < v[i].end && !e && *advised + found < want;) {
+	for (int i = 0; i < n && !e && !stop; i++) {
+		for (uint64_t a = v[i].start; a < v[i].end && !e && !stop;) {
 			int k = 0;
 
 			for (; k < CHUNK && a + (uint64_t)k * (uint64_t)psz < v[i].end; k++)
@@ -233,11 +242,20 @@ static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, struct mem
 			if (pread(pmfd, pm, sizeof(pm[0]) * (size_t)k,
 				  (off_t)(a / (uint64_t)psz * sizeof(pm[0]))) != (ssize_t)(sizeof(pm[0]) * (size_t)k))
 				break;	/* the VMA went away: next one */
-			for (int j = 0; j < k && *advised + found < want; j++) {
-				uint64_t pa = (uint64_t)(uintptr_t)addrs[j];
+			for (int j = 0; j < k && !stop; j++) {
+				uint64_t pa = (uint64_t)(uintptr_t)addrs[j], fl;
+				bool spent = *advised + found >= want;
 
-				if (status[j] != nid || !page_ours(m, pm[j]))
+				if (spent && !last_large) {
+					stop = true;
+					break;
+				}
+				if (status[j] != nid || !page_ours(m, pm[j], &fl) ||
+				    (spent && !(fl & 1ULL << KPF_COMPOUND_TAIL))) {
+					stop = spent;	/* the folio ended */
 					continue;
+				}
+				last_large = fl & (1ULL << KPF_COMPOUND_HEAD | 1ULL << KPF_COMPOUND_TAIL);
 				found += (uint64_t)psz;
 				if (niov && (uint64_t)(uintptr_t)iov[niov - 1].iov_base +
 						    iov[niov - 1].iov_len == pa) {
@@ -323,8 +341,8 @@ int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, u
 		return -ESRCH;
 	}
 	if (!e && *advised < bytes && m.dirty)	/* the step came up short: say why */
-		snprintf(err, errlen, "skipped %" PRIu64 " KiB of dirty or writeback file pages on node %d: "
-			 "MADV_PAGEOUT frees them only once written back (the flusher, or sync)",
+		snprintf(err, errlen, "skipped %" PRIu64 " KiB of dirty or writeback file pages mapped on node %d "
+			 "(counted per mapping): MADV_PAGEOUT frees them only once written back (the flusher, or sync)",
 			 m.dirty * (uint64_t)sysconf(_SC_PAGESIZE) / 1024, nid);
 	return e;
 }

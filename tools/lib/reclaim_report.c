@@ -19,10 +19,10 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		fprintf(f, "max");
 	else
 		fprintf(f, "%" PRIu64 "KiB", c->limit / 1024);
-	if (c->wm.high)
+	if (c->wm.high && !c->wm_bad)
 		fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB", c->wm.high / 1024, c->wm.low / 1024);
-	else	/* percent watermarks of no limit: the agent skips the cgroup */
-		fprintf(f, " high=n/a low=n/a (no limit to take a percentage of)");
+	else	/* unresolvable for this limit: the agent skips the cgroup */
+		fprintf(f, " high=n/a low=n/a (cannot resolve for this limit: skipped)");
 	fprintf(f, " state=%s backend=%s victim=%s\n", c->wm.active ? "reclaiming" : "idle",
 		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
 	if (a->backend == NL_RB_DAMOS && c->steps)

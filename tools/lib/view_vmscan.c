@@ -186,8 +186,8 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 				p->freed[0], p->freed[1]);
 			/* MADV_PAGEOUT/DAMON pages have no anon/file split: apart */
 			if (p->pageout_scanned || p->pageout_freed)
-				fprintf(out, " pageout scanned %" PRIu64 " freed %" PRIu64, p->pageout_scanned,
-					p->pageout_freed);
+				fprintf(out, " pageout scanned %" PRIu64 " rotated %" PRIu64 " freed %" PRIu64,
+					p->pageout_scanned, p->pageout_rotated, p->pageout_freed);
 			fputc('\n', out);
 		}
 	}

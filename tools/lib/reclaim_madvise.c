@@ -25,8 +25,10 @@
  * Dirty and writeback file pages are skipped too (/proc/kpageflags): the
  * PAGEOUT path does not write file pages back, so it would only unmap them
  * (the task's mapping torn down, nothing freed). They are counted, and a
- * step that found nothing else says so. Dirtiness still in a PTE (a write
- * through a shared mapping) is not visible there and not skipped.
+ * step that came up short says so. Dirtiness still in a PTE (a write
+ * through a shared mapping) is not visible there and not skipped. The
+ * same flags tell where a large folio ends: a step finishes the one it is
+ * in, since advising part of one splits it and frees next to nothing.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -53,9 +55,10 @@ struct vma {
 	uint64_t start, end;
 };
 
-/* The memcgs a step may take pages from: the cgroup directory and its
- * descendants (the project's cgroup walker; ids = kernfs ids = the inodes
- * /proc/kpagecgroup reports), and /proc/kpagecgroup. */
+/* What a step checks each page against: the memcgs it may take pages from
+ * (the cgroup directory and its descendants, by the project's cgroup
+ * walker; ids = kernfs ids = the inodes /proc/kpagecgroup reports),
+ * /proc/kpagecgroup, and /proc/kpageflags for dirty pages and folio ends. */
 struct memcgs {
 	struct nl_cgroup_map tree;
 	int kpc_fd;

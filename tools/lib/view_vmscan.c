@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vmscan_figs.h"
+#include "view_sort.h"
 #include "view_vmscan.h"
 
 static void field(struct nl_vs_field *f, int *n, const char *what, const char *ctx, uint64_t v)
@@ -47,16 +48,14 @@ int nl_vs_fields(int ctx, const struct nl_vs_page_figs *p, const struct nl_vs_ti
 	return n;
 }
 
+static bool no_filter(const struct nl_vs_view_opts *o)
+{
+	return !o->cgroup || !o->cgroup[0];
+}
+
 static bool wanted(const struct nl_cgroup *g, const struct nl_vs_view_opts *o)
 {
-	const char *p;
-	size_t l;
-
-	if (!o->cgroup || !o->cgroup[0] || !strcmp(o->cgroup, "/"))
-		return true;
-	l = strlen(o->cgroup);
-	p = nl_cgroup_full_path(g);
-	return !strncmp(p, o->cgroup, l) && (p[l] == '\0' || p[l] == '/');
+	return no_filter(o) || nl_cgroup_under(nl_cgroup_full_path(g), o->cgroup);
 }
 
 static bool ctx_active(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t)
@@ -143,7 +142,7 @@ static bool listed(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 	for (int i = 0; i < s->nr_cgroups; i++)
 		if (wanted(&s->cgroups[i], o))
 			return true;
-	return !o->cgroup || !o->cgroup[0] || !strcmp(o->cgroup, "/");
+	return no_filter(o);
 }
 
 int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o)

@@ -34,14 +34,19 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
+PHONY_EXTRA := tests-build test-deps
+.PHONY: $(PHONY_EXTRA) all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
+# `make` builds the programs; the tests' binaries need the test toolchain
+# (cmocka), which only `make test` and friends install.
+all: $(B)/numalens
+tests-build: all $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
 
 help:
-	@echo "make deps      install packages (root) and build static libbpf/cJSON"
+	@echo "make deps      install what numalens needs to build and run (root), build static libbpf/cJSON/libmicrohttpd"
+	@echo "make test-deps deps + the test toolchain (cmocka, qemu, stress-ng; Prometheus unpacked, not installed)"
 	@echo "make           build build/numalens, unit tests and test workloads"
 	@echo "make run       deps + build, then 'numalens top' on the live kernel (root)"
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
@@ -51,11 +56,20 @@ help:
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
 # --- dependencies ---------------------------------------------------------
+# Two sets: what building and running numalens needs (`make run`), and the
+# test toolchain on top (`make test`), so a user who only wants `numalens
+# top` gets no emulator or test tools.
 deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh; \
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh run; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
 	@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	@touch $@
+test-deps: $(DEPS)/.test-stamp
+$(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh test; \
+	 else echo "make test-deps: not root, skipping package install (run 'sudo make test-deps' once)" >&2; fi
+	@bash scripts/test-tools.sh $(CACHE) $(B)/test-tools
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------
@@ -85,7 +99,7 @@ $(B)/numalens: $(CLI_OBJS) $(LIB_OBJS)
 $(B)/libnl.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a tests/unit/*.h
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a tests/unit/*.h | $(DEPS)/.test-stamp
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libnl.a $(LDLIBS:-lpthread=) -lcmocka -lpthread
 
@@ -107,21 +121,21 @@ install: $(B)/numalens $(B)/scx_cling
 	install -m 0644 docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/docs/
 
 # --- run and test ---------------------------------------------------------
-run: all
+run: $(B)/numalens
 	@bash scripts/ensure-fs.sh
 	$(B)/numalens top
 
-test: all $(B)/vm/nljq
+test: tests-build $(B)/vm/nljq
 	@bash tests/run-all.sh
 
-unittest: all
+unittest: tests-build
 	@bash tests/run-all.sh unit
-livetest: all $(B)/vm/nljq
+livetest: tests-build $(B)/vm/nljq
 	@bash tests/run-all.sh live
-vmtest: all
+vmtest: tests-build
 	@bash tests/run-all.sh vm
 
-bench: all $(B)/tests/bench_export_render
+bench: tests-build $(B)/tests/bench_export_render
 	@bash tests/bench/run.sh
 
 # export's render benchmark links the library and the synthetic snapshot

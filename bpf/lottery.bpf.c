@@ -7,7 +7,7 @@
  *    through lot_events.
  *  - lot_draw: SEC("syscall"), run by the agent with BPF_PROG_RUN for its
  *    background passes, so both paths draw through the same code.
- * Tables are written by user space (tools/lib/reclaim_lot.c) through the
+ * Tables are written by user space (tools/source/reclaim_lot.c) through the
  * mmap of lot_tables; this side only reads them.
  */
 #include "nl_bpf.h"

@@ -38,7 +38,7 @@
 #include <bpf/bpf_core_read.h>
 #include "nl_types.h"
 #include "pfn_lookup.h"
-#include "cling_stats.h"
+#include "cling_maps.h"
 
 char _license[] SEC("license") = "GPL";
 

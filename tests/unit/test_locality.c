@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* bpf/locality.h: compat bucket vectors of spec/seed_numa.md §1.4, LOC-1, LOC-2. */
+/* bpf/include/locality.h: compat bucket vectors of spec/seed_numa.md §1.4, LOC-1, LOC-2. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -35,7 +35,7 @@ INC_reclaim := $(INC_model) tools/reclaim
 INC_cmd     := $(INC_prom) tools/reclaim tools
 LAYERS      := core source model view prom reclaim
 
-CWARN    := -Wall -Wextra -Wno-unused-parameter
+CWARN    := -Wall -Wextra -Wno-unused-parameter -Werror=implicit-function-declaration
 # CI=true turns warnings into errors; a developer's newer compiler does not.
 ifeq ($(CI),true)
 CWARN    += -Werror
@@ -71,7 +71,8 @@ LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
 .PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
-.SECONDARY:
+# The BPF objects are only a step to the skeletons: keep them anyway.
+.SECONDARY: $(BPF_OBJS)
 
 all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
 

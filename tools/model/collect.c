@@ -16,6 +16,7 @@
 #include "procfs.h"
 #include "reclaim_read.h"
 #include "topology.h"
+#include "vmscan_figs.h"
 #include "vmscan_read.h"
 
 #define MAX_CPUS 4096

@@ -69,7 +69,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
+.PHONY: all deps run test unittest check-layers livetest vmtest bench vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -82,6 +82,8 @@ help:
 	@echo "make run       deps + build, then 'numalens top' on the live kernel (root)"
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
+	@echo "make check-layers   the include rules between the source layers (docs/architecture.md)"
+	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
 	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin, the docs to \$$(PREFIX)/share/doc/numalens (PREFIX=/usr/local)"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
@@ -159,6 +161,9 @@ test: all $(B)/vm/nljq
 
 unittest: all
 	@bash tests/run-all.sh unit
+# The include rules of the layers (also part of `make unittest`).
+check-layers:
+	@bash tests/unit/check_layers.sh
 livetest: all $(B)/vm/nljq
 	@bash tests/run-all.sh live
 vmtest: all

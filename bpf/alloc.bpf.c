@@ -15,7 +15,7 @@
  * 1 << order.
  */
 #include "nl_bpf.h"
-#include "pfn_lookup.h"
+#include "pfn_map.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -51,13 +51,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct nl_pending_page);
 } pending SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct nl_pfn_table);
-} pfn_table SEC(".maps");
 
 static const struct nl_alloc_val zero_alloc;
 

@@ -50,29 +50,6 @@ bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opt
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* A sample without labels. */
-static void sample_u64(struct nl_buf *b, const char *name, uint64_t v)
-{
-	nl_buf_puts(b, name);
-	nl_buf_put(b, " ", 1);
-	nl_buf_put_u64(b, v);
-	nl_buf_put(b, "\n", 1);
-}
-
-/* A sample with one label. */
-static void sample1_u64(struct nl_buf *b, const char *name, const char *label, const char *value,
-			uint64_t v)
-{
-	nl_buf_puts(b, name);
-	nl_buf_put(b, "{", 1);
-	nl_buf_puts(b, label);
-	nl_buf_puts(b, "=\"");
-	nl_prom_put_label_value(b, value);
-	nl_buf_puts(b, "\"} ");
-	nl_buf_put_u64(b, v);
-	nl_buf_put(b, "\n", 1);
-}
-
 /* The exported rows of one kind (cgroups or processes): their figures and
  * their escaped label sets (`cgroup="/a"` or `pid="1",comm="x"`) kept in
  * one buffer, built once per render. */
@@ -108,41 +85,16 @@ static int rows_alloc(struct rows *r, int cap, bool cgroups)
 /* "<prefix><name>{<row labels>" */
 static void row_open(struct nl_buf *b, const struct rows *r, int i, const char *name)
 {
-	nl_buf_puts(b, r->prefix);
-	nl_buf_puts(b, name);
-	nl_buf_put(b, "{", 1);
+	nl_prom_open(b, r->prefix, name);
 	nl_buf_put(b, r->lab.p + r->off[i], r->len[i]);
-}
-
-static void close_u64(struct nl_buf *b, uint64_t v)
-{
-	nl_buf_put(b, "} ", 2);
-	nl_buf_put_u64(b, v);
-	nl_buf_put(b, "\n", 1);
-}
-
-static void close_s(struct nl_buf *b, uint64_t ns)
-{
-	nl_buf_put(b, "} ", 2);
-	nl_buf_put_ns_as_s(b, ns);
-	nl_buf_put(b, "\n", 1);
-}
-
-static void row_family(struct nl_buf *b, const struct rows *r, const char *name, const char *type,
-		       const char *help)
-{
-	char full[128];
-
-	snprintf(full, sizeof(full), "%s%s", r->prefix, name);
-	nl_prom_family(b, full, type, help);
 }
 
 /* ---- per-row families (cgroups and processes) --------------------------- */
 
 static void fam_cpu_seconds(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s)
 {
-	row_family(b, r, "cpu_seconds_total", "counter",
-		   "On-CPU time on the CPUs of each NUMA node (seconds; sched_switch, seed_numa.md EXE-1).");
+	nl_prom_family_pre(b, r->prefix, "cpu_seconds_total", "counter",
+			   "On-CPU time on the CPUs of each NUMA node (seconds; sched_switch, seed_numa.md EXE-1).");
 	for (int i = 0; i < r->n; i++)
 		for (int k = 0; k < s->nr_nodes; k++) {
 			int nid = s->nodes[k].nid;
@@ -150,10 +102,8 @@ static void fam_cpu_seconds(struct nl_buf *b, const struct rows *r, const struct
 			if (nid < 0 || nid >= NL_MAX_NODES)
 				continue;
 			row_open(b, r, i, "cpu_seconds_total");
-			nl_buf_puts(b, ",node=\"");
-			nl_buf_put_u64(b, (uint64_t)nid);
-			nl_buf_put(b, "\"", 1);
-			close_s(b, r->f[i]->run_ns_total_by_node[nid]);
+			nl_prom_label_u64(b, "node", (uint64_t)nid);
+			nl_prom_close_s(b, r->f[i]->run_ns_total_by_node[nid]);
 		}
 }
 
@@ -165,10 +115,10 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 {
 	static const char *const bucket_name = "fault_locality_ratio_bucket";
 
-	row_family(b, r, "fault_locality_ratio", "histogram",
-		   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time, in 8 buckets (seed_numa.md LOC-1). "
-		   "One observation is one CPU-second: bucket counts, _count and _sum are seconds. "
-		   "Empty while kernel.numa_balancing is 0 (see numalens_source_available).");
+	nl_prom_family_pre(b, r->prefix, "fault_locality_ratio", "histogram",
+			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time, in 8 buckets (seed_numa.md LOC-1). "
+			   "One observation is one CPU-second: bucket counts, _count and _sum are seconds. "
+			   "Empty while kernel.numa_balancing is 0 (see numalens_source_available).");
 	for (int i = 0; i < r->n; i++) {
 		const uint64_t *ns = r->f[i]->locality_ns_total;
 		uint64_t cum = 0;
@@ -178,18 +128,16 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 			cum += ns[k];
 			sum16 += (unsigned __int128)ns[k] * (unsigned)(2 * k + 1);
 			row_open(b, r, i, bucket_name);
-			nl_buf_puts(b, ",le=\"");
-			nl_buf_puts(b, nl_prom_locality_le[k]);
-			nl_buf_put(b, "\"", 1);
-			close_s(b, cum);
+			nl_prom_label(b, "le", nl_prom_locality_le[k]);
+			nl_prom_close_s(b, cum);
 		}
 		row_open(b, r, i, bucket_name);
-		nl_buf_puts(b, ",le=\"+Inf\"");
-		close_s(b, cum);
+		nl_prom_label(b, "le", "+Inf");
+		nl_prom_close_s(b, cum);
 		row_open(b, r, i, "fault_locality_ratio_sum");
-		close_s(b, (uint64_t)(sum16 / 16));
+		nl_prom_close_s(b, (uint64_t)(sum16 / 16));
 		row_open(b, r, i, "fault_locality_ratio_count");
-		close_s(b, cum);
+		nl_prom_close_s(b, cum);
 	}
 }
 
@@ -244,17 +192,17 @@ static void fam_scalar(struct nl_buf *b, const struct rows *r, const struct nl_s
 {
 	uint64_t mul = scalars[k].bytes ? (uint64_t)s->page_size : 1;
 
-	row_family(b, r, scalars[k].name, "counter", scalars[k].help);
+	nl_prom_family_pre(b, r->prefix, scalars[k].name, "counter", scalars[k].help);
 	for (int i = 0; i < r->n; i++) {
 		row_open(b, r, i, scalars[k].name);
-		close_u64(b, scalar_value(r->f[i], k) * mul);
+		nl_prom_close_u64(b, scalar_value(r->f[i], k) * mul);
 	}
 }
 
 static void fam_alloc_bytes_by_node(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s)
 {
-	row_family(b, r, "allocated_bytes_total", "counter",
-		   "Bytes of pages allocated, by the node the page lies on.");
+	nl_prom_family_pre(b, r->prefix, "allocated_bytes_total", "counter",
+			   "Bytes of pages allocated, by the node the page lies on.");
 	for (int i = 0; i < r->n; i++)
 		for (int k = 0; k < s->nr_nodes; k++) {
 			int nid = s->nodes[k].nid;
@@ -262,10 +210,8 @@ static void fam_alloc_bytes_by_node(struct nl_buf *b, const struct rows *r, cons
 			if (nid < 0 || nid >= NL_MAX_NODES)
 				continue;
 			row_open(b, r, i, "allocated_bytes_total");
-			nl_buf_puts(b, ",node=\"");
-			nl_buf_put_u64(b, (uint64_t)nid);
-			nl_buf_put(b, "\"", 1);
-			close_u64(b, r->f[i]->alloc.pages_by_node_total[nid] * (uint64_t)s->page_size);
+			nl_prom_label_u64(b, "node", (uint64_t)nid);
+			nl_prom_close_u64(b, r->f[i]->alloc.pages_by_node_total[nid] * (uint64_t)s->page_size);
 		}
 }
 
@@ -273,16 +219,12 @@ static void fam_alloc_bytes_by_node(struct nl_buf *b, const struct rows *r, cons
 static void fam_alloc_classes(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s,
 			      const char *name, const char *label, int first, int last, const char *help)
 {
-	row_family(b, r, name, "counter", help);
+	nl_prom_family_pre(b, r->prefix, name, "counter", help);
 	for (int i = 0; i < r->n; i++)
 		for (int c = first; c <= last; c++) {
 			row_open(b, r, i, name);
-			nl_buf_put(b, ",", 1);
-			nl_buf_puts(b, label);
-			nl_buf_puts(b, "=\"");
-			nl_buf_puts(b, nl_class_name(c));
-			nl_buf_put(b, "\"", 1);
-			close_u64(b, r->f[i]->alloc.pages_by_class_total[c] * (uint64_t)s->page_size);
+			nl_prom_label(b, label, nl_class_name(c));
+			nl_prom_close_u64(b, r->f[i]->alloc.pages_by_class_total[c] * (uint64_t)s->page_size);
 		}
 }
 
@@ -317,7 +259,7 @@ static void fam_numa_stat(struct nl_buf *b, const struct rows *r, const struct n
 		any = r->cg[i]->numa_stat_known;
 	if (!any)
 		return;
-	row_family(b, r, name, "gauge", file ? "File-backed memory of the cgroup resident on each node (memory.numa_stat file)."
+	nl_prom_family_pre(b, r->prefix, name, "gauge", file ? "File-backed memory of the cgroup resident on each node (memory.numa_stat file)."
 					      : "Anonymous memory of the cgroup resident on each node (memory.numa_stat anon).");
 	for (int i = 0; i < r->n; i++) {
 		const uint64_t *v = file ? r->cg[i]->file_bytes_by_node : r->cg[i]->anon_bytes_by_node;
@@ -330,10 +272,8 @@ static void fam_numa_stat(struct nl_buf *b, const struct rows *r, const struct n
 			if (nid < 0 || nid >= NL_MAX_NODES)
 				continue;
 			row_open(b, r, i, name);
-			nl_buf_puts(b, ",node=\"");
-			nl_buf_put_u64(b, (uint64_t)nid);
-			nl_buf_put(b, "\"", 1);
-			close_u64(b, v[nid]);
+			nl_prom_label_u64(b, "node", (uint64_t)nid);
+			nl_prom_close_u64(b, v[nid]);
 		}
 	}
 }
@@ -455,7 +395,7 @@ static void fam_numastat(struct nl_buf *b, const struct nl_snapshot *s)
 		nl_prom_family(b, f[k].name, "counter", f[k].help);
 		for (int i = 0; i < s->nr_nodes; i++) {
 			snprintf(nid, sizeof(nid), "%d", s->nodes[i].nid);
-			sample1_u64(b, f[k].name, "node", nid,
+			nl_prom_sample1_u64(b, f[k].name, "node", nid,
 				    *(const uint64_t *)((const char *)&s->nodes[i].numastat_total + f[k].off));
 		}
 	}
@@ -468,17 +408,17 @@ static void fam_node_memory(struct nl_buf *b, const struct nl_snapshot *s)
 	nl_prom_family(b, "numalens_node_memory_total_bytes", "gauge", "Memory of the node (sysfs meminfo MemTotal).");
 	for (int i = 0; i < s->nr_nodes; i++) {
 		snprintf(nid, sizeof(nid), "%d", s->nodes[i].nid);
-		sample1_u64(b, "numalens_node_memory_total_bytes", "node", nid, s->nodes[i].mem_total_bytes);
+		nl_prom_sample1_u64(b, "numalens_node_memory_total_bytes", "node", nid, s->nodes[i].mem_total_bytes);
 	}
 	nl_prom_family(b, "numalens_node_memory_free_bytes", "gauge", "Free memory of the node (sysfs meminfo MemFree).");
 	for (int i = 0; i < s->nr_nodes; i++) {
 		snprintf(nid, sizeof(nid), "%d", s->nodes[i].nid);
-		sample1_u64(b, "numalens_node_memory_free_bytes", "node", nid, s->nodes[i].mem_free_bytes);
+		nl_prom_sample1_u64(b, "numalens_node_memory_free_bytes", "node", nid, s->nodes[i].mem_free_bytes);
 	}
 	nl_prom_family(b, "numalens_node_cpus", "gauge", "Online CPUs of the node.");
 	for (int i = 0; i < s->nr_nodes; i++) {
 		snprintf(nid, sizeof(nid), "%d", s->nodes[i].nid);
-		sample1_u64(b, "numalens_node_cpus", "node", nid, (uint64_t)s->nodes[i].nr_cpus);
+		nl_prom_sample1_u64(b, "numalens_node_cpus", "node", nid, (uint64_t)s->nodes[i].nr_cpus);
 	}
 }
 
@@ -491,24 +431,21 @@ static void fam_info(struct nl_buf *b, const struct nl_snapshot *s, const struct
 		       s->src.numa_balancing, s->src.vm_numa_stat, s->src.vmscan };
 
 	nl_prom_family(b, "numalens_build_info", "gauge", "Always 1; the numalens version and the kernel release as labels.");
-	nl_buf_puts(b, "numalens_build_info{version=\"");
-	nl_prom_put_label_value(b, o->version ? o->version : "");
-	nl_buf_puts(b, "\",kernel=\"");
-	nl_prom_put_label_value(b, s->kernel);
-	nl_buf_puts(b, "\"} 1\n");
+	nl_prom_open(b, "numalens_build_info", NULL);
+	nl_prom_label(b, "version", o->version ? o->version : "");
+	nl_prom_label(b, "kernel", s->kernel);
+	nl_prom_close_u64(b, 1);
 	nl_prom_family(b, "numalens_source_available", "gauge",
 	       "1 if the figures of this source are measured in this session, 0 if not (then they stay "
 	       "flat, they are not zero activity). numa_balancing gates the locality histogram.");
 	for (size_t k = 0; k < sizeof(src) / sizeof(src[0]); k++)
-		sample1_u64(b, "numalens_source_available", "source", src_names[k], src[k]);
+		nl_prom_sample1_u64(b, "numalens_source_available", "source", src_names[k], src[k]);
 	nl_prom_family(b, "numalens_page_size_bytes", "gauge", "Base page size of the kernel.");
-	sample_u64(b, "numalens_page_size_bytes", (uint64_t)s->page_size);
+	nl_prom_sample_u64(b, "numalens_page_size_bytes", (uint64_t)s->page_size);
 	nl_prom_family(b, "numalens_snapshots_total", "counter", "Snapshots taken from the BPF maps since start.");
-	sample_u64(b, "numalens_snapshots_total", s->seq);
+	nl_prom_sample_u64(b, "numalens_snapshots_total", s->seq);
 	nl_prom_family(b, "numalens_snapshot_timestamp_seconds", "gauge", "Wall-clock time the served snapshot was taken (Unix seconds).");
-	nl_buf_puts(b, "numalens_snapshot_timestamp_seconds ");
-	nl_buf_put_ns_as_s(b, s->timestamp_ns);
-	nl_buf_put(b, "\n", 1);
+	nl_prom_sample_s(b, "numalens_snapshot_timestamp_seconds", s->timestamp_ns);
 }
 
 static void fam_self(struct nl_buf *b, const struct nl_snapshot *s)
@@ -519,38 +456,36 @@ static void fam_self(struct nl_buf *b, const struct nl_snapshot *s)
 	       "Events a BPF program could not count in full, by reason (a full map, an out-of-range node, "
 	       "a pfn outside the node table).");
 	for (int k = 0; k < NL_NR_DROPS; k++)
-		sample1_u64(b, "numalens_map_drops_total", "reason", drop_names[k], x->drops[k]);
+		nl_prom_sample1_u64(b, "numalens_map_drops_total", "reason", drop_names[k], x->drops[k]);
 	nl_prom_family(b, "numalens_evicted_processes_total", "counter", "Exited processes removed from the BPF maps.");
-	sample_u64(b, "numalens_evicted_processes_total", x->procs_evicted);
+	nl_prom_sample_u64(b, "numalens_evicted_processes_total", x->procs_evicted);
 	nl_prom_family(b, "numalens_evicted_cgroups_total", "counter",
 	       "Removed cgroups folded into their parents and removed from the BPF maps.");
-	sample_u64(b, "numalens_evicted_cgroups_total", x->cgroups_evicted);
+	nl_prom_sample_u64(b, "numalens_evicted_cgroups_total", x->cgroups_evicted);
 	nl_prom_family(b, "numalens_bpf_stats_enabled", "gauge",
 	       "1 if kernel.bpf_stats_enabled is on, so the program run counts and times below advance.");
-	sample_u64(b, "numalens_bpf_stats_enabled", x->bpf_stats_enabled);
+	nl_prom_sample_u64(b, "numalens_bpf_stats_enabled", x->bpf_stats_enabled);
 	nl_prom_family(b, "numalens_bpf_program_runs_total", "counter", "Runs of each BPF program (kernel bpf stats).");
 	for (int i = 0; i < x->nr_progs && i < 32; i++)
-		sample1_u64(b, "numalens_bpf_program_runs_total", "program", x->progs[i].name, x->progs[i].run_cnt);
+		nl_prom_sample1_u64(b, "numalens_bpf_program_runs_total", "program", x->progs[i].name, x->progs[i].run_cnt);
 	nl_prom_family(b, "numalens_bpf_program_run_time_seconds_total", "counter",
 	       "Time spent in each BPF program (kernel bpf stats, seconds).");
 	for (int i = 0; i < x->nr_progs && i < 32; i++) {
-		nl_buf_puts(b, "numalens_bpf_program_run_time_seconds_total{program=\"");
-		nl_prom_put_label_value(b, x->progs[i].name);
-		nl_buf_puts(b, "\"} ");
-		nl_buf_put_ns_as_s(b, x->progs[i].run_time_ns);
-		nl_buf_put(b, "\n", 1);
+		nl_prom_open(b, "numalens_bpf_program_run_time_seconds_total", NULL);
+		nl_prom_label(b, "program", x->progs[i].name);
+		nl_prom_close_s(b, x->progs[i].run_time_ns);
 	}
 }
 
 static void fam_cardinality(struct nl_buf *b, const struct nl_snapshot *s, int exported, int omitted)
 {
 	nl_prom_family(b, "numalens_cgroups", "gauge", "Cgroups in the snapshot, including removed ones in their grace period.");
-	sample_u64(b, "numalens_cgroups", (uint64_t)s->nr_cgroups);
+	nl_prom_sample_u64(b, "numalens_cgroups", (uint64_t)s->nr_cgroups);
 	nl_prom_family(b, "numalens_cgroups_exported", "gauge", "Cgroups exported as cgroup label values.");
-	sample_u64(b, "numalens_cgroups_exported", (uint64_t)exported);
+	nl_prom_sample_u64(b, "numalens_cgroups_exported", (uint64_t)exported);
 	nl_prom_family(b, "numalens_cgroups_omitted", "gauge",
 	       "Cgroups selected by --cgroup-depth/--cgroup-pattern but left out by --max-cgroups.");
-	sample_u64(b, "numalens_cgroups_omitted", (uint64_t)omitted);
+	nl_prom_sample_u64(b, "numalens_cgroups_omitted", (uint64_t)omitted);
 }
 
 int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o)
@@ -604,7 +539,5 @@ void nl_prom_render_scrape_duration(struct nl_buf *b, uint64_t ns)
 	nl_prom_family(b, "numalens_scrape_duration_seconds", "gauge",
 	       "Time numalens spent rendering the served snapshot into this text (seconds); rendered once per "
 	       "snapshot, by its first scrape, and shared by the others.");
-	nl_buf_puts(b, "numalens_scrape_duration_seconds ");
-	nl_buf_put_ns_as_s(b, ns);
-	nl_buf_put(b, "\n", 1);
+	nl_prom_sample_s(b, "numalens_scrape_duration_seconds", ns);
 }

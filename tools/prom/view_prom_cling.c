@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* scx_cling families of the Prometheus exposition; see view_prom_cling.h. */
 #include <inttypes.h>
+#include <stdio.h>
 #include "prom_write.h"
 #include "view_prom_cling.h"
 
@@ -47,38 +48,37 @@ static uint64_t node_value(const struct nl_cling_node *n, enum node_field f)
 	}
 }
 
-/* The group's cgroup label value: its path, or "#<id>" if unknown. */
-static void put_group_label(struct nl_buf *b, const struct nl_snapshot *s, uint64_t cgid)
+/* Open a sample of @name labelled with the group's cgroup: its path, or
+ * "#<id>" when the snapshot does not know the cgroup. */
+static void open_group(struct nl_buf *b, const char *name, const struct nl_snapshot *s, uint64_t cgid)
 {
-	nl_buf_puts(b, "{cgroup=\"");
+	char id[32];
+
+	nl_prom_open(b, name, NULL);
 	for (int i = 0; i < s->nr_cgroups; i++)
 		if (s->cgroups[i].id == cgid) {
-			nl_prom_put_label_value(b, s->cgroups[i].path);
-			nl_buf_put(b, "\"", 1);
+			nl_prom_label(b, "cgroup", s->cgroups[i].path);
 			return;
 		}
-	nl_buf_printf(b, "#%" PRIu64 "\"", cgid);
+	snprintf(id, sizeof(id), "#%" PRIu64, cgid);
+	nl_prom_label(b, "cgroup", id);
 }
 
 static void settings(struct nl_buf *b, const struct cling_info *in)
 {
 	nl_prom_family(b, "numalens_scx_cling_degree_ratio", "gauge",
 		       "--cling-degree as a ratio: a node is busy for a group when its failure ratio exceeds it.");
-	nl_buf_printf(b, "numalens_scx_cling_degree_ratio %.2f\n", in->degree / 100.0);
+	nl_prom_sample_dbl(b, "numalens_scx_cling_degree_ratio", in->degree / 100.0, 2);
 	nl_prom_family(b, "numalens_scx_cling_decay_period_seconds", "gauge",
 		       "Period of the halving decay of the attempt/failure weights (spec/seed_numa.md §4.3).");
-	nl_buf_printf(b, "numalens_scx_cling_decay_period_seconds %.3f\n", in->decay_ms / 1000.0);
+	nl_prom_sample_dbl(b, "numalens_scx_cling_decay_period_seconds", in->decay_ms / 1000.0, 3);
 	nl_prom_family(b, "numalens_scx_cling_wait_bound_seconds", "gauge",
 		       "A task queued on its home node longer than this while another node has an idle CPU "
 		       "counts as a failure.");
-	nl_buf_puts(b, "numalens_scx_cling_wait_bound_seconds ");
-	nl_buf_put_ns_as_s(b, in->wait_bound_ns);
-	nl_buf_puts(b, "\n");
+	nl_prom_sample_s(b, "numalens_scx_cling_wait_bound_seconds", in->wait_bound_ns);
 	nl_prom_family(b, "numalens_scx_cling_steal_after_seconds", "gauge",
 		       "An idle CPU of another node may take a task queued this long.");
-	nl_buf_puts(b, "numalens_scx_cling_steal_after_seconds ");
-	nl_buf_put_ns_as_s(b, in->steal_ns);
-	nl_buf_puts(b, "\n");
+	nl_prom_sample_s(b, "numalens_scx_cling_steal_after_seconds", in->steal_ns);
 }
 
 static void groups(struct nl_buf *b, const struct nl_snapshot *s, int nr_nodes)
@@ -88,37 +88,35 @@ static void groups(struct nl_buf *b, const struct nl_snapshot *s, int nr_nodes)
 	nl_prom_family(b, "numalens_scx_cling_group_home_node", "gauge",
 		       "Home node of the NUMA group (its cgroup), -1 while it has none.");
 	for (int g = 0; g < c->nr_groups; g++) {
-		nl_buf_puts(b, "numalens_scx_cling_group_home_node");
-		put_group_label(b, s, c->groups[g].cgid);
-		nl_buf_printf(b, "} %d\n", (int)c->groups[g].home);
+		open_group(b, "numalens_scx_cling_group_home_node", s, c->groups[g].cgid);
+		nl_prom_close_s64(b, c->groups[g].home);
 	}
 	nl_prom_family(b, "numalens_scx_cling_group_failure_ratio", "gauge",
 		       "Decayed failure / (attempt weight + 1) of the group on the node, 0..1 "
 		       "(spec/seed_numa.md §4.2, CLG-4..CLG-6).");
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int n = 0; n < nr_nodes; n++) {
-			nl_buf_puts(b, "numalens_scx_cling_group_failure_ratio");
-			put_group_label(b, s, c->groups[g].cgid);
-			nl_buf_printf(b, ",node=\"%d\"} %.2f\n", n, c->groups[g].ratio[n] / 100.0);
+			open_group(b, "numalens_scx_cling_group_failure_ratio", s, c->groups[g].cgid);
+			nl_prom_label_u64(b, "node", (uint64_t)n);
+			nl_prom_close_dbl(b, c->groups[g].ratio[n] / 100.0, 2);
 		}
 	nl_prom_family(b, "numalens_scx_cling_group_node_busy", "gauge",
 		       "1 while the node is busy for the group (no cling to it; CLG-7/CLG-8).");
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int n = 0; n < nr_nodes; n++) {
-			nl_buf_puts(b, "numalens_scx_cling_group_node_busy");
-			put_group_label(b, s, c->groups[g].cgid);
-			nl_buf_printf(b, ",node=\"%d\"} %d\n", n, c->groups[g].busy[n] ? 1 : 0);
+			open_group(b, "numalens_scx_cling_group_node_busy", s, c->groups[g].cgid);
+			nl_prom_label_u64(b, "node", (uint64_t)n);
+			nl_prom_close_u64(b, c->groups[g].busy[n] ? 1 : 0);
 		}
 	nl_prom_family(b, "numalens_scx_cling_group_resident_bytes", "gauge",
 		       "The group's resident memory on the node as scx_cling's loader last read it "
 		       "(memory.numa_stat), which its home follows.");
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int n = 0; n < nr_nodes; n++) {
-			nl_buf_puts(b, "numalens_scx_cling_group_resident_bytes");
-			put_group_label(b, s, c->groups[g].cgid);
-			nl_buf_printf(b, ",node=\"%d\"} ", n);
-			nl_buf_put_u64(b, c->groups[g].pages[n] * (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
-			nl_buf_puts(b, "\n");
+			open_group(b, "numalens_scx_cling_group_resident_bytes", s, c->groups[g].cgid);
+			nl_prom_label_u64(b, "node", (uint64_t)n);
+			nl_prom_close_u64(b, c->groups[g].pages[n] *
+						(uint64_t)(s->page_size > 0 ? s->page_size : 4096));
 		}
 }
 
@@ -129,7 +127,7 @@ void nl_prom_render_cling(struct nl_buf *b, const struct nl_snapshot *s)
 	nl_prom_family(b, "numalens_scx_cling_running", "gauge",
 		       "1 while the scx_cling sched_ext scheduler runs (its maps are pinned under "
 		       CLING_PIN_DIR "), else 0 and no other scx_cling series.");
-	nl_buf_printf(b, "numalens_scx_cling_running %d\n", s->cling_running ? 1 : 0);
+	nl_prom_sample_u64(b, "numalens_scx_cling_running", s->cling_running ? 1 : 0);
 	if (!s->cling_running)
 		return;
 	if (nr_nodes > CLING_MAX_NODES)
@@ -138,9 +136,9 @@ void nl_prom_render_cling(struct nl_buf *b, const struct nl_snapshot *s)
 	for (int f = 0; f < NR_NF; f++) {
 		nl_prom_family(b, node_fam[f].name, node_fam[f].type, node_fam[f].help);
 		for (int n = 0; n < nr_nodes; n++) {
-			nl_buf_printf(b, "%s{node=\"%d\"} ", node_fam[f].name, n);
-			nl_buf_put_u64(b, node_value(&s->cling.node[n], (enum node_field)f));
-			nl_buf_puts(b, "\n");
+			nl_prom_open(b, node_fam[f].name, NULL);
+			nl_prom_label_u64(b, "node", (uint64_t)n);
+			nl_prom_close_u64(b, node_value(&s->cling.node[n], (enum node_field)f));
 		}
 	}
 	groups(b, s, nr_nodes);

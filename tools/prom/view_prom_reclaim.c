@@ -9,29 +9,14 @@
 
 static void family(struct nl_buf *b, const char *name, const char *type, const char *help)
 {
-	nl_buf_printf(b, "# HELP " P "%s %s\n# TYPE " P "%s %s\n", name, help, name, type);
+	nl_prom_family_pre(b, P, name, type, help);
 }
 
 /* `numalens_reclaim_agent_<name>{cgroup="<path>"` */
 static void open_row(struct nl_buf *b, const char *name, const struct nl_cgroup *c)
 {
-	nl_buf_puts(b, P);
-	nl_buf_puts(b, name);
-	nl_buf_puts(b, "{cgroup=\"");
-	nl_prom_put_label_value(b, c->path);
-	nl_buf_put(b, "\"", 1);
-}
-
-static void close_u64(struct nl_buf *b, uint64_t v)
-{
-	nl_buf_put(b, "} ", 2);
-	nl_buf_put_u64(b, v);
-	nl_buf_put(b, "\n", 1);
-}
-
-static void close_dbl(struct nl_buf *b, double v)
-{
-	nl_buf_printf(b, "} %.6f\n", v);
+	nl_prom_open(b, P, name);
+	nl_prom_label(b, "cgroup", c->path);
 }
 
 /* One u64 per cgroup, picked by @f. */
@@ -42,7 +27,7 @@ static void fam_scalar(struct nl_buf *b, const struct nl_snapshot *s, const char
 	for (int i = 0; i < s->nr_cgroups; i++)
 		if (s->cgroups[i].agent) {
 			open_row(b, name, &s->cgroups[i]);
-			close_u64(b, f(s->cgroups[i].agent));
+			nl_prom_close_u64(b, f(s->cgroups[i].agent));
 		}
 }
 
@@ -70,13 +55,12 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 		if (!a)
 			continue;
 		open_row(b, "info", &s->cgroups[i]);
-		nl_buf_printf(b, ",pid=\"%d\",backend=\"", a->pid);
-		nl_prom_put_label_value(b, a->backend);
-		nl_buf_puts(b, "\",victim=\"");
-		nl_prom_put_label_value(b, a->victim);
-		nl_buf_printf(b, "\",dry_run=\"%s\",scan_source=\"%s\"", a->dry_run ? "true" : "false",
-			      a->scan_vmscan ? "vmscan" : "prior");
-		close_u64(b, 1);
+		nl_prom_label_u64(b, "pid", (uint64_t)a->pid);
+		nl_prom_label(b, "backend", a->backend);
+		nl_prom_label(b, "victim", a->victim);
+		nl_prom_label(b, "dry_run", a->dry_run ? "true" : "false");
+		nl_prom_label(b, "scan_source", a->scan_vmscan ? "vmscan" : "prior");
+		nl_prom_close_u64(b, 1);
 	}
 	fam_scalar(b, s, "reclaiming", "gauge", "1 while usage is between crossing the high watermark and "
 		   "reaching the low one (R17 hysteresis), else 0.", f_reclaiming);
@@ -93,14 +77,14 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 	for (int i = 0; i < s->nr_cgroups; i++)
 		if (s->cgroups[i].agent) {
 			open_row(b, "over_high_seconds_total", &s->cgroups[i]);
-			close_dbl(b, s->cgroups[i].agent->over_high_seconds_total);
+			nl_prom_close_dbl(b, s->cgroups[i].agent->over_high_seconds_total, 6);
 		}
 	family(b, "reclaim_seconds_total", "counter", "Wall time the agent spent in its own reclaim calls "
 	       "(accounted apart from direct-reclaim stalls, R18).");
 	for (int i = 0; i < s->nr_cgroups; i++)
 		if (s->cgroups[i].agent) {
 			open_row(b, "reclaim_seconds_total", &s->cgroups[i]);
-			close_dbl(b, s->cgroups[i].agent->agent_seconds_total);
+			nl_prom_close_dbl(b, s->cgroups[i].agent->agent_seconds_total, 6);
 		}
 	family(b, "node_weight", "gauge", "Victim-node weight of the node (the seed's scan_weight Nn, "
 	       "dimensionless page-equivalents); tickets are proportional to it.");
@@ -111,8 +95,8 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 			if (nid < 0 || nid >= NL_MAX_NODES)
 				continue;
 			open_row(b, "node_weight", &s->cgroups[i]);
-			nl_buf_printf(b, ",node=\"%d\"", nid);
-			close_u64(b, s->cgroups[i].agent->weight[nid]);
+			nl_prom_label_u64(b, "node", (uint64_t)nid);
+			nl_prom_close_u64(b, s->cgroups[i].agent->weight[nid]);
 		}
 	family(b, "draws_total", "counter", "Victim-node draws of the BPF lottery (or the round-robin rule) "
 	       "by node and source: limit = the memcg hit its limit, agent = a background pass.");
@@ -124,8 +108,9 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 				if (nid < 0 || nid >= NL_MAX_NODES)
 					continue;
 				open_row(b, "draws_total", &s->cgroups[i]);
-				nl_buf_printf(b, ",node=\"%d\",source=\"%s\"", nid, nl_agent_source_names[x]);
-				close_u64(b, s->cgroups[i].agent->draws_total[x][nid]);
+				nl_prom_label_u64(b, "node", (uint64_t)nid);
+				nl_prom_label(b, "source", nl_agent_source_names[x]);
+				nl_prom_close_u64(b, s->cgroups[i].agent->draws_total[x][nid]);
 			}
 	family(b, "reclaimed_bytes_total", "counter", "Memory the agent freed, by node and backend "
 	       "(memory.numa_stat deltas around each step, pages x page size).");
@@ -137,7 +122,8 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 				if (nid < 0 || nid >= NL_MAX_NODES)
 					continue;
 				open_row(b, "reclaimed_bytes_total", &s->cgroups[i]);
-				nl_buf_printf(b, ",node=\"%d\",backend=\"%s\"", nid, nl_agent_backend_names[x]);
-				close_u64(b, s->cgroups[i].agent->pages_total[x][nid] * (uint64_t)s->page_size);
+				nl_prom_label_u64(b, "node", (uint64_t)nid);
+				nl_prom_label(b, "backend", nl_agent_backend_names[x]);
+				nl_prom_close_u64(b, s->cgroups[i].agent->pages_total[x][nid] * (uint64_t)s->page_size);
 			}
 }

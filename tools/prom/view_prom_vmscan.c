@@ -47,36 +47,12 @@ static bool ctx_on(const struct nl_cgroup *c, int ctx)
 	return ctx != NL_VS_KSWAPD || c->depth == 0;
 }
 
+/* "<name><suffix>{<row labels>" */
 static void put_row(struct nl_buf *b, const struct nl_prom_cgroup_rows *r, int i, const char *name,
 		    const char *suffix)
 {
-	nl_buf_puts(b, name);
-	nl_buf_puts(b, suffix);
-	nl_buf_put(b, "{", 1);
+	nl_prom_open(b, name, suffix);
 	nl_buf_put(b, r->lab + r->off[i], r->len[i]);
-}
-
-static void put_label(struct nl_buf *b, const char *name, const char *v)
-{
-	nl_buf_put(b, ",", 1);
-	nl_buf_puts(b, name);
-	nl_buf_puts(b, "=\"");
-	nl_buf_puts(b, v);
-	nl_buf_put(b, "\"", 1);
-}
-
-static void end_u64(struct nl_buf *b, uint64_t v)
-{
-	nl_buf_put(b, "} ", 2);
-	nl_buf_put_u64(b, v);
-	nl_buf_put(b, "\n", 1);
-}
-
-static void end_s(struct nl_buf *b, uint64_t ns)
-{
-	nl_buf_put(b, "} ", 2);
-	nl_buf_put_ns_as_s(b, ns);
-	nl_buf_put(b, "\n", 1);
 }
 
 static void cgroup_pages(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r,
@@ -93,9 +69,9 @@ static void cgroup_pages(struct nl_buf *b, const struct nl_snapshot *s, const st
 				continue;
 			for (int t = 0; t < NR_LRU; t++) {
 				put_row(b, r, i, pg_fam[k].cgroup_name, "");
-				put_label(b, "context", nl_vs_ctx_name(x));
-				put_label(b, "lru", lru_names[t]);
-				end_u64(b, pg_value(&v->pages_total[x], k, t) * ps);
+				nl_prom_label(b, "context", nl_vs_ctx_name(x));
+				nl_prom_label(b, "lru", lru_names[t]);
+				nl_prom_close_u64(b, pg_value(&v->pages_total[x], k, t) * ps);
 			}
 		}
 	}
@@ -109,13 +85,11 @@ static void node_pages(struct nl_buf *b, const struct nl_snapshot *s, enum pg_ki
 	for (int i = 0; i < s->nr_nodes; i++)
 		for (int x = 0; x < NL_VS_NR_CTX; x++)
 			for (int t = 0; t < NR_LRU; t++) {
-				nl_buf_puts(b, pg_fam[k].node_name);
-				nl_buf_puts(b, "{node=\"");
-				nl_buf_put_u64(b, (uint64_t)s->nodes[i].nid);
-				nl_buf_put(b, "\"", 1);
-				put_label(b, "context", nl_vs_ctx_name(x));
-				put_label(b, "lru", lru_names[t]);
-				end_u64(b, pg_value(&s->nodes[i].vmscan_total[x], k, t) * ps);
+				nl_prom_open(b, pg_fam[k].node_name, NULL);
+				nl_prom_label_u64(b, "node", (uint64_t)s->nodes[i].nid);
+				nl_prom_label(b, "context", nl_vs_ctx_name(x));
+				nl_prom_label(b, "lru", lru_names[t]);
+				nl_prom_close_u64(b, pg_value(&s->nodes[i].vmscan_total[x], k, t) * ps);
 			}
 }
 
@@ -134,8 +108,8 @@ static void cgroup_seconds(struct nl_buf *b, const struct nl_snapshot *s, const 
 			if (!ctx_on(r->cg[i], x))
 				continue;
 			put_row(b, r, i, name, "");
-			put_label(b, "context", nl_vs_ctx_name(x));
-			end_s(b, v->time_total[x].elapsed_ns);
+			nl_prom_label(b, "context", nl_vs_ctx_name(x));
+			nl_prom_close_s(b, v->time_total[x].elapsed_ns);
 		}
 	}
 }
@@ -171,24 +145,22 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 				for (; h <= last; h++)
 					cum += t->hist[h];
 				put_row(b, r, i, name, "_bucket");
-				put_label(b, "context", cx);
-				nl_buf_puts(b, ",le=\"");
-				nl_buf_put_ns_as_s(b, (2ull << last) - 1);
-				nl_buf_put(b, "\"", 1);
-				end_u64(b, cum);
+				nl_prom_label(b, "context", cx);
+				nl_prom_label_s(b, "le", (2ull << last) - 1);
+				nl_prom_close_u64(b, cum);
 			}
 			for (; h < NL_VS_HIST; h++)
 				cum += t->hist[h];
 			put_row(b, r, i, name, "_bucket");
-			put_label(b, "context", cx);
-			nl_buf_puts(b, ",le=\"+Inf\"");
-			end_u64(b, cum);
+			nl_prom_label(b, "context", cx);
+			nl_prom_label(b, "le", "+Inf");
+			nl_prom_close_u64(b, cum);
 			put_row(b, r, i, name, "_sum");
-			put_label(b, "context", cx);
-			end_s(b, t->elapsed_ns);
+			nl_prom_label(b, "context", cx);
+			nl_prom_close_s(b, t->elapsed_ns);
 			put_row(b, r, i, name, "_count");
-			put_label(b, "context", cx);
-			end_u64(b, cum);
+			nl_prom_label(b, "context", cx);
+			nl_prom_close_u64(b, cum);
 		}
 	}
 }

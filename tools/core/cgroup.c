@@ -493,54 +493,54 @@ static int live_ancestor(const struct nl_cgroup_fold *f, int r)
 	return 0;	/* parent cycle: cannot happen with real trees */
 }
 
-int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
-		       const uint64_t *ids, const uint64_t *own, int n_ids, uint64_t *totals)
+/* Step 1: a live record per cgroup of the tree @m; @map_rec[i] is the
+ * record of m->ents[i]. 0 or -ENOMEM. */
+static int fold_mark_live(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m, int *map_rec)
 {
-	size_t w = (size_t)f->width;
-	uint64_t *cur = NULL;
-	int *map_rec = NULL, ret = 0, keep;
 	bool created;
 
-	if (!m || m->n < 1 || w < 1 || n_ids < 0 || (n_ids && (!ids || !own)) || !totals)
-		return -EINVAL;
-	for (int i = 0; i < f->n; i++) {
-		f->recs[i].alive = f->recs[i].present = f->recs[i].drop = false;
-		f->recs[i].map_idx = f->recs[i].anc = -1;
-	}
-	map_rec = malloc(sizeof(int) * (size_t)m->n);
-	if (!map_rec)
-		return -ENOMEM;
-	/* 1. the live tree */
 	for (int i = 0; i < m->n; i++) {
 		int r = rec_get(f, m->ents[i].id, &created);
 
-		if (r < 0) {
-			ret = r;
-			goto out;
-		}
+		if (r < 0)
+			return r;
 		f->recs[r].alive = f->recs[r].in_tree = true;
 		f->recs[r].map_idx = i;
 		f->recs[r].parent = m->ents[i].parent_id;
 		map_rec[i] = r;
 	}
-	/* 2. records for every counted id */
+	return 0;
+}
+
+/* Step 2: a record for every counted id; one never seen in any tree is
+ * counted as unknown (its counts go to the root). 0 or -ENOMEM. */
+static int fold_mark_counted(struct nl_cgroup_fold *f, const uint64_t *ids, int n_ids)
+{
+	bool created;
+
 	for (int k = 0; k < n_ids; k++) {
 		int r = rec_get(f, ids[k], &created);
 
-		if (r < 0) {
-			ret = r;
-			goto out;
-		}
+		if (r < 0)
+			return r;
 		if (created)
-			f->unknown_ids++;	/* not in the tree, never seen before */
+			f->unknown_ids++;
 		f->recs[r].present = true;
 	}
-	/* 3. this call's own vectors (summing duplicates), reset detection */
-	cur = calloc((size_t)f->n * w, sizeof(uint64_t));
-	if (!cur) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	return 0;
+}
+
+/* Step 3: this call's own vectors become each record's last own vector
+ * (duplicate ids summed). A counter that went down means the id was
+ * reused or reset: what it had counted moves to retired, so totals never
+ * go down. 0 or -ENOMEM. */
+static int fold_take_own(struct nl_cgroup_fold *f, const uint64_t *ids, const uint64_t *own, int n_ids)
+{
+	size_t w = (size_t)f->width;
+	uint64_t *cur = calloc((size_t)f->n * w, sizeof(uint64_t));
+
+	if (!cur)
+		return -ENOMEM;
 	for (int k = 0; k < n_ids; k++) {
 		int r = rec_find(f, ids[k]);
 
@@ -564,7 +564,17 @@ int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
 		}
 		memcpy(o, c, sizeof(uint64_t) * w);
 	}
-	/* 4. dead records: nearest live ancestor; retire those gone from the counters */
+	free(cur);
+	return 0;
+}
+
+/* Step 4: each dead record hangs under its nearest live ancestor; one no
+ * longer in the counters is folded into that ancestor's retired counts
+ * and marked to drop. */
+static void fold_retire_dead(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m, const int *map_rec)
+{
+	size_t w = (size_t)f->width;
+
 	for (int r = 0; r < f->n; r++) {
 		if (f->recs[r].alive)
 			continue;
@@ -585,8 +595,16 @@ int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
 			f->retired_ids++;
 		}
 	}
-	/* 5. totals: own + retired of live cgroups, plus dead-but-counted ids at
-	 * their live ancestor, then roll up in reverse pre-order */
+}
+
+/* Step 5: totals of the live tree: own + retired of each live cgroup,
+ * dead-but-counted ids at their live ancestor, then each child added to
+ * its parent in reverse pre-order (children come after their parent). */
+static void fold_totals(const struct nl_cgroup_fold *f, const struct nl_cgroup_map *m, const int *map_rec,
+			uint64_t *totals)
+{
+	size_t w = (size_t)f->width;
+
 	for (int i = 0; i < m->n; i++) {
 		int r = map_rec[i];
 
@@ -610,8 +628,15 @@ int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
 		for (size_t j = 0; j < w; j++)
 			totals[(size_t)p * w + j] += totals[(size_t)i * w + j];
 	}
-	/* 6. drop retired records and re-index */
-	keep = 0;
+}
+
+/* Step 6: remove the records marked to drop and re-index the hash.
+ * 0 or -ENOMEM. */
+static int fold_compact(struct nl_cgroup_fold *f)
+{
+	size_t w = (size_t)f->width;
+	int keep = 0;
+
 	for (int r = 0; r < f->n; r++) {
 		if (f->recs[r].drop)
 			continue;
@@ -622,12 +647,36 @@ int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
 		}
 		keep++;
 	}
-	if (keep != f->n) {
-		f->n = keep;
-		ret = hash_rebuild(f, f->n);
+	if (keep == f->n)
+		return 0;
+	f->n = keep;
+	return hash_rebuild(f, f->n);
+}
+
+int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
+		       const uint64_t *ids, const uint64_t *own, int n_ids, uint64_t *totals)
+{
+	int *map_rec, ret;
+
+	if (!m || m->n < 1 || f->width < 1 || n_ids < 0 || (n_ids && (!ids || !own)) || !totals)
+		return -EINVAL;
+	for (int i = 0; i < f->n; i++) {
+		f->recs[i].alive = f->recs[i].present = f->recs[i].drop = false;
+		f->recs[i].map_idx = f->recs[i].anc = -1;
 	}
-out:
-	free(cur);
+	map_rec = malloc(sizeof(int) * (size_t)m->n);
+	if (!map_rec)
+		return -ENOMEM;
+	ret = fold_mark_live(f, m, map_rec);
+	if (!ret)
+		ret = fold_mark_counted(f, ids, n_ids);
+	if (!ret)
+		ret = fold_take_own(f, ids, own, n_ids);
+	if (!ret) {
+		fold_retire_dead(f, m, map_rec);
+		fold_totals(f, m, map_rec, totals);
+		ret = fold_compact(f);
+	}
 	free(map_rec);
 	return ret;
 }

@@ -198,83 +198,89 @@ static int online_fn(long lo, long hi, void *vctx)
 	return 0;
 }
 
-int nl_topo_load(struct nl_topo *t, const char *sysfs_root)
+/* The online nodes from devices/system/node/online. Without that file
+ * (CONFIG_NUMA=n) there is one node 0 and *@numa becomes false. 0 or a
+ * negative errno, with t->err set. */
+static int topo_read_online(struct nl_topo *t, const char *sysfs_root, bool *numa)
 {
 	char path[PATH_MAX], buf[4096];
-	int ret, max_cpu = -1;
+	struct online_ctx c = { t };
 	ssize_t r;
-	bool numa = true;
-	char *lists[NL_MAX_NODES] = { 0 };	/* full node cpulists */
+	int ret;
 
-	t->err[0] = '\0';
-	nl_topo_free(t);
-
+	*numa = true;
 	snprintf(path, sizeof(path), "%s/devices/system/node/online", sysfs_root);
 	r = nl_read_file(path, buf, sizeof(buf));
 	if (r == -ENOENT) {
-		numa = false;	/* CONFIG_NUMA=n: one node 0 */
+		*numa = false;
 		t->node[0].online = true;
-	} else if (r < 0) {
+		return 0;
+	}
+	if (r < 0) {
 		set_err(t, "%s: %s", path, strerror((int)-r));
 		return (int)r;
-	} else {
-		struct online_ctx c = { t };
-
-		ret = cpulist_walk(buf, online_fn, &c);
-		if (ret) {
-			if (ret == -EINVAL)
-				set_err(t, "%s: cannot parse \"%s\"", path, buf);
-			goto fail;
-		}
 	}
+	ret = cpulist_walk(buf, online_fn, &c);
+	if (ret == -EINVAL)
+		set_err(t, "%s: cannot parse \"%s\"", path, buf);
+	return ret;
+}
 
-	/* possible CPUs */
+/* The highest possible CPU id (devices/system/cpu/possible), -1 if unknown. */
+static int topo_max_possible_cpu(const char *sysfs_root)
+{
+	char path[PATH_MAX], buf[4096];
+	int max_cpu = -1;
+
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", sysfs_root);
 	if (nl_read_file(path, buf, sizeof(buf)) >= 0) {
 		max_cpu = nl_cpulist_max(buf);
 		if (max_cpu < -1)
 			max_cpu = -1;
 	}
-	/* node cpulists; also widen max_cpu if they name higher CPUs */
-	for (int n = 0; n < NL_MAX_NODES; n++) {
-		struct nl_topo_node *nd = &t->node[n];
-		int m;
+	return max_cpu;
+}
 
-		if (!nd->online)
-			continue;
-		t->nids[t->nr_nodes++] = n;
-		if (!numa)
-			continue;
-		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root, n);
-		r = nl_read_file(path, buf, sizeof(buf));
-		if (r < 0) {
-			set_err(t, "%s: %s", path, strerror((int)-r));
-			ret = (int)r;
-			goto fail;
-		}
-		buf[strcspn(buf, "\n")] = '\0';
-		lists[n] = strdup(buf);
-		if (!lists[n]) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-		{
-			size_t l = strlen(buf);
+/* Node @n's cpulist into @lists[n] (malloc'ed) and its display copy;
+ * widens *@max_cpu to the highest CPU it names. 0 or a negative errno. */
+static int topo_read_cpulist(struct nl_topo *t, const char *sysfs_root, int n, char **lists, int *max_cpu)
+{
+	struct nl_topo_node *nd = &t->node[n];
+	char path[PATH_MAX], buf[4096];
+	ssize_t r;
+	size_t l;
+	int m;
 
-			if (l >= sizeof(nd->cpulist))
-				l = sizeof(nd->cpulist) - 1;	/* display only; the mask is exact */
-			memcpy(nd->cpulist, buf, l);
-			nd->cpulist[l] = '\0';
-		}
-		m = nl_cpulist_max(buf);
-		if (m < -1) {
-			set_err(t, "%s: cannot parse \"%s\"", path, buf);
-			ret = -EINVAL;
-			goto fail;
-		}
-		if (m > max_cpu)
-			max_cpu = m;
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root, n);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0) {
+		set_err(t, "%s: %s", path, strerror((int)-r));
+		return (int)r;
 	}
+	buf[strcspn(buf, "\n")] = '\0';
+	lists[n] = strdup(buf);
+	if (!lists[n])
+		return -ENOMEM;
+	l = strlen(buf);
+	if (l >= sizeof(nd->cpulist))
+		l = sizeof(nd->cpulist) - 1;	/* display only; the mask is exact */
+	memcpy(nd->cpulist, buf, l);
+	nd->cpulist[l] = '\0';
+	m = nl_cpulist_max(buf);
+	if (m < -1) {
+		set_err(t, "%s: cannot parse \"%s\"", path, buf);
+		return -EINVAL;
+	}
+	if (m > *max_cpu)
+		*max_cpu = m;
+	return 0;
+}
+
+/* Size the CPU -> node map from @max_cpu (the configured CPU count when
+ * nothing named one); every CPU starts on no node, or node 0 without NUMA.
+ * 0 or -ENOMEM. */
+static int topo_alloc_cpus(struct nl_topo *t, int max_cpu, bool numa)
+{
 	if (max_cpu < 0) {
 		long c = sysconf(_SC_NPROCESSORS_CONF);
 
@@ -282,47 +288,70 @@ int nl_topo_load(struct nl_topo *t, const char *sysfs_root)
 	}
 	t->nr_cpu_ids = max_cpu + 1;
 	t->cpu_nid = malloc(sizeof(int) * (size_t)t->nr_cpu_ids);
-	if (!t->cpu_nid) {
-		ret = -ENOMEM;
-		goto fail;
-	}
+	if (!t->cpu_nid)
+		return -ENOMEM;
 	for (int c = 0; c < t->nr_cpu_ids; c++)
 		t->cpu_nid[c] = numa ? -1 : 0;
+	return 0;
+}
 
-	for (int i = 0; i < t->nr_nodes; i++) {
-		int n = t->nids[i];
-		struct nl_topo_node *nd = &t->node[n];
+/* Node @n's CPU mask from @list (every CPU without NUMA), the CPU -> node
+ * map, and its meminfo (absent meminfo is not an error). 0 or a negative
+ * errno. */
+static int topo_fill_node(struct nl_topo *t, const char *sysfs_root, int n, const char *list, bool numa)
+{
+	struct nl_topo_node *nd = &t->node[n];
+	int ret;
 
-		nd->cpus = calloc(((size_t)t->nr_cpu_ids + 7) / 8, 1);
-		if (!nd->cpus) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-		if (!numa) {
-			for (int c = 0; c < t->nr_cpu_ids; c++)
-				nd->cpus[c >> 3] |= (uint8_t)(1u << (c & 7));
-			nd->nr_cpus = t->nr_cpu_ids;
-			snprintf(nd->cpulist, sizeof(nd->cpulist), "0-%d", t->nr_cpu_ids - 1);
-			continue;
-		}
-		ret = nl_parse_cpulist(lists[n], nd->cpus, t->nr_cpu_ids);
-		if (ret < 0)
-			goto fail;
-		nd->nr_cpus = ret;
+	nd->cpus = calloc(((size_t)t->nr_cpu_ids + 7) / 8, 1);
+	if (!nd->cpus)
+		return -ENOMEM;
+	if (!numa) {
 		for (int c = 0; c < t->nr_cpu_ids; c++)
-			if (nl_mask_test(nd->cpus, c))
-				t->cpu_nid[c] = n;
-		ret = read_node_mem(sysfs_root, n, nd);
-		if (ret && ret != -ENOENT) {
-			set_err(t, "node%d/meminfo: %s", n, strerror(-ret));
-			goto fail;
-		}
+			nd->cpus[c >> 3] |= (uint8_t)(1u << (c & 7));
+		nd->nr_cpus = t->nr_cpu_ids;
+		snprintf(nd->cpulist, sizeof(nd->cpulist), "0-%d", t->nr_cpu_ids - 1);
+		return 0;
 	}
-	ret = 0;
-	goto out;
-fail:
+	ret = nl_parse_cpulist(list, nd->cpus, t->nr_cpu_ids);
+	if (ret < 0)
+		return ret;
+	nd->nr_cpus = ret;
+	for (int c = 0; c < t->nr_cpu_ids; c++)
+		if (nl_mask_test(nd->cpus, c))
+			t->cpu_nid[c] = n;
+	ret = read_node_mem(sysfs_root, n, nd);
+	if (ret && ret != -ENOENT) {
+		set_err(t, "node%d/meminfo: %s", n, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int nl_topo_load(struct nl_topo *t, const char *sysfs_root)
+{
+	char *lists[NL_MAX_NODES] = { 0 };	/* full node cpulists */
+	int ret, max_cpu;
+	bool numa;
+
+	t->err[0] = '\0';
 	nl_topo_free(t);
-out:
+	ret = topo_read_online(t, sysfs_root, &numa);
+	max_cpu = topo_max_possible_cpu(sysfs_root);
+	/* online node ids; their cpulists may name CPUs past "possible" */
+	for (int n = 0; n < NL_MAX_NODES && !ret; n++) {
+		if (!t->node[n].online)
+			continue;
+		t->nids[t->nr_nodes++] = n;
+		if (numa)
+			ret = topo_read_cpulist(t, sysfs_root, n, lists, &max_cpu);
+	}
+	if (!ret)
+		ret = topo_alloc_cpus(t, max_cpu, numa);
+	for (int i = 0; i < t->nr_nodes && !ret; i++)
+		ret = topo_fill_node(t, sysfs_root, t->nids[i], lists[t->nids[i]], numa);
+	if (ret)
+		nl_topo_free(t);
 	for (int n = 0; n < NL_MAX_NODES; n++)
 		free(lists[n]);
 	return ret;

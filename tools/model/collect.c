@@ -469,39 +469,39 @@ static void fill_numa_stat(struct nl_collector *c, struct nl_cgroup *g, const ch
 						     g->file_bytes_by_node, page_size) > 0;
 }
 
-static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
+/* Read this interval's cgroup tree into c->cgmap. Cgroups that vanished
+ * since the last interval are kept (add_gone) to be shown as removed for
+ * the grace period, with their last hierarchical figures. 0, or a negative
+ * errno when the tree cannot be read (the old tree stays). */
+static int cgroups_refresh_tree(struct nl_collector *c)
 {
 	struct nl_cgroup_map old = c->cgmap;
-	uint64_t *ids = NULL, *own = NULL, *tot = NULL, *dead = NULL;
-	int e, nr_dead = 0, k = 0;
+	int e;
 
 	memset(&c->cgmap, 0, sizeof(c->cgmap));
 	e = nl_cgroup_map_build(&c->cgmap, c->o.cgroup_root);
 	if (e < 0) {
 		c->cgmap = old;
-		return 0;	/* no cgroup view this interval; keep the old tree */
+		return e;
 	}
-	/* cgroups that vanished since the last interval: shown as removed
-	 * for the grace period, with their last hierarchical figures */
 	for (int i = 0; i < old.n; i++)
 		if (nl_cgroup_map_index(&c->cgmap, old.ents[i].id) < 0)
 			add_gone(c, &old.ents[i]);
 	nl_cgroup_map_free(&old);
+	return 0;
+}
 
-	ids = calloc((size_t)c->cgroups.n + 1, sizeof(*ids));
-	own = calloc(((size_t)c->cgroups.n + 1) * NL_COUNTS_WIDTH, sizeof(*own));
-	tot = calloc((size_t)c->cgmap.n * NL_COUNTS_WIDTH, sizeof(*tot));
-	dead = calloc((size_t)c->cgroups.n + 1, sizeof(*dead));
-	s->cgroups = calloc((size_t)c->cgmap.n + (size_t)c->nr_gone, sizeof(*s->cgroups));
-	if (!ids || !own || !tot || !dead || !s->cgroups) {
-		e = -ENOMEM;
-		goto out;
-	}
+/* The fold's input: every counted cgroup id in @ids with its own counts
+ * in @own (NL_COUNTS_WIDTH words each). Removed cgroups past their grace
+ * period go to @dead: their BPF entries are deleted, the fold has moved
+ * their counts to the parent. Returns how many are dead. */
+static int cgroups_fold_input(const struct nl_collector *c, uint64_t *ids, uint64_t *own, uint64_t *dead)
+{
+	int nr_dead = 0;
+
 	for (int i = 0; i < c->cgroups.n; i++) {
 		ids[i] = c->cgroups.v[i].id;
 		memcpy(own + (size_t)i * NL_COUNTS_WIDTH, &c->cgroups.v[i].c, sizeof(struct nl_counts));
-		/* removed cgroups: once past their grace period their BPF
-		 * entries go; the fold has moved their counts to the parent */
 		if (nl_cgroup_map_index(&c->cgmap, ids[i]) < 0) {
 			bool shown = false;
 
@@ -511,62 +511,73 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 				dead[nr_dead++] = ids[i];
 		}
 	}
-	e = nl_cgroup_fold_run(&c->fold, &c->cgmap, ids, own, c->cgroups.n, tot);
-	if (e)
-		goto out;
+	return nr_dead;
+}
+
+/* A snapshot row per live cgroup, from s->cgroups[*@k] on: the fold's
+ * hierarchical totals @tot (kept in cg_tot for the next deltas), path,
+ * figures over @interval ns and memory.numa_stat. 0 or -ENOMEM. */
+static int cgroups_fill_live(struct nl_collector *c, struct nl_snapshot *s, const uint64_t *tot,
+			     uint64_t interval, int *k)
+{
 	nl_counts_clear(&c->cg_tot);
 	for (int i = 0; i < c->cgmap.n; i++) {
 		const struct nl_cgroup_ent *ent = &c->cgmap.ents[i];
 		struct nl_counts *t = nl_counts_get(&c->cg_tot, ent->id);
-		struct nl_cgroup *g = &s->cgroups[k++];
+		struct nl_cgroup *g = &s->cgroups[(*k)++];
 
-		if (!t) {
-			e = -ENOMEM;
-			goto out;
-		}
+		if (!t)
+			return -ENOMEM;
 		memcpy(t, tot + (size_t)i * NL_COUNTS_WIDTH, sizeof(*t));
 		g->id = ent->id;
 		g->parent_id = ent->parent_id;
 		g->depth = ent->depth;
-		if (set_cgroup_path(g, ent->path)) {
-			e = -ENOMEM;
-			goto out;
-		}
+		if (set_cgroup_path(g, ent->path))
+			return -ENOMEM;
 		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
 				s->src.numa_balancing);
 		fill_numa_stat(c, g, ent->path, s->page_size);
 	}
+	return 0;
+}
+
+/* A snapshot row per removed cgroup still in its grace period (each call
+ * spends one interval of it), from s->cgroups[*@k] on. A removed cgroup
+ * keeps its last hierarchical totals; its counts live on in the parent
+ * through the fold. 0 or -ENOMEM. */
+static int cgroups_fill_gone(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval, int *k)
+{
 	for (int gi = 0; gi < c->nr_gone; gi++) {
-		struct nl_counts dc;
+		const struct nl_counts *last;
+		struct nl_counts dc, *t;
 		struct nl_cgroup *g;
 
 		if (c->gone[gi].left-- <= 0)
 			continue;
-		/* a removed cgroup keeps its last hierarchical totals; its
-		 * counts live on in the parent through the fold */
-		const struct nl_counts *last = nl_counts_find(&c->prev_cg_tot, c->gone[gi].id);
-
+		last = nl_counts_find(&c->prev_cg_tot, c->gone[gi].id);
 		if (last)
 			dc = *last;
 		else if (nl_cgroup_fold_dead(&c->fold, c->gone[gi].id, (uint64_t *)&dc))
 			memset(&dc, 0, sizeof(dc));
-		g = &s->cgroups[k++];
+		g = &s->cgroups[(*k)++];
 		g->id = c->gone[gi].id;
 		g->parent_id = c->gone[gi].parent;
 		g->depth = c->gone[gi].depth;
 		g->removed = true;
-		if (set_cgroup_path(g, c->gone[gi].path)) {
-			e = -ENOMEM;
-			goto out;
-		}
+		if (set_cgroup_path(g, c->gone[gi].path))
+			return -ENOMEM;
 		nl_figs_compute(&g->f, &dc, nl_counts_find(&c->prev_cg_tot, g->id), interval,
 				s->src.numa_balancing);
-		struct nl_counts *t = nl_counts_get(&c->cg_tot, g->id);
-
+		t = nl_counts_get(&c->cg_tot, g->id);
 		if (t)
 			*t = dc;
 	}
-	/* drop expired grace entries */
+	return 0;
+}
+
+/* Drop the removed cgroups whose grace period is over. */
+static void cgroups_expire_gone(struct nl_collector *c)
+{
 	for (int gi = 0; gi < c->nr_gone;)
 		if (c->gone[gi].left <= 0) {
 			free(c->gone[gi].path);
@@ -574,18 +585,50 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 		} else {
 			gi++;
 		}
-	s->nr_cgroups = k;
-	if (nr_dead) {
-		nl_maps_forget(c->b, NL_KIND_CGROUP, dead, nr_dead);
-		nl_vs_forget(c->b, dead, nr_dead);	/* the vmscan fold retires them next */
-		c->cgroups_evicted += (uint64_t)nr_dead;
-	}
-	/* prev_cg_tot <- cg_tot */
-	struct nl_counts_table tmp = c->prev_cg_tot;
+}
 
-	c->prev_cg_tot = c->cg_tot;
-	c->cg_tot = tmp;
-	e = 0;
+/* Delete the BPF entries of the @n cgroups @dead (removed, past their
+ * grace period) and count them as evicted. */
+static void cgroups_forget(struct nl_collector *c, uint64_t *dead, int n)
+{
+	if (!n)
+		return;
+	nl_maps_forget(c->b, NL_KIND_CGROUP, dead, n);
+	nl_vs_forget(c->b, dead, n);	/* the vmscan fold retires them next */
+	c->cgroups_evicted += (uint64_t)n;
+}
+
+static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
+{
+	uint64_t *ids = NULL, *own = NULL, *tot = NULL, *dead = NULL;
+	int e, nr_dead, k = 0;
+
+	if (cgroups_refresh_tree(c) < 0)
+		return 0;	/* no cgroup view this interval; keep the old tree */
+	ids = calloc((size_t)c->cgroups.n + 1, sizeof(*ids));
+	own = calloc(((size_t)c->cgroups.n + 1) * NL_COUNTS_WIDTH, sizeof(*own));
+	tot = calloc((size_t)c->cgmap.n * NL_COUNTS_WIDTH, sizeof(*tot));
+	dead = calloc((size_t)c->cgroups.n + 1, sizeof(*dead));
+	s->cgroups = calloc((size_t)c->cgmap.n + (size_t)c->nr_gone, sizeof(*s->cgroups));
+	if (!ids || !own || !tot || !dead || !s->cgroups) {
+		e = -ENOMEM;
+		goto out;
+	}
+	nr_dead = cgroups_fold_input(c, ids, own, dead);
+	e = nl_cgroup_fold_run(&c->fold, &c->cgmap, ids, own, c->cgroups.n, tot);
+	if (!e)
+		e = cgroups_fill_live(c, s, tot, interval, &k);
+	if (!e)
+		e = cgroups_fill_gone(c, s, interval, &k);
+	if (!e) {
+		struct nl_counts_table tmp = c->prev_cg_tot;
+
+		cgroups_expire_gone(c);
+		cgroups_forget(c, dead, nr_dead);
+		/* this interval's totals become the previous ones */
+		c->prev_cg_tot = c->cg_tot;
+		c->cg_tot = tmp;
+	}
 out:
 	if (s->cgroups)
 		s->nr_cgroups = k;	/* also on failure: nl_snapshot_free frees their parts */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The victim-node lottery in BPF (spec/seed_reclaim.md R7, R9, R12): one
+ * The victim-node lottery in BPF (tickets per node, "no victim" with a
+ * reason when there are none, tables published whole): one
  * draw over a memcg's published ticket table with bpf_get_prandom_u32().
  *  - lot_limit_begin: on mm_vmscan_memcg_reclaim_begin (a memcg hit its
  *    limit) draws for that memcg and sends the decision to user space

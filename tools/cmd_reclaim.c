@@ -204,7 +204,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		if (a->cfg.high.pct == a->cfg.low.pct &&
 		    (a->cfg.high.pct ? a->cfg.low.pct_val >= a->cfg.high.pct_val
 				     : a->cfg.low.bytes >= a->cfg.high.bytes))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis, R17)%s",
+			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis)%s",
 				     a->low_given ? "" : " (default 70%)",
 				     a->low_given ? "" : ": give --low too");
 		break;

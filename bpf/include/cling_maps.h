@@ -14,7 +14,7 @@
  *   gmem    HASH:                 key u64 cgroup id -> struct cling_group_mem
  *                                 (resident pages, written by the loader)
  * Counters are monotonic since attach; failure/total are the decayed
- * weights of spec/seed_numa.md §4.2-4.3.
+ * attempt and failure weights of cling.h (halved every decay period).
  */
 #ifndef SCX_CLING_STATS_H
 #define SCX_CLING_STATS_H

@@ -22,7 +22,7 @@ typedef __u64 u64;
  * A node id >= NL_MAX_NODES is counted in NL_DROP_NODE_RANGE, never folded
  * into another node. */
 #define NL_MAX_NODES 16
-/* Locality buckets: 8 equal 12.5% bins (spec/seed_numa.md LOC-1). */
+/* Locality buckets: 8 equal 12.5% bins of L/(L+R+1). */
 #define NL_LOC_BUCKETS 8
 /* Entries in the pfn -> (nid, zone) range table (pfn_ranges map). */
 #define NL_MAX_PFN_RANGES 256
@@ -32,7 +32,7 @@ typedef __u64 u64;
 /* "No node": the pfn is in no known range. */
 #define NL_NID_UNKNOWN 0xff
 /* nl_alloc_key.zone markers: the allocation failed (pfn == -1; never
- * local or remote, seed_alloc.md R4), or its pfn is in no known range. */
+ * local or remote), or its pfn is in no known range. */
 #define NL_ZONE_FAILED 0xfe
 #define NL_ZONE_UNKNOWN 0xff
 
@@ -53,7 +53,7 @@ enum nl_cgroup_mode {
  * mm_page_alloc from the migratetype; ANON/FILE/SHMEM are added later when
  * a page allocated under MOVABLE reaches an LRU (pagemap:mm_lru_insertion,
  * joined by pfn). MOVABLE - (ANON + FILE + SHMEM) is "unclassified": a user
- * page we never saw reach an LRU (spec/seed_alloc.md R5, never guess). */
+ * page we never saw reach an LRU (never guessed). */
 enum nl_alloc_class {
 	NL_CLASS_KERNEL = 0,		/* MIGRATE_UNMOVABLE and others */
 	NL_CLASS_RECLAIMABLE = 1,	/* MIGRATE_RECLAIMABLE: slab, dentries */
@@ -83,12 +83,12 @@ struct nl_id_key {
 };
 
 /* On-CPU time and NUMA-fault locality of one tgid or cgroup (sched.bpf.c).
- * run_ns[n]: time on CPUs of node n ("exectime", seed_numa.md EXE-1).
+ * run_ns[n]: time on CPUs of node n (the seed's "exectime").
  * loc_ns[b]: run time of slices whose task had local/remote hinting faults
- *   in its current scan window, in locality bucket b (LOC-1, LOC-5).
+ *   in its current scan window, in locality bucket b, weighted by run time.
  * nofault_ns: run time of user tasks with no faults in the window.
  * Sum(loc_ns) + nofault_ns <= Sum(run_ns): kernel threads and exiting tasks
- * add only to run_ns (LOC-6). */
+ * add only to run_ns (they have no locality of their own). */
 struct nl_sched_val {
 	u64 run_ns[NL_MAX_NODES];
 	u64 loc_ns[NL_LOC_BUCKETS];
@@ -113,7 +113,7 @@ struct nl_alloc_key {
 };
 
 struct nl_alloc_val {
-	u64 events;	/* allocator calls (what numastat counts, seed_alloc R2) */
+	u64 events;	/* allocator calls (what numastat counts) */
 	u64 pages;	/* base pages: sum of 1 << order */
 };
 

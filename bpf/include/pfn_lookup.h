@@ -4,7 +4,7 @@
  * SAME code for BPF (on a map value) and user space (nl_pfn_lookup(),
  * tools/core/topology.c). BPF-safe: no libc, bounded loop, masked index.
  * The table is built in user space by nl_pfn_ranges_build()
- * (spec/seed_alloc.md §6, "pfn -> node and zone").
+ * from sysfs memory blocks and /proc/zoneinfo.
  */
 #ifndef NL_PFN_LOOKUP_H
 #define NL_PFN_LOOKUP_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Types shared by bpf/vmscan.bpf.c and user space: the reclaim figures of
- * spec/seed_reclaim.md §1.1 / R13 (the seed's memory.vmscan_stat), per
+ * the seed's memory.vmscan_stat, per
  * memcg x node x context. Counters are monotonic pages or ns; user space
  * makes deltas and folds the cgroup hierarchy (tools/model/vmscan_figs.c).
  */
@@ -10,7 +10,7 @@
 
 #include "nl_types.h"
 
-/* Who reclaimed (the seed's *_by_limit / *_by_system split, R13). */
+/* Who reclaimed (the seed's *_by_limit / *_by_system split). */
 enum nl_vs_ctx {
 	NL_VS_LIMIT = 0,	/* memcg reclaim: a charge hit memory.max/high
 				 * (mm_vmscan_memcg_reclaim_begin/end) */

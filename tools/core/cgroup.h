@@ -3,7 +3,8 @@
  * cgroups: which hierarchy to key by (v2, or the v1 memory controller on
  * hybrid hosts), id <-> path resolution, and the hierarchy fold that turns
  * per-cgroup "own" BPF counters into hierarchical totals whose parents never
- * go down when a child is removed (spec/seed_numa.md §7.3 HIE-1..HIE-3).
+ * go down when a child is removed. Cgroups are keyed by their v2 id (what BPF
+ * sees); paths are resolved here.
  *
  * Ids are kernfs ids, which on 64-bit kernels equal the cgroup directory's
  * inode number (st_ino): what bpf_get_current_cgroup_id() returns for v2.
@@ -98,7 +99,8 @@ const struct nl_cgroup_ent *nl_cgroup_map_find(const struct nl_cgroup_map *m, ui
 int nl_cgroup_id_of(const char *path, uint64_t *id);
 
 /*
- * Hierarchy fold state, carried across intervals (HIE-1, HIE-2).
+ * Hierarchy fold state, carried across intervals: every count reaches all
+ * ancestors, and a parent keeps a removed child's counts.
  *
  * For every cgroup id ever seen (in the tree or in the counters) it keeps a
  * record: last parent id, last "own" counter vector, and a "retired" vector

@@ -3,7 +3,6 @@
  * procfs / sysfs / cgroupfs readers that user space cross-checks the BPF
  * counts with: numa_maps, node numastat, memory.numa_stat, /proc/stat CPU
  * times, comm, pid liveness, /proc/PID/cgroup and sysctls
- * (spec/seed_alloc.md §6 "Counter sources"; seed_numa.md EXE-1).
  *
  * Every reader takes a root ("/proc", "/sys") or a full path so unit tests
  * can use fixture trees. Errors are negative errno values.
@@ -19,7 +18,7 @@
 #include "nl_types.h"
 
 /* sysfs numastat counters of one node (deltas over the interval), the
- * kernel's own view beside the BPF counts (seed_alloc.md R2). */
+ * kernel's own view beside the BPF counts (one event per allocator call). */
 struct nl_numastat {
 	uint64_t numa_hit, numa_miss, numa_foreign;
 	uint64_t interleave_hit, local_node, other_node;

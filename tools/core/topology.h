@@ -2,7 +2,7 @@
 /*
  * NUMA topology from sysfs: online nodes, their CPUs and memory, the
  * cpu -> node map, and the pfn -> (node, zone) range table that the alloc
- * BPF program searches (spec/seed_alloc.md §6; seed_numa.md EXE-1).
+ * BPF program searches.
  *
  * Every reader takes the sysfs root ("/sys" normally) so unit tests can point
  * it at a fixture tree. Errors are negative errno values.
@@ -87,7 +87,7 @@ static inline bool nl_mask_test(const uint8_t *mask, int bit)
 }
 
 /*
- * nl_pfn_ranges_build - build the pfn -> (nid, zone) table (seed_alloc.md §6).
+ * nl_pfn_ranges_build - build the pfn -> (nid, zone) table.
  * @out:           array of @max ranges to fill
  * @max:           capacity of @out (NL_MAX_PFN_RANGES for the BPF map)
  * @sysfs_root:    "/sys" or a fixture root

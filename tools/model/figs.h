@@ -13,7 +13,7 @@
  * @interval_ns: measured interval length, > 0, for cpu_pct
  * @numa_balancing: kernel.numa_balancing != 0; when false, or when no
  *   locality sample landed in a bucket this interval, loc.available is
- *   false and loc.mean NAN (seed_numa.md LOC-7)
+ *   false and loc.mean NAN (never a locality of 0)
  * Deltas of a counter that went backwards (map entry recreated) are 0.
  */
 void nl_figs_compute(struct nl_figs *f, const struct nl_counts *cur, const struct nl_counts *prev,

@@ -22,10 +22,10 @@
 #include "procfs.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
- * (spec/seed_numa.md LOC-1..LOC-7). */
+ * (8 buckets of L/(L+R+1), L local and R remote faults). */
 struct nl_locality {
 	/* false when NUMA balancing is off or no sampled slice had faults:
-	 * views print "unavailable"/NaN, never 0 (LOC-7). */
+	 * views print "unavailable"/NaN, never 0. */
 	bool available;
 	uint64_t bucket_ns[NL_LOC_BUCKETS];	/* delta over the interval */
 	uint64_t nofault_ns;			/* delta: run time with no faults in window */
@@ -82,7 +82,7 @@ struct nl_figs {
 	uint64_t locality_ns_total[NL_LOC_BUCKETS];	/* since start, for histograms */
 };
 
-/* ---- reclaim (vmscan) figures: spec/seed_reclaim.md §1.1, R13-R15 ---- */
+/* ---- reclaim (vmscan) figures: the seed's memory.vmscan_stat ---- */
 
 /* Pages reclaim touched, in one context (enum nl_vs_ctx); [0] anon,
  * [1] file, base pages. scanned = the seed's scanned_*_pages (inactive
@@ -105,7 +105,7 @@ struct nl_vs_time_figs {
 };
 
 /* Reclaim of one cgroup, hierarchical (its subtree, removed descendants
- * included: parents are recursive sums, R13). Deltas over the interval
+ * included: parents are recursive sums). Deltas over the interval
  * and *_total since start, per context; node[c][n] splits pages[c] by
  * node. Attribution rules: README "numalens vmscan". */
 struct nl_vmscan_figs {
@@ -115,7 +115,7 @@ struct nl_vmscan_figs {
 	struct nl_vs_time_figs time[NL_VS_NR_CTX], time_total[NL_VS_NR_CTX];
 };
 
-/* ---- the reclaim agent (`numalens reclaim`, spec/seed_reclaim.md R16-R18) ---- */
+/* ---- the reclaim agent (`numalens reclaim`) ---- */
 
 /* Backends of the agent, in the order of its probe (reclaim_backend.h). */
 #define NL_RA_NR_BACKENDS 3	/* damos, madvise, memcg */
@@ -125,16 +125,17 @@ struct nl_vmscan_figs {
 /* What a running agent published about one cgroup it manages (its state
  * file under NL_RECLAIM_RUN_DIR, reclaim_read.h). Counters are since that
  * agent started; *_delta over this snapshot's interval (0 on the first
- * sight). Arrays by nid. Accounted apart from direct-reclaim stalls (R18). */
+ * sight). Arrays by nid. Accounted apart from direct-reclaim stalls: the agent's own reclaim
+ * is never reported as tasks stalling. */
 struct nl_reclaim_agent_figs {
 	int pid;				/* the agent process */
 	char backend[16];			/* in use: "damos", "madvise", "memcg" */
 	char victim[16];			/* "lottery" or "round-robin" */
 	bool dry_run;				/* decisions only, nothing reclaimed */
 	bool reclaiming;			/* usage crossed high and not yet at low */
-	bool scan_vmscan;			/* weights fed by vmscan figures, else the R4 prior */
+	bool scan_vmscan;			/* weights fed by vmscan figures, else the cold-start prior */
 	uint64_t high_bytes, low_bytes;		/* resolved watermarks */
-	uint64_t weight_total;			/* the seed's scan_weight (§1.2) */
+	uint64_t weight_total;			/* the seed's scan_weight */
 	uint64_t weight[NL_MAX_NODES];
 	uint64_t draws_total[NL_RA_NR_SOURCES][NL_MAX_NODES];	/* victim draws by node */
 	uint64_t pages_total[NL_RA_NR_BACKENDS][NL_MAX_NODES];	/* pages freed (numa_stat deltas) */
@@ -160,7 +161,7 @@ struct nl_proc {
 };
 
 /* One cgroup. Figures are hierarchical: its own tasks plus all
- * descendants, including removed ones (seed_numa.md HIE-1, HIE-2). */
+ * descendants, including removed ones (a parent's counts never go down). */
 struct nl_cgroup {
 	uint64_t id;			/* kernfs id (inode number) */
 	uint64_t parent_id;		/* 0 for the root */
@@ -204,7 +205,7 @@ struct nl_node {
 	uint64_t bpf_pages;			/* pages allocated on this node */
 	/* numastat (local_node + other_node) minus the BPF events for this
 	 * node, clamped at 0: allocations mm_page_alloc does not fire for,
-	 * such as the bulk allocator (seed_alloc.md R2), shown apart rather
+	 * such as the bulk allocator, shown apart rather
 	 * than hidden in a tolerance. */
 	uint64_t numastat_unattributed;
 	uint64_t run_ns;			/* delta: all on-CPU time seen on this node */

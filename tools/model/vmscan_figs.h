@@ -3,7 +3,7 @@
  * Reclaim (vmscan) figures: the raw per-cgroup counter vectors read from
  * BPF (vmscan_read.c), their hierarchy fold into the snapshot (parents
  * are recursive sums, removed cgroups fold into their parent: the fold of
- * cgroup.h) and the derived ratios of spec/seed_reclaim.md R15.
+ * cgroup.h) and the derived ratios (freed and rotated per scanned, time per page).
  * No BPF here, so the unit tests drive it directly.
  */
 #ifndef NL_VMSCAN_FIGS_H
@@ -45,7 +45,7 @@ void nl_vs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_
 void nl_vs_time_sum(const struct nl_vs_time_figs t[NL_VS_NR_CTX], unsigned ctx_mask,
 		    struct nl_vs_time_figs *out);
 
-/* R15 derived ratios of one set of figures; NAN where the denominator is 0. */
+/* Derived ratios of one set of figures; NAN where the denominator is 0. */
 struct nl_vs_ratios {
 	double freed_per_scanned;		/* freed / scanned, anon + file */
 	double rotated_per_scanned;		/* rotated / scanned */

@@ -94,7 +94,7 @@ static void row_open(struct nl_buf *b, const struct rows *r, int i, const char *
 static void fam_cpu_seconds(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s)
 {
 	nl_prom_family_pre(b, r->prefix, "cpu_seconds_total", "counter",
-			   "On-CPU time on the CPUs of each NUMA node (seconds; sched_switch, seed_numa.md EXE-1).");
+			   "On-CPU time on the CPUs of each NUMA node (seconds, measured at sched_switch).");
 	for (int i = 0; i < r->n; i++)
 		for (int k = 0; k < s->nr_nodes; k++) {
 			int nid = s->nodes[k].nid;
@@ -116,7 +116,7 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 	static const char *const bucket_name = "fault_locality_ratio_bucket";
 
 	nl_prom_family_pre(b, r->prefix, "fault_locality_ratio", "histogram",
-			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time, in 8 buckets (seed_numa.md LOC-1). "
+			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time (L local, R remote faults), in 8 buckets. "
 			   "One observation is one CPU-second: bucket counts, _count and _sum are seconds. "
 			   "Empty while kernel.numa_balancing is 0 (see numalens_source_available).");
 	for (int i = 0; i < r->n; i++) {

@@ -5,7 +5,7 @@
  * options; it reads nothing else. The metric list, units and the
  * worst-case series count are in README.md ("numalens export").
  *
- * Conventions (prometheus.io writing_exporters, spec/anchors.md §5):
+ * Conventions (prometheus.io writing_exporters):
  * numalens_ prefix, base units (seconds, bytes), _total on counters only,
  * remote allocations and migration failures as their own counters rather
  * than a local/remote or ok/fail label.
@@ -21,9 +21,9 @@
 #define NL_PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
 /* Upper bounds (le) of the 8 locality buckets. Bucket b holds slices whose
- * locality L/(L+R+1) lies in [b/8, (b+1)/8) (seed_numa.md LOC-1), so its
+ * locality L/(L+R+1) lies in [b/8, (b+1)/8), so its
  * `le` is the bucket's upper edge (b+1)/8, never its lower edge: the
- * ebpf_exporter #488 off-by-one (spec/anchors.md §3). */
+ * off-by-one that put values in the bucket below their bound. */
 extern const char *const nl_prom_locality_le[NL_LOC_BUCKETS];
 
 /* Which series to export: cardinality stays bounded by these. */

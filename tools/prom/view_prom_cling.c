@@ -19,8 +19,9 @@ static const struct {
 			"Tasks a CPU of the node took from another node's DSQ after they waited past the steal "
 			"threshold (work conservation)." },
 	[NF_HITS] = { "numalens_scx_cling_cling_hits_total", "counter",
-		      "Wakeups where the cling predicate held (CLG-1/CLG-2) and the task stayed on this node, its "
-		      "home, instead of following the waker." },
+		      "Wakeups where the cling rule held (the task last ran on its home node, the waker runs on "
+		      "another node, the home is not busy) and the task stayed on this node instead of following "
+		      "the waker." },
 	[NF_ATTEMPTS] = { "numalens_scx_cling_attempts_total", "counter",
 			  "Placements of NUMA-group tasks on this node, their home (README scx_cling: attempt)." },
 	[NF_FAILURES] = { "numalens_scx_cling_failures_total", "counter",
@@ -70,7 +71,7 @@ static void settings(struct nl_buf *b, const struct cling_info *in)
 		       "--cling-degree as a ratio: a node is busy for a group when its failure ratio exceeds it.");
 	nl_prom_sample_dbl(b, "numalens_scx_cling_degree_ratio", in->degree / 100.0, 2);
 	nl_prom_family(b, "numalens_scx_cling_decay_period_seconds", "gauge",
-		       "Period of the halving decay of the attempt/failure weights (spec/seed_numa.md §4.3).");
+		       "Period of the halving decay of the attempt/failure weights.");
 	nl_prom_sample_dbl(b, "numalens_scx_cling_decay_period_seconds", in->decay_ms / 1000.0, 3);
 	nl_prom_family(b, "numalens_scx_cling_wait_bound_seconds", "gauge",
 		       "A task queued on its home node longer than this while another node has an idle CPU "
@@ -93,7 +94,7 @@ static void groups(struct nl_buf *b, const struct nl_snapshot *s, int nr_nodes)
 	}
 	nl_prom_family(b, "numalens_scx_cling_group_failure_ratio", "gauge",
 		       "Decayed failure / (attempt weight + 1) of the group on the node, 0..1 "
-		       "(spec/seed_numa.md §4.2, CLG-4..CLG-6).");
+		       "(above the cling degree the node is busy for the group).");
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int n = 0; n < nr_nodes; n++) {
 			open_group(b, "numalens_scx_cling_group_failure_ratio", s, c->groups[g].cgid);
@@ -101,7 +102,8 @@ static void groups(struct nl_buf *b, const struct nl_snapshot *s, int nr_nodes)
 			nl_prom_close_dbl(b, c->groups[g].ratio[n] / 100.0, 2);
 		}
 	nl_prom_family(b, "numalens_scx_cling_group_node_busy", "gauge",
-		       "1 while the node is busy for the group (no cling to it; CLG-7/CLG-8).");
+		       "1 while the node is busy for the group: its failure ratio is above the cling degree, so the "
+		       "group's tasks do not cling to it and it is not chosen as their home.");
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int n = 0; n < nr_nodes; n++) {
 			open_group(b, "numalens_scx_cling_group_node_busy", s, c->groups[g].cgid);

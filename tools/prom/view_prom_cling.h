@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * scx_cling families of the Prometheus exposition (issue 6): what
+ * scx_cling families of the Prometheus exposition: what
  * `scx_cling --stats` prints, from the snapshot's cling part (read from the
  * scheduler's pinned maps by collect.c).
  */
@@ -16,7 +16,7 @@
  * settings (degree as a ratio, periods in seconds), per node the
  * monotonic dispatch/cling/attempt/failure counters and the queued, busy
  * and home gauges, and per NUMA group its home node, per-node failure
- * ratio (0..1, spec/seed_numa.md §4.2), busy flag and resident bytes.
+ * ratio (0..1), busy flag and resident bytes.
  * A group's `cgroup` label is its path from the snapshot's cgroup table,
  * or "#<cgroup id>" when the table does not hold it. Series: 1 + 4 + 9N
  * + G (1 + 3N) for N nodes and G groups (at most CLING_MAX_GROUPS).

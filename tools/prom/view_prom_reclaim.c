@@ -63,7 +63,7 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 		nl_prom_close_u64(b, 1);
 	}
 	fam_scalar(b, s, "reclaiming", "gauge", "1 while usage is between crossing the high watermark and "
-		   "reaching the low one (R17 hysteresis), else 0.", f_reclaiming);
+		   "reaching the low one (hysteresis), else 0.", f_reclaiming);
 	fam_scalar(b, s, "high_bytes", "gauge", "High watermark in bytes (--high resolved against memory.max).",
 		   f_high);
 	fam_scalar(b, s, "low_bytes", "gauge", "Low watermark in bytes: reclaim stops at or below it.", f_low);
@@ -80,7 +80,7 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 			nl_prom_close_dbl(b, s->cgroups[i].agent->over_high_seconds_total, 6);
 		}
 	family(b, "reclaim_seconds_total", "counter", "Wall time the agent spent in its own reclaim calls "
-	       "(accounted apart from direct-reclaim stalls, R18).");
+	       "(accounted apart from direct-reclaim stalls).");
 	for (int i = 0; i < s->nr_cgroups; i++)
 		if (s->cgroups[i].agent) {
 			open_row(b, "reclaim_seconds_total", &s->cgroups[i]);

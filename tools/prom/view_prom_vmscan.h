@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The reclaim (vmscan) families of `numalens export`: the figures of
- * `numalens vmscan` (spec/seed_reclaim.md §1.1, R13) as Prometheus
+ * `numalens vmscan` as Prometheus
  * counters and a classic histogram, rendered by nl_prom_render() after
  * the other cgroup families. Names, labels and the series count are in
  * README.md ("numalens export", reclaim metrics).
@@ -29,7 +29,7 @@
  * (2^(b+1) - 1) ns in seconds: an integer-ns episode in bucket b is at
  * most that long, and one of exactly 2^(b+1) ns is in bucket b + 1, so
  * le = 2^(b+1) ns would leave it out of a bucket whose le it does not
- * exceed (the ebpf_exporter #488 class of error, spec/anchors.md §3). */
+ * exceed (a value must land in the first bucket whose le is >= it). */
 extern const uint8_t nl_prom_reclaim_bucket[NL_PROM_RECLAIM_LE];
 
 /* The exported cgroup rows, as view_prom.c selected them: @n cgroups

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * User-space side of the BPF victim-node lottery (bpf/lottery.bpf.c): load
- * it, give managed memcgs a ticket-table slot, publish tables (R12), draw
+ * it, give managed memcgs a ticket-table slot, publish tables (double-buffered, so a draw never sees half a table), draw
  * through the BPF program with BPF_PROG_RUN, read counts and the decisions
  * of the limit-reclaim hook. Errors are negative errno values.
  */

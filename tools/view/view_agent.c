@@ -43,7 +43,7 @@ void nl_agent_text_section(FILE *out, const struct nl_snapshot *s, const struct 
 		"started, agent reclaim only (not direct-reclaim stalls)\n"
 		"  PAGES = pages the agent freed (memory.numa_stat deltas), by node below; DRAWS = victim-node "
 		"draws, limit hook / agent passes; SCAN = source of the weights' scanned/rotated figures: "
-		"vmscan (measured) or prior (cold start, R4)\n", n, n == 1 ? "" : "s");
+		"vmscan (measured) or prior (cold start)\n", n, n == 1 ? "" : "s");
 	fprintf(out, "%-24s %7s %-8s %-10s %6s %9s %9s %8s %8s %10s %9s %8s %-6s\n", "CGROUP", "PID", "BACKEND",
 		"STATE", "VICTIM", "HIGH_MiB", "LOW_MiB", "PASSES", "STEPS", "PAGES", "OVERHI_s", "AGENT_s",
 		"SCAN");

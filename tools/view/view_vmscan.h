@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The `numalens vmscan` report of a snapshot: the seed's memory.vmscan_stat
- * fields (spec/seed_reclaim.md §1.1) per cgroup, with the per-node
- * breakdown and the R15 ratios, as text or as one JSON object per
+ * fields per cgroup, with the per-node
+ * breakdown and the derived ratios, as text or as one JSON object per
  * interval (docs/json.md "numalens vmscan").
  */
 #ifndef NL_VIEW_VMSCAN_H

@@ -6,10 +6,10 @@
  * At each switch the slice that just ended (prev's) is measured as the
  * growth of prev's se.sum_exec_runtime since it was switched in on this CPU,
  * and attributed to the node of this CPU
- * (exectime, spec/seed_numa.md EXE-1). For user tasks that are not exiting
- * (LOC-6) the slice is also added to the locality bucket of prev's current
+ * (the seed's "exectime"). For user tasks that are not exiting (kernel
+ * threads and exiting tasks have no locality of their own) the slice is also added to the locality bucket of prev's current
  * NUMA-scan-window fault counts (task_struct.numa_faults_locality[0]
- * remote, [1] local; LOC-1, LOC-5), or to nofault_ns when the window has
+ * remote, [1] local; weighted by the slice's run time), or to nofault_ns when the window has
  * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
  * in user space.
  */

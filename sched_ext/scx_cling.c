@@ -3,7 +3,7 @@
  * scx_cling loader: attaches the scx_cling sched_ext scheduler, keeps the
  * NUMA groups' resident memory (memory.numa_stat) fresh in the gmem map
  * about once a second, pins the statistics maps for other readers
- * (sched_ext/cling_stats.h), prints --stats, and detaches cleanly on
+ * (bpf/include/cling_maps.h), prints --stats, and detaches cleanly on
  * SIGINT/SIGTERM or after --duration. `scx_cling --help` explains.
  *
  * Exit: 0 detached on request; 1 runtime failure (including the kernel
@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "../tools/lib/cling_stats.h"
+#include "cling_stats.h"
 #include "procfs.h"
 #include "version.h"
 #include "topology.h"
@@ -259,7 +259,7 @@ static bool matches(const char *rel)
 
 /*
  * numa_stat_pages - resident pages per node of the cgroup at @dir: anon +
- * file of memory.numa_stat (tools/lib/procfs.c reads either cgroup
+ * file of memory.numa_stat (tools/core/procfs.c reads either cgroup
  * version), in pages; nodes >= @nr_nodes are left 0. Returns 0 or -errno
  * (-ENODATA: no anon/file line).
  */
@@ -493,7 +493,7 @@ static void pin_all(struct scx_cling *skel)
 	}
 }
 
-/* setup_pfn_table: load the pfn -> node table (tools/lib/topology.c) for
+/* setup_pfn_table: load the pfn -> node table (tools/core/topology.c) for
  * the page-allocation tracepoint. 0 or a negative errno. */
 static int setup_pfn_table(struct scx_cling *skel)
 {

@@ -41,6 +41,23 @@ run_unit() {
 	done
 }
 
+# The source-tree rules (include direction between layers, libbpf confined
+# to the source layer, no include loops): one PASS/FAIL line per rule.
+run_layers() {
+	local out line rule
+	out=$(bash tests/unit/check_layers.sh 2>&1)
+	printf '%s\n' "$out" > "$LOGS/check_layers.log"
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) record PASS "unit/layers/${line#ok - }" "";;
+		"not ok - "*) rule=${line#not ok - }
+			record FAIL "unit/layers/$rule" \
+				"$(sed -n "/^not ok - $rule\$/,/^\(not \)\?ok /p" "$LOGS/check_layers.log" | grep '^#' | head -5 | tr '\n' ' ')";;
+		esac
+	done <<< "$out"
+	grep -q '^\(not \)\?ok - ' <<< "$out" || record FAIL unit/layers "no output: $(tail -3 <<< "$out" | tr '\n' ' ')"
+}
+
 run_live() {
 	local t name rc start secs
 	for t in tests/live/*.sh; do
@@ -73,7 +90,7 @@ run_vm() {
 
 for l in $layers; do
 	case $l in
-	unit) run_unit;; live) run_live;; vm) run_vm;;
+	unit) run_layers; run_unit;; live) run_live;; vm) run_vm;;
 	*) echo "run-all: unknown layer '$l' (unit, live, vm)" >&2; exit 2;;
 	esac
 done

@@ -2,7 +2,7 @@
 /*
  * `numalens reclaim`: background reclaim for chosen cgroups, from the
  * victim node a BPF lottery draws (spec/seed_reclaim.md). The agent itself
- * is tools/lib/reclaim_agent.c; this file is options, cgroup matching, the
+ * is tools/reclaim/reclaim_agent.c; this file is options, cgroup matching, the
  * loop and --status; its state is published for top/export by
  * reclaim_pub.c.
  */
@@ -19,7 +19,9 @@
 #include "cgroup.h"
 #include "reclaim_agent.h"
 #include "reclaim_feed.h"
+#include "reclaim_pub.h"
 #include "reclaim_read.h"
+#include "reclaim_report.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
        OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER };
@@ -202,7 +204,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		if (a->cfg.high.pct == a->cfg.low.pct &&
 		    (a->cfg.high.pct ? a->cfg.low.pct_val >= a->cfg.high.pct_val
 				     : a->cfg.low.bytes >= a->cfg.high.bytes))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis, R17)%s",
+			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis)%s",
 				     a->low_given ? "" : " (default 70%)",
 				     a->low_given ? "" : ": give --low too");
 		break;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * `numalens vmscan`: the seed's memory.vmscan_stat per cgroup from the
- * vmscan tracepoints (spec/seed_reclaim.md §1.1, R13-R15), printed every
+ * vmscan tracepoints, with its derived ratios, printed every
  * interval as totals since the command started.
  */
 #include <errno.h>

@@ -1,4 +1,4 @@
-# Allocation classes (seed_alloc.md R5): a workload's anon, file (page
+# Allocation classes (a user page whose class was never seen stays unclassified, never guessed): a workload's anon, file (page
 # cache) and shmem pages must be classified right for >= 95% of the pages
 # of each kind, via the mm_lru_insertion join.
 . "$(dirname "$0")/common.bash"

@@ -1,6 +1,6 @@
 # A workload pinned to one CPU touches N MiB; numalens top --json must show
 # >= 90% of those pages as allocated by its pid, and its run time on that
-# CPU's node (issue 2, live test 1).
+# CPU's node.
 . "$(dirname "$0")/common.bash"
 MIB=128
 CPU=$(( $(nproc) > 1 ? 1 : 0 ))

@@ -1,4 +1,4 @@
-# cgroups are hierarchical (seed_numa.md HIE-1/HIE-2): a task in A/B shows
+# cgroups are hierarchical (counts reach every ancestor, a parent never loses a removed child's): a task in A/B shows
 # its run time and allocations in B and in A; removing B does not make A's
 # totals go down.
 . "$(dirname "$0")/common.bash"

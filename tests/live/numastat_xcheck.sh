@@ -1,6 +1,6 @@
 # Per-node BPF allocation events (kmem:mm_page_alloc) must agree with the
 # sysfs numastat deltas within 1% over a window dominated by a workload of
-# >= 100,000 allocations (seed_alloc.md R2: events, not pages). What the
+# >= 100,000 allocations (numastat counts events, not pages). What the
 # tracepoint cannot see (the bulk allocator) is reported apart, as
 # nodes[].numastat_unattributed, and printed here.
 . "$(dirname "$0")/common.bash"

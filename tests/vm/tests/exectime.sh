@@ -1,4 +1,4 @@
-# Execution time per node and the cgroup hierarchy (issue 3, test 2): a busy
+# Execution time per node and the cgroup hierarchy: a busy
 # nlwork pinned to node 2's CPU, in cgroup /a/b, gets >= 95% of its run time
 # on node 2 (processes[].run_ns_by_node), cgroup /a/b shows that time, and
 # its parent /a (hierarchical: own tasks plus descendants) shows the same.

@@ -1,4 +1,4 @@
-# scx_cling's statistics in `numalens export` (issue 6): with scx_cling
+# scx_cling's statistics in `numalens export`: with scx_cling
 # running and one NUMA group /cling_e1 holding its memory on node 2 while
 # one of its tasks wakes 200 times, /metrics shows numalens_scx_cling_running 1, the
 # group's home node 2 (label: its cgroup path), attempts on node 2 counted

@@ -1,4 +1,4 @@
-# sched_ext smoke (issue 3, test 4): the tests' own trivial scheduler
+# sched_ext smoke: the tests' own trivial scheduler
 # (tests/vm/scx_smoke) attaches, schedules real work while
 # /sys/kernel/sched_ext/state reads "enabled", and detaches back to
 # "disabled". Runs on the 4 nodes x 2 CPUs scheduler topology.

@@ -1,4 +1,4 @@
-# Global reclaim contexts (issue 5): no memcg limit; a 360 MiB file written
+# Global reclaim contexts: no memcg limit; a 360 MiB file written
 # and read back on an ext2 virtio disk with the page cache bound to node 3
 # (256 MiB here: more than it holds) forces kswapd of node 3 and direct reclaim. numalens' kswapd +
 # direct freed pages (every cgroup, from the node view) must match the

@@ -96,7 +96,7 @@ deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
 	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
-	@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	+@bash scripts/build-deps.sh $(CACHE) $(DEPS)
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------

@@ -48,7 +48,7 @@ layer_of() { # path -> layer name
 	esac
 }
 
-srcs=$(git ls-files 'bpf/*.[ch]' 'tools/*.[ch]' 'sched_ext/*.[ch]' 'tests/unit/*.[ch]' \
+srcs=$(git ls-files -co --exclude-standard 'bpf/*.[ch]' 'tools/*.[ch]' 'sched_ext/*.[ch]' 'tests/unit/*.[ch]' \
 	'tests/live/*.c' 'tests/bench/*.c' 2>/dev/null)
 [ -n "$srcs" ] || srcs=$(find bpf tools sched_ext tests/unit tests/live tests/bench -name '*.[ch]')
 

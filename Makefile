@@ -10,6 +10,8 @@ ARCH     := x86
 B        ?= build
 DEPS     ?= $(B)/deps
 CACHE    ?= cache
+# BPF objects and skeletons (the ASan build of the tests reuses the main ones)
+BPFB     ?= $(B)
 
 # `make V=1` prints every command in full; the default prints one line each.
 ifeq ($(V),1)
@@ -26,7 +28,7 @@ endif
 # with the BPF programs) sits under everything. Skeletons ($(B)/skel) are
 # visible to the source layer only: it alone touches BPF maps and pins.
 INC_core    := bpf/include tools/core
-INC_source  := $(INC_core) tools/source $(B)/skel
+INC_source  := $(INC_core) tools/source $(BPFB)/skel
 INC_model   := $(INC_source) tools/model
 INC_view    := $(INC_model) tools/view
 INC_prom    := $(INC_view) tools/prom
@@ -54,8 +56,8 @@ BPF_CFLAGS += -Werror
 endif
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(BPF_SRCS))
-SKELS    := $(patsubst bpf/%.bpf.c,$(B)/skel/%.skel.h,$(BPF_SRCS))
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BPFB)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS    := $(patsubst bpf/%.bpf.c,$(BPFB)/skel/%.skel.h,$(BPF_SRCS))
 LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard tools/$(l)/*.c))
 LIB_OBJS := $(patsubst tools/%.c,$(B)/obj/%.o,$(LIB_SRCS))
 # The CLI: numalens.c dispatches, cli.c is shared, cmd_<name>.c per subcommand.
@@ -69,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps run test unittest check-layers livetest vmtest bench vmlinux clean distclean cacheclean help install
+.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -86,6 +88,7 @@ help:
 	@echo "make run       deps + build, then 'numalens top' on the live kernel (root)"
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
+	@echo "make unittest-asan   the unit tests under ASan+UBSan (also part of make unittest)"
 	@echo "make check-layers   the include rules between the source layers (docs/architecture.md)"
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
@@ -100,7 +103,7 @@ deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
 	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh run; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
-	@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	+@bash scripts/build-deps.sh $(CACHE) $(DEPS)
 	@touch $@
 test-deps: $(DEPS)/.test-stamp
 $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
@@ -110,12 +113,12 @@ $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------
-$(B)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
+$(BPFB)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
 	@mkdir -p $(@D)
 	$(call say,BPF,$@)$(CLANG) $(BPF_CFLAGS) -Ibpf $(DEPFLAGS) -c $< -o $@
 	$(Q)$(LLVMSTRIP) -g $@
 
-$(B)/skel/%.skel.h: $(B)/bpf/%.bpf.o
+$(BPFB)/skel/%.skel.h: $(BPFB)/bpf/%.bpf.o
 	@mkdir -p $(@D)
 	$(call say,SKEL,$@)$(BPFTOOL) gen skeleton $< name nl_$* > $@
 
@@ -174,6 +177,17 @@ test: tests-build $(B)/vm/nljq
 
 unittest: tests-build
 	@bash tests/run-all.sh unit
+# The unit tests again with AddressSanitizer (leaks included) and
+# UndefinedBehaviorSanitizer, in build/asan/ (the library rebuilt with the
+# same flags; BPF skeletons shared). tests/run-all.sh's unit layer builds
+# and runs them; `make unittest-asan` does only that.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ASAN_BINS   = $(patsubst $(B)/%,$(B)/asan/%,$(UNIT_BINS))
+unittest-asan-bins: $(SKELS) | $(DEPS)/.stamp
+	$(Q)CFLAGS="$(ASAN_FLAGS)" LDFLAGS= $(MAKE) --no-print-directory B=$(B)/asan DEPS=$(DEPS) \
+		BPFB=$(BPFB) $(ASAN_BINS)
+unittest-asan: unittest-asan-bins
+	@bash tests/run-all.sh asan
 # The include rules of the layers (also part of `make unittest`).
 check-layers:
 	@bash tests/unit/check_layers.sh
@@ -198,7 +212,7 @@ vmlinux:
 	@bash scripts/gen-vmlinux.sh $(ARCH) $(CACHE) $(BTF)
 
 clean:
-	rm -rf $(B)/bpf $(B)/skel $(B)/obj $(B)/cmd $(B)/tests $(B)/sched_ext $(B)/numalens $(B)/scx_cling $(B)/libnl.a $(B)/bench
+	rm -rf $(B)/asan $(B)/bpf $(B)/skel $(B)/obj $(B)/cmd $(B)/tests $(B)/sched_ext $(B)/numalens $(B)/scx_cling $(B)/libnl.a $(B)/bench
 distclean:
 	rm -rf $(B)
 cacheclean:

@@ -3,6 +3,8 @@
 # (qemu guest) layers. Every test reports one line "PASS <name> (<s>s)" or
 # "FAIL <name>: <reason>"; the run ends with "N passed, N failed".
 #   usage: tests/run-all.sh [unit] [live] [vm]     (default: all three)
+# The unit layer also checks the include rules of the source tree and runs
+# the unit tests under ASan+UBSan (`asan` alone runs only those).
 # Exit status: 0 when nothing failed, 1 otherwise. Under CI (CI=true) a
 # test that would skip for lack of root or of a kernel feature fails.
 set -u
@@ -58,6 +60,26 @@ run_layers() {
 	grep -q '^\(not \)\?ok - ' <<< "$out" || record FAIL unit/layers "no output: $(tail -3 <<< "$out" | tr '\n' ' ')"
 }
 
+# The unit tests again under AddressSanitizer (with leak checks) and
+# UndefinedBehaviorSanitizer: `make unittest-asan-bins` builds them in
+# build/asan/; one PASS/FAIL line per test program.
+run_asan() {
+	local bin name rc
+	if ! make -s --no-print-directory unittest-asan-bins > "$LOGS/asan-build.log" 2>&1; then
+		record FAIL unit-asan/build "$(grep -m3 -i 'error' "$LOGS/asan-build.log" | tr '\n' ' ')"
+		return
+	fi
+	for bin in "$B"/asan/tests/test_*; do
+		[ -x "$bin" ] || continue
+		case $bin in *.d) continue;; esac
+		name=$(basename "$bin")
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			timeout 300 "$bin" > "$LOGS/asan-$name.log" 2>&1; rc=$?
+		if [ $rc = 0 ]; then record PASS "unit-asan/$name" ""
+		else record FAIL "unit-asan/$name" "exit $rc: $(grep -m2 -E 'SUMMARY|runtime error|not ok' "$LOGS/asan-$name.log" | tr '\n' ' ')"; fi
+	done
+}
+
 run_live() {
 	local t name rc start secs
 	for t in tests/live/*.sh; do
@@ -90,8 +112,9 @@ run_vm() {
 
 for l in $layers; do
 	case $l in
-	unit) run_layers; run_unit;; live) run_live;; vm) run_vm;;
-	*) echo "run-all: unknown layer '$l' (unit, live, vm)" >&2; exit 2;;
+	unit) run_layers; run_unit; run_asan;;
+	asan) run_asan;; live) run_live;; vm) run_vm;;
+	*) echo "run-all: unknown layer '$l' (unit, asan, live, vm)" >&2; exit 2;;
 	esac
 done
 if [ $fail -gt 0 ]; then

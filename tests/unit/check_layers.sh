@@ -13,6 +13,9 @@
 #                      programs and scx_cling's loader
 #  unique-headers      no two headers share a name (an include names one file)
 #  no-include-cycles   no two modules include each other, even within a layer
+#  own-header          every module of a layer folder (tools/<layer>/x.c) has
+#                      its header x.h and includes it, so what it exports is
+#                      declared in one place and checked against it
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -45,14 +48,14 @@ layer_of() { # path -> layer name
 	esac
 }
 
-srcs=$(git ls-files 'bpf/*.[ch]' 'tools/*.[ch]' 'sched_ext/*.[ch]' 'tests/unit/*.[ch]' \
+srcs=$(git ls-files -co --exclude-standard 'bpf/*.[ch]' 'tools/*.[ch]' 'sched_ext/*.[ch]' 'tests/unit/*.[ch]' \
 	'tests/live/*.c' 'tests/bench/*.c' 2>/dev/null)
 [ -n "$srcs" ] || srcs=$(find bpf tools sched_ext tests/unit tests/live tests/bench -name '*.[ch]')
 
 declare -A where=()
 dups=()
 for f in $srcs; do
-	case $f in *.h) ;; *) continue;; esac
+	case $f in *.h) [ -f "$f" ] || continue;; *) continue;; esac
 	b=${f##*/}
 	[ -n "${where[$b]:-}" ] && dups+=("$b: ${where[$b]} and $f")
 	where[$b]=$f
@@ -60,6 +63,7 @@ done
 
 parent=(); upward=(); libbpf=(); edges=()
 for f in $srcs; do
+	[ -f "$f" ] || continue		# deleted but not yet committed
 	l=$(layer_of "$f")
 	while IFS=: read -r n line; do
 		inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//' <<< "$line")
@@ -96,4 +100,12 @@ report unique-headers "${dups[@]}"
 # tsort names a loop on stderr ("input contains a loop") with its members.
 loops=$(printf '%s\n' "${edges[@]}" | sort -u | tsort 2>&1 >/dev/null | grep -v 'input contains a loop' | sed 's/^tsort: //')
 report no-include-cycles ${loops:+"modules in a loop: $(tr '\n' ' ' <<< "$loops")"}
+own=()
+for f in $srcs; do
+	case $f in tools/*/*.c) ;; *) continue;; esac
+	if [ ! -f "${f%.c}.h" ]; then own+=("$f: no ${f%.c}.h")
+	elif ! grep -q "^#include \"$(basename "${f%.c}").h\"" "$f"; then own+=("$f: does not include its header")
+	fi
+done
+report own-header "${own[@]}"
 exit $fail

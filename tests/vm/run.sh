@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Run the VM tests: each tests/vm/tests/NAME.sh boots a fresh 4-node qemu
 # (TCG) guest from the Debian sched_ext kernel and our initramfs, runs in it,
-# and its result comes back through the second serial port.
-#   usage: tests/vm/run.sh [NAME...]        (default: every test)
+# and its result comes back through the second serial port. Guests run in
+# parallel, each one single-threaded TCG, so one guest keeps one host CPU busy.
+#   usage: tests/vm/run.sh [-j N] [NAME...]   (default: every test)
+#   -j N: at most N guests at once (default NL_VM_JOBS, else the number of
+#   CPUs). Results print in the tests' order, each one as soon as it and all
+#   tests before it are done, so the output is the same whatever finishes first.
 # Environment: B (build dir, default build), CACHE (default cache),
+#   NL_VM_JOBS (default for -j),
 #   NL_VM_KEEP=1 keep the guest console in $B/test-logs/vm/NAME.console
 #   even on success (it is always kept; NL_VM_KEEP=1 also prints it),
 #   NL_VM_TIMEOUT (default per-test timeout, seconds; default 150),
@@ -26,6 +31,21 @@ fails=0
 
 # fail NAME REASON: print the FAIL line for vm/NAME.
 fail() { printf 'FAIL vm/%s: %s\n' "$1" "$2"; fails=$((fails + 1)); }
+
+jobs=${NL_VM_JOBS:-$(nproc 2>/dev/null || echo 1)}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-j) [ $# -ge 2 ] || { echo "run.sh: -j needs a number of guests" >&2; exit 2; }
+	    jobs=$2; shift 2;;
+	-j*) jobs=${1#-j}; shift;;
+	--) shift; break;;
+	-*) echo "run.sh: unknown option '$1' (usage: run.sh [-j N] [NAME...])" >&2; exit 2;;
+	*) break;;
+	esac
+done
+case "$jobs" in
+''|*[!0-9]*|0) echo "run.sh: -j / NL_VM_JOBS wants a number of guests >= 1, got '$jobs'" >&2; exit 2;;
+esac
 
 # secs_since START_NS: print seconds elapsed since START_NS, one decimal.
 secs_since() {
@@ -77,7 +97,8 @@ mib() {
 	esac
 }
 
-# run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report.
+# run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report (on
+# stdout: the PASS/FAIL line, then on failure what the guest printed).
 run_one() {
 	local name=$1 f=$TDIR/$1.sh
 	[ -f "$f" ] || { fail "$name" "no such test $f"; return; }
@@ -128,9 +149,30 @@ run_one() {
 		else why="guest ended without a result (qemu exit $rc: $(tail -1 "$LOGS/$name.qemu" 2>/dev/null))"; fi
 		fail "$name" "$why (${secs}s); console: $con"
 		tail -20 "$con" 2>/dev/null | tr -d '\r' | sed 's/^/  console| /'
+		# what the test printed before it stopped (streamed to ttyS1)
+		[ -s "$res" ] && grep -v '^NLVM-RC' "$res" | tail -15 | sed 's/^/  out| /'
 	fi
 }
 
-for t in "${tests[@]}"; do run_one "$t"; done
+# Each guest's report is buffered in $RUN/I (I = the test's position) and
+# $RUN/I.done marks it complete; flush prints the finished reports in order.
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
+next=0
+flush() {
+	while [ $next -lt ${#tests[@]} ] && [ -e "$RUN/$next.done" ]; do
+		cat "$RUN/$next"
+		grep -q '^FAIL ' "$RUN/$next" && fails=$((fails + 1))
+		next=$((next + 1))
+	done
+}
+echo "vm: ${#tests[@]} tests, up to $jobs guests at once"
+for i in "${!tests[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; flush; done
+	( run_one "${tests[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+	flush
+done
+while [ -n "$(jobs -rp)" ]; do wait -n; flush; done
+wait; flush
 echo "vm: ${#tests[@]} tests in $(secs_since "$t0")s"
 [ $fails = 0 ]

@@ -34,7 +34,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
+.PHONY: all deps run test unittest livetest vmtest bench verify vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -47,6 +47,7 @@ help:
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
+	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
 	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin, the docs to \$$(PREFIX)/share/doc/numalens (PREFIX=/usr/local)"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
@@ -121,8 +122,18 @@ livetest: all $(B)/vm/nljq
 vmtest: all
 	@bash tests/run-all.sh vm
 
-bench: all $(B)/tests/bench_export_render
+bench: all $(B)/tests/bench_export_render verify
 	@bash tests/bench/run.sh
+
+# verified instructions and time per BPF program, on the host and in the
+# VM guest (NL_VERIFY_VM=0: host only)
+verify: all $(B)/tests/verify_stats
+	@B=$(B) CACHE=$(CACHE) bash tests/bench/verify.sh
+
+$(B)/tests/verify_stats: tests/bench/verify_stats.c | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -I$(DEPS)/include -static -o $@ $< \
+		$(DEPS)/lib/libbpf.a -lelf -lz
 
 # export's render benchmark links the library and the synthetic snapshot
 $(B)/tests/bench_export_render: tests/bench/export_render.c $(B)/cli/export_synth.o $(B)/libnl.a

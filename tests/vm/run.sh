@@ -75,7 +75,8 @@ if ! bash tests/vm/kernel.sh "$CACHE" "$VM/kernel" 2> "$LOGS/kernel.log"; then
 	exit 1
 fi
 sed 's/^/vm: /' "$LOGS/kernel.log"
-bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling")
+bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
+      "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o")
 if ! bash tests/vm/initramfs.sh "$VM/initrd.gz" "$VM/kernel" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
 	for t in "${tests[@]}"; do fail "$t" "initramfs: $(tail -1 "$LOGS/initramfs.log")"; done
 	exit 1

@@ -39,10 +39,30 @@ struct row {
 };
 
 static char logs[MAX_PROGS][LOG_SZ];
+/* The first program libbpf warned about in a load, and its message: a
+ * program can fail before the verifier sees it (no kernel BTF for its
+ * tp_btf target: -ESRCH), and then it has no verifier log. */
+static char warned_prog[64], warned_msg[200];
 
-/* quiet: drop libbpf's own messages (the failures are reported per line). */
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* note_warning: libbpf's messages are not printed; the first "prog 'NAME':"
+ * warning of a load is kept to name the program that failed. */
+static int note_warning(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	char buf[512], *q, *e;
+
+	if (level != LIBBPF_WARN || warned_prog[0])
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	q = strstr(buf, "prog '");
+	if (!q || !(e = strchr(q + 6, '\'')))
+		return 0;
+	snprintf(warned_prog, sizeof(warned_prog), "%.*s", (int)(e - q - 6), q + 6);
+	e += e[1] == ':' ? 2 : 1;
+	while (*e == ' ')
+		e++;
+	snprintf(warned_msg, sizeof(warned_msg), "%s", e);
+	if ((q = strchr(warned_msg, '\n')))
+		*q = 0;
 	return 0;
 }
 
@@ -108,6 +128,7 @@ static int attempt(const char *path, struct row *rows, int *n)
 	bpf_object__for_each_map(m, obj)
 		if (bpf_map__type(m) == BPF_MAP_TYPE_STRUCT_OPS)
 			bpf_map__set_autocreate(m, need_sops);
+	warned_prog[0] = 0;
 	err = bpf_object__load(obj);
 	if (!err) {
 		i = 0;
@@ -131,22 +152,23 @@ static int attempt(const char *path, struct row *rows, int *n)
 		}
 		ret = 0;
 	} else {
-		/* programs load in order: the one that failed is the last with
-		 * a log; none with a log means a map failed before them */
+		/* the program that failed: the one libbpf warned about (before
+		 * or in the verifier), else the last one with a verifier log
+		 * (programs load in order); none means a map failed first */
 		int bad = -1;
-		for (int k = 0; k < *n; k++)
+		for (int k = 0; k < *n && warned_prog[0]; k++)
+			if (!rows[k].skip && !strcmp(rows[k].name, warned_prog))
+				bad = k;
+		for (int k = 0; k < *n && bad < 0 && !warned_prog[0]; k++)
 			if (!rows[k].skip && logs[k][0])
 				bad = k;
 		ret = 1;
-		if (bad >= 0 && !strstr(logs[bad], "verification time ")) {
-			/* the last log is complete (it loaded): the failure came after it */
-			bad = -1;
-		}
 		if (bad >= 0) {
 			rows[bad].skip = true;
 			why_failed(logs[bad], rows[bad].why, sizeof(rows[bad].why));
 			if (!rows[bad].why[0])
-				snprintf(rows[bad].why, sizeof(rows[bad].why), "%s", strerror(-err));
+				snprintf(rows[bad].why, sizeof(rows[bad].why), "%s",
+					 warned_msg[0] ? warned_msg : strerror(-err));
 		} else if (need_sops) {
 			for (int k = 0; k < *n; k++)
 				if (!rows[k].skip && !strcmp(rows[k].type, "struct_ops")) {
@@ -199,7 +221,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: verify_stats OBJ.bpf.o... (loads each object's programs; needs root)\n");
 		return 2;
 	}
-	libbpf_set_print(quiet);
+	libbpf_set_print(note_warning);
 	printf("%-18s %-28s %-14s %6s %9s %7s %6s %9s  %s\n", "object", "program", "type", "insns",
 	       "verified", "states", "peak", "time_us", "status");
 	for (int a = 1; a < argc; a++)

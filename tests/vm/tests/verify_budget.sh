@@ -31,7 +31,8 @@ for p in $bad; do
 	esac
 done
 n=$(awk 'NR > 1 && $NF == "ok"' /tmp/v.txt | wc -l)
-[ -z "$missing" ] || nl_fail "programs that do not load on $(uname -r):$missing ($(grep -m1 'does not load' /tmp/v.txt | sed 's/.*does not load here: //'))"
+set -- $missing
+[ -z "$missing" ] || nl_fail "programs that do not load on $(uname -r):$missing (${1#*:}: $(grep "^${1%%:*} *${1#*:} " /tmp/v.txt | sed 's/.*does not load here: //'))"
 [ -z "$notp" ] || echo "verify_budget: tracepoints missing on $(uname -r), their programs left out (as numalens' loader does):$notp"
 [ -z "$nosx" ] || echo "verify_budget: no sched_ext on $(uname -r): scx_cling's struct_ops programs do not load ($(echo $nosx | wc -w)), as expected"
 echo "verify_budget: $n programs loaded on $(uname -r)"

@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench vmlinux clean distclean cacheclean help install
+.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -92,6 +92,7 @@ help:
 	@echo "make check-layers   the include rules between the source layers (docs/architecture.md)"
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
+	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
 	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin, the docs to \$$(PREFIX)/share/doc/numalens (PREFIX=/usr/local)"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
@@ -196,8 +197,18 @@ livetest: tests-build $(B)/vm/nljq
 vmtest: tests-build
 	@bash tests/run-all.sh vm
 
-bench: tests-build $(B)/tests/bench_export_render
+bench: tests-build $(B)/tests/bench_export_render verify
 	@bash tests/bench/run.sh
+
+# verified instructions and time per BPF program, on the host and in the
+# VM guest (NL_VERIFY_VM=0: host only)
+verify: all $(B)/tests/verify_stats
+	@B=$(B) CACHE=$(CACHE) bash tests/bench/verify.sh
+
+$(B)/tests/verify_stats: tests/bench/verify_stats.c | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -I$(DEPS)/include -static -o $@ $< \
+		$(DEPS)/lib/libbpf.a -lelf -lz
 
 # export's render benchmark links the library and the synthetic snapshot
 $(B)/tests/bench_export_render: tests/bench/export_render.c $(B)/cmd/export_synth.o $(B)/libnl.a

@@ -107,7 +107,9 @@ run_vm() {
 		"FAIL "*) fail=$((fail + 1)); failed_names+=("${line#FAIL }"); printf '%s\n' "$line";;
 		*) printf '%s\n' "$line";;
 		esac
-	done < <(bash tests/vm/run.sh 2>&1)
+	done < <(bash tests/vm/run.sh 2>&1
+		# the second guest kernel(s): the tests whose header lists them
+		for k in ${NL_VM_MORE_KERNELS-6.12}; do NL_VM_KERNEL=$k bash tests/vm/run.sh 2>&1; done)
 }
 
 for l in $layers; do

@@ -9,7 +9,7 @@ title=$(tr -d '\n' < "$D" | "$JQ" - title) || fail "$D is not valid JSON"
 [ "$title" != missing ] || fail "$D has no title"
 port=$(free_port) || fail "no free port"
 start_export "$port" --interval 1 --cgroup-depth 1 --top-procs 3
-sleep 1.2
+wait_export_snapshot "$port" 2
 curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m"
 # the names in "expr" and "query" fields
 names=$(grep -E '"(expr|query)":' "$D" | grep -o 'numalens_[a-z0-9_]*' | sort -u)

@@ -11,7 +11,7 @@ VM_DIR := $(B)/vm
 # `make` builds the guest programs too: the live tests also use nljq.
 all: $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
 
-vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
+vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/tests/verify_stats
 
 vm-kernel:
 	@bash tests/vm/kernel.sh $(CACHE) $(VM_DIR)/kernel

@@ -10,7 +10,7 @@
 #                      may use (table below); a view never reaches past the
 #                      model to the source layer
 #  libbpf-confined     <bpf/...> (libbpf) only in the source layer, the BPF
-#                      programs and scx_cling's loader
+#                      programs, scx_cling's loader and the bench tools
 #  unique-headers      no two headers share a name (an include names one file)
 #  no-include-cycles   no two modules include each other, even within a layer
 #  own-header          every module of a layer folder (tools/<layer>/x.c) has
@@ -34,8 +34,11 @@ declare -A may=(
 	[cmd]="shared core source model view prom reclaim cmd"
 	[cling]="shared core source cling skel vmlinux"
 	[test]="shared core source model view prom reclaim cmd cling test"
+	[bench]="shared core source model view prom reclaim cmd cling test bench"
 )
-libbpf_ok=" source bpf cling "
+# bench tools load BPF objects themselves (the verifier budget), so they may
+# use libbpf; the tests proper go through the source layer.
+libbpf_ok=" source bpf cling bench "
 
 layer_of() { # path -> layer name
 	case $1 in
@@ -44,6 +47,7 @@ layer_of() { # path -> layer name
 	tools/*/*) local d=${1#tools/}; echo "${d%%/*}";;
 	tools/*) echo cmd;;
 	sched_ext/*) echo cling;;
+	tests/bench/*) echo bench;;
 	tests/*) echo test;;
 	esac
 }

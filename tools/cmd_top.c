@@ -17,12 +17,12 @@
 #include "view_text.h"
 #include "view_tui.h"
 
-enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND };
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE };
 
 struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
-	bool batch, json, force_tui, verbose, no_class, no_legend;
+	bool batch, json, force_tui, verbose, no_class, no_legend, active;
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -60,6 +60,8 @@ static const struct argp_option top_opts[] = {
 	{ "top", 't', "N", 0, "Show at most N process and cgroup rows", 0 },
 	{ "batch", 'b', NULL, 0, "Plain-text snapshots instead of the full-screen view", 1 },
 	{ "json", 'j', NULL, 0, "One JSON object per interval (JSON Lines)", 1 },
+	{ "active", OPT_ACTIVE, NULL, 0, "List only processes that ran or allocated since numalens "
+	  "started (default: every process with resident memory, idle ones with zero figures)", 0 },
 	{ "no-legend", OPT_NO_LEGEND, NULL, 0, "With --batch, leave out the legend of the columns "
 	  "(printed once, before the first snapshot)", 1 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", 2 },
@@ -139,6 +141,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NO_CLASS:
 		a->no_class = true;
+		break;
+	case OPT_ACTIVE:
+		a->active = true;
 		break;
 	case OPT_NO_LEGEND:
 		a->no_legend = true;
@@ -283,7 +288,8 @@ int nl_cmd_top(int argc, char **argv)
 	}
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
-					.prog = "numalens top", .watch_pid = a.view.filter.pid };
+					.prog = "numalens top", .watch_pid = a.view.filter.pid,
+					.all_procs = !a.active };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

@@ -533,7 +533,14 @@ static void test_pty_session(void **state)
 	assert_true(scr_find(&p.scr, "sleeper") > 0);
 	type(&p, "/\r");
 	wait_screen(&p, "memhog", true);
-	type(&p, "/xyz\r");
+	/* a name filter: a part of the process name */
+	type(&p, "/hog\r");
+	wait_screen(&p, "filter: name hog", true);
+	wait_screen(&p, "sleeper", false);
+	assert_true(scr_find(&p.scr, "memhog") > 0);
+	type(&p, "/\r");
+	wait_screen(&p, "sleeper", true);
+	type(&p, "/0\r");
 	wait_screen(&p, "bad filter", true);
 
 	/* resizes: narrower drops columns but keeps the essentials */

@@ -185,6 +185,8 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 		fprintf(out, ", pid %d", (int)o->filter.pid);
 	if (o->filter.cgroup[0])
 		fprintf(out, ", cgroup %s", o->filter.cgroup);
+	if (o->filter.comm[0])
+		fprintf(out, ", name contains %s", o->filter.comm);
 	if (!n && o->filter.pid > 0)
 		print_pid_hint(out, s, &o->filter);
 	fprintf(out, "\n");

@@ -193,6 +193,8 @@ static void draw_title(struct nl_tui *t)
 	else if (t->opts.filter.cgroup[0])
 		snprintf(filt, sizeof(filt), "  filter: cgroup %.200s%s", t->opts.filter.cgroup,
 			 strlen(t->opts.filter.cgroup) > 200 ? "..." : "");	/* a header line */
+	else if (t->opts.filter.comm[0])
+		snprintf(filt, sizeof(filt), "  filter: name %s", t->opts.filter.comm);
 	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
 		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
 }
@@ -200,7 +202,7 @@ static void draw_title(struct nl_tui *t)
 static void draw_footer(struct nl_tui *t)
 {
 	if (t->prompt)
-		line_at(LINES - 1, A_BOLD, "filter (pid or /cgroup, empty clears): %s_", t->pbuf);
+		line_at(LINES - 1, A_BOLD, "filter (pid, name or /cgroup, empty clears): %s_", t->pbuf);
 	else if (t->msg[0])
 		line_at(LINES - 1, A_BOLD, "%s", t->msg);
 	else
@@ -737,8 +739,8 @@ static void build_help(struct lines *L)
 	addl(L, "  1..9     sort by:");
 	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
 		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
-	addl(L, "  /        filter: a pid, or a cgroup path prefix such as /system.slice;");
-	addl(L, "           empty clears");
+	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
+	addl(L, "           prefix such as /system.slice; empty clears");
 	addl(L, "  r        refresh now");
 	addl(L, "  ?        this help");
 	addl(L, "");
@@ -902,8 +904,8 @@ static void prompt_key(struct nl_tui *t, int key)
 		t->prompt = false;
 		err = nl_filter_parse(&f, t->pbuf);
 		if (err)
-			snprintf(t->msg, sizeof(t->msg), "bad filter \"%.60s\": type a pid or a"
-				 " cgroup path starting with /", t->pbuf);
+			snprintf(t->msg, sizeof(t->msg), "bad filter \"%.60s\": type a pid, a part of a"
+				 " process name, or a cgroup path starting with /", t->pbuf);
 		else
 			t->opts.filter = f;
 		break;

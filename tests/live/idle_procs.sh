@@ -38,6 +38,9 @@ awk -v pid="$WP" '
 	END { if (!found) { print "pid " pid " not listed"; exit 1 } }' "$TMP/b" ||
 	fail "top -s rss: the idle nlwork is not in size order: $(grep -m3 -E "^ +($WP|PID) " "$TMP/b")"
 note "-s rss: $(grep -m1 -E "^ +$WP " "$TMP/b" | cut -c1-60)"
+# one row per process: an idle one is added only when BPF has none of it
+dups=$(awk '/^PROCESSES/ { inp = 1; next } inp && /^$/ { exit } inp && $1 ~ /^[0-9]+$/ { print $1 }' "$TMP/b" | sort | uniq -d)
+[ -z "$dups" ] || fail "processes listed twice: $dups"
 
 "$NL" top --json --active -n 1 -d 0.5 > "$TMP/a" 2>&1 || fail "top --active exited $?"
 [ "$("$JQ" "$TMP/a" "processes[pid=$WP].comm")" = missing ] || fail "--active still lists the idle nlwork"

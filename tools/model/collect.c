@@ -378,7 +378,7 @@ static int cmp_pid(const void *a, const void *b)
  * memory runs out: the snapshot then has the active processes only). */
 static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
 {
-	int total = nl_list_pids(c->o.procfs_root, NULL, 0), got;
+	int total = nl_list_pids(c->o.procfs_root, NULL, 0), got, n0 = n;
 	pid_t *pids, *seen;
 	struct nl_proc *v;
 
@@ -402,7 +402,7 @@ static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
 		struct nl_proc *p = &v[n];
 		uint64_t res = 0;
 
-		if (bsearch(&pids[i], seen, (size_t)n, sizeof(*seen), cmp_pid) ||
+		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid) ||
 		    nl_statm_resident(c->o.procfs_root, pids[i], &res) || !res)
 			continue;	/* listed already, gone, or a kernel thread */
 		memset(p, 0, sizeof(*p));

@@ -473,6 +473,12 @@ static void test_pty_session(void **state)
 	assert_non_null(strstr(scr_row(&p.scr, r1), "/work/a"));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "sleeper")), "n/a"));
 	assert_true(scr_find(&p.scr, "LOCALITY") < r1);
+	{	/* the batch text's column order: local before remote */
+		const char *head = scr_row(&p.scr, scr_find(&p.scr, "LOCALITY"));
+
+		assert_non_null(strstr(head, "LCL/s"));
+		assert_true(strstr(head, "LCL/s") < strstr(head, "RMT/s"));
+	}
 
 	if (getenv("NL_TUI_DUMP"))
 		scr_dump(&p.scr);

@@ -354,8 +354,8 @@ static void proc_table(struct nl_tui *t, struct table *tb)
 	tcol(tb, "CPU%", 6, 0, false, false, PC_CPU, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, PC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);	/* the batch text's order and names */
 	tcol(tb, "RMT/s", 6, 1, false, false, PC_RMT, -1);
-	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);
 	tcol(tb, "RMT%", 5, 1, false, false, PC_RMTPCT, -1);
 	tcol(tb, "LOCALITY", 8, 1, false, false, PC_LOC, -1);
 	tcol(tb, "RSS_MiB", 8, 3, false, false, PC_RSS, -1);
@@ -479,13 +479,13 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 	tcol(tb, "CPU%", 6, 0, false, false, CC_CPU, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, CC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);	/* the batch text's order and names */
 	tcol(tb, "RMT/s", 6, 1, false, false, CC_RMT, -1);
-	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);
 	tcol(tb, "RMT%", 5, 1, false, false, CC_RMTPCT, -1);
 	tcol(tb, "LOCALITY", 8, 1, false, false, CC_LOC, -1);
 	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 2, false, true, CC_BAR, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
-		tcol(tb, node_col(slot++, "EXECms_N%d", s->nodes[i].nid), 10, 5, false, false, CC_EXEC, i);
+		tcol(tb, node_col(slot++, "EXEC_MS_N%d", s->nodes[i].nid), 11, 5, false, false, CC_EXEC, i);
 	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
 	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
 	tcol(tb, "AGT/s", 5, 3, false, false, CC_AGT, -1);

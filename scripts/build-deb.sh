@@ -39,7 +39,7 @@ numalens ($version) unstable; urgency=medium
 CHANGELOG
 
 cd "$src"
-NL_TOP=$top dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1 ||
+NL_TOP=$top NL_B=$build dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1 ||
 	{ tail -20 "$out/build.log" >&2; die "dpkg-buildpackage failed (log: $out/build.log)"; }
 deb=$out/numalens_${version}_amd64.deb
 [ -f "$deb" ] || die "dpkg-buildpackage made no $deb"

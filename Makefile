@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install
+.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install deb
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -93,7 +93,8 @@ help:
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
 	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
-	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin, the docs to \$$(PREFIX)/share/doc/numalens (PREFIX=/usr/local)"
+	@echo "make install   binaries to \$$(PREFIX)/sbin, man pages, bash completion, the systemd unit (not enabled), dashboard, docs (PREFIX=/usr/local)"
+	@echo "make deb       a Debian package in $(B)/deb/ (dpkg-buildpackage; needs 'make test-deps')"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
 # --- dependencies ---------------------------------------------------------
@@ -160,13 +161,36 @@ $(B)/tests/%: tests/workload/%.c
 	$(call say,CC,$@)$(CC) -O2 -Wall -static $(DEPFLAGS) -o $@ $< -lpthread
 
 # --- install ---------------------------------------------------------------
-PREFIX ?= /usr/local
+# Binaries, man pages, bash completion, the systemd unit (installed, never
+# enabled), the Grafana dashboard and the docs. DESTDIR stages for packaging.
+PREFIX     ?= /usr/local
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR     ?= $(PREFIX)/share/doc/numalens
+MANPAGES   := $(wildcard man/*.8)
+DOCS       := $(wildcard docs/*.md)
 install: $(B)/numalens $(B)/scx_cling
-	install -d $(DESTDIR)$(PREFIX)/sbin
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(PREFIX)/share/numalens/dashboards \
+		$(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 $(B)/numalens $(B)/scx_cling $(DESTDIR)$(PREFIX)/sbin/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/numalens/docs
-	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/numalens/
-	install -m 0644 docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/docs/
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 packaging/bash-completion/numalens $(DESTDIR)$(PREFIX)/share/bash-completion/completions/numalens
+	ln -sf numalens $(DESTDIR)$(PREFIX)/share/bash-completion/completions/scx_cling
+	sed 's|/usr/local/sbin/|$(PREFIX)/sbin/|' packaging/numalens-export.service \
+		> $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
+	install -m 0644 dashboards/numalens.json $(DESTDIR)$(PREFIX)/share/numalens/dashboards/
+	install -m 0644 packaging/prometheus.yml $(DESTDIR)$(DOCDIR)/prometheus.yml.example
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
+	@echo "installed under $(DESTDIR)$(PREFIX); the export service is not enabled:" \
+	      "systemctl daemon-reload && systemctl enable --now numalens-export"
+
+# A Debian package built by dpkg-buildpackage/debhelper from this tree
+# (packaging/debian), everything under $(B)/deb: the .deb lands there.
+deb: $(B)/numalens $(B)/scx_cling
+	@bash scripts/build-deb.sh $(B)
 
 # --- run and test ---------------------------------------------------------
 run: $(B)/numalens

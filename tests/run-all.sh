@@ -43,21 +43,24 @@ run_unit() {
 	done
 }
 
-# The source-tree rules (include direction between layers, libbpf confined
-# to the source layer, no include loops): one PASS/FAIL line per rule.
+# The tree's own rules, one script each (tests/unit/check_*.sh: include
+# direction between layers, the docs and man pages): a PASS/FAIL line per rule.
 run_layers() {
-	local out line rule
-	out=$(bash tests/unit/check_layers.sh 2>&1)
-	printf '%s\n' "$out" > "$LOGS/check_layers.log"
-	while IFS= read -r line; do
-		case "$line" in
-		"ok - "*) record PASS "unit/layers/${line#ok - }" "";;
-		"not ok - "*) rule=${line#not ok - }
-			record FAIL "unit/layers/$rule" \
-				"$(sed -n "/^not ok - $rule\$/,/^\(not \)\?ok /p" "$LOGS/check_layers.log" | grep '^#' | head -5 | tr '\n' ' ')";;
-		esac
-	done <<< "$out"
-	grep -q '^\(not \)\?ok - ' <<< "$out" || record FAIL unit/layers "no output: $(tail -3 <<< "$out" | tr '\n' ' ')"
+	local chk name out line rule
+	for chk in tests/unit/check_*.sh; do
+		name=$(basename "$chk" .sh); name=${name#check_}
+		out=$(bash "$chk" 2>&1)
+		printf '%s\n' "$out" > "$LOGS/check_$name.log"
+		while IFS= read -r line; do
+			case "$line" in
+			"ok - "*) record PASS "unit/$name/${line#ok - }" "";;
+			"not ok - "*) rule=${line#not ok - }
+				record FAIL "unit/$name/$rule" \
+					"$(sed -n "/^not ok - $rule\$/,/^\(not \)\?ok /p" "$LOGS/check_$name.log" | grep '^#' | head -5 | tr '\n' ' ')";;
+			esac
+		done <<< "$out"
+		grep -q '^\(not \)\?ok - ' <<< "$out" || record FAIL "unit/$name" "no output: $(tail -3 <<< "$out" | tr '\n' ' ')"
+	done
 }
 
 # The unit tests again under AddressSanitizer (with leak checks) and

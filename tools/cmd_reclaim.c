@@ -379,6 +379,11 @@ int nl_cmd_reclaim(int argc, char **argv)
 	nl_wm_parse("70%", &a.cfg.low);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return NL_EXIT_USAGE;
+	if (a.status && a.cfg.dry_run) {
+		/* said rather than ignored: the user may think --status acts otherwise */
+		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
+		return NL_EXIT_USAGE;
+	}
 
 	if (a.cg_mode < 0) {
 		if (nl_cgroup_detect("/proc/self/mounts", &mode, root, sizeof(root))) {

@@ -327,6 +327,22 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max)
 	return n;
 }
 
+int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
+{
+	char path[PATH_MAX], buf[256];
+	unsigned long long size, res;
+
+	snprintf(path, sizeof(path), "%s/%d/statm", procfs_root, (int)pid);
+	ssize_t r = nl_read_file(path, buf, sizeof(buf));
+
+	if (r < 0)
+		return (int)r;
+	if (sscanf(buf, "%llu %llu", &size, &res) != 2)
+		return -EINVAL;
+	*pages = res;
+	return 0;
+}
+
 int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
 {
 	char path[PATH_MAX], buf[64];

@@ -107,6 +107,15 @@ bool nl_pid_alive(const char *procfs_root, pid_t pid);
  */
 int nl_list_pids(const char *procfs_root, pid_t *out, int max);
 
+/*
+ * nl_statm_resident - resident pages of process @pid, the second field of
+ * <procfs_root>/<pid>/statm (pages of the kernel's page size; 0 for a
+ * kernel thread). Cheap beside numa_maps: used to rank processes by size
+ * before reading their numa_maps. Returns 0, or -errno (-ENOENT if gone,
+ * -EINVAL if unparsable).
+ */
+int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
+
 /* nl_read_comm - <procfs_root>/<pid>/comm without the newline into @out
  * (truncated to @len - 1). Returns 0 or -errno (-ENOENT if gone). */
 int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);

@@ -364,6 +364,103 @@ static int watched_idle(const struct nl_collector *c, struct nl_proc *p)
 	return proc_identity(c, p) == 0;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Append to s->procs[0..n) every live process with resident memory that
+ * BPF saw nothing of since attach (it neither ran nor allocated): zero
+ * figures, its name and cgroup, so a view can show where an idle process's
+ * memory lies. Returns the new count (n when /proc cannot be listed or
+ * memory runs out: the snapshot then has the active processes only). */
+static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
+{
+	int total = nl_list_pids(c->o.procfs_root, NULL, 0), got, n0 = n;
+	pid_t *pids, *seen;
+	struct nl_proc *v;
+
+	if (total <= 0)
+		return n;
+	pids = calloc((size_t)total + 64, sizeof(*pids));	/* + room for new ones */
+	seen = calloc((size_t)n + 1, sizeof(*seen));
+	if (!pids || !seen)
+		goto out;
+	got = nl_list_pids(c->o.procfs_root, pids, total + 64);
+	if (got > total + 64)
+		got = total + 64;
+	v = got > 0 ? realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v)) : NULL;
+	if (!v)
+		goto out;
+	s->procs = v;
+	for (int i = 0; i < n; i++)
+		seen[i] = v[i].pid;
+	qsort(seen, (size_t)n, sizeof(*seen), cmp_pid);
+	for (int i = 0; i < got; i++) {
+		struct nl_proc *p = &v[n];
+		uint64_t res = 0;
+
+		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid) ||
+		    nl_statm_resident(c->o.procfs_root, pids[i], &res) || !res)
+			continue;	/* listed already, gone, or a kernel thread */
+		memset(p, 0, sizeof(*p));
+		p->pid = pids[i];
+		p->alive = true;
+		if (proc_identity(c, p) == 0)
+			n++;
+	}
+out:
+	free(pids);
+	free(seen);
+	return n;
+}
+
+struct rss_rank { uint64_t pages; int i; };
+
+static int cmp_rank_desc(const void *a, const void *b)
+{
+	const struct rss_rank *x = a, *y = b;
+
+	return x->pages < y->pages ? 1 : x->pages > y->pages ? -1 : x->i - y->i;
+}
+
+/* numa_maps (RSS per node) for the rss_max_procs busiest live processes
+ * (s->procs is in CPU order) and, with all_procs, for as many of the
+ * largest by resident size (statm, cheap): `-s rss` must find the big idle
+ * process, not only the busy one. */
+static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct rss_rank *r = c->o.all_procs ? calloc((size_t)s->nr_procs + 1, sizeof(*r)) : NULL;
+	int nr = 0;
+
+	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
+		struct nl_proc *p = &s->procs[i];
+
+		if (!p->alive)
+			continue;
+		reads++;
+		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+	}
+	if (!r)
+		return;
+	for (int i = 0; i < s->nr_procs; i++) {
+		uint64_t pages;
+
+		if (s->procs[i].alive && !s->procs[i].rss_known &&
+		    !nl_statm_resident(c->o.procfs_root, s->procs[i].pid, &pages) && pages)
+			r[nr++] = (struct rss_rank){ pages, i };
+	}
+	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
+	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++) {
+		struct nl_proc *p = &s->procs[r[k].i];
+
+		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+	}
+	free(r);
+}
+
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
 {
 	uint64_t *dead = NULL;
@@ -407,16 +504,11 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		if (!seen)
 			n += watched_idle(c, &s->procs[n]);
 	}
+	if (c->o.all_procs)
+		n = add_idle_procs(c, s, n);
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
-	for (int i = 0, reads = 0; i < n && reads < c->o.rss_max_procs; i++) {
-		struct nl_proc *p = &s->procs[i];
-
-		if (!p->alive)
-			continue;
-		reads++;
-		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
-	}
+	read_rss(c, s);
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;

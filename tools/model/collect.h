@@ -21,7 +21,8 @@ struct nl_collect_opts {
 	const char *procfs_root;	/* "/proc" */
 	int cgroup_mode;		/* enum nl_cgroup_mode, as given to the loader */
 	const char *cgroup_root;	/* mount point of that hierarchy */
-	int rss_max_procs;		/* numa_maps reads per interval (busiest first); 0 = 64 */
+	int rss_max_procs;		/* numa_maps reads per interval for the busiest and,
+					 * with all_procs, as many for the largest; 0 = 64 */
 	int cgroup_grace;		/* intervals a removed cgroup stays visible; 0 = 1 */
 	const char *reclaim_dir;	/* reclaim agents' state (reclaim_read.h);
 					 * NULL = NL_RECLAIM_RUN_DIR */
@@ -29,6 +30,9 @@ struct nl_collect_opts {
 	int watch_pid;			/* > 0: this process is in every snapshot while it
 					 * lives, with zero figures when BPF saw nothing
 					 * of it (an idle process asked for with -p) */
+	bool all_procs;			/* also every live process with resident memory
+					 * that BPF saw nothing of (zero figures): idle
+					 * processes' node placement */
 };
 
 /* Create a collector over the loaded objects @b: reads the topology and

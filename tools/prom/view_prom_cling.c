@@ -23,10 +23,10 @@ static const struct {
 		      "another node, the home is not busy) and the task stayed on this node instead of following "
 		      "the waker." },
 	[NF_ATTEMPTS] = { "numalens_scx_cling_attempts_total", "counter",
-			  "Placements of NUMA-group tasks on this node, their home (README scx_cling: attempt)." },
+			  "Placements of NUMA-group tasks on this node, their home (scx_cling(8): attempt)." },
 	[NF_FAILURES] = { "numalens_scx_cling_failures_total", "counter",
 			  "Attempts that failed: the task waited past the wait bound while another node had an "
-			  "idle CPU, or another node took it (README scx_cling: failure)." },
+			  "idle CPU, or another node took it (scx_cling(8): failure)." },
 	[NF_QUEUED] = { "numalens_scx_cling_queued_tasks", "gauge", "Tasks in the node's DSQ at the latest sample." },
 	[NF_BUSY] = { "numalens_scx_cling_busy_groups", "gauge",
 		      "NUMA groups for which this node is busy now (failure ratio above the cling degree)." },

@@ -53,10 +53,19 @@ int nl_filter_parse(struct nl_filter *f, const char *text)
 			f->cgroup[--len] = '\0';
 		return 0;
 	}
+	size_t digits = 0;
+
+	while (digits < len && isdigit((unsigned char)text[digits]))
+		digits++;
+	if (digits < len) {	/* not a pid: a part of a process name */
+		if (len >= sizeof(f->comm))
+			return -ENAMETOOLONG;
+		memset(f, 0, sizeof(*f));
+		memcpy(f->comm, text, len);
+		return 0;
+	}
 	long pid = 0;
 	for (size_t i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)text[i]))
-			return -EINVAL;
 		pid = pid * 10 + (text[i] - '0');
 		if (pid > 0x3fffffff)	/* PID_MAX_LIMIT is 2^22; anything huge is a typo */
 			return -EINVAL;
@@ -70,7 +79,7 @@ int nl_filter_parse(struct nl_filter *f, const char *text)
 
 bool nl_filter_active(const struct nl_filter *f)
 {
-	return f && (f->pid > 0 || f->cgroup[0]);
+	return f && (f->pid > 0 || f->cgroup[0] || f->comm[0]);
 }
 
 bool nl_cgroup_under(const char *path, const char *prefix)
@@ -93,6 +102,8 @@ bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p)
 	if (f->pid > 0 && p->pid != f->pid)
 		return false;
 	if (f->cgroup[0] && !nl_cgroup_under(p->cgroup_path, f->cgroup))
+		return false;
+	if (f->comm[0] && !strstr(p->comm, f->comm))
 		return false;
 	return true;
 }

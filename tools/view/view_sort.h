@@ -34,6 +34,7 @@ enum nl_sort_key {
 struct nl_filter {
 	pid_t pid;			/* > 0: only this process */
 	char cgroup[4096];		/* non-empty: only this cgroup path and below */
+	char comm[64];			/* non-empty: only processes whose name contains it */
 };
 
 /* Options common to the text, JSON and TUI views. */
@@ -54,7 +55,8 @@ const char *nl_sort_key_name(enum nl_sort_key k);
 
 /*
  * Parse filter text as typed after '/' or given to -p/-c: all digits is a
- * pid, a string starting with '/' a cgroup path prefix, empty clears.
+ * pid, a string starting with '/' a cgroup path prefix, anything else a
+ * part of a process name (cgroups are then not filtered), empty clears.
  * Returns 0, or -EINVAL (bad text, @f untouched) or -ENAMETOOLONG.
  */
 int nl_filter_parse(struct nl_filter *f, const char *text);

@@ -77,12 +77,8 @@ static void print_reclaim(FILE *out, const struct nl_snapshot *s, const struct n
 
 static void print_nodes(FILE *out, const struct nl_snapshot *s)
 {
-	fprintf(out, "\nNODES  CPU%% = busy share of the node's CPUs; memory in MiB; "
-		"numastat columns are sysfs deltas (allocator calls) with the BPF "
-		"mm_page_alloc event counts beside them; UNATTRIB = numastat calls the "
-		"tracepoint did not see (bulk allocator); RCLM/s = pages freed by reclaim per second "
-		"(numalens vmscan has the detail)%s\n",
-		s->src.vm_numa_stat ? "" : " (vm.numa_stat is off: numastat not comparable)");
+	fprintf(out, "\nNODES%s\n",
+		s->src.vm_numa_stat ? "" : "  (vm.numa_stat is off: numastat not comparable)");
 	fprintf(out, "%4s %-12s %6s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
 		"NODE", "CPUS", "CPU%", "MEM_USED", "MEM_FREE", "NUMA_HIT", "NUMA_MISS",
 		"NUMA_FOREIGN", "INTERLEAVE", "LOCAL_NODE", "BPF_LOCAL", "OTHER_NODE",
@@ -152,12 +148,22 @@ static void print_mig(FILE *out, const struct nl_figs *f)
 		(unsigned long long)(f->mig.move_numa + f->mig.swap_numa));
 }
 
-static const char units_common[] =
-	"  CPU%% = on-CPU time / interval (100 = one CPU); RUN%%Nn = share of that time on node n;\n"
-	"  LCL/s RMT/s = allocated pages/s (page = %ld B) on the allocating CPU's node / on another node;\n"
-	"  RMT%% = remote share of those pages; LOCALITY = CPU-time-weighted NUMA-fault locality mean\n"
-	"  (\"n/a\": no hinting faults, \"unavail\": not measurable here); MIGR = pages migrated ok+failed;\n"
-	"  MOVES = NUMA task moves + swaps\n";
+/* Why a pid filter shows no row: the process lies outside the -c cgroup,
+ * or it is not in the snapshot at all. */
+static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct nl_filter *f)
+{
+	for (int i = 0; i < s->nr_procs; i++) {
+		const struct nl_proc *p = &s->procs[i];
+
+		if (p->pid != f->pid)
+			continue;
+		if (f->cgroup[0])
+			fprintf(out, " (pid %d is in cgroup %s, not under %s: -p and -c must both match)",
+				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", f->cgroup);
+		return;
+	}
+	fprintf(out, " (pid %d is not in this snapshot: it has exited, or is a thread id)", (int)f->pid);
+}
 
 static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)
 {
@@ -179,9 +185,11 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 		fprintf(out, ", pid %d", (int)o->filter.pid);
 	if (o->filter.cgroup[0])
 		fprintf(out, ", cgroup %s", o->filter.cgroup);
+	if (o->filter.comm[0])
+		fprintf(out, ", name contains %s", o->filter.comm);
+	if (!n && o->filter.pid > 0)
+		print_pid_hint(out, s, &o->filter);
 	fprintf(out, "\n");
-	fprintf(out, units_common, s->page_size);
-	fprintf(out, "  RSS_Nn = resident MiB on node n (numa_maps; \"-\" when unreadable)\n");
 
 	fprintf(out, "%7s %-15s", "PID", "COMM");
 	print_figs_head(out, s);
@@ -238,12 +246,6 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 
 	fprintf(out, "\nCGROUPS  %d of %d shown, tree (own tasks + descendants), siblings sorted by %s\n",
 		shown, s->nr_cgroups, nl_sort_key_name(o->sort));
-	fprintf(out, units_common, s->page_size);
-	fprintf(out, "  LOCBAR = share of bucketed time per locality bucket, 0-12.5%% left .. 87.5-100%% right,\n"
-		"  glyphs \" .:-=+*#@\" = none .. all; EXEC_MS_Nn = on-CPU ms on node n this interval;\n"
-		"  MEM = memory.numa_stat anon+file MiB (\"-\" when unknown); RCLM/s = pages freed by\n"
-		"  reclaim of the cgroup's subtree per second, all contexts (numalens vmscan has the detail);\n"
-		"  AGT/s = pages a numalens reclaim agent freed in it per second (\"-\" none, \"dry\" dry run)\n");
 	fprintf(out, "%-*s", namew, "CGROUP");
 	print_figs_head(out, s);
 	fprintf(out, " %10s %10s %6s %8s %-10s", "LCL/s", "RMT/s", "RMT%", "LOCALITY", "LOCBAR");
@@ -286,6 +288,40 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	}
 	free(idx);
 	nl_agent_text_section(out, s, &o->filter);
+	return 0;
+}
+
+/* The legend: what every column and marker of the snapshots means. Printed
+ * once, before the first snapshot, not with every one (a batch log would
+ * repeat it each interval). */
+int nl_text_write_legend(FILE *out, long page_size)
+{
+	if (!out)
+		return -EINVAL;
+	fprintf(out,
+		"LEGEND (once per run; --no-legend drops it)\n"
+		" NODES: CPU%% = busy share of the node's CPUs; MEM_USED MEM_FREE in MiB;\n"
+		"  NUMA_HIT .. OTHER_NODE = sysfs numastat deltas (allocator calls), with the BPF\n"
+		"  mm_page_alloc event counts beside them (BPF_LOCAL, BPF_OTHER, BPF_FROM_RMT, BPF_PAGES);\n"
+		"  UNATTRIB = numastat calls the tracepoint did not see (bulk allocator);\n"
+		"  RCLM/s = pages freed by reclaim per second (numalens vmscan has the detail)\n"
+		" PROCESSES and CGROUPS:\n"
+		"  CPU%% = on-CPU time / interval (100 = one CPU); RUN%%Nn = share of that time on node n;\n"
+		"  LCL/s RMT/s = allocated pages/s (page = %ld B) on the allocating CPU's node / on another node;\n"
+		"  RMT%% = remote share of those pages; LOCALITY = CPU-time-weighted NUMA-fault locality mean\n"
+		"  (\"n/a\": no hinting faults, \"unavail\": not measurable here); MIGR = pages migrated ok+failed;\n"
+		"  MOVES = NUMA task moves + swaps\n"
+		" PROCESSES: RSS_Nn = resident MiB on node n (numa_maps; \"-\" when unreadable);\n"
+		"  \"(exited)\" after the cgroup: the process ended during the interval (its last figures)\n"
+		" CGROUPS: LOCBAR = share of bucketed time per locality bucket, 0-12.5%% left .. 87.5-100%% right,\n"
+		"  glyphs \" .:-=+*#@\" = none .. all; EXEC_MS_Nn = on-CPU ms on node n this interval;\n"
+		"  MEM = memory.numa_stat anon+file MiB (\"-\" when unknown); RCLM/s = pages freed by\n"
+		"  reclaim of the cgroup's subtree per second, all contexts; \"(removed)\": cgroup deleted;\n"
+		"  AGT/s = pages a numalens reclaim agent freed in it per second (\"-\" none, \"dry\" dry run)\n",
+		page_size);
+	errno = 0;
+	if (fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
 	return 0;
 }
 

@@ -193,6 +193,8 @@ static void draw_title(struct nl_tui *t)
 	else if (t->opts.filter.cgroup[0])
 		snprintf(filt, sizeof(filt), "  filter: cgroup %.200s%s", t->opts.filter.cgroup,
 			 strlen(t->opts.filter.cgroup) > 200 ? "..." : "");	/* a header line */
+	else if (t->opts.filter.comm[0])
+		snprintf(filt, sizeof(filt), "  filter: name %s", t->opts.filter.comm);
 	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
 		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
 }
@@ -200,12 +202,13 @@ static void draw_title(struct nl_tui *t)
 static void draw_footer(struct nl_tui *t)
 {
 	if (t->prompt)
-		line_at(LINES - 1, A_BOLD, "filter (pid or /cgroup, empty clears): %s_", t->pbuf);
+		line_at(LINES - 1, A_BOLD, "filter (pid, name or /cgroup, empty clears): %s_", t->pbuf);
 	else if (t->msg[0])
 		line_at(LINES - 1, A_BOLD, "%s", t->msg);
 	else
-		line_at(LINES - 1, A_REVERSE,
-			"q quit  h procs  c cgroups  n nodes  d detail  b back  / filter  1-9 sort  r refresh  ? help");
+		line_at(LINES - 1, A_REVERSE, "%s", COLS >= 92 ?
+			"q quit  h procs  c cgroups  n nodes  d detail  b back  / filter  1-9 sort  r refresh  ? help" :
+			"q quit  h c n views  d detail  b back  / filter  1-9 sort  r refresh  ? help");
 }
 
 /* A table: columns plus, per column, what it shows and for which node. */
@@ -351,8 +354,8 @@ static void proc_table(struct nl_tui *t, struct table *tb)
 	tcol(tb, "CPU%", 6, 0, false, false, PC_CPU, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, PC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);	/* the batch text's order and names */
 	tcol(tb, "RMT/s", 6, 1, false, false, PC_RMT, -1);
-	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);
 	tcol(tb, "RMT%", 5, 1, false, false, PC_RMTPCT, -1);
 	tcol(tb, "LOCALITY", 8, 1, false, false, PC_LOC, -1);
 	tcol(tb, "RSS_MiB", 8, 3, false, false, PC_RSS, -1);
@@ -476,13 +479,13 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 	tcol(tb, "CPU%", 6, 0, false, false, CC_CPU, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, CC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);	/* the batch text's order and names */
 	tcol(tb, "RMT/s", 6, 1, false, false, CC_RMT, -1);
-	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);
 	tcol(tb, "RMT%", 5, 1, false, false, CC_RMTPCT, -1);
 	tcol(tb, "LOCALITY", 8, 1, false, false, CC_LOC, -1);
 	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 2, false, true, CC_BAR, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
-		tcol(tb, node_col(slot++, "EXECms_N%d", s->nodes[i].nid), 10, 5, false, false, CC_EXEC, i);
+		tcol(tb, node_col(slot++, "EXEC_MS_N%d", s->nodes[i].nid), 11, 5, false, false, CC_EXEC, i);
 	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
 	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
 	tcol(tb, "AGT/s", 5, 3, false, false, CC_AGT, -1);
@@ -555,20 +558,23 @@ static void draw_nodes(struct nl_tui *t)
 	struct table tb = { .n = 0 };
 	int h = body_rows(), y = HEAD_LINES;
 
+	/* Priorities keep the local/remote pairs and RCLM/s at 80 columns:
+	 * they answer "is this node's memory served remotely"; memory sizes
+	 * and the other numastat counters give way first. */
 	tcol(&tb, "NODE", 4, 0, false, false, NC_NODE, -1);
-	tcol(&tb, "CPUS", 9, 3, true, true, NC_CPUS, -1);
+	tcol(&tb, "CPUS", 9, 2, true, true, NC_CPUS, -1);
 	tcol(&tb, "CPU%", 6, 0, false, false, NC_CPU, -1);
-	tcol(&tb, "USED_MiB", 8, 1, false, false, NC_USED, -1);
-	tcol(&tb, "FREE_MiB", 8, 1, false, false, NC_FREE, -1);
-	tcol(&tb, "NUMA_HIT", 8, 1, false, false, NC_HIT, -1);
-	tcol(&tb, "MISS", 6, 2, false, false, NC_MISS, -1);
-	tcol(&tb, "FOREIGN", 7, 2, false, false, NC_FOREIGN, -1);
+	tcol(&tb, "USED_MiB", 8, 2, false, false, NC_USED, -1);
+	tcol(&tb, "FREE_MiB", 8, 2, false, false, NC_FREE, -1);
+	tcol(&tb, "NUMA_HIT", 8, 3, false, false, NC_HIT, -1);
+	tcol(&tb, "MISS", 6, 3, false, false, NC_MISS, -1);
+	tcol(&tb, "FOREIGN", 7, 3, false, false, NC_FOREIGN, -1);
 	tcol(&tb, "LOCAL_NODE", 10, 1, false, false, NC_LOCAL, -1);
 	tcol(&tb, "BPF_LOCAL", 9, 1, false, false, NC_BPFLOCAL, -1);
-	tcol(&tb, "OTHER_NODE", 10, 2, false, false, NC_OTHER, -1);
-	tcol(&tb, "BPF_OTHER", 9, 2, false, false, NC_BPFOTHER, -1);
+	tcol(&tb, "OTHER_NODE", 10, 1, false, false, NC_OTHER, -1);
+	tcol(&tb, "BPF_OTHER", 9, 1, false, false, NC_BPFOTHER, -1);
 	tcol(&tb, "BPF_PAGES", 9, 3, false, false, NC_BPFPAGES, -1);
-	tcol(&tb, "RCLM/s", 6, 2, false, false, NC_RCLM, -1);
+	tcol(&tb, "RCLM/s", 6, 1, false, false, NC_RCLM, -1);
 	tb.flexw = nl_tui_layout(tb.cols, tb.n, COLS, tb.shown);
 	draw_row(&tb, HEAD_LINES - 1, A_BOLD | A_UNDERLINE, node_cell, t, NULL);
 	fix_scroll(t, 2, s->nr_nodes);
@@ -718,9 +724,11 @@ static void build_detail(struct nl_tui *t, struct lines *L)
 	addl(L, "cgroup %llu is gone; b goes back", (unsigned long long)t->detail_cg);
 }
 
+/* Help fits 80 columns; longer than a 24-line screen, it scrolls like the
+ * detail view (the footer says how). */
 static void build_help(struct lines *L)
 {
-	addl(L, "Keys");
+	addl(L, "Keys  (Up Down j k PgUp PgDn Home End scroll this help; b or Esc leaves it)");
 	addl(L, "  q        quit");
 	addl(L, "  h        home: process view");
 	addl(L, "  c        cgroup tree view");
@@ -731,15 +739,32 @@ static void build_help(struct lines *L)
 	addl(L, "  1..9     sort by:");
 	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
 		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
-	addl(L, "  /        filter: a pid, or a cgroup path prefix such as /system.slice;"
-	     " empty clears");
+	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
+	addl(L, "           prefix such as /system.slice; empty clears");
 	addl(L, "  r        refresh now");
 	addl(L, "  ?        this help");
 	addl(L, "");
-	addl(L, "Figures: CPU%% = on-CPU time / interval (100 = one CPU); RMT/s LCL/s = pages/s"
-	     " allocated on another / the allocating CPU's node; RMT%% = remote share;");
-	addl(L, "LOCALITY = CPU-time-weighted NUMA-fault locality (n/a: no faults; unavail:"
-	     " NUMA balancing off); LOCBAR = time per 12.5%% bucket, \" .:-=+*#@\" = none..all.");
+	addl(L, "Columns");
+	addl(L, "  CPU%%      on-CPU time / interval (100 = one CPU)");
+	addl(L, "  RUN%%Nn    share of that time on node n");
+	addl(L, "  LCL/s     pages/s allocated on the allocating CPU's node");
+	addl(L, "  RMT/s     pages/s allocated on another node; RMT%% = remote share");
+	addl(L, "  LOCALITY  CPU-time-weighted NUMA-fault locality");
+	addl(L, "  LOCBAR    time per 12.5%% locality bucket, \" .:-=+*#@\" = none .. all");
+	addl(L, "  RSS_Nn    resident MiB on node n; MEM = memory.numa_stat anon+file MiB");
+	addl(L, "  MIGR      pages migrated; MOVES = NUMA task moves + swaps");
+	addl(L, "  RCLM/s    pages freed by reclaim per second; AGT/s = by a reclaim agent");
+	addl(L, "  Nodes: numastat columns are sysfs deltas (allocator calls); BPF_ columns");
+	addl(L, "         are the mm_page_alloc events numalens counted for the same node");
+	addl(L, "");
+	addl(L, "Markers");
+	addl(L, "  name*     the process exited during the interval (its last figures)");
+	addl(L, "  (removed) the cgroup was deleted; its counts stay in its parents");
+	addl(L, "  ~         a name or path cut to fit the column");
+	addl(L, "  n/a       no NUMA hinting faults (or no allocations) in the interval");
+	addl(L, "  unavail   locality cannot be measured here (kernel.numa_balancing=0)");
+	addl(L, "  -         not known (unreadable numa_maps, no vmscan program, no agent)");
+	addl(L, "  dry       a reclaim agent in a dry run manages this cgroup");
 }
 
 static void draw_text(struct nl_tui *t, struct lines *L)
@@ -879,8 +904,8 @@ static void prompt_key(struct nl_tui *t, int key)
 		t->prompt = false;
 		err = nl_filter_parse(&f, t->pbuf);
 		if (err)
-			snprintf(t->msg, sizeof(t->msg), "bad filter \"%.60s\": type a pid or a"
-				 " cgroup path starting with /", t->pbuf);
+			snprintf(t->msg, sizeof(t->msg), "bad filter \"%.60s\": type a pid, a part of a"
+				 " process name, or a cgroup path starting with /", t->pbuf);
 		else
 			t->opts.filter = f;
 		break;

@@ -71,16 +71,20 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench vmlinux clean distclean cacheclean help install
+.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench vmlinux clean distclean cacheclean help install
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
 
-all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
+# `make` builds the programs; the tests' binaries need the test toolchain
+# (cmocka), which only `make test` and friends install.
+all: $(B)/numalens
+tests-build: all $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
 
 help:
-	@echo "make deps      install packages (root) and build static libbpf/cJSON"
-	@echo "make           build build/numalens, unit tests and test workloads"
+	@echo "make deps      install what numalens needs to build and run (root), build static libbpf/cJSON/libmicrohttpd"
+	@echo "make test-deps deps + the test toolchain (cmocka, qemu, stress-ng; Prometheus unpacked, not installed)"
+	@echo "make           build build/numalens and build/scx_cling (make tests-build: the test binaries too)"
 	@echo "make run       deps + build, then 'numalens top' on the live kernel (root)"
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
@@ -92,11 +96,20 @@ help:
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
 # --- dependencies ---------------------------------------------------------
+# Two sets: what building and running numalens needs (`make run`), and the
+# test toolchain on top (`make test`), so a user who only wants `numalens
+# top` gets no emulator or test tools.
 deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh; \
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh run; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
 	+@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	@touch $@
+test-deps: $(DEPS)/.test-stamp
+$(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh test; \
+	 else echo "make test-deps: not root, skipping package install (run 'sudo make test-deps' once)" >&2; fi
+	@bash scripts/test-tools.sh $(CACHE) $(B)/test-tools
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------
@@ -131,7 +144,7 @@ $(B)/numalens: $(CLI_OBJS) $(LIB_OBJS)
 $(B)/libnl.a: $(LIB_OBJS)
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a | $(DEPS)/.test-stamp
 	@mkdir -p $(@D)
 	$(call say,CC,$@)$(CC) $(CFLAGS) $(addprefix -I,$(INC_cmd)) -Itests/unit $(DEPFLAGS) \
 		-o $@ $< $(B)/libnl.a $(LDLIBS:-lpthread=) -lcmocka -lpthread
@@ -155,14 +168,14 @@ install: $(B)/numalens $(B)/scx_cling
 	install -m 0644 docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/docs/
 
 # --- run and test ---------------------------------------------------------
-run: all
+run: $(B)/numalens
 	@bash scripts/ensure-fs.sh
 	$(B)/numalens top
 
-test: all $(B)/vm/nljq
+test: tests-build $(B)/vm/nljq
 	@bash tests/run-all.sh
 
-unittest: all
+unittest: tests-build
 	@bash tests/run-all.sh unit
 # The unit tests again with AddressSanitizer (leaks included) and
 # UndefinedBehaviorSanitizer, in build/asan/ (the library rebuilt with the
@@ -170,7 +183,7 @@ unittest: all
 # and runs them; `make unittest-asan` does only that.
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 ASAN_BINS   = $(patsubst $(B)/%,$(B)/asan/%,$(UNIT_BINS))
-unittest-asan-bins: $(SKELS) | $(DEPS)/.stamp
+unittest-asan-bins: $(SKELS) | $(DEPS)/.test-stamp
 	$(Q)CFLAGS="$(ASAN_FLAGS)" LDFLAGS= $(MAKE) --no-print-directory B=$(B)/asan DEPS=$(DEPS) \
 		BPFB=$(BPFB) $(ASAN_BINS)
 unittest-asan: unittest-asan-bins
@@ -178,12 +191,12 @@ unittest-asan: unittest-asan-bins
 # The include rules of the layers (also part of `make unittest`).
 check-layers:
 	@bash tests/unit/check_layers.sh
-livetest: all $(B)/vm/nljq
+livetest: tests-build $(B)/vm/nljq
 	@bash tests/run-all.sh live
-vmtest: all
+vmtest: tests-build
 	@bash tests/run-all.sh vm
 
-bench: all $(B)/tests/bench_export_render
+bench: tests-build $(B)/tests/bench_export_render
 	@bash tests/bench/run.sh
 
 # export's render benchmark links the library and the synthetic snapshot

@@ -76,6 +76,14 @@ struct {
 } task_accs SEC(".maps");
 
 const volatile u64 nl_flush_ns = 4000000;	/* 4 ms of CPU */
+
+/* Whether kernel.numa_balancing is on, written by user space at load and
+ * at every collection (the sysctl is not readable from BPF). While it is
+ * off no task's fault counters move, but they are not cleared either, and
+ * fork copies them: binning slices by them would fill the locality
+ * histogram with figures from whenever balancing last ran. So while it is
+ * off a slice goes to no bucket and not to nofault_ns either. */
+volatile u32 nl_numa_balancing_on;	/* off until user space has read it */
 /* 25 jiffies: 100 ms at Debian's HZ=250 (25 ms at 1000, 250 ms at 100).
  * Jiffies, because tracing programs may not read the coarse clock. */
 const volatile u64 nl_flush_jiffies = 25;
@@ -134,7 +142,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	}
 	exiting = prev->flags & PF_EXITING;
-	if (prev->mm && !exiting) {
+	if (prev->mm && !exiting && nl_numa_balancing_on) {
 		u64 remote = 0, local = 0;
 
 		if (bpf_core_field_exists(prev->numa_faults_locality)) {

@@ -11,6 +11,8 @@ set -u
 cd "$(dirname "$0")/.."
 B=build
 LOGS=$B/test-logs
+# prometheus and promtool unpacked by scripts/test-tools.sh (not installed)
+export PATH="$PWD/$B/test-tools/bin:$PATH"
 mkdir -p "$LOGS"
 layers=${*:-unit live vm}
 pass=0; fail=0; failed_names=()

@@ -12,6 +12,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
+export PATH="$PWD/$B/test-tools/bin:$PATH"	# promtool (scripts/test-tools.sh)
 NL=$B/numalens; WORK=$B/tests/nlwork; JQ=$B/vm/nljq
 OUT=$B/bench; mkdir -p "$OUT"
 REPORT=$OUT/report.txt

@@ -45,5 +45,5 @@ promtool_ok() {
 # prometheus, sysctls, cgroups)
 trap 'exit 143' TERM INT
 
-command -v promtool >/dev/null || skip "promtool is not installed (the prometheus package; 'sudo make deps')"
+command -v promtool >/dev/null || skip "promtool is not found ('sudo make test-deps' unpacks it into build/test-tools)"
 command -v curl >/dev/null || skip "curl is not installed"

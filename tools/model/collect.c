@@ -92,6 +92,8 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		return -ENOMEM;
 	c->b = b;
 	c->o = *o;
+	/* before the first interval, so its slices are binned only if balancing runs */
+	nl_bpf_set_numa_balancing(b, nl_sysctl_read_int(c->o.procfs_root, "kernel/numa_balancing") > 0);
 	if (!c->o.rss_max_procs)
 		c->o.rss_max_procs = 64;
 	if (!c->o.cgroup_grace)
@@ -652,6 +654,7 @@ static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
 	src->vmscan = c->b->have_vmscan;
 	src->vmscan_memcg_arg = c->b->vmscan_memcg_arg;
 	src->numa_balancing = nb > 0;
+	nl_bpf_set_numa_balancing(c->b, src->numa_balancing);
 	src->vm_numa_stat = ns != 0;	/* absent sysctl (old kernels): always counted */
 	src->cgroup_mode = c->o.cgroup_mode;
 	snprintf(src->cgroup_root, sizeof(src->cgroup_root), "%s", c->o.cgroup_root);

@@ -128,6 +128,12 @@ static int attach_all(struct nl_bpf *b, struct bpf_object *obj)
 	return 0;
 }
 
+void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on)
+{
+	if (b->sched && b->sched->bss)
+		b->sched->bss->nl_numa_balancing_on = on;
+}
+
 static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
 		      size_t budget)
 {

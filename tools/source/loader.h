@@ -77,6 +77,11 @@ int nl_bpf_set_pfn_table(struct nl_bpf *b, const struct nl_pfn_range *r, int n);
 int nl_bpf_prog_stats(const struct nl_bpf *b, char names[][64], unsigned long long *run_cnt,
 		      unsigned long long *run_time_ns, int max);
 
+/* Tell the sched program whether kernel.numa_balancing is on: while it is
+ * off, on-CPU time is binned into no locality bucket (the tasks' fault
+ * counters are stale then). No-op without the sched object. */
+void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on);
+
 /* Sum the drop counters of all objects into @drops[NL_NR_DROPS]. */
 void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS]);
 

@@ -44,7 +44,8 @@ run_unit() {
 }
 
 # The source-tree rules (include direction between layers, libbpf confined
-# to the source layer, no include loops): one PASS/FAIL line per rule.
+# to the source layer, no include loops, no design-note tags in
+# user-visible text): one PASS/FAIL line per rule.
 run_layers() {
 	local out line rule
 	out=$(bash tests/unit/check_layers.sh 2>&1)

@@ -208,7 +208,7 @@ unittest: tests-build
 # and runs them; `make unittest-asan` does only that.
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 ASAN_BINS   = $(patsubst $(B)/%,$(B)/asan/%,$(UNIT_BINS))
-unittest-asan-bins: $(SKELS) | $(DEPS)/.stamp
+unittest-asan-bins: $(SKELS) | $(DEPS)/.test-stamp
 	$(Q)CFLAGS="$(ASAN_FLAGS)" LDFLAGS= $(MAKE) --no-print-directory B=$(B)/asan DEPS=$(DEPS) \
 		BPFB=$(BPFB) $(ASAN_BINS)
 unittest-asan: unittest-asan-bins

@@ -44,7 +44,8 @@ run_unit() {
 }
 
 # The tree's own rules, one script each (tests/unit/check_*.sh: include
-# direction between layers, the docs and man pages): a PASS/FAIL line per rule.
+# direction between layers, libbpf confined, no include loops, no design-note
+# tags in user-visible text; the docs and man pages): a PASS/FAIL line per rule.
 run_layers() {
 	local chk name out line rule
 	for chk in tests/unit/check_*.sh; do

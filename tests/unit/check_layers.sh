@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The include rules of the layered tree (docs/architecture.md), checked on
+# The rules of the source tree (docs/architecture.md: the include rules of
+# the layers; user-visible text free of design-note tags), checked on
 # the sources: run by tests/run-all.sh (unit layer) and `make check-layers`.
 # Prints TAP lines, one per rule: "ok - <rule>" or "not ok - <rule>"
 # followed by the offending includes, "# <file>: ..."; exit 1 on any.
@@ -13,6 +14,10 @@
 #                      programs, scx_cling's loader and the bench tools
 #  unique-headers      no two headers share a name (an include names one file)
 #  no-include-cycles   no two modules include each other, even within a layer
+#  no-tags-in-user-text  what users read (C string literals in tools/ and
+#                      sched_ext/, README.md, docs/, dashboards/) names no
+#                      design-note tag (R17, LOC-1, CLG-4, ...), spec file
+#                      or issue number: the notes are not in the repository
 #  own-header          every module of a layer folder (tools/<layer>/x.c) has
 #                      its header x.h and includes it, so what it exports is
 #                      declared in one place and checked against it
@@ -112,4 +117,13 @@ for f in $srcs; do
 	fi
 done
 report own-header "${own[@]}"
+
+tag='(\b(R[0-9]{1,2}|(LOC|CLG|EXE|GRP|HIE|TOOL)-[0-9]+)\b|seed_[a-z]+\.md|spec/|§|\b[Ii]ssue [0-9]+)'
+tags=()
+while IFS= read -r hit; do tags+=("$hit"); done < <(
+	{ git ls-files -co --exclude-standard 'tools/*.c' 'tools/*.h' 'sched_ext/*.c' 2>/dev/null |
+		xargs -r grep -nE "\"[^\"]*$tag[^\"]*\"" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)'
+	  git ls-files -co --exclude-standard README.md 'docs/*.md' 'dashboards/*' 2>/dev/null |
+		xargs -r grep -nE "$tag"; } | cut -c1-160)
+report no-tags-in-user-text "${tags[@]}"
 exit $fail

@@ -12,12 +12,12 @@ cleanup_hook() { echo "$OLD" > $SYSCTL; stop_export; kill $WP 2>/dev/null; }
 
 # 1. balancing on: the walker takes hinting faults, so its counters fill.
 echo 1 > $SYSCTL
-"$WORK" --anon 64 --walk 30 --ready-file "$TMP/ready" > "$TMP/work.out" &
+"$WORK" --anon 64 --walk 300 --ready-file "$TMP/ready" > "$TMP/work.out" &
 WP=$!
 # the first scan comes after about a second of the task's own CPU time;
 # wait for 3 s of it (its own clock, not ours: the machine may be busy)
 cpu_s() { awk '{ print int(($14 + $15) / '"$(getconf CLK_TCK)"') }' /proc/$WP/stat 2>/dev/null || echo 0; }
-for i in $(seq 1 600); do [ "$(cpu_s)" -ge 3 ] && break; sleep 0.1; done
+for i in $(seq 1 1200); do [ "$(cpu_s)" -ge 3 ] && break; sleep 0.1; done
 start_top "$TMP/on.jsonl" 1 3 -p $WP
 wait $TOP_PID || fail "numalens top exited $?: $(cat "$TMP/on.jsonl.err")"
 on=$("$JQ" -L "$TMP/on.jsonl" $(for b in 0 1 2 3 4 5 6 7; do echo "processes[pid=$WP].locality.buckets_ns_total[$b]"; done) | tr '\t' '+')

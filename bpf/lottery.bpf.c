@@ -4,7 +4,9 @@
  * draw over a memcg's published ticket table with bpf_get_prandom_u32().
  *  - lot_limit_begin: on mm_vmscan_memcg_reclaim_begin (a memcg hit its
  *    limit) draws for that memcg and sends the decision to user space
- *    through lot_events.
+ *    through lot_events; the agent, woken by the ring buffer, reclaims
+ *    from the drawn node at once. The agent's own memory.reclaim enters
+ *    the same tracepoint: those entries (its tgid) draw nothing.
  *  - lot_draw: SEC("syscall"), run by the agent with BPF_PROG_RUN for its
  *    background passes, so both paths draw through the same code.
  * Tables are written by user space (tools/lib/reclaim_lot.c) through the
@@ -14,6 +16,18 @@
 #include "lottery.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* The agent's tgid (set before load): its own reclaim is not a limit hit. */
+const volatile u32 lot_agent_tgid = 0;
+
+/* Limit-path draws so far, per CPU: an event's draw id is the CPU in the
+ * top 8 bits and that CPU's count in the low 24 (unique without atomics). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} lot_draw_seq SEC(".maps");
 
 /* One slot per managed memcg, written by user space through mmap. */
 struct {
@@ -92,7 +106,12 @@ static __always_inline void lot_emit(u64 cgid, int nid, u32 reason, u32 src)
 	e->nid = nid < 0 ? (u32)-1 : (u32)nid;
 	e->reason = reason;
 	e->source = src;
-	e->pad = 0;
+	{
+		u32 k = 0, *n = bpf_map_lookup_elem(&lot_draw_seq, &k);
+		u32 seq = n ? ++*n : 0;
+
+		e->draw_id = (bpf_get_smp_processor_id() & 0xff) << 24 | (seq & 0xffffff);
+	}
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -155,6 +174,8 @@ int lot_limit_begin(u64 *ctx)
 		cg = lot_task_cgroup(bpf_get_current_task_btf());
 	}
 	if (!cg)
+		return 0;
+	if (lot_agent_tgid && (u32)(bpf_get_current_pid_tgid() >> 32) == lot_agent_tgid)
 		return 0;
 	idx = lot_find_up(cg, &cgid);
 	if (idx < 0)

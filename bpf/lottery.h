@@ -110,7 +110,8 @@ struct nl_lot_event {
 	u32 nid;		/* victim node, valid when reason == NL_LOT_OK */
 	u32 reason;		/* enum nl_lot_reason */
 	u32 source;		/* enum nl_lot_source */
-	u32 pad;
+	u32 draw_id;		/* CPU << 24 | that CPU's limit-path draw count
+				 * (from 1, wraps): the step acting on it names it */
 };
 
 /* Per-slot counters (lot_counts, per-CPU). */

@@ -67,15 +67,15 @@ int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *
 		}
 		a->backend = cfg->backend;
 	} else {
-		for (int k = 0; k < NL_RB_NR; k++)
-			if (a->probe.ok[k]) {
-				a->backend = k;
+		for (int i = 0; i < NL_RB_NR; i++)
+			if (a->probe.ok[nl_rb_order[i]]) {
+				a->backend = nl_rb_order[i];
 				break;
 			}
 	}
 	if (a->backend < 0) {
-		snprintf(err, errlen, "no reclaim backend works here (damos: %s; madvise: %s; memcg: %s)",
-			 a->probe.why[0], a->probe.why[1], a->probe.why[2]);
+		snprintf(err, errlen, "no reclaim backend works here (lru_gen: %s; damos: %s; madvise: %s; memcg: %s)",
+			 a->probe.why[NL_RB_LRUGEN], a->probe.why[0], a->probe.why[1], a->probe.why[2]);
 		return -EOPNOTSUPP;
 	}
 	nl_rate_init(&a->rate, cfg->rate_mib_s * 1024 * 1024, nl_ra_now());
@@ -214,20 +214,29 @@ static uint32_t tickets_of(const struct nl_lot_table *t, int nid)
 	return 0;
 }
 
-/* Next backend after @k that the probe allowed, or -1. */
+/* Next backend after @k in order of preference that the probe allowed,
+ * or -1. */
 static int next_backend(struct nl_ra *a, int k)
 {
-	for (int j = k + 1; j < NL_RB_NR; j++)
-		if (a->probe.ok[j])
-			return j;
+	int i = 0;
+
+	while (i < NL_RB_NR && nl_rb_order[i] != k)
+		i++;
+	for (i++; i < NL_RB_NR; i++)
+		if (a->probe.ok[nl_rb_order[i]])
+			return nl_rb_order[i];
 	return -1;
 }
 
-/* One step; returns pages freed (>= 0), or -ENOENT when the cgroup went. */
-static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
+/* One step; returns pages freed (>= 0), or -ENOENT when the cgroup went.
+ * @tag starts its log line (the hook's draw, or ""); *@on_out gets the
+ * pages freed on @nid. */
+static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, const char *tag,
+		 uint64_t *on_out)
 {
 	struct nl_rcg_numa before, after;
-	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok };
+	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok,
+				  c->in.swappiness, a->cfg.cold_ms };
 	uint64_t asked = 0, freed = 0, on = 0;
 	char err[256] = "";
 	double t0;
@@ -288,9 +297,11 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 	c->target_pages += on;
 	c->offnode_pages += freed - on;
 	c->steps++;
+	if (on_out)
+		*on_out = on;
 	if (a->cfg.verbose)
-		logf_(a, c, "step node=%d backend=%s asked=%" PRIu64 "KiB freed=%" PRIu64
-		      " pages (%" PRIu64 " on node %d)%s%s", nid, nl_rb_name(k), asked / 1024, freed,
+		logf_(a, c, "%sstep node=%d backend=%s asked=%" PRIu64 "KiB freed=%" PRIu64
+		      " pages (%" PRIu64 " on node %d)%s%s", tag, nid, nl_rb_name(k), asked / 1024, freed,
 		      on, nid, err[0] && e != -EAGAIN ? ": " : "", err[0] && e != -EAGAIN ? err : "");
 	/* a step that came up short and says why (e.g. dirty file pages):
 	 * once without -v, where the step lines are not logged */
@@ -375,9 +386,10 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		if (nid < 0) {
 			nl_rate_refund(&a->rate, got);
 			c->novictim[reason < NL_LOT_NR_REASONS ? reason : 0]++;
-			logf_(a, c, "no victim node: %s; pass ends", nl_lot_reason_str(reason));
+			nl_ra_novictim(a, c, reason, "pass ends");
 			break;
 		}
+		c->novictim_said = 0;
 		if (a->cfg.dry_run) {
 			logf_(a, c, "would reclaim %" PRIu64 " KiB from node %d via %s (usage %" PRIu64
 			      " KiB, high %" PRIu64 ", low %" PRIu64 ", tickets %u of %u, %s)",
@@ -386,7 +398,7 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 			c->steps++;
 			break;	/* nothing changes, one decision per pass */
 		}
-		freed = step(a, c, nid, got);
+		freed = step(a, c, nid, got, "", NULL);
 		if (freed == -ENOENT) {
 			c->gone = true;
 			return false;
@@ -418,4 +430,82 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	if (s == a->cfg.pass_steps && c->wm.active)
 		requeue = true;	/* bounded pass done, still above low */
 	return requeue && !a->cfg.dry_run;
+}
+
+void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const char *where)
+{
+	if (c->novictim_said == reason + 1)
+		return;
+	c->novictim_said = reason + 1;
+	logf_(a, c, "no victim node: %s; %s (said again only when the reason changes)",
+	      nl_lot_reason_str(reason), where);
+}
+
+long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
+		     uint64_t first_ts_ns, uint32_t events)
+{
+	uint64_t bytes = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, got, on = 0;
+	struct timespec t;
+	double lat_us;
+	char tag[96];
+	long freed;
+
+	if (c->gone)
+		return -ENOENT;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	lat_us = ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)first_ts_ns) / 1e3;
+	c->hook_events += events;
+	c->novictim_said = 0;
+	got = nl_rate_take(&a->rate, nl_ra_now(), bytes);
+	if (!got) {
+		if (a->cfg.verbose)
+			logf_(a, c, "hook draw=%u node=%d: rate limit %.1f MiB/s reached, no step",
+			      draw_id, nid, a->cfg.rate_mib_s);
+		return 0;
+	}
+	a->lat_us[a->nr_lat++ % NL_RA_LAT_MAX] = lat_us < 0 ? 0 : lat_us;
+	snprintf(tag, sizeof(tag), "hook draw=%u events=%u latency_us=%.0f ", draw_id, events, lat_us);
+	c->last_draw_id = draw_id;
+	c->last_draw_nid = nid;
+	if (a->cfg.dry_run) {
+		logf_(a, c, "%swould reclaim %" PRIu64 " KiB from node %d via %s", tag, got / 1024, nid,
+		      nl_rb_name(a->backend));
+		c->hook_steps++;
+		return 0;
+	}
+	freed = step(a, c, nid, got, tag, &on);
+	if (freed == -ENOENT) {
+		c->gone = true;
+		return -ENOENT;
+	}
+	if ((uint64_t)freed * (uint64_t)a->psz < got)
+		nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);
+	c->hook_steps++;
+	c->hook_pages += (uint64_t)freed;
+	c->hook_on_pages += on;
+	return freed;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+double nl_ra_hook_latency_us(const struct nl_ra *a, double p)
+{
+	uint64_t n = a->nr_lat < NL_RA_LAT_MAX ? a->nr_lat : NL_RA_LAT_MAX;
+	static double v[NL_RA_LAT_MAX];
+	size_t k;
+
+	if (!n)
+		return -1;
+	memcpy(v, a->lat_us, sizeof(v[0]) * n);
+	qsort(v, n, sizeof(v[0]), cmp_dbl);
+	/* nearest rank */
+	k = (size_t)(p / 100.0 * (double)n + 0.999999);
+	if (k < 1)
+		k = 1;
+	return v[k > n ? n - 1 : k - 1];
 }

@@ -21,6 +21,8 @@
 #include "reclaim_wm.h"
 
 #define NL_RA_MAX_CG NL_LOT_MAX_CG
+/* Hook-to-step latencies kept for the percentiles (the most recent). */
+#define NL_RA_LAT_MAX 4096
 
 enum nl_ra_victim {
 	NL_VICTIM_LOTTERY = 0,	/* drawn in BPF by weight */
@@ -39,6 +41,7 @@ struct nl_ra_cfg {
 	uint32_t anon_rule;	/* enum nl_lot_anon_rule */
 	uint32_t draw_mode;	/* enum nl_lot_mode */
 	uint32_t bal_lo, bal_hi;/* R10 window, percent */
+	uint32_t cold_ms;	/* lru_gen: shortest time between agings (0 = default) */
 	bool dry_run;
 	bool v1;		/* cgroup hierarchy is the v1 memory controller */
 	const char *root;	/* cgroup mount point */
@@ -73,6 +76,11 @@ struct nl_ra_cg {
 	uint64_t pages[NL_RB_NR][NL_MAX_NODES];	/* freed, by backend and node */
 	uint64_t target_pages, offnode_pages;	/* freed on / off the drawn node */
 	uint64_t novictim[NL_LOT_NR_REASONS];
+	uint32_t novictim_said;	/* reason + 1 last logged; 0 after a draw */
+	/* steps run on the hook's draws (limit reclaim of this memcg) */
+	uint64_t hook_events, hook_steps, hook_pages, hook_on_pages;
+	uint32_t last_draw_id;	/* the draw the last hook step acted on */
+	int last_draw_nid;
 	uint64_t draws_rr[NL_MAX_NODES];
 	double over_high_s, agent_s;
 	double last_s;
@@ -94,6 +102,9 @@ struct nl_ra {
 	struct nl_scan_src *scan;
 	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
+	/* hook-to-step latency, microseconds, ring of the last NL_RA_LAT_MAX */
+	double lat_us[NL_RA_LAT_MAX];
+	uint64_t nr_lat;
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };
 
@@ -102,7 +113,7 @@ struct nl_ra {
 bool nl_ra_mglru(void);
 
 /* Probe backends and choose one (cfg->backend or the first that works:
- * damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */
+ * lru_gen, damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */
 int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *lot,
 	       char *err, size_t errlen);
 
@@ -120,6 +131,25 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c);
  * bounded pass. Returns true when a full pass ended with usage still above
  * low (the caller re-queues at once). */
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
+
+/*
+ * One step on node @nid, which the BPF lottery drew when @c entered limit
+ * reclaim (draw @draw_id, at @ts_ns CLOCK_MONOTONIC ns; @events limit
+ * events coalesced into this step, the oldest at @first_ts_ns, whose wait
+ * is the latency recorded). Bounded by the step size and the rate limit,
+ * not by the watermarks: the memcg is at its limit. Returns pages freed
+ * (>= 0), or -ENOENT when the cgroup went.
+ */
+long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
+		     uint64_t first_ts_ns, uint32_t events);
+
+/* Percentiles @p (0..100) of the recorded hook-to-step latencies, in
+ * microseconds; -1 when none was recorded. */
+double nl_ra_hook_latency_us(const struct nl_ra *a, double p);
+
+/* Say "no victim node" for @c with @reason, once per change of reason
+ * (a successful draw resets it). */
+void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const char *where);
 
 /* Status of @c in the seed's `scan_weight=W N0=w0 ...` format plus
  * tickets, balance, draws and the agent's counters. */

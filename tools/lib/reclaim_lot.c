@@ -59,6 +59,7 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 		return NL_EXIT_KERNEL;
 	}
 	l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
+	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
 	if (!attach_limit)
 		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
 	e = nl_lottery__load(l->skel);
@@ -72,6 +73,7 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 			return NL_EXIT_KERNEL;
 		}
 		l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
+	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
 		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
 		attach_limit = false;
 		e = nl_lottery__load(l->skel);

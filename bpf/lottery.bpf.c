@@ -68,6 +68,29 @@ struct {
 	__type(value, u64);
 } lot_lost SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NL_LOT_MAX_CG);
+	__type(key, u32);
+	__type(value, struct nl_lot_limit_state);
+} lot_limit_state SEC(".maps");
+
+/* Task (tid) in a limit-reclaim run of a managed memcg -> its slot, from
+ * begin to end. Full: the run is not tracked (counted in lot_untracked). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, u32);
+	__type(value, u32);
+} lot_runs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} lot_untracked SEC(".maps");
+
 /* Draw for the memcg in @slot_idx; counts the outcome. */
 static __always_inline int lot_draw_idx(u32 slot_idx, u32 src, u32 *reason)
 {
@@ -112,7 +135,8 @@ static __always_inline void lot_emit(u64 cgid, int nid, u32 reason, u32 src)
 
 		e->draw_id = (bpf_get_smp_processor_id() & 0xff) << 24 | (seq & 0xffffff);
 	}
-	bpf_ringbuf_submit(e, 0);
+	/* woken at once: the agent steps on this draw (no adaptive batching) */
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 }
 
 /* First managed memcg on the way from @cg to the root (at most 16 levels):
@@ -180,8 +204,42 @@ int lot_limit_begin(u64 *ctx)
 	idx = lot_find_up(cg, &cgid);
 	if (idx < 0)
 		return 0;	/* not a memcg we manage: nothing to say */
+	{
+		u32 tid = (u32)bpf_get_current_pid_tgid(), slot = (u32)idx;
+		struct nl_lot_limit_state *st = bpf_map_lookup_elem(&lot_limit_state, &slot);
+
+		if (st && !bpf_map_update_elem(&lot_runs, &tid, &slot, BPF_ANY)) {
+			__sync_fetch_and_add(&st->inflight, 1);
+		} else {
+			u32 k = 0;
+			u64 *n = bpf_map_lookup_elem(&lot_untracked, &k);
+
+			if (n)
+				*n += 1;
+		}
+	}
 	nid = lot_draw_idx(idx, NL_LOT_SRC_LIMIT, &reason);
 	lot_emit(cgid, nid, reason, NL_LOT_SRC_LIMIT);
+	return 0;
+}
+
+/* End of a limit-reclaim run (both kernels: the first argument is the
+ * pages reclaimed): close the run lot_limit_begin opened on this task. */
+SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
+int lot_limit_end(u64 *ctx)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	u32 *slot = bpf_map_lookup_elem(&lot_runs, &tid);
+	struct nl_lot_limit_state *st;
+
+	if (!slot)
+		return 0;
+	st = bpf_map_lookup_elem(&lot_limit_state, slot);
+	if (st) {
+		__sync_fetch_and_add(&st->inflight, -1);
+		__sync_fetch_and_add(&st->reclaimed, ctx[0]);
+	}
+	bpf_map_delete_elem(&lot_runs, &tid);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cgroup.h"
 #include "reclaim_agent.h"
+#include "reclaim_damos.h"
 #include "reclaim_feed.h"
 #include "reclaim_read.h"
 
@@ -371,6 +372,14 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
 			return;
 		}
+		if (ra->cfg.verbose && ra->cfg.log) {
+			struct timespec t;
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			fprintf(ra->cfg.log, "%s limit reclaim: BPF lottery drew node %u (draw %u, %.0f us ago)\n",
+				c->rel, e->nid, e->draw_id,
+				((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)e->ts_ns) / 1e3);
+		}
 		if (!h->has)
 			h->first_ts_ns = e->ts_ns, h->events = 0;
 		h->has = true;
@@ -534,6 +543,8 @@ int nl_cmd_reclaim(int argc, char **argv)
 	for (int k = 0; k < NL_RB_NR; k++)
 		if (!ra.probe.ok[k])
 			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra.probe.why[k]);
+	if (nl_damos_cleaned())
+		printf("  %s\n", nl_damos_cleaned());
 	match_all(&ra, &a, root, true);
 	/* tables in BPF before the slower collector start: the limit hook
 	 * draws from them at once */

@@ -143,6 +143,8 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	c->in.swap_ok = nl_rcg_swap_ok(c->dir, a->cfg.v1);
 	c->in.anon_rule = a->cfg.anon_rule;
 	c->in.mglru = a->mglru = nl_ra_mglru();
+	/* madvise frees page cache only where a task of the cgroup maps it */
+	c->in.mapped_file_only = a->backend == NL_RB_MADVISE && n.have_mapped;
 	c->have_scan = nl_scan_get(a->scan, c->id, n.nr_nodes, sc) == 0;
 	for (int i = 0; i < n.nr_nodes; i++) {
 		struct nl_lot_node_in *d = &c->in.n[i];
@@ -151,6 +153,7 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		d->active_anon = n.active_anon[i];
 		d->inactive_file = n.inactive_file[i];
 		d->active_file = n.active_file[i];
+		d->file_mapped = n.file_mapped[i];
 		d->have_scan = c->have_scan;
 		if (c->have_scan) {
 			memcpy(d->scanned, sc[i].scanned, sizeof(d->scanned));
@@ -158,6 +161,20 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		}
 	}
 	nl_lot_weights(&c->in, &c->w);
+	{
+		u64 fig[NL_MAX_NODES] = { 0 };
+		uint32_t was = c->dry_mask;
+
+		for (int i = 0; i < n.nr_nodes; i++)
+			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
+		c->dry_mask = nl_lot_drop_dry(&c->w, fig, c->dry, a->cfg.step_pages);
+		if (c->dry_mask != was)
+			for (int i = 0; i < NL_MAX_NODES; i++)
+				if ((c->dry_mask ^ was) & (1u << i))
+					logf_(a, c, "node %d %s", i, c->dry_mask & (1u << i)
+					      ? "freed nothing in its last step: no tickets until its figures change"
+					      : "figures changed: tickets again");
+	}
 	{
 		struct nl_lot_in p = c->in;
 
@@ -293,6 +310,24 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 			logf_(a, c, "backend damos freed nothing in 3 steps: backend in use is now %s",
 			      nl_rb_name(a->backend));
 		}
+	}
+	/* a node that freed nothing loses its tickets until its figures
+	 * change (nl_ra_refresh); dry-run and fallback steps included */
+	if (nid >= 0 && nid < NL_MAX_NODES) {
+		struct nl_lot_in fin = c->in;
+
+		for (int i = 0; i < NL_MAX_NODES; i++) {
+			fin.n[i].inactive_anon = after.inactive_anon[i];
+			fin.n[i].active_anon = after.active_anon[i];
+			fin.n[i].inactive_file = after.inactive_file[i];
+			fin.n[i].active_file = after.active_file[i];
+			fin.n[i].file_mapped = after.file_mapped[i];
+		}
+		/* lru_gen waiting for its next aging is "not yet", not "cannot" */
+		if (freed)
+			c->dry[nid] = 0;
+		else if (e != -EINPROGRESS)
+			c->dry[nid] = 1 + nl_lot_node_figure(&fin, (uint32_t)nid);
 	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;
@@ -450,8 +485,24 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	char tag[96];
 	long freed;
 
+	int64_t inflight = 0;
+	uint64_t k0 = 0, k1 = 0;
+	bool track;
+	int waited = 0;
+
 	if (c->gone)
 		return -ENOENT;
+	/* The event fires as the kernel starts its own limit reclaim: wait
+	 * (at most 100 ms) for that run to end, so the step's numa_stat
+	 * deltas are the step's, not the kernel's. */
+	track = a->lot && !nl_lot_limit_state(a->lot, c->id, &inflight, &k0);
+	for (; track && inflight > 0 && waited < 100; waited++) {
+		struct timespec ms = { 0, 1000000 };
+
+		nanosleep(&ms, NULL);
+		if (nl_lot_limit_state(a->lot, c->id, &inflight, &k0))
+			track = false;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	lat_us = ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)first_ts_ns) / 1e3;
 	c->hook_events += events;
@@ -464,7 +515,8 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 		return 0;
 	}
 	a->lat_us[a->nr_lat++ % NL_RA_LAT_MAX] = lat_us < 0 ? 0 : lat_us;
-	snprintf(tag, sizeof(tag), "hook draw=%u events=%u latency_us=%.0f ", draw_id, events, lat_us);
+	snprintf(tag, sizeof(tag), "hook draw=%u events=%u latency_us=%.0f waited_ms=%d ", draw_id, events,
+		 lat_us, waited);
 	c->last_draw_id = draw_id;
 	c->last_draw_nid = nid;
 	if (a->cfg.dry_run) {
@@ -477,6 +529,13 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	if (freed == -ENOENT) {
 		c->gone = true;
 		return -ENOENT;
+	}
+	/* the kernel's runs that overlapped the step are in its deltas */
+	if (track && !nl_lot_limit_state(a->lot, c->id, &inflight, &k1) && k1 > k0) {
+		c->hook_overlap_pages += k1 - k0;
+		if (a->cfg.verbose)
+			logf_(a, c, "hook draw=%u: the kernel's limit reclaim freed %" PRIu64
+			      " pages during the step (in its numa_stat deltas)", draw_id, k1 - k0);
 	}
 	if ((uint64_t)freed * (uint64_t)a->psz < got)
 		nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);

@@ -66,6 +66,10 @@ struct nl_ra_cg {
 	bool have_scan;		/* the scanned/rotated source answered */
 	struct nl_scan_node scan[NL_MAX_NODES];	/* its recent values, for --status */
 	int rr_next;		/* round-robin cursor */
+	/* per node: 0, or 1 + its figure when its last step freed nothing
+	 * (nl_lot_drop_dry: no tickets until the figure moves) */
+	u64 dry[NL_MAX_NODES];
+	uint32_t dry_mask;	/* nodes left out at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
 	bool stuck;		/* last pass stopped on no progress */
@@ -79,6 +83,7 @@ struct nl_ra_cg {
 	uint32_t novictim_said;	/* reason + 1 last logged; 0 after a draw */
 	/* steps run on the hook's draws (limit reclaim of this memcg) */
 	uint64_t hook_events, hook_steps, hook_pages, hook_on_pages;
+	uint64_t hook_overlap_pages;	/* the kernel's limit reclaim during hook steps */
 	uint32_t last_draw_id;	/* the draw the last hook step acted on */
 	int last_draw_nid;
 	uint64_t draws_rr[NL_MAX_NODES];
@@ -134,10 +139,12 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
 
 /*
  * One step on node @nid, which the BPF lottery drew when @c entered limit
- * reclaim (draw @draw_id, at @ts_ns CLOCK_MONOTONIC ns; @events limit
- * events coalesced into this step, the oldest at @first_ts_ns, whose wait
- * is the latency recorded). Bounded by the step size and the rate limit,
- * not by the watermarks: the memcg is at its limit. Returns pages freed
+ * reclaim (draw @draw_id; @events limit events coalesced into this step,
+ * the oldest at @first_ts_ns CLOCK_MONOTONIC ns, whose wait until the step
+ * starts is the latency recorded). The step starts once the kernel's own
+ * limit-reclaim runs of the memcg ended (at most 100 ms later), so its
+ * numa_stat deltas are its own. Bounded by the step size and the rate
+ * limit, not by the watermarks: the memcg is at its limit. Returns pages freed
  * (>= 0), or -ENOENT when the cgroup went.
  */
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,

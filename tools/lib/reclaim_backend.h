@@ -64,7 +64,8 @@ void nl_rb_probe_all(struct nl_rb_probe *p, bool v1, const char *sysfs);
  * where the backend can target). *@asked gets the bytes the backend acted
  * on (madvise: pages advised; others: @bytes). Returns 0, -ENOENT (the
  * cgroup is gone), -ESRCH (no live task to act on: madvise), -EAGAIN (the
- * kernel did less than asked; not an error), -EOPNOTSUPP / -EPERM /
+ * kernel did less than asked; not an error), -EINPROGRESS (lru_gen,
+ * madvise: no page has been seen cold long enough yet; try later), -EOPNOTSUPP / -EPERM /
  * -EINVAL (the kernel refused the backend), or another -errno. @err gets
  * one line on failure.
  */

@@ -205,7 +205,7 @@ int nl_lrugen_reclaim(const char *rel, int nid, uint32_t swappiness, uint32_t co
 		if (!old) {
 			snprintf(err, errlen, "no pages of %s on node %d went untouched across two agings "
 				 "(%" PRIu64 " ms apart at least) yet", rel, nid, (uint64_t)cold_ms);
-			return -EAGAIN;
+			return -EINPROGRESS;
 		}
 		snprintf(c, sizeof(c), "- %u %d %" PRIu64 " %u %" PRIu64, id, nid, n.max_seq - 2,
 			 swappiness, want);

@@ -45,7 +45,8 @@ int nl_lrugen_probe(char *why, size_t len);
  * youngest generation is at least @cold_ms old (so a page still being used
  * is seen used between agings), then evict generations <= max_seq - 2
  * with @swappiness (0: file pages only, for a memcg that cannot swap).
- * *@asked = @bytes. Returns 0, -EAGAIN (nothing old enough to evict yet),
+ * *@asked = @bytes. Returns 0, -EINPROGRESS (nothing old enough to evict
+ * yet: the next aging is due later), -EAGAIN (nothing on the node),
  * -ENOENT (memcg not listed: gone), -EOPNOTSUPP / -EPERM (the kernel
  * refused the file), or -errno.
  */

@@ -356,7 +356,7 @@ int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint32_t cold_ms,
 	    nl_madvise_sees_idle()) {
 		snprintf(err, errlen, "node %d was stepped %" PRIu64 " ms ago: its idle pages are told "
 			 "after %u ms", nid, now_ms - marked_ms[nid], cold_ms);
-		return -EAGAIN;
+		return -EINPROGRESS;
 	}
 	e = memcgs_open(&m, dir);
 	if (e == -EOPNOTSUPP) {

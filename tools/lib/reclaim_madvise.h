@@ -19,7 +19,7 @@
  * PAGEOUT cannot free their pages, and they would fill every step.
  * Only pages left idle since the previous step on @nid are advised (the
  * others are marked idle for the next); a step sooner than @cold_ms ms
- * after the previous one on @nid does nothing and returns -EAGAIN.
+ * after the previous one on @nid does nothing and returns -EINPROGRESS.
  * Without the page_idle bitmap every page on the node is a candidate.
  */
 int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint32_t cold_ms, uint64_t bytes,

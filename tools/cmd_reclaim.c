@@ -372,7 +372,7 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
 			return;
 		}
-		if (ra->cfg.verbose && ra->cfg.log) {
+		if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log) {
 			struct timespec t;
 
 			clock_gettime(CLOCK_MONOTONIC, &t);

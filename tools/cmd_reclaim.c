@@ -403,6 +403,16 @@ static void run_hook_steps(struct nl_ra *ra)
 	}
 }
 
+static struct nl_lot_bpf *hook_lot;
+
+/* Between two steps of a pass: the draws that arrived meanwhile, at once
+ * (nested passes cannot happen: a hook step is one step). */
+static void hook_between_steps(struct nl_ra *ra)
+{
+	if (hook_lot && nl_lot_poll(hook_lot, 0, on_limit_event, ra) > 0)
+		run_hook_steps(ra);
+}
+
 /* Wait up to @d seconds, woken early by limit-path draws (the ring buffer's
  * epoll), and step on them at once; sleeps when the ring buffer cannot be
  * polled. */
@@ -551,6 +561,8 @@ int nl_cmd_reclaim(int argc, char **argv)
 	for (int i = 0; i < ra.nr_cg; i++)
 		nl_ra_refresh(&ra, &ra.cg[i]);
 	scan_open(&ra, (int)mode, a.libbpf_log);
+	hook_lot = lot;
+	ra.between_steps = hook_between_steps;
 	fflush(stdout);
 	t_end = a.duration > 0 ? nl_ra_now() + a.duration : 0;
 	next = nl_ra_now();

@@ -440,6 +440,10 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		}
 		if ((uint64_t)freed * (uint64_t)a->psz < got)
 			nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);
+		if (a->between_steps)
+			a->between_steps(a);
+		if (c->gone)
+			return false;
 		if (freed <= 0 && ++noprog >= 3) {
 			c->no_progress_stops++;
 			/* said once until a step frees something again */
@@ -493,10 +497,10 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	if (c->gone)
 		return -ENOENT;
 	/* The event fires as the kernel starts its own limit reclaim: wait
-	 * (at most 100 ms) for that run to end, so the step's numa_stat
+	 * (at most 20 ms) for that run to end, so the step's numa_stat
 	 * deltas are the step's, not the kernel's. */
 	track = a->lot && !nl_lot_limit_state(a->lot, c->id, &inflight, &k0);
-	for (; track && inflight > 0 && waited < 100; waited++) {
+	for (; track && inflight > 0 && waited < 20; waited++) {
 		struct timespec ms = { 0, 1000000 };
 
 		nanosleep(&ms, NULL);

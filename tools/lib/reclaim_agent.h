@@ -107,6 +107,10 @@ struct nl_ra {
 	struct nl_scan_src *scan;
 	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
+	/* called between the steps of a pass, so that limit-path draws
+	 * arriving meanwhile get their step without waiting for the pass
+	 * to end (cmd_reclaim.c: a non-blocking ring buffer poll) */
+	void (*between_steps)(struct nl_ra *a);
 	/* hook-to-step latency, microseconds, ring of the last NL_RA_LAT_MAX */
 	double lat_us[NL_RA_LAT_MAX];
 	uint64_t nr_lat;
@@ -142,7 +146,7 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
  * reclaim (draw @draw_id; @events limit events coalesced into this step,
  * the oldest at @first_ts_ns CLOCK_MONOTONIC ns, whose wait until the step
  * starts is the latency recorded). The step starts once the kernel's own
- * limit-reclaim runs of the memcg ended (at most 100 ms later), so its
+ * limit-reclaim runs of the memcg ended (at most 20 ms later), so its
  * numa_stat deltas are its own. Bounded by the step size and the rate
  * limit, not by the watermarks: the memcg is at its limit. Returns pages freed
  * (>= 0), or -ENOENT when the cgroup went.

@@ -3,7 +3,7 @@
  * DAMOS through /sys/kernel/mm/damon/admin (Documentation/admin-guide/mm/
  * damon/usage.rst): a paddr context whose one region is a node's physical
  * range, a memcg filter (only the cgroup's pages pass) and a pageout scheme
- * that matches every region (any access count, any age) under a size
+ * that matches cold regions only (no access for at least 1 s) under a size
  * quota. The node's range comes from its memory blocks.
  */
 #include <dirent.h>
@@ -237,9 +237,13 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	SET("action", "pageout");
 	SET("access_pattern/sz/min", "0");
 	SET("access_pattern/sz/max", "18446744073709551615");
+	/* cold regions only, as DAMON_RECLAIM does: no access seen in any
+	 * sample of an aggregation interval, for at least 5 intervals (1 s
+	 * at the 200 ms below; the context starts afresh every step, so a
+	 * step pages out nothing in its first second) */
 	SET("access_pattern/nr_accesses/min", "0");
-	SET("access_pattern/nr_accesses/max", "4294967295");
-	SET("access_pattern/age/min", "0");
+	SET("access_pattern/nr_accesses/max", "0");
+	SET("access_pattern/age/min", "5");
 	SET("access_pattern/age/max", "4294967295");
 	/* The size quota is charged with the bytes DAMOS *tries*, before the
 	 * memcg filter: a step-sized quota would be spent on other cgroups'

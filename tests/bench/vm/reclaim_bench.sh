@@ -7,7 +7,10 @@
 # newline-free stream: anon growth far past the limit, swapped to zram),
 # memory.max 16M, RUNS runs per arm, arms interleaved. The agent runs with
 # the PSI back-off off (--pressure 0): S1 had none, and here the cgroup
-# stalls from the first second, which would keep the agent paused. One line per run:
+# stalls from the first second, which would keep the agent paused. Its
+# interval is 1 s: limit hits are answered by the hook at once, and on
+# single-threaded TCG every tick (weights, tables, published state) takes
+# CPU from the workload. One line per run:
 #   RUN arm=.. run=.. elapsed_ms=.. majfault=.. stall_us=.. events_max=..
 #       scan_anon=.. scan_file=.. agent_pages=.. hook_events=.. hook_steps=..
 #       lat_p50_us=.. lat_p99_us=..  (hook: limit-reclaim events and the
@@ -30,9 +33,9 @@ for run in $(seq 1 $RUNS); do
 		c=$CG/rb-$arm-$run; mkdir $c; echo 16M > $c/memory.max
 		AG=
 		case $arm in
-		rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 -i 0.1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
-		lottery) $NUMALENS reclaim --step 256 --pressure 0 -i 0.1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
-		lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 -i 0.1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
+		rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 -i 1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
+		lottery) $NUMALENS reclaim --step 256 --pressure 0 -i 1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
+		lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 -i 1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
 		esac
 		# ticking (its state published) before the workload starts
 		if [ -n "$AG" ]; then

@@ -135,8 +135,10 @@ static __always_inline void lot_emit(u64 cgid, int nid, u32 reason, u32 src)
 
 		e->draw_id = (bpf_get_smp_processor_id() & 0xff) << 24 | (seq & 0xffffff);
 	}
-	/* woken at once: the agent steps on this draw (no adaptive batching) */
-	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	/* Wakes the agent unless it has not read the records before this one
+	 * yet (the ring buffer's adaptive rule): one wakeup per read, not one
+	 * per event, while a memcg stays at its limit. */
+	bpf_ringbuf_submit(e, 0);
 }
 
 /* First managed memcg on the way from @cg to the root (at most 16 levels):

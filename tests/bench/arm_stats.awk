@@ -21,6 +21,15 @@ function sd(a, k,   m, v) {
 # pct(x, base): change of x against base, in percent (0 without a base)
 function pct(x, base) { return base ? 100 * (x - base) / base : 0 }
 BEGIN { nk = split(keys, key, " ") }
+# median(a, k): median of the k-th key over arm a's runs (robust to the
+# co-tenant stalls a shared host adds to a single run)
+function median(a, k,   r, m, i, j, t, x) {
+	m = 0
+	for (r = 1; r <= maxrun; r++) if (have[a, r]) x[++m] = val[a, r, k]
+	for (i = 2; i <= m; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+	if (!m) return 0
+	return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
+}
 function pn(a,   r, c) { c = 0; for (r = 1; r <= maxrun; r++) if (have[a, r] && have["none", r]) c++; return c }
 function pmean(a, k,   r, c, t) {
 	c = 0; t = 0

@@ -39,7 +39,7 @@ END {
   }
   if (pn("lottery") && pn("rr"))
     printf "lottery against round-robin: major faults %+.0f per run (%s one sd of the lottery's paired difference, %.0f)\n",
-      pmean("lottery", 2) - pmean("rr", 2), pmean("rr", 2) - pmean("lottery", 2) > psd("lottery", 2) ? "beyond" : "within", psd("lottery", 2)
+      pmean("lottery", 2) - pmean("rr", 2), (pmean("rr", 2) - pmean("lottery", 2) > psd("lottery", 2) ? "beyond" : "within"), psd("lottery", 2)
 }
 AWK
 echo "anon_scan%: scanned_anon / scanned by limit reclaim (vmscan); agent_pages: the agent's own count (numa_stat drops over its steps)"

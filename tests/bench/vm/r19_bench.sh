@@ -18,7 +18,7 @@
 # anon test (--anon-rule code, "lotbug"); the backend the agent picks
 # (lru_gen in this guest: cold pages of the drawn node), --high 90% --low 80%
 # so the agent reclaims just ahead of the limit, PSI back-off off as in
-# reclaim_bench.sh). Before each run: sync, drop_caches (S0's script).
+# reclaim_bench.sh, interval 1 s as there). Before each run: sync, drop_caches (S0's script).
 # Reclaim time and scanning are `numalens vmscan --json` figures for the
 # run's cgroup (limit context = the seed's *_by_limit); one vmscan runs for
 # the whole bench and every run's cgroup stays until the end so its totals
@@ -86,7 +86,7 @@ for run in $(seq 1 $RUNS); do
 			# the task that calls it, so its pages show there
 			mkdir $AGCG/$arm-$run
 			sh -c "echo \$\$ > $AGCG/$arm-$run/cgroup.procs; exec $NUMALENS reclaim $V \
-				--step 256 --pressure 0 --high 90% --low 80% -i 0.1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
+				--step 256 --pressure 0 --high 90% --low 80% -i 1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
 			# ticking (its state published) before the workload starts:
 			# the collector start takes seconds under TCG
 			i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do

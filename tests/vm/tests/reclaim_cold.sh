@@ -7,7 +7,7 @@
 # memcg on the drawn node) and the agent says so. With a backend that
 # advises whatever is resident on the node (madvise without page_idle,
 # the agent's choice before) the hot set is paged out and re-faulted.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=200 modules=zram
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=300 modules=zram
 . /nl/lib.sh
 nl_need_numalens
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 ||

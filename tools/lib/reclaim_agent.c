@@ -534,12 +534,25 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 		c->gone = true;
 		return -ENOENT;
 	}
-	/* the kernel's runs that overlapped the step are in its deltas */
-	if (track && !nl_lot_limit_state(a->lot, c->id, &inflight, &k1) && k1 > k0) {
-		c->hook_overlap_pages += k1 - k0;
-		if (a->cfg.verbose)
-			logf_(a, c, "hook draw=%u: the kernel's limit reclaim freed %" PRIu64
-			      " pages during the step (in its numa_stat deltas)", draw_id, k1 - k0);
+	/* A kernel run in flight at either end of the step, or one that
+	 * ended within it, put its own pages into the step's numa_stat
+	 * deltas: such a step's node share is not the step's alone. */
+	{
+		bool overlap = !track || inflight > 0;
+
+		if (track && (nl_lot_limit_state(a->lot, c->id, &inflight, &k1) || inflight > 0 || k1 != k0))
+			overlap = true;
+		if (k1 > k0)
+			c->hook_overlap_pages += k1 - k0;
+		if (!overlap) {
+			c->hook_clean_steps++;
+			c->hook_clean_pages += (uint64_t)freed;
+			c->hook_clean_on_pages += on;
+		} else if (a->cfg.verbose) {
+			logf_(a, c, "hook draw=%u overlapped the kernel's own limit reclaim (%" PRIu64
+			      " pages by runs that ended meanwhile): its deltas are not its alone",
+			      draw_id, k1 > k0 ? k1 - k0 : 0);
+		}
 	}
 	if ((uint64_t)freed * (uint64_t)a->psz < got)
 		nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);

@@ -84,6 +84,9 @@ struct nl_ra_cg {
 	/* steps run on the hook's draws (limit reclaim of this memcg) */
 	uint64_t hook_events, hook_steps, hook_pages, hook_on_pages;
 	uint64_t hook_overlap_pages;	/* the kernel's limit reclaim during hook steps */
+	/* hook steps no kernel limit-reclaim run overlapped: their deltas
+	 * are theirs alone */
+	uint64_t hook_clean_steps, hook_clean_pages, hook_clean_on_pages;
 	uint32_t last_draw_id;	/* the draw the last hook step acted on */
 	int last_draw_nid;
 	uint64_t draws_rr[NL_MAX_NODES];

@@ -128,6 +128,9 @@ static char *render_json(struct nl_ra *a)
 			cJSON_AddNumberToObject(h, "steps", (double)c->hook_steps);
 			cJSON_AddNumberToObject(h, "pages", (double)c->hook_pages);
 			cJSON_AddNumberToObject(h, "on_drawn_node_pages", (double)c->hook_on_pages);
+			cJSON_AddNumberToObject(h, "clean_steps", (double)c->hook_clean_steps);
+			cJSON_AddNumberToObject(h, "clean_pages", (double)c->hook_clean_pages);
+			cJSON_AddNumberToObject(h, "clean_on_drawn_node_pages", (double)c->hook_clean_on_pages);
 			cJSON_AddNumberToObject(h, "last_draw_id", (double)c->last_draw_id);
 			cJSON_AddNumberToObject(h, "last_draw_node", c->hook_steps ? c->last_draw_nid : -1);
 		}

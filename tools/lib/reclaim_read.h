@@ -23,7 +23,9 @@
  *        "passes": N, "steps": N, "no_progress_stops": N,
  *        "over_high_seconds": X, "agent_seconds": X,
  *        "hook": { "limit_events": N, "steps": N, "pages": N,
- *                  "on_drawn_node_pages": N, "last_draw_id": N,
+ *                  "on_drawn_node_pages": N, "clean_steps": N,
+ *                  "clean_pages": N, "clean_on_drawn_node_pages": N,
+ *                  "last_draw_id": N,
  *                  "last_draw_node": nid | -1 } } ] }
  *
  * collect.c matches "id" against its own cgroup table (same hierarchy

@@ -28,7 +28,7 @@ END {
       mean(a, 1) / 1000, sd(a, 1) / 1000, mean(a, 2), sd(a, 2), mean(a, 3) / 1e9, sd(a, 3) / 1e9,
       mean(a, 4), sd(a, 4), sh, mean(a, 10) }
   if (!n["none"]) exit
-  printf "paired difference against no agent (mean +- sd over the runs, %% of no agent); seed R19 before -> patched: elapsed -7..-13%%, major faults -42..-66%%, reclaim time -44..-49%%:\n"
+  printf "paired difference against no agent (mean +- sd over the runs, %% of no agent); the seed's S0 build (2011), before -> patched: elapsed -7..-13%%, major faults -42..-66%%, reclaim time -44..-49%%:\n"
   for (j = 2; j <= 4; j++) { a = arms[j]; if (!pn(a)) continue
     printf "  %-8s elapsed %+6.2f +- %4.2f s (%+6.1f%%)  major faults %+6.0f +- %5.0f (%+6.1f%%)  reclaim time %+6.2f +- %4.2f s (%+6.1f%%)  events.max %+6.1f%%\n", a,
       pmean(a, 1) / 1000, psd(a, 1) / 1000, ppct(a, 1), pmean(a, 2), psd(a, 2), ppct(a, 2),

@@ -5,7 +5,9 @@
  * draw over a memcg's published ticket table with bpf_get_prandom_u32().
  *  - lot_limit_begin: on mm_vmscan_memcg_reclaim_begin (a memcg hit its
  *    limit) draws for that memcg and sends the decision to user space
- *    through lot_events.
+ *    through lot_events; the agent, woken by the ring buffer, reclaims
+ *    from the drawn node at once. The agent's own memory.reclaim enters
+ *    the same tracepoint: those entries (its tgid) draw nothing.
  *  - lot_draw: SEC("syscall"), run by the agent with BPF_PROG_RUN for its
  *    background passes, so both paths draw through the same code.
  * Tables are written by user space (tools/source/reclaim_lot.c) through the
@@ -15,6 +17,18 @@
 #include "lottery.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* The agent's tgid (set before load): its own reclaim is not a limit hit. */
+const volatile u32 lot_agent_tgid = 0;
+
+/* Limit-path draws so far, per CPU: an event's draw id is the CPU in the
+ * top 8 bits and that CPU's count in the low 24 (unique without atomics). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} lot_draw_seq SEC(".maps");
 
 /* One slot per managed memcg, written by user space through mmap. */
 struct {
@@ -55,6 +69,29 @@ struct {
 	__type(value, u64);
 } lot_lost SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NL_LOT_MAX_CG);
+	__type(key, u32);
+	__type(value, struct nl_lot_limit_state);
+} lot_limit_state SEC(".maps");
+
+/* Task (tid) in a limit-reclaim run of a managed memcg -> its slot, from
+ * begin to end. Full: the run is not tracked (counted in lot_untracked). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, u32);
+	__type(value, u32);
+} lot_runs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} lot_untracked SEC(".maps");
+
 /* Draw for the memcg in @slot_idx; counts the outcome. */
 static __always_inline int lot_draw_idx(u32 slot_idx, u32 src, u32 *reason)
 {
@@ -93,7 +130,15 @@ static __always_inline void lot_emit(u64 cgid, int nid, u32 reason, u32 src)
 	e->nid = nid < 0 ? (u32)-1 : (u32)nid;
 	e->reason = reason;
 	e->source = src;
-	e->pad = 0;
+	{
+		u32 k = 0, *n = bpf_map_lookup_elem(&lot_draw_seq, &k);
+		u32 seq = n ? ++*n : 0;
+
+		e->draw_id = (bpf_get_smp_processor_id() & 0xff) << 24 | (seq & 0xffffff);
+	}
+	/* Wakes the agent unless it has not read the records before this one
+	 * yet (the ring buffer's adaptive rule): one wakeup per read, not one
+	 * per event, while a memcg stays at its limit. */
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -157,11 +202,47 @@ int lot_limit_begin(u64 *ctx)
 	}
 	if (!cg)
 		return 0;
+	if (lot_agent_tgid && (u32)(bpf_get_current_pid_tgid() >> 32) == lot_agent_tgid)
+		return 0;
 	idx = lot_find_up(cg, &cgid);
 	if (idx < 0)
 		return 0;	/* not a memcg we manage: nothing to say */
+	{
+		u32 tid = (u32)bpf_get_current_pid_tgid(), slot = (u32)idx;
+		struct nl_lot_limit_state *st = bpf_map_lookup_elem(&lot_limit_state, &slot);
+
+		if (st && !bpf_map_update_elem(&lot_runs, &tid, &slot, BPF_ANY)) {
+			__sync_fetch_and_add(&st->inflight, 1);
+		} else {
+			u32 k = 0;
+			u64 *n = bpf_map_lookup_elem(&lot_untracked, &k);
+
+			if (n)
+				*n += 1;
+		}
+	}
 	nid = lot_draw_idx(idx, NL_LOT_SRC_LIMIT, &reason);
 	lot_emit(cgid, nid, reason, NL_LOT_SRC_LIMIT);
+	return 0;
+}
+
+/* End of a limit-reclaim run (both kernels: the first argument is the
+ * pages reclaimed): close the run lot_limit_begin opened on this task. */
+SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
+int lot_limit_end(u64 *ctx)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	u32 *slot = bpf_map_lookup_elem(&lot_runs, &tid);
+	struct nl_lot_limit_state *st;
+
+	if (!slot)
+		return 0;
+	st = bpf_map_lookup_elem(&lot_limit_state, slot);
+	if (st) {
+		__sync_fetch_and_add(&st->inflight, -1);
+		__sync_fetch_and_add(&st->reclaimed, ctx[0]);
+	}
+	bpf_map_delete_elem(&lot_runs, &tid);
 	return 0;
 }
 

@@ -18,13 +18,14 @@
 #include "cli.h"
 #include "cgroup.h"
 #include "reclaim_agent.h"
+#include "reclaim_damos.h"
 #include "reclaim_feed.h"
 #include "reclaim_pub.h"
 #include "reclaim_read.h"
 #include "reclaim_report.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
-       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER };
+       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER, OPT_COLD };
 
 #define MAX_PATTERNS 32
 
@@ -55,12 +56,23 @@ static const char rc_doc[] =
 	"is at most --pass-steps steps and is then re-queued; it stops after three "
 	"steps without progress, and pauses while the cgroup's memory.pressure "
 	"(PSI 'some') grows faster than --pressure microseconds per second.\n\n"
-	"Backends, probed at start (the one in use is printed): damos (DAMON "
-	"paddr scheme over the node's physical range, memcg filter, pageout with a "
-	"size quota), madvise (process_madvise(MADV_PAGEOUT) on the cgroup's pages "
-	"on that node, found with move_pages), memcg (memory.reclaim: memcg-wide, "
+	"Backends, probed at start in this order (the one in use is printed): "
+	"lru_gen (MGLRU's proactive reclaim in /sys/kernel/debug/lru_gen: ages the "
+	"memcg's LRU on the drawn node and evicts only its oldest generations, "
+	"pages not touched across two agings at least --cold-ms apart; debugfs is "
+	"mounted if it is not), damos (DAMON "
+	"paddr scheme over the node's physical range, memcg filter, pageout of "
+	"regions not accessed for 1 s, with a size quota), madvise (process_madvise(MADV_PAGEOUT) on the cgroup's pages "
+	"on that node, found with move_pages, that stayed idle since the previous "
+	"step (page_idle bitmap); without page_idle it cannot tell hot pages from "
+	"cold and comes last), memcg (memory.reclaim: memcg-wide, "
 	"the last resort, not node-targeted). A backend the kernel refuses is "
 	"dropped for the next one.\n\n"
+	"When a managed cgroup enters limit reclaim, the node the BPF program "
+	"draws there is reclaimed from at once: the ring buffer wakes the agent, "
+	"which runs one step on that node (logged with -v as 'hook draw=ID ...', "
+	"counted in the status 'hook:' line; the latency from the event to the "
+	"step, p50/p99, is printed at exit).\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
 	"the agent publishes its state in " NL_RECLAIM_RUN_DIR "/PID.json (and "
 	"PID.status), one pair per agent, replaced atomically: `numalens top` shows "
@@ -94,7 +106,8 @@ static const struct argp_option rc_opts[] = {
 	{ "pass-steps", OPT_PASS, "N", 0, "Steps per pass before re-queueing (default 128)", 1 },
 	{ "rate-limit", OPT_RATE, "MiB/s", 0, "Reclaim at most this fast over all cgroups (default: no limit)", 1 },
 	{ "pressure", OPT_PRESSURE, "US", 0, "Back off while PSI memory stall grows faster than US microseconds per second (default 10000; 0 = never)", 1 },
-	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), damos, madvise or memcg", 2 },
+	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), lru_gen, damos, madvise or memcg", 2 },
+	{ "cold-ms", OPT_COLD, "MS", 0, "lru_gen: pages untouched this long are cold; the shortest time between two agings (default 1000)", 2 },
 	{ "victim", OPT_VICTIM, "RULE", 0, "lottery (default) or round-robin (the pre-2011 rule, for comparison)", 2 },
 	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the seed's inverted test)", 2 },
 	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
@@ -115,7 +128,7 @@ static int pick_name(const char *s, const char *const *names, int n)
 static error_t rc_parse(int key, char *arg, struct argp_state *st)
 {
 	struct rc_args *a = st->input;
-	static const char *const backends[] = { "damos", "madvise", "memcg", "auto" };
+	static const char *const backends[] = { "damos", "madvise", "memcg", "lru_gen", "auto" };
 	static const char *const victims[] = { "lottery", "round-robin" };
 	static const char *const anon[] = { "intent", "code" };
 	static const char *const modes[] = { "half-open", "kernel2011" };
@@ -157,9 +170,12 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->cfg.psi_us_s = (double)nl_cli_parse_long(arg, 0, 1000000, "--pressure", st);
 		break;
 	case OPT_BACKEND:
-		if ((k = pick_name(arg, backends, 4)) < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--backend: auto, damos, madvise or memcg, not '%s'", arg);
-		a->cfg.backend = k == 3 ? -1 : k;
+		if ((k = pick_name(arg, backends, 5)) < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--backend: auto, lru_gen, damos, madvise or memcg, not '%s'", arg);
+		a->cfg.backend = k == 4 ? -1 : k;
+		break;
+	case OPT_COLD:
+		a->cfg.cold_ms = (uint32_t)nl_cli_parse_long(arg, 10, 3600000, "--cold-ms", st);
 		break;
 	case OPT_VICTIM:
 		if ((k = pick_name(arg, victims, 2)) < 0)
@@ -338,23 +354,99 @@ static void scan_close(struct nl_ra *ra)
 	ra->scan = NULL;
 }
 
-/* A limit-path decision from BPF: logged in dry-run and verbose runs (the
- * counts are in BPF either way). */
+/* Limit-path draws waiting for their step, one entry per managed cgroup:
+ * draws that arrive together are answered by one step on the newest draw. */
+static struct hook_pending {
+	bool has;
+	int nid;
+	uint32_t draw_id, events;
+	uint64_t first_ts_ns;
+} pending[NL_RA_MAX_CG];
+
+/* A limit-path decision from BPF: the drawn node is queued for a step at
+ * once (after the poll returns); a "no victim" is said once per change. */
 static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 {
 	struct nl_ra *ra = ctx;
-	const char *rel = "?";
 
-	if (!ra->cfg.dry_run && !ra->cfg.verbose)
+	for (int i = 0; i < ra->nr_cg; i++) {
+		struct nl_ra_cg *c = &ra->cg[i];
+		struct hook_pending *h = &pending[i];
+
+		if (c->id != e->cgroup_id || c->gone)
+			continue;
+		if (e->reason != NL_LOT_OK) {
+			c->hook_events++;
+			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
+			return;
+		}
+		if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log) {
+			struct timespec t;
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			fprintf(ra->cfg.log, "%s limit reclaim: BPF lottery drew node %u (draw %u, %.0f us ago)\n",
+				c->rel, e->nid, e->draw_id,
+				((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)e->ts_ns) / 1e3);
+		}
+		if (!h->has)
+			h->first_ts_ns = e->ts_ns, h->events = 0;
+		h->has = true;
+		h->nid = (int)e->nid;
+		h->draw_id = e->draw_id;
+		h->events++;
 		return;
-	for (int i = 0; i < ra->nr_cg; i++)
-		if (ra->cg[i].id == e->cgroup_id)
-			rel = ra->cg[i].rel;
-	if (e->reason == NL_LOT_OK)
-		fprintf(ra->cfg.log, "%s limit reclaim: BPF lottery drew node %u\n", rel, e->nid);
-	else
-		fprintf(ra->cfg.log, "%s limit reclaim: no victim node (%s)\n", rel,
-			nl_lot_reason_str(e->reason));
+	}
+}
+
+/* Run the steps of the draws queued by on_limit_event(). */
+static void run_hook_steps(struct nl_ra *ra)
+{
+	for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++) {
+		struct hook_pending *h = &pending[i];
+
+		if (!h->has)
+			continue;
+		h->has = false;
+		nl_ra_hook_step(ra, &ra->cg[i], h->nid, h->draw_id, h->first_ts_ns, h->events);
+	}
+}
+
+static struct nl_lot_bpf *hook_lot;
+
+/* Between two steps of a pass: the draws that arrived meanwhile, at once
+ * (nested passes cannot happen: a hook step is one step). */
+static void hook_between_steps(struct nl_ra *ra)
+{
+	if (hook_lot && nl_lot_poll(hook_lot, 0, on_limit_event, ra) > 0)
+		run_hook_steps(ra);
+}
+
+/* Wait up to @d seconds, woken early by limit-path draws (the ring buffer's
+ * epoll), and step on them at once; sleeps when the ring buffer cannot be
+ * polled. */
+static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
+{
+	double end = nl_ra_now() + d;
+
+	while (!nl_stop_req) {
+		double left = end - nl_ra_now();
+		int ms = left > 0 ? (int)(left * 1000.0 + 0.5) : 0, n;
+
+		n = nl_lot_poll(lot, ms, on_limit_event, ra);
+		if (n < 0 && n != -EINTR) {
+			struct timespec ts;
+
+			if (left <= 0)
+				break;
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			nanosleep(&ts, NULL);
+			break;
+		}
+		run_hook_steps(ra);
+		if (nl_ra_now() >= end)
+			break;
+	}
 }
 
 int nl_cmd_reclaim(int argc, char **argv)
@@ -474,18 +566,22 @@ int nl_cmd_reclaim(int argc, char **argv)
 	for (int k = 0; k < NL_RB_NR; k++)
 		if (!ra.probe.ok[k])
 			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra.probe.why[k]);
+	if (nl_damos_cleaned())
+		printf("  %s\n", nl_damos_cleaned());
 	match_all(&ra, &a, root, true);
 	/* tables in BPF before the slower collector start: the limit hook
 	 * draws from them at once */
 	for (int i = 0; i < ra.nr_cg; i++)
 		nl_ra_refresh(&ra, &ra.cg[i]);
 	scan_open(&ra, (int)mode, a.libbpf_log);
+	hook_lot = lot;
+	ra.between_steps = hook_between_steps;
 	fflush(stdout);
 	t_end = a.duration > 0 ? nl_ra_now() + a.duration : 0;
 	next = nl_ra_now();
 	while (!nl_stop_req && (!t_end || nl_ra_now() < t_end)) {
 		bool again = false;
-		double now = nl_ra_now();
+		double now = nl_ra_now(), d;
 
 		match_all(&ra, &a, root, true);
 		for (int i = 0; i < ra.nr_cg && !nl_stop_req; i++)
@@ -493,31 +589,24 @@ int nl_cmd_reclaim(int argc, char **argv)
 		/* after the ticks, so the collector's time never delays a
 		 * table: the weights use figures one interval old */
 		scan_feed(&ra);
-		/* limit-path decisions: log them, the counters are in BPF */
-		nl_lot_poll(lot, 0, on_limit_event, &ra);
 		if ((e = nl_ra_publish(&ra, NULL)) && !pub_told) {
 			fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
 				" (%s): top/export and --status will not see it\n", argv[0], strerror(-e));
 			pub_told = true;
 		}
 		next += a.interval;
-		if (again)
-			continue;	/* re-queued pass: no wait */
-		if (next > nl_ra_now()) {
-			struct timespec ts;
-			double d = next - nl_ra_now();
-
-			if (t_end && nl_ra_now() + d > t_end)
-				d = t_end - nl_ra_now();
-			if (d > 0) {
-				ts.tv_sec = (time_t)d;
-				ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-				nanosleep(&ts, NULL);
-			}
-		} else {
+		if (next <= nl_ra_now())
 			next = nl_ra_now();
-		}
+		/* a re-queued pass goes on at once, after the draws waiting */
+		d = again ? 0 : next - nl_ra_now();
+		if (t_end && nl_ra_now() + d > t_end)
+			d = t_end - nl_ra_now();
+		wait_and_hook(&ra, lot, d > 0 ? d : 0);
 	}
+	if (ra.nr_lat)
+		printf("hook-driven steps: %" PRIu64 ", latency from the limit-reclaim event to the step: "
+		       "p50 %.0f us, p99 %.0f us\n", ra.nr_lat, nl_ra_hook_latency_us(&ra, 50),
+		       nl_ra_hook_latency_us(&ra, 99));
 	for (int i = 0; i < ra.nr_cg; i++)
 		if (!ra.cg[i].gone)
 			nl_ra_status(&ra, &ra.cg[i], stdout);

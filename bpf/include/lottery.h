@@ -110,7 +110,17 @@ struct nl_lot_event {
 	u32 nid;		/* victim node, valid when reason == NL_LOT_OK */
 	u32 reason;		/* enum nl_lot_reason */
 	u32 source;		/* enum nl_lot_source */
-	u32 pad;
+	u32 draw_id;		/* CPU << 24 | that CPU's limit-path draw count
+				 * (from 1, wraps): the step acting on it names it */
+};
+
+/* The kernel's own limit reclaim of a managed memcg (lot_limit_state, one
+ * per slot, updated atomically): runs begun and not yet ended, and the
+ * pages they reclaimed. The agent waits for the runs in flight to end
+ * before a hook step, so the step's numa_stat deltas are its own. */
+struct nl_lot_limit_state {
+	__s64 inflight;		/* can dip below 0 for runs begun before the load */
+	u64 reclaimed;		/* pages, from mm_vmscan_memcg_reclaim_end */
 };
 
 /* Per-slot counters (lot_counts, per-CPU). */
@@ -249,6 +259,7 @@ static __always_inline int nl_lot_draw_slot(const struct nl_lot_slot *s, u32 r, 
  * have_scan = 0 when the source is not available (then the R4 prior). */
 struct nl_lot_node_in {
 	u64 inactive_anon, active_anon, inactive_file, active_file;
+	u64 file_mapped;	/* used when nl_lot_in.mapped_file_only */
 	u64 scanned[2], rotated[2];
 	bool have_scan;
 };
@@ -261,6 +272,9 @@ struct nl_lot_in {
 	u32 anon_rule;		/* enum nl_lot_anon_rule */
 	bool seed_cold;		/* true: no R4 prior (seed: never scanned = 0) */
 	bool mglru;		/* multi-gen LRU: active/inactive are generations */
+	/* the backend frees page cache only where a task maps it (madvise):
+	 * a node's file pages count up to its file_mapped */
+	bool mapped_file_only;
 	struct nl_lot_node_in n[NL_LOT_MAX_NODES];
 };
 
@@ -312,6 +326,9 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 		const struct nl_lot_node_in *d = &in->n[i];
 		u64 file = d->inactive_file +
 			   (out->file_active_in || in->mglru ? d->active_file : 0);
+
+		if (in->mapped_file_only && file > d->file_mapped)
+			file = d->file_mapped;
 		u64 anon = in->swap_ok && out->anon_in
 				   ? d->inactive_anon + (in->mglru ? d->active_anon : 0) : 0;
 
@@ -323,6 +340,53 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 		out->w[i] = (u64)(((unsigned __int128)anon * ap + (unsigned __int128)file * fp) / 200);
 		out->total += out->w[i];
 	}
+}
+
+/*
+ * A node whose last step freed nothing loses its tickets until its figures
+ * change, so the lottery stops drawing a node the backend cannot free
+ * (no "no progress" storms). @fig[i] is node i's figure now (the pages the
+ * backend can free there); @dry[i] is 0, or 1 + the figure when a step on
+ * node i last freed nothing. A node whose figure moved by more than @slack
+ * pages since is forgiven (dry[i] = 0); the others are cleared from
+ * w->eligible, their weight taken out of w->total. Returns the mask of
+ * nodes left out.
+ */
+static inline u32 nl_lot_drop_dry(struct nl_lot_weights *w, const u64 *fig, u64 *dry, u64 slack)
+{
+	u32 out = 0;
+
+	for (u32 i = 0; i < NL_LOT_MAX_NODES; i++) {
+		u64 was, d;
+
+		if (!dry[i])
+			continue;
+		was = dry[i] - 1;
+		d = fig[i] > was ? fig[i] - was : was - fig[i];
+		if (d > slack) {
+			dry[i] = 0;
+			continue;
+		}
+		if (w->eligible & (1u << i)) {
+			w->eligible &= ~(1u << i);
+			w->total -= w->w[i];
+			w->w[i] = 0;
+			out |= 1u << i;
+		}
+	}
+	return out;
+}
+
+/* The figure nl_lot_drop_dry() watches for node @i of @in: the pages of
+ * the types the weights count there (anon only when swap can take it). */
+static inline u64 nl_lot_node_figure(const struct nl_lot_in *in, u32 i)
+{
+	const struct nl_lot_node_in *d = &in->n[i];
+	u64 file = d->inactive_file + d->active_file;
+
+	if (in->mapped_file_only && file > d->file_mapped)
+		file = d->file_mapped;
+	return file + (in->swap_ok ? d->inactive_anon + d->active_anon : 0);
 }
 
 /*

@@ -3,6 +3,9 @@
 # Input lines: "TAG arm=A k1=v1 k2=v2 ...". Set -v keys="k1 k2 ...".
 # Afterwards: n[a] runs of arm a; mean(a, k) and sd(a, k) of the k-th key
 # (population sd, as the runs are the whole sample we report on).
+# Paired: runs carry run=R; pn(a), pmean(a, k), psd(a, k) are the count,
+# mean and sd of (arm a - arm "none") over the runs both have, and
+# ppct(a, k) that mean as a percent of none's mean over those runs.
 
 # field(k): value of KEY k on the current line ("" if absent)
 function field(k,   i, kv) {
@@ -18,7 +21,34 @@ function sd(a, k,   m, v) {
 # pct(x, base): change of x against base, in percent (0 without a base)
 function pct(x, base) { return base ? 100 * (x - base) / base : 0 }
 BEGIN { nk = split(keys, key, " ") }
+# median(a, k): median of the k-th key over arm a's runs (robust to the
+# co-tenant stalls a shared host adds to a single run)
+function median(a, k,   r, m, i, j, t, x) {
+	m = 0
+	for (r = 1; r <= maxrun; r++) if (have[a, r]) x[++m] = val[a, r, k]
+	for (i = 2; i <= m; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+	if (!m) return 0
+	return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
+}
+function pn(a,   r, c) { c = 0; for (r = 1; r <= maxrun; r++) if (have[a, r] && have["none", r]) c++; return c }
+function pmean(a, k,   r, c, t) {
+	c = 0; t = 0
+	for (r = 1; r <= maxrun; r++) if (have[a, r] && have["none", r]) { c++; t += val[a, r, k] - val["none", r, k] }
+	return c ? t / c : 0
+}
+function psd(a, k,   r, c, m, t, d) {
+	c = 0; t = 0; m = pmean(a, k)
+	for (r = 1; r <= maxrun; r++) if (have[a, r] && have["none", r]) { c++; d = val[a, r, k] - val["none", r, k] - m; t += d * d }
+	return c ? sqrt(t / c) : 0
+}
+function ppct(a, k,   r, c, t) {
+	c = 0; t = 0
+	for (r = 1; r <= maxrun; r++) if (have[a, r] && have["none", r]) { c++; t += val["none", r, k] }
+	return t ? 100 * pmean(a, k) / (t / c) : 0
+}
 {
-	arm = field("arm"); n[arm]++
-	for (k = 1; k <= nk; k++) { v = field(key[k]); s[arm, k] += v; q[arm, k] += v * v }
+	arm = field("arm"); n[arm]++; run = field("run") + 0
+	if (run > maxrun) maxrun = run
+	have[arm, run] = 1
+	for (k = 1; k <= nk; k++) { v = field(key[k]); s[arm, k] += v; q[arm, k] += v * v; val[arm, run, k] = v }
 }

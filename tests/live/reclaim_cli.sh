@@ -13,7 +13,7 @@ expect 2 "give at least one cgroup" "$NL" reclaim
 expect 2 "starting with '/'" "$NL" reclaim reclaim-x
 expect 2 "neither a size" "$NL" reclaim --high 120% /
 expect 2 "neither a size" "$NL" reclaim --low abc /
-expect 2 "auto, damos, madvise or memcg" "$NL" reclaim --backend foo /
+expect 2 "auto, lru_gen, damos, madvise or memcg" "$NL" reclaim --backend foo /
 expect 2 "lottery or round-robin" "$NL" reclaim --victim best /
 expect 2 "LO,HI" "$NL" reclaim --balance 120,80 /
 expect 2 "no hex or exponent" "$NL" reclaim --high 0x10M /
@@ -53,7 +53,7 @@ grep -q 'reclaimed .* pages' "$TMP/dry" && fail "dry run reclaimed pages"
 # published state (one file per agent, reclaim_read.h), then the cgroup
 # disappears while the agent runs: one line saying so, the agent carries
 # on and exits 0
-"$NL" reclaim -i 0.2 -d 2.5 --high 8M --low 4M "/reclaim-live-*" > "$TMP/gone" 2>&1 &
+"$NL" reclaim -i 0.2 -d 6 --high 8M --low 4M "/reclaim-live-*" > "$TMP/gone" 2>&1 &
 AG=$!
 J=/run/numalens/reclaim/$AG.json
 wait_until 30 grep -q '"path":"/'"$(basename "$CG")"'"' "$J"

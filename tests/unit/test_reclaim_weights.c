@@ -388,6 +388,84 @@ static void test_r12_publish(void **state)
 		      (long)flips);
 }
 
+/* Tickets count what the backend can free: madvise frees page cache only
+ * where a task maps it, so a node full of unmapped cache gets few tickets
+ * under madvise and its full share under the LRU backends. */
+static void test_backend_figures(void **state)
+{
+	struct nl_lot_in in = { .nr_nodes = 2, .swappiness = 60, .swap_ok = false, .mglru = true };
+	struct nl_lot_weights w;
+	struct nl_lot_table t;
+
+	(void)state;
+	in.n[0] = (struct nl_lot_node_in){ .inactive_file = 8000, .file_mapped = 100 };
+	in.n[1] = (struct nl_lot_node_in){ .inactive_file = 2000, .file_mapped = 2000 };
+	nl_lot_weights(&in, &w);	/* lru_gen / damos / memcg: all of it */
+	assert_true(w.w[0] > 3 * w.w[1]);
+	assert_int_equal(nl_lot_node_figure(&in, 0), 8000);
+	in.mapped_file_only = true;	/* madvise */
+	nl_lot_weights(&in, &w);
+	assert_true(w.w[1] > 10 * w.w[0]);
+	assert_int_equal(nl_lot_node_figure(&in, 0), 100);
+	memset(&t, 0, sizeof(t));
+	nl_lot_tickets(w.w, w.eligible, &t);
+	assert_true(t.e[1].tickets > 10 * t.e[0].tickets);
+	/* anon counts only when swap can take it */
+	in.n[0].inactive_anon = 5000;
+	assert_int_equal(nl_lot_node_figure(&in, 0), 100);
+	in.swap_ok = true;
+	assert_int_equal(nl_lot_node_figure(&in, 0), 5100);
+}
+
+/* A node whose last step freed nothing has no tickets until its figures
+ * move by more than the slack; the draw then never picks it. */
+static void test_dry_node(void **state)
+{
+	struct nl_lot_in in = { .nr_nodes = 3, .swappiness = 60, .swap_ok = true, .mglru = true };
+	struct nl_lot_weights w;
+	struct nl_lot_table t;
+	u64 fig[NL_LOT_MAX_NODES] = { 0 }, dry[NL_LOT_MAX_NODES] = { 0 }, seed = 7;
+	u32 reason, drop;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		in.n[i] = (struct nl_lot_node_in){ .inactive_file = 1000, .inactive_anon = 1000 };
+	for (int i = 0; i < 3; i++)
+		fig[i] = nl_lot_node_figure(&in, (u32)i);
+	dry[1] = 1 + fig[1];		/* node 1's last step freed nothing */
+	nl_lot_weights(&in, &w);
+	drop = nl_lot_drop_dry(&w, fig, dry, 32);
+	assert_int_equal(drop, 1u << 1);
+	assert_int_equal(w.eligible, (1u << 0) | (1u << 2));
+	assert_int_equal(w.w[1], 0);
+	assert_int_equal(w.total, w.w[0] + w.w[2]);
+	memset(&t, 0, sizeof(t));
+	nl_lot_tickets(w.w, w.eligible, &t);
+	assert_int_equal(t.nr, 2);
+	for (int k = 0; k < 10000; k++)
+		assert_int_not_equal(nl_lot_pick(&t, rnd(&seed), &reason), 1);
+	/* a small move (within the slack) keeps it out */
+	fig[1] -= 20;
+	nl_lot_weights(&in, &w);
+	assert_int_equal(nl_lot_drop_dry(&w, fig, dry, 32), 1u << 1);
+	assert_int_not_equal(dry[1], 0);
+	/* its figures changed: tickets again, and the mark is gone */
+	fig[1] += 500;
+	nl_lot_weights(&in, &w);
+	assert_int_equal(nl_lot_drop_dry(&w, fig, dry, 32), 0);
+	assert_int_equal(dry[1], 0);
+	assert_true(w.eligible & (1u << 1));
+	/* every node dry: nothing eligible, "no victim" (said once by the agent) */
+	for (int i = 0; i < 3; i++)
+		dry[i] = 1 + fig[i];
+	nl_lot_weights(&in, &w);
+	assert_int_equal(nl_lot_drop_dry(&w, fig, dry, 32), 7);
+	memset(&t, 0, sizeof(t));
+	nl_lot_tickets(w.w, w.eligible, &t);
+	assert_int_equal(nl_lot_pick(&t, 1, &reason), -1);
+	assert_int_equal(reason, NL_LOT_NO_ELIGIBLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +481,8 @@ int main(void)
 		cmocka_unit_test(test_r9_no_victim),
 		cmocka_unit_test(test_r10_balance),
 		cmocka_unit_test(test_r12_publish),
+		cmocka_unit_test(test_backend_figures),
+		cmocka_unit_test(test_dry_node),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,8 +74,8 @@ static void test_values(void **state)
 	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"0\",backend=\"madvise\"}") == 600 * 4096.0);
 	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"1\",backend=\"memcg\"}") == 100 * 4096.0);
 	assert_true(prom_value_of(t, "numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/work/a\",node=\"1\",backend=\"damos\"}") == 0);
-	/* 2 nodes x 3 backends, 2 nodes x 2 sources; one HELP/TYPE each */
-	assert_int_equal(count(t, "\nnumalens_reclaim_agent_reclaimed_bytes_total{"), 6);
+	/* 2 nodes x 4 backends, 2 nodes x 2 sources; one HELP/TYPE each */
+	assert_int_equal(count(t, "\nnumalens_reclaim_agent_reclaimed_bytes_total{"), 8);
 	assert_int_equal(count(t, "\nnumalens_reclaim_agent_draws_total{"), 4);
 	assert_int_equal(count(t, "# TYPE numalens_reclaim_agent_"), 12);
 	assert_int_equal(count(t, "# TYPE numalens_reclaim_agent_draws_total counter\n"), 1);

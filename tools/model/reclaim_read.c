@@ -124,7 +124,7 @@ static int remember(struct nl_ra_reader *r, int pid, uint64_t id, uint64_t pages
 	return 0;
 }
 
-static const char *const backend_keys[NL_RA_NR_BACKENDS] = { "damos", "madvise", "memcg" };
+static const char *const backend_keys[NL_RA_NR_BACKENDS] = { "damos", "madvise", "memcg", "lru_gen" };
 static const char *const source_keys[NL_RA_NR_SOURCES] = { "limit", "agent" };
 
 /* One cgroup entry of an agent file into @g. */

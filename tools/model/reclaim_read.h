@@ -13,13 +13,20 @@
  *     "cgroup_mode": "v2" | "v1-memory", "cgroup_root": "/sys/fs/cgroup",
  *     "backend": "madvise", "victim": "lottery", "dry_run": false,
  *     "scan_source": "vmscan" | "prior",
+ *     "hook_latency_us_p50": X, "hook_latency_us_p99": X,  // -1: no hook step
  *     "cgroups": [ { "id": 4242, "path": "/a", "reclaiming": false,
  *        "high_bytes": N, "low_bytes": N, "scan_weight": W,
  *        "weight_by_node": [w0, w1, ...],            // index = nid
  *        "draws_by_node": { "limit": [...], "agent": [...] },
- *        "pages_by_node": { "damos": [...], "madvise": [...], "memcg": [...] },
+ *        "pages_by_node": { "damos": [...], "madvise": [...], "memcg": [...],
+ *                           "lru_gen": [...] },
  *        "passes": N, "steps": N, "no_progress_stops": N,
- *        "over_high_seconds": X, "agent_seconds": X } ] }
+ *        "over_high_seconds": X, "agent_seconds": X,
+ *        "hook": { "limit_events": N, "steps": N, "pages": N,
+ *                  "on_drawn_node_pages": N, "clean_steps": N,
+ *                  "clean_pages": N, "clean_on_drawn_node_pages": N,
+ *                  "last_draw_id": N,
+ *                  "last_draw_node": nid | -1 } } ] }
  *
  * collect.c matches "id" against its own cgroup table (same hierarchy
  * only: ids of the v1 memory and v2 trees differ) and hangs the figures on

@@ -118,7 +118,7 @@ struct nl_vmscan_figs {
 /* ---- the reclaim agent (`numalens reclaim`) ---- */
 
 /* Backends of the agent, in the order of its probe (reclaim_backend.h). */
-#define NL_RA_NR_BACKENDS 3	/* damos, madvise, memcg */
+#define NL_RA_NR_BACKENDS 4	/* damos, madvise, memcg, lru_gen */
 /* Draw sources: [0] the limit-reclaim hook, [1] the agent's own passes. */
 #define NL_RA_NR_SOURCES 2
 

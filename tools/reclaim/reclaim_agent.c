@@ -67,15 +67,15 @@ int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *
 		}
 		a->backend = cfg->backend;
 	} else {
-		for (int k = 0; k < NL_RB_NR; k++)
-			if (a->probe.ok[k]) {
-				a->backend = k;
+		for (int i = 0; i < NL_RB_NR; i++)
+			if (a->probe.ok[nl_rb_order[i]]) {
+				a->backend = nl_rb_order[i];
 				break;
 			}
 	}
 	if (a->backend < 0) {
-		snprintf(err, errlen, "no reclaim backend works here (damos: %s; madvise: %s; memcg: %s)",
-			 a->probe.why[0], a->probe.why[1], a->probe.why[2]);
+		snprintf(err, errlen, "no reclaim backend works here (lru_gen: %s; damos: %s; madvise: %s; memcg: %s)",
+			 a->probe.why[NL_RB_LRUGEN], a->probe.why[0], a->probe.why[1], a->probe.why[2]);
 		return -EOPNOTSUPP;
 	}
 	nl_rate_init(&a->rate, cfg->rate_mib_s * 1024 * 1024, nl_ra_now());
@@ -143,6 +143,8 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	c->in.swap_ok = nl_rcg_swap_ok(c->dir, a->cfg.v1);
 	c->in.anon_rule = a->cfg.anon_rule;
 	c->in.mglru = a->mglru = nl_ra_mglru();
+	/* madvise frees page cache only where a task of the cgroup maps it */
+	c->in.mapped_file_only = a->backend == NL_RB_MADVISE && n.have_mapped;
 	c->have_scan = nl_scan_get(a->scan, c->id, n.nr_nodes, sc) == 0;
 	for (int i = 0; i < n.nr_nodes; i++) {
 		struct nl_lot_node_in *d = &c->in.n[i];
@@ -151,6 +153,7 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		d->active_anon = n.active_anon[i];
 		d->inactive_file = n.inactive_file[i];
 		d->active_file = n.active_file[i];
+		d->file_mapped = n.file_mapped[i];
 		d->have_scan = c->have_scan;
 		if (c->have_scan) {
 			memcpy(d->scanned, sc[i].scanned, sizeof(d->scanned));
@@ -158,6 +161,20 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		}
 	}
 	nl_lot_weights(&c->in, &c->w);
+	{
+		u64 fig[NL_MAX_NODES] = { 0 };
+		uint32_t was = c->dry_mask;
+
+		for (int i = 0; i < n.nr_nodes; i++)
+			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
+		c->dry_mask = nl_lot_drop_dry(&c->w, fig, c->dry, a->cfg.step_pages);
+		if (c->dry_mask != was)
+			for (int i = 0; i < NL_MAX_NODES; i++)
+				if ((c->dry_mask ^ was) & (1u << i))
+					logf_(a, c, "node %d %s", i, c->dry_mask & (1u << i)
+					      ? "freed nothing in its last step: no tickets until its figures change"
+					      : "figures changed: tickets again");
+	}
 	{
 		struct nl_lot_in p = c->in;
 
@@ -214,20 +231,29 @@ static uint32_t tickets_of(const struct nl_lot_table *t, int nid)
 	return 0;
 }
 
-/* Next backend after @k that the probe allowed, or -1. */
+/* Next backend after @k in order of preference that the probe allowed,
+ * or -1. */
 static int next_backend(struct nl_ra *a, int k)
 {
-	for (int j = k + 1; j < NL_RB_NR; j++)
-		if (a->probe.ok[j])
-			return j;
+	int i = 0;
+
+	while (i < NL_RB_NR && nl_rb_order[i] != k)
+		i++;
+	for (i++; i < NL_RB_NR; i++)
+		if (a->probe.ok[nl_rb_order[i]])
+			return nl_rb_order[i];
 	return -1;
 }
 
-/* One step; returns pages freed (>= 0), or -ENOENT when the cgroup went. */
-static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
+/* One step; returns pages freed (>= 0), or -ENOENT when the cgroup went.
+ * @tag starts its log line (the hook's draw, or ""); *@on_out gets the
+ * pages freed on @nid. */
+static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, const char *tag,
+		 uint64_t *on_out)
 {
 	struct nl_rcg_numa before, after;
-	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok };
+	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok,
+				  c->in.swappiness, a->cfg.cold_ms };
 	uint64_t asked = 0, freed = 0, on = 0;
 	char err[256] = "";
 	double t0;
@@ -285,12 +311,32 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes)
 			      nl_rb_name(a->backend));
 		}
 	}
+	/* a node that freed nothing loses its tickets until its figures
+	 * change (nl_ra_refresh); dry-run and fallback steps included */
+	if (nid >= 0 && nid < NL_MAX_NODES) {
+		struct nl_lot_in fin = c->in;
+
+		for (int i = 0; i < NL_MAX_NODES; i++) {
+			fin.n[i].inactive_anon = after.inactive_anon[i];
+			fin.n[i].active_anon = after.active_anon[i];
+			fin.n[i].inactive_file = after.inactive_file[i];
+			fin.n[i].active_file = after.active_file[i];
+			fin.n[i].file_mapped = after.file_mapped[i];
+		}
+		/* lru_gen waiting for its next aging is "not yet", not "cannot" */
+		if (freed)
+			c->dry[nid] = 0;
+		else if (e != -EINPROGRESS)
+			c->dry[nid] = 1 + nl_lot_node_figure(&fin, (uint32_t)nid);
+	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;
 	c->steps++;
+	if (on_out)
+		*on_out = on;
 	if (a->cfg.verbose)
-		logf_(a, c, "step node=%d backend=%s asked=%" PRIu64 "KiB freed=%" PRIu64
-		      " pages (%" PRIu64 " on node %d)%s%s", nid, nl_rb_name(k), asked / 1024, freed,
+		logf_(a, c, "%sstep node=%d backend=%s asked=%" PRIu64 "KiB freed=%" PRIu64
+		      " pages (%" PRIu64 " on node %d)%s%s", tag, nid, nl_rb_name(k), asked / 1024, freed,
 		      on, nid, err[0] && e != -EAGAIN ? ": " : "", err[0] && e != -EAGAIN ? err : "");
 	/* a step that came up short and says why (e.g. dirty file pages):
 	 * once without -v, where the step lines are not logged */
@@ -375,9 +421,10 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		if (nid < 0) {
 			nl_rate_refund(&a->rate, got);
 			c->novictim[reason < NL_LOT_NR_REASONS ? reason : 0]++;
-			logf_(a, c, "no victim node: %s; pass ends", nl_lot_reason_str(reason));
+			nl_ra_novictim(a, c, reason, "pass ends");
 			break;
 		}
+		c->novictim_said = 0;
 		if (a->cfg.dry_run) {
 			logf_(a, c, "would reclaim %" PRIu64 " KiB from node %d via %s (usage %" PRIu64
 			      " KiB, high %" PRIu64 ", low %" PRIu64 ", tickets %u of %u, %s)",
@@ -386,13 +433,17 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 			c->steps++;
 			break;	/* nothing changes, one decision per pass */
 		}
-		freed = step(a, c, nid, got);
+		freed = step(a, c, nid, got, "", NULL);
 		if (freed == -ENOENT) {
 			c->gone = true;
 			return false;
 		}
 		if ((uint64_t)freed * (uint64_t)a->psz < got)
 			nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);
+		if (a->between_steps)
+			a->between_steps(a);
+		if (c->gone)
+			return false;
 		if (freed <= 0 && ++noprog >= 3) {
 			c->no_progress_stops++;
 			/* said once until a step frees something again */
@@ -418,4 +469,119 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	if (s == a->cfg.pass_steps && c->wm.active)
 		requeue = true;	/* bounded pass done, still above low */
 	return requeue && !a->cfg.dry_run;
+}
+
+void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const char *where)
+{
+	if (c->novictim_said == reason + 1)
+		return;
+	c->novictim_said = reason + 1;
+	logf_(a, c, "no victim node: %s; %s (said again only when the reason changes)",
+	      nl_lot_reason_str(reason), where);
+}
+
+long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
+		     uint64_t first_ts_ns, uint32_t events)
+{
+	uint64_t bytes = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, got, on = 0;
+	struct timespec t;
+	double lat_us;
+	char tag[96];
+	long freed;
+
+	int64_t inflight = 0;
+	uint64_t k0 = 0, k1 = 0;
+	bool track;
+	int waited = 0;
+
+	if (c->gone)
+		return -ENOENT;
+	/* The event fires as the kernel starts its own limit reclaim: wait
+	 * (at most 20 ms) for that run to end, so the step's numa_stat
+	 * deltas are the step's, not the kernel's. */
+	track = a->lot && !nl_lot_limit_state(a->lot, c->id, &inflight, &k0);
+	for (; track && inflight > 0 && waited < 20; waited++) {
+		struct timespec ms = { 0, 1000000 };
+
+		nanosleep(&ms, NULL);
+		if (nl_lot_limit_state(a->lot, c->id, &inflight, &k0))
+			track = false;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	lat_us = ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)first_ts_ns) / 1e3;
+	c->hook_events += events;
+	c->novictim_said = 0;
+	got = nl_rate_take(&a->rate, nl_ra_now(), bytes);
+	if (!got) {
+		if (a->cfg.verbose)
+			logf_(a, c, "hook draw=%u node=%d: rate limit %.1f MiB/s reached, no step",
+			      draw_id, nid, a->cfg.rate_mib_s);
+		return 0;
+	}
+	a->lat_us[a->nr_lat++ % NL_RA_LAT_MAX] = lat_us < 0 ? 0 : lat_us;
+	snprintf(tag, sizeof(tag), "hook draw=%u events=%u latency_us=%.0f waited_ms=%d ", draw_id, events,
+		 lat_us, waited);
+	c->last_draw_id = draw_id;
+	c->last_draw_nid = nid;
+	if (a->cfg.dry_run) {
+		logf_(a, c, "%swould reclaim %" PRIu64 " KiB from node %d via %s", tag, got / 1024, nid,
+		      nl_rb_name(a->backend));
+		c->hook_steps++;
+		return 0;
+	}
+	freed = step(a, c, nid, got, tag, &on);
+	if (freed == -ENOENT) {
+		c->gone = true;
+		return -ENOENT;
+	}
+	/* A kernel run in flight at either end of the step, or one that
+	 * ended within it, put its own pages into the step's numa_stat
+	 * deltas: such a step's node share is not the step's alone. */
+	{
+		bool overlap = !track || inflight > 0;
+
+		if (track && (nl_lot_limit_state(a->lot, c->id, &inflight, &k1) || inflight > 0 || k1 != k0))
+			overlap = true;
+		if (k1 > k0)
+			c->hook_overlap_pages += k1 - k0;
+		if (!overlap) {
+			c->hook_clean_steps++;
+			c->hook_clean_pages += (uint64_t)freed;
+			c->hook_clean_on_pages += on;
+		} else if (a->cfg.verbose) {
+			logf_(a, c, "hook draw=%u overlapped the kernel's own limit reclaim (%" PRIu64
+			      " pages by runs that ended meanwhile): its deltas are not its alone",
+			      draw_id, k1 > k0 ? k1 - k0 : 0);
+		}
+	}
+	if ((uint64_t)freed * (uint64_t)a->psz < got)
+		nl_rate_refund(&a->rate, got - (uint64_t)freed * (uint64_t)a->psz);
+	c->hook_steps++;
+	c->hook_pages += (uint64_t)freed;
+	c->hook_on_pages += on;
+	return freed;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+double nl_ra_hook_latency_us(const struct nl_ra *a, double p)
+{
+	uint64_t n = a->nr_lat < NL_RA_LAT_MAX ? a->nr_lat : NL_RA_LAT_MAX;
+	static double v[NL_RA_LAT_MAX];
+	size_t k;
+
+	if (!n)
+		return -1;
+	memcpy(v, a->lat_us, sizeof(v[0]) * n);
+	qsort(v, n, sizeof(v[0]), cmp_dbl);
+	/* nearest rank */
+	k = (size_t)(p / 100.0 * (double)n + 0.999999);
+	if (k < 1)
+		k = 1;
+	return v[k > n ? n - 1 : k - 1];
 }

@@ -21,6 +21,8 @@
 #include "reclaim_wm.h"
 
 #define NL_RA_MAX_CG NL_LOT_MAX_CG
+/* Hook-to-step latencies kept for the percentiles (the most recent). */
+#define NL_RA_LAT_MAX 4096
 
 enum nl_ra_victim {
 	NL_VICTIM_LOTTERY = 0,	/* drawn in BPF by weight */
@@ -39,6 +41,7 @@ struct nl_ra_cfg {
 	uint32_t anon_rule;	/* enum nl_lot_anon_rule */
 	uint32_t draw_mode;	/* enum nl_lot_mode */
 	uint32_t bal_lo, bal_hi;/* R10 window, percent */
+	uint32_t cold_ms;	/* lru_gen: shortest time between agings (0 = default) */
 	bool dry_run;
 	bool v1;		/* cgroup hierarchy is the v1 memory controller */
 	const char *root;	/* cgroup mount point */
@@ -63,6 +66,10 @@ struct nl_ra_cg {
 	bool have_scan;		/* the scanned/rotated source answered */
 	struct nl_scan_node scan[NL_MAX_NODES];	/* its recent values, for --status */
 	int rr_next;		/* round-robin cursor */
+	/* per node: 0, or 1 + its figure when its last step freed nothing
+	 * (nl_lot_drop_dry: no tickets until the figure moves) */
+	u64 dry[NL_MAX_NODES];
+	uint32_t dry_mask;	/* nodes left out at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
 	bool stuck;		/* last pass stopped on no progress */
@@ -73,6 +80,15 @@ struct nl_ra_cg {
 	uint64_t pages[NL_RB_NR][NL_MAX_NODES];	/* freed, by backend and node */
 	uint64_t target_pages, offnode_pages;	/* freed on / off the drawn node */
 	uint64_t novictim[NL_LOT_NR_REASONS];
+	uint32_t novictim_said;	/* reason + 1 last logged; 0 after a draw */
+	/* steps run on the hook's draws (limit reclaim of this memcg) */
+	uint64_t hook_events, hook_steps, hook_pages, hook_on_pages;
+	uint64_t hook_overlap_pages;	/* the kernel's limit reclaim during hook steps */
+	/* hook steps no kernel limit-reclaim run overlapped: their deltas
+	 * are theirs alone */
+	uint64_t hook_clean_steps, hook_clean_pages, hook_clean_on_pages;
+	uint32_t last_draw_id;	/* the draw the last hook step acted on */
+	int last_draw_nid;
 	uint64_t draws_rr[NL_MAX_NODES];
 	double over_high_s, agent_s;
 	double last_s;
@@ -94,6 +110,13 @@ struct nl_ra {
 	struct nl_scan_src *scan;
 	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
+	/* called between the steps of a pass, so that limit-path draws
+	 * arriving meanwhile get their step without waiting for the pass
+	 * to end (cmd_reclaim.c: a non-blocking ring buffer poll) */
+	void (*between_steps)(struct nl_ra *a);
+	/* hook-to-step latency, microseconds, ring of the last NL_RA_LAT_MAX */
+	double lat_us[NL_RA_LAT_MAX];
+	uint64_t nr_lat;
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
 };
 
@@ -102,7 +125,7 @@ struct nl_ra {
 bool nl_ra_mglru(void);
 
 /* Probe backends and choose one (cfg->backend or the first that works:
- * damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */
+ * lru_gen, damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */
 int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *lot,
 	       char *err, size_t errlen);
 
@@ -120,6 +143,41 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c);
  * bounded pass. Returns true when a full pass ended with usage still above
  * low (the caller re-queues at once). */
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
+
+/*
+ * One step on node @nid, which the BPF lottery drew when @c entered limit
+ * reclaim (draw @draw_id; @events limit events coalesced into this step,
+ * the oldest at @first_ts_ns CLOCK_MONOTONIC ns, whose wait until the step
+ * starts is the latency recorded). The step starts once the kernel's own
+ * limit-reclaim runs of the memcg ended (at most 20 ms later), so its
+ * numa_stat deltas are its own. Bounded by the step size and the rate
+ * limit, not by the watermarks: the memcg is at its limit. Returns pages freed
+ * (>= 0), or -ENOENT when the cgroup went.
+ */
+long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
+		     uint64_t first_ts_ns, uint32_t events);
+
+/* Percentiles @p (0..100) of the recorded hook-to-step latencies, in
+ * microseconds; -1 when none was recorded. */
+double nl_ra_hook_latency_us(const struct nl_ra *a, double p);
+
+/* Say "no victim node" for @c with @reason, once per change of reason
+ * (a successful draw resets it). */
+void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const char *where);
+
+/* Status of @c in the seed's `scan_weight=W N0=w0 ...` format plus
+ * tickets, balance, draws and the agent's counters. */
+void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f);
+
+/* Publish the agent's state for `numalens top`/`export` and --status:
+ * @dir/<pid>.json (format of reclaim_read.h) and @dir/<pid>.status (the
+ * nl_ra_status() blocks), each written to a .tmp file and renamed over
+ * the old one. @dir NULL: NL_RECLAIM_RUN_DIR, created if missing.
+ * 0 or -errno. */
+int nl_ra_publish(struct nl_ra *a, const char *dir);
+
+/* Remove this process's two files from @dir (NULL: the default). */
+void nl_ra_unpublish(const char *dir);
 
 /* Monotonic seconds. */
 double nl_ra_now(void);

@@ -8,14 +8,17 @@
 #include "reclaim_backend.h"
 #include "reclaim_cg.h"
 #include "reclaim_damos.h"
+#include "reclaim_lrugen.h"
 #include "reclaim_madvise.h"
 
 const char *nl_rb_name(enum nl_rb_kind k)
 {
-	static const char *const n[NL_RB_NR] = { "damos", "madvise", "memcg" };
+	static const char *const n[NL_RB_NR] = { "damos", "madvise", "memcg", "lru_gen" };
 
 	return k < NL_RB_NR ? n[k] : "none";
 }
+
+int nl_rb_order[NL_RB_NR] = { NL_RB_LRUGEN, NL_RB_DAMOS, NL_RB_MADVISE, NL_RB_MEMCG };
 
 static const char *sysfs_root = "/sys";
 
@@ -23,6 +26,7 @@ void nl_rb_probe_all(struct nl_rb_probe *p, bool v1, const char *sysfs)
 {
 	memset(p, 0, sizeof(*p));
 	sysfs_root = sysfs;
+	p->ok[NL_RB_LRUGEN] = nl_lrugen_probe(p->why[NL_RB_LRUGEN], sizeof(p->why[0])) == 0;
 	if (v1)
 		snprintf(p->why[NL_RB_DAMOS], sizeof(p->why[0]),
 			 "DAMOS memcg filters take cgroup v2 paths; this is the v1 memory hierarchy");
@@ -36,6 +40,12 @@ void nl_rb_probe_all(struct nl_rb_probe *p, bool v1, const char *sysfs)
 		snprintf(p->why[NL_RB_MADVISE], sizeof(p->why[0]), "no move_pages (CONFIG_MIGRATION)");
 	else
 		p->ok[NL_RB_MADVISE] = true;
+	/* without page_idle madvise cannot tell cold pages from hot: the
+	 * kernel's own LRU order (memory.reclaim, memcg-wide) goes first */
+	if (!nl_madvise_sees_idle()) {
+		nl_rb_order[2] = NL_RB_MEMCG;
+		nl_rb_order[3] = NL_RB_MADVISE;
+	}
 	if (v1)
 		snprintf(p->why[NL_RB_MEMCG], sizeof(p->why[0]), "no memory.reclaim in cgroup v1");
 	else
@@ -55,8 +65,15 @@ int nl_rb_reclaim(enum nl_rb_kind k, const struct nl_rb_target *t, uint64_t byte
 	switch (k) {
 	case NL_RB_DAMOS:
 		return nl_damos_pageout(sysfs_root, t->rel, t->nid, bytes, asked, err, errlen);
+	case NL_RB_LRUGEN:
+		e = nl_lrugen_reclaim(t->rel, t->nid, t->anon_ok ? t->swappiness : 0,
+				      t->cold_ms ? t->cold_ms : NL_LRUGEN_COLD_MS, bytes, asked, err, errlen);
+		/* the debugfs path names v2 memcgs; a v1 path that is not
+		 * listed is not "gone": the cgroup directory still exists */
+		return e == -ENOENT && !access(t->dir, F_OK) ? -EOPNOTSUPP : e;
 	case NL_RB_MADVISE:
-		return nl_madvise_pageout(t->dir, t->nid, t->anon_ok, bytes, asked, err, errlen);
+		return nl_madvise_pageout(t->dir, t->nid, t->anon_ok,
+					  t->cold_ms ? t->cold_ms : NL_LRUGEN_COLD_MS, bytes, asked, err, errlen);
 	case NL_RB_MEMCG:
 		*asked = bytes;
 		e = nl_rcg_reclaim(t->dir, bytes);
@@ -72,4 +89,5 @@ int nl_rb_reclaim(enum nl_rb_kind k, const struct nl_rb_target *t, uint64_t byte
 void nl_rb_cleanup(void)
 {
 	nl_damos_cleanup();
+	nl_lrugen_cleanup();
 }

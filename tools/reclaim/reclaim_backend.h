@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Node-targeted reclaim backends of the agent (spec/anchors.md §6.2-6.3:
- * there is no memcg x node reclaim interface upstream):
+ * Node-targeted reclaim backends of the agent, in order of preference:
+ *  - lru_gen: MGLRU's debugfs proactive reclaim, which ages and evicts the
+ *    oldest generations of the memcg's lruvec on the node: cold pages
+ *    only, in the kernel's LRU order (reclaim_lrugen.h);
  *  - DAMOS: a paddr DAMON context whose region is the node's physical
  *    range, a memcg filter and a pageout scheme with a size quota;
  *  - madvise: process_madvise(MADV_PAGEOUT) on the ranges of the cgroup's
- *    tasks whose pages sit on the node (found with move_pages(2));
+ *    tasks whose pages sit on the node (found with move_pages(2)) and were
+ *    seen idle (/sys/kernel/mm/page_idle/bitmap) since the previous step;
  *  - memcg: memory.reclaim, memcg-wide: the last resort, not node-targeted.
  * Each step asks for a number of bytes; what was really freed, and from
  * which node, the caller measures from memory.numa_stat.
@@ -21,8 +24,16 @@ enum nl_rb_kind {
 	NL_RB_DAMOS = 0,
 	NL_RB_MADVISE = 1,
 	NL_RB_MEMCG = 2,
-	NL_RB_NR = 3,
+	NL_RB_LRUGEN = 3,	/* numbered last (published arrays keep their
+				 * order) but tried first: see nl_rb_order */
+	NL_RB_NR = 4,
 };
+
+/* Backends in order of preference: the first the probe allows is used,
+ * and a backend the kernel refuses falls back to the next. lru_gen, damos,
+ * madvise, memcg; madvise after memcg when there is no page_idle bitmap
+ * (set by nl_rb_probe_all()). */
+extern int nl_rb_order[NL_RB_NR];
 
 /* Result of probing every backend at start. */
 struct nl_rb_probe {
@@ -37,9 +48,11 @@ struct nl_rb_target {
 	bool v1;		/* v1 memory controller */
 	int nid;		/* node to reclaim from (ignored by memcg) */
 	bool anon_ok;		/* swap can take anon pages (else madvise skips anon VMAs) */
+	uint32_t swappiness;	/* the memcg's, 0..200 (lru_gen eviction) */
+	uint32_t cold_ms;	/* lru_gen: shortest time between two agings */
 };
 
-/* Name of a backend ("damos", "madvise", "memcg"). */
+/* Name of a backend ("lru_gen", "damos", "madvise", "memcg"). */
 const char *nl_rb_name(enum nl_rb_kind k);
 
 /* Probe all backends for cgroups of this hierarchy (@v1) on @sysfs ("/sys").
@@ -51,14 +64,16 @@ void nl_rb_probe_all(struct nl_rb_probe *p, bool v1, const char *sysfs);
  * where the backend can target). *@asked gets the bytes the backend acted
  * on (madvise: pages advised; others: @bytes). Returns 0, -ENOENT (the
  * cgroup is gone), -ESRCH (no live task to act on: madvise), -EAGAIN (the
- * kernel did less than asked; not an error), -EOPNOTSUPP / -EPERM /
+ * kernel did less than asked; not an error), -EINPROGRESS (lru_gen,
+ * madvise: no page has been seen cold long enough yet; try later), -EOPNOTSUPP / -EPERM /
  * -EINVAL (the kernel refused the backend), or another -errno. @err gets
  * one line on failure.
  */
 int nl_rb_reclaim(enum nl_rb_kind k, const struct nl_rb_target *t, uint64_t bytes,
 		  uint64_t *asked, char *err, size_t errlen);
 
-/* Release what a backend keeps between steps (the DAMON kdamond). */
+/* Release what a backend keeps between steps (the DAMON kdamond, a
+ * debugfs mount the lru_gen probe made). */
 void nl_rb_cleanup(void);
 
 #endif

@@ -68,6 +68,8 @@ int nl_rcg_numa_stat(const char *dir, bool v1, struct nl_rcg_numa *out)
 				dst = out->inactive_file;
 			else if (KEY("active_file"))
 				dst = out->active_file;
+			else if (KEY("file_mapped"))
+				dst = out->file_mapped, out->have_mapped = true;
 		}
 #undef KEY
 		if (!dst)

@@ -23,6 +23,8 @@ struct nl_rcg_numa {
 	int nr_nodes;	/* highest node id seen + 1 */
 	uint64_t inactive_anon[NL_MAX_NODES], active_anon[NL_MAX_NODES];
 	uint64_t inactive_file[NL_MAX_NODES], active_file[NL_MAX_NODES];
+	uint64_t file_mapped[NL_MAX_NODES];	/* page cache mapped by a task (v2) */
+	bool have_mapped;	/* file_mapped was listed (not in v1) */
 };
 
 /* Parse memory.numa_stat of @dir. 0 or -errno. */

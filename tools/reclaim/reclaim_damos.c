@@ -3,7 +3,7 @@
  * DAMOS through /sys/kernel/mm/damon/admin (Documentation/admin-guide/mm/
  * damon/usage.rst): a paddr context whose one region is a node's physical
  * range, a memcg filter (only the cgroup's pages pass) and a pageout scheme
- * that matches every region (any access count, any age) under a size
+ * that matches cold regions only (no access for at least 1 s) under a size
  * quota. The node's range comes from its memory blocks.
  */
 #include <dirent.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "reclaim_damon_state.h"
 #include "reclaim_damos.h"
 
 #define ADMIN "kernel/mm/damon/admin/kdamonds"
@@ -22,6 +23,7 @@
 static bool ours;	/* this process created kdamond 0 */
 static bool damos_bounded;	/* the quota bounds a step (fail_charge_*) */
 static char ours_sysfs[256] = "/sys";
+static char adopted[160];	/* what the probe cleaned up, for the log */
 
 static int wr(const char *sysfs, const char *rel, const char *val)
 {
@@ -71,6 +73,29 @@ static bool exists(const char *sysfs, const char *rel)
 	return access(p, F_OK) == 0;
 }
 
+const char *nl_damos_cleaned(void)
+{
+	return adopted[0] ? adopted : NULL;
+}
+
+/* kdamond 0 is the only one and a killed numalens agent made it: stop and
+ * remove it. True when it was removed. */
+static bool clean_orphan(const char *sysfs)
+{
+	char buf[32], who[64];
+
+	if (rd(sysfs, "nr_kdamonds", buf, sizeof(buf)) || atoi(buf) != 1 ||
+	    !nl_damon_state_orphan(NULL, 0, who, sizeof(who)))
+		return false;
+	wr(sysfs, "0/state", "off");
+	if (wr(sysfs, "nr_kdamonds", "0"))
+		return false;
+	nl_damon_state_forget(NULL, 0);
+	snprintf(adopted, sizeof(adopted), "removed DAMON kdamond 0 left by a numalens agent that is "
+		 "gone (%s)", who);
+	return true;
+}
+
 /* [start, end) physical bytes of node @nid's memory blocks. */
 static int node_range(const char *sysfs, int nid, uint64_t *start, uint64_t *end)
 {
@@ -118,6 +143,8 @@ int nl_damos_probe(const char *sysfs, char *why, size_t len)
 		snprintf(why, len, "no DAMON sysfs (CONFIG_DAMON_SYSFS)");
 		return -EOPNOTSUPP;
 	}
+	if (!ours && rd(sysfs, "nr_kdamonds", buf, sizeof(buf)) == 0 && atoi(buf) != 0)
+		clean_orphan(sysfs);
 	if (rd(sysfs, "nr_kdamonds", buf, sizeof(buf)) || (atoi(buf) != 0 && !ours)) {
 		snprintf(why, len, "DAMON is in use by someone else (nr_kdamonds=%s): not taking it over", buf);
 		return -EBUSY;
@@ -141,12 +168,20 @@ int nl_damos_probe(const char *sysfs, char *why, size_t len)
 		}
 	}
 	if (!ours) {
-		if (wr(sysfs, "nr_kdamonds", "1") || wr(sysfs, "0/contexts/nr_contexts", "1")) {
+		if (wr(sysfs, "nr_kdamonds", "1")) {
 			snprintf(why, len, "cannot create a kdamond: %s", strerror(errno));
 			return -EOPNOTSUPP;
 		}
 		ours = true;
 		snprintf(ours_sysfs, sizeof(ours_sysfs), "%s", sysfs);
+		/* recorded before it can run: a kill from here on leaves a
+		 * kdamond the next agent recognises */
+		nl_damon_state_record(NULL, 0);
+		if (wr(sysfs, "0/contexts/nr_contexts", "1")) {
+			snprintf(why, len, "cannot create a DAMON context: %s", strerror(errno));
+			nl_damos_cleanup();
+			return -EOPNOTSUPP;
+		}
 	}
 	if (rd(sysfs, "0/contexts/0/avail_operations", buf, sizeof(buf)) == 0 &&
 	    !strstr(buf, "paddr")) {
@@ -202,9 +237,13 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 	SET("action", "pageout");
 	SET("access_pattern/sz/min", "0");
 	SET("access_pattern/sz/max", "18446744073709551615");
+	/* cold regions only, as DAMON_RECLAIM does: no access seen in any
+	 * sample of an aggregation interval, for at least 5 intervals (1 s
+	 * at the 200 ms below; the context starts afresh every step, so a
+	 * step pages out nothing in its first second) */
 	SET("access_pattern/nr_accesses/min", "0");
-	SET("access_pattern/nr_accesses/max", "4294967295");
-	SET("access_pattern/age/min", "0");
+	SET("access_pattern/nr_accesses/max", "0");
+	SET("access_pattern/age/min", "5");
 	SET("access_pattern/age/max", "4294967295");
 	/* The size quota is charged with the bytes DAMOS *tries*, before the
 	 * memcg filter: a step-sized quota would be spent on other cgroups'
@@ -290,5 +329,6 @@ void nl_damos_cleanup(void)
 		return;
 	wr(ours_sysfs, "0/state", "off");
 	wr(ours_sysfs, "nr_kdamonds", "0");
+	nl_damon_state_forget(NULL, 0);
 	ours = false;
 }

@@ -29,6 +29,10 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
  * a step can free all the cgroup's pages on the node). */
 bool nl_damos_step_bounded(void);
 
+/* What the probe cleaned up (a kdamond a killed agent left, recognised by
+ * its record under /run/numalens), one line for the log; NULL if nothing. */
+const char *nl_damos_cleaned(void);
+
 /* Stop and remove the kdamond this process created, if any. */
 void nl_damos_cleanup(void);
 

@@ -29,7 +29,17 @@
  * through a shared mapping) is not visible there and not skipped. The
  * same flags tell where a large folio ends: a step finishes the one it is
  * in, since advising part of one splits it and frees next to nothing.
+ *
+ * Only cold pages are advised: a step on a node marks every page it meets
+ * idle (/sys/kernel/mm/page_idle/bitmap) and advises those still idle from
+ * the previous step there, i.e. not accessed since. Steps on one node are
+ * at least cold_ms apart (a sooner one does nothing), so an advised page
+ * went untouched for at least that long. Without page_idle (a kernel
+ * without CONFIG_IDLE_PAGE_TRACKING, like Debian's) nothing tells hot from
+ * cold: every page on the node is advised, and the agent tries this
+ * backend only after memory.reclaim (nl_rb_order).
  */
+
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -41,6 +51,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include "cgroup.h"
 #include "reclaim_cg.h"
 #include "reclaim_madvise.h"
@@ -63,8 +74,15 @@ struct memcgs {
 	struct nl_cgroup_map tree;
 	int kpc_fd;
 	int kpf_fd;		/* /proc/kpageflags, -1 if unreadable */
+	int idle_fd;		/* /sys/kernel/mm/page_idle/bitmap */
 	uint64_t dirty;		/* dirty/writeback file pages skipped */
+	uint64_t busy;		/* pages found accessed since the last step (marked) */
 };
+
+#define PAGE_IDLE "/sys/kernel/mm/page_idle/bitmap"
+
+/* When each node was last stepped (CLOCK_MONOTONIC ms; 0 = never). */
+static uint64_t marked_ms[1024];
 
 /* /proc/kpageflags bits (Documentation/admin-guide/mm/pagemap.rst) */
 #define KPF_DIRTY	4
@@ -85,8 +103,11 @@ static int memcgs_open(struct memcgs *m, const char *dir)
 	if (m->kpc_fd < 0)
 		return -EOPNOTSUPP;
 	m->kpf_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	m->idle_fd = open(PAGE_IDLE, O_RDWR | O_CLOEXEC);
 	e = nl_cgroup_map_build(&m->tree, dir);
 	if (e < 0) {
+		if (m->idle_fd >= 0)
+			close(m->idle_fd);
 		close(m->kpc_fd);
 		if (m->kpf_fd >= 0)
 			close(m->kpf_fd);
@@ -97,6 +118,8 @@ static int memcgs_open(struct memcgs *m, const char *dir)
 
 static void memcgs_close(struct memcgs *m)
 {
+	if (m->idle_fd >= 0)
+		close(m->idle_fd);
 	close(m->kpc_fd);
 	if (m->kpf_fd >= 0)
 		close(m->kpf_fd);
@@ -125,6 +148,31 @@ static bool page_ours(struct memcgs *m, uint64_t pm, uint64_t *fl)
 		return false;
 	}
 	return true;
+}
+
+bool nl_madvise_sees_idle(void)
+{
+	return access(PAGE_IDLE, R_OK | W_OK) == 0;
+}
+
+/* True when the page at @pm was not accessed since it was marked idle;
+ * otherwise it is marked now (counted in m->busy). */
+static bool page_cold(struct memcgs *m, uint64_t pm)
+{
+	uint64_t pfn = pm & ((1ULL << 55) - 1), w = 0, bit = 1ULL << (pfn % 64);
+	off_t off = (off_t)(pfn / 64 * sizeof(w));
+
+	if (m->idle_fd < 0)
+		return true;	/* no page_idle: cannot tell (see nl_madvise_pageout) */
+	/* reading checks the page's accessed bits and clears idle if set */
+	if (pread(m->idle_fd, &w, sizeof(w), off) != sizeof(w))
+		return false;
+	if (w & bit)
+		return true;
+	w = bit;	/* bits written as 1 are set, the others left alone */
+	if (pwrite(m->idle_fd, &w, sizeof(w), off) == sizeof(w))
+		m->busy++;
+	return false;
 }
 
 /* VMAs of @pid with pages on @nid (numa_maps "N<nid>=" > 0) whose pages
@@ -254,7 +302,8 @@ static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, struct mem
 					break;
 				}
 				if (status[j] != nid || !page_ours(m, pm[j], &fl) ||
-				    (spent && !(fl & 1ULL << KPF_COMPOUND_TAIL))) {
+				    (spent && !(fl & 1ULL << KPF_COMPOUND_TAIL)) ||
+				    (!spent && !page_cold(m, pm[j]))) {
 					stop = spent;	/* the folio ended */
 					continue;
 				}
@@ -291,14 +340,24 @@ static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, struct mem
 	return e;
 }
 
-int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, uint64_t *advised,
-		       char *err, size_t errlen)
+int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint32_t cold_ms, uint64_t bytes,
+		       uint64_t *advised, char *err, size_t errlen)
 {
 	pid_t *pids;
 	struct memcgs m;
+	struct timespec ts;
+	uint64_t now_ms;
 	int n, live = 0, e;
 
 	*advised = 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	if (nid >= 0 && nid < 1024 && marked_ms[nid] && now_ms - marked_ms[nid] < cold_ms &&
+	    nl_madvise_sees_idle()) {
+		snprintf(err, errlen, "node %d was stepped %" PRIu64 " ms ago: its idle pages are told "
+			 "after %u ms", nid, now_ms - marked_ms[nid], cold_ms);
+		return -EINPROGRESS;
+	}
 	e = memcgs_open(&m, dir);
 	if (e == -EOPNOTSUPP) {
 		snprintf(err, errlen, "no /proc/kpagecgroup: cannot tell which cgroup a page is charged to");
@@ -335,6 +394,8 @@ int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, u
 	}
 	free(pids);
 	memcgs_close(&m);
+	if (nid >= 0 && nid < 1024)
+		marked_ms[nid] = now_ms;
 	if (!e && !live && n > 0 && !*advised) {
 		snprintf(err, errlen, "every task of the cgroup exited during the step");
 		return -ESRCH;

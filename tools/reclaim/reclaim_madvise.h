@@ -17,8 +17,16 @@
  * one line in @err on failure. Tasks exiting mid-step are skipped.
  * Without @anon_ok (no swap for this cgroup) anonymous VMAs are skipped:
  * PAGEOUT cannot free their pages, and they would fill every step.
+ * Only pages left idle since the previous step on @nid are advised (the
+ * others are marked idle for the next); a step sooner than @cold_ms ms
+ * after the previous one on @nid does nothing and returns -EINPROGRESS.
+ * Without the page_idle bitmap every page on the node is a candidate.
  */
-int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint64_t bytes, uint64_t *advised,
-		       char *err, size_t errlen);
+int nl_madvise_pageout(const char *dir, int nid, bool anon_ok, uint32_t cold_ms, uint64_t bytes,
+		       uint64_t *advised, char *err, size_t errlen);
+
+/* True when /sys/kernel/mm/page_idle/bitmap can be used: then only pages
+ * seen idle are advised. */
+bool nl_madvise_sees_idle(void);
 
 #endif

@@ -79,6 +79,8 @@ static char *render_json(struct nl_ra *a)
 	cJSON_AddStringToObject(root, "victim", a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
 	cJSON_AddBoolToObject(root, "dry_run", a->cfg.dry_run);
 	cJSON_AddStringToObject(root, "scan_source", a->scan ? "vmscan" : "prior");
+	cJSON_AddNumberToObject(root, "hook_latency_us_p50", nl_ra_hook_latency_us(a, 50));
+	cJSON_AddNumberToObject(root, "hook_latency_us_p99", nl_ra_hook_latency_us(a, 99));
 	arr = cJSON_AddArrayToObject(root, "cgroups");
 	for (int j = 0; arr && j < a->nr_cg; j++) {
 		struct nl_ra_cg *c = &a->cg[j];
@@ -120,6 +122,19 @@ static char *render_json(struct nl_ra *a)
 		cJSON_AddNumberToObject(o, "no_progress_stops", (double)c->no_progress_stops);
 		cJSON_AddNumberToObject(o, "over_high_seconds", c->over_high_s);
 		cJSON_AddNumberToObject(o, "agent_seconds", c->agent_s);
+		{
+			cJSON *h = cJSON_AddObjectToObject(o, "hook");
+
+			cJSON_AddNumberToObject(h, "limit_events", (double)c->hook_events);
+			cJSON_AddNumberToObject(h, "steps", (double)c->hook_steps);
+			cJSON_AddNumberToObject(h, "pages", (double)c->hook_pages);
+			cJSON_AddNumberToObject(h, "on_drawn_node_pages", (double)c->hook_on_pages);
+			cJSON_AddNumberToObject(h, "clean_steps", (double)c->hook_clean_steps);
+			cJSON_AddNumberToObject(h, "clean_pages", (double)c->hook_clean_pages);
+			cJSON_AddNumberToObject(h, "clean_on_drawn_node_pages", (double)c->hook_clean_on_pages);
+			cJSON_AddNumberToObject(h, "last_draw_id", (double)c->last_draw_id);
+			cJSON_AddNumberToObject(h, "last_draw_node", c->hook_steps ? c->last_draw_nid : -1);
+		}
 	}
 	out = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);

@@ -95,4 +95,12 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		a->cfg.v1 ? "memory.failcnt" : "memory.events.max",
 		c->events_max, c->events_max - c->events_max0,
 		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
+	fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
+		" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events,
+		c->hook_steps, c->hook_pages, c->hook_on_pages, c->hook_overlap_pages);
+	fprintf(f, " clean_steps=%" PRIu64 " clean_pages=%" PRIu64 " clean_on_drawn_node_pages=%" PRIu64,
+		c->hook_clean_steps, c->hook_clean_pages, c->hook_clean_on_pages);
+	if (c->hook_steps)
+		fprintf(f, " last_draw=%u last_draw_node=%d", c->last_draw_id, c->last_draw_nid);
+	fputc('\n', f);
 }

@@ -59,8 +59,11 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 		return NL_EXIT_KERNEL;
 	}
 	l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
-	if (!attach_limit)
+	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
+	if (!attach_limit) {
 		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
+		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
+	}
 	e = nl_lottery__load(l->skel);
 	if (e && attach_limit) {
 		/* The tracepoint may be missing or refused: keep the agent's draw. */
@@ -72,7 +75,9 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 			return NL_EXIT_KERNEL;
 		}
 		l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
+	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
 		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
+		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
 		attach_limit = false;
 		e = nl_lottery__load(l->skel);
 	}
@@ -85,6 +90,9 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 	if (attach_limit) {
 		l->skel->links.lot_limit_begin = bpf_program__attach(l->skel->progs.lot_limit_begin);
 		*have_limit = l->skel->links.lot_limit_begin != NULL;
+		/* without the end hook the agent cannot wait for the kernel's
+		 * runs: it then steps at once (nl_lot_limit_state: -ENOENT) */
+		l->skel->links.lot_limit_end = bpf_program__attach(l->skel->progs.lot_limit_end);
 	}
 	l->map_len = bpf_map__value_size(l->skel->maps.lot_tables) * (size_t)NL_LOT_MAX_CG;
 	l->map_len = (l->map_len + 4095) & ~(size_t)4095;
@@ -144,6 +152,12 @@ int nl_lot_unmanage(struct nl_lot_bpf *l, uint64_t cgid)
 		k = (uint32_t)s;
 		bpf_map_update_elem(bpf_map__fd(l->skel->maps.lot_counts), &k, zero, BPF_ANY);
 		free(zero);
+	}
+	{
+		struct nl_lot_limit_state st = { 0 };
+
+		k = (uint32_t)s;
+		bpf_map_update_elem(bpf_map__fd(l->skel->maps.lot_limit_state), &k, &st, BPF_ANY);
 	}
 	return 0;
 }
@@ -251,4 +265,20 @@ void nl_lot_close(struct nl_lot_bpf *l)
 		munmap(l->slots, l->map_len);
 	nl_lottery__destroy(l->skel);
 	free(l);
+}
+
+int nl_lot_limit_state(struct nl_lot_bpf *l, uint64_t cgid, int64_t *inflight, uint64_t *reclaimed)
+{
+	struct nl_lot_limit_state st;
+	int s = slot_of(l, cgid);
+	uint32_t k;
+
+	if (s < 0 || !l->skel->links.lot_limit_end)
+		return -ENOENT;
+	k = (uint32_t)s;
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_limit_state), &k, &st))
+		return -errno;
+	*inflight = st.inflight;
+	*reclaimed = st.reclaimed;
+	return 0;
 }

@@ -55,6 +55,10 @@ uint64_t nl_lot_lost(struct nl_lot_bpf *l);
 int nl_lot_poll(struct nl_lot_bpf *l, int timeout_ms,
 		void (*fn)(void *ctx, const struct nl_lot_event *e), void *ctx);
 
+/* The kernel's limit reclaim of @cgid: runs in flight (<= 0: none) and
+ * pages reclaimed so far. 0, or -ENOENT (not managed, or no end hook). */
+int nl_lot_limit_state(struct nl_lot_bpf *l, uint64_t cgid, int64_t *inflight, uint64_t *reclaimed);
+
 /* Detach and free; NULL is fine. */
 void nl_lot_close(struct nl_lot_bpf *l);
 

@@ -6,7 +6,7 @@
 #include "view_agent.h"
 #include "view_fmt.h"
 
-const char *const nl_agent_backend_names[NL_RA_NR_BACKENDS] = { "damos", "madvise", "memcg" };
+const char *const nl_agent_backend_names[NL_RA_NR_BACKENDS] = { "damos", "madvise", "memcg", "lru_gen" };
 const char *const nl_agent_source_names[NL_RA_NR_SOURCES] = { "limit", "agent" };
 
 void nl_agent_fmt_rate(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_cgroup *c,

@@ -14,9 +14,11 @@
 # over both (anon rewritten, file read through a mapping: evicted pages
 # come back as major faults). Swap on zram, MGLRU (the 7.3 default).
 # Arms, interleaved, RUNS runs each: no agent, agent with the round-robin
-# victim, agent with the BPF lottery (madvise backend, --high 90% --low 80%
+# victim, agent with the BPF lottery, the lottery with the seed's inverted
+# anon test (--anon-rule code, "lotbug"); the backend the agent picks
+# (lru_gen in this guest: cold pages of the drawn node), --high 90% --low 80%
 # so the agent reclaims just ahead of the limit, PSI back-off off as in
-# reclaim_bench.sh). Before each run: sync, drop_caches (S0's script).
+# reclaim_bench.sh, interval 1 s as there). Before each run: sync, drop_caches (S0's script).
 # Reclaim time and scanning are `numalens vmscan --json` figures for the
 # run's cgroup (limit context = the seed's *_by_limit); one vmscan runs for
 # the whole bench and every run's cgroup stays until the end so its totals
@@ -28,7 +30,7 @@
 # steps: the limit reclaim running meanwhile is in it too); agent_pageout
 # (per node: pageout_nN) is what vmscan saw the agent's MADV_PAGEOUT free
 # (charged to the agent's own cgroup /r19ag/ARM-RUN), agent_memcg what memory.reclaim freed (the agent's fallback).
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=600 modules=zram,virtio_blk,ext4 disk=256M
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=3000 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
 RUNS=${RUNS:-5}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
@@ -73,18 +75,18 @@ work() {
 
 : > /tmp/r19-runs
 for run in $(seq 1 $RUNS); do
-	for arm in none rr lottery; do
+	for arm in none rr lottery lotbug; do
 		c=$P/$arm-$run; mkdir $c; echo 64M > $c/memory.max
 		AG=
 		case $arm in
-		rr) V=round-robin;; lottery) V=lottery;;
+		rr) V="--victim round-robin";; lottery) V="--victim lottery";; lotbug) V="--victim lottery --anon-rule code";;
 		esac
 		if [ $arm != none ]; then
 			# in a cgroup of its own: vmscan charges MADV_PAGEOUT to
 			# the task that calls it, so its pages show there
 			mkdir $AGCG/$arm-$run
-			sh -c "echo \$\$ > $AGCG/$arm-$run/cgroup.procs; exec $NUMALENS reclaim --victim $V --backend madvise \
-				--step 256 --pressure 0 --high 90% --low 80% -i 0.1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
+			sh -c "echo \$\$ > $AGCG/$arm-$run/cgroup.procs; exec $NUMALENS reclaim $V \
+				--step 256 --pressure 0 --high 90% --low 80% -i 1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
 			# ticking (its state published) before the workload starts:
 			# the collector start takes seconds under TCG
 			i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do
@@ -100,9 +102,9 @@ for run in $(seq 1 $RUNS); do
 		pages=0
 		if [ -n "$AG" ]; then
 			kill $AG; wait $AG 2>/dev/null
-			pages=$(sed -n 's/^reclaimed madvise pages: //p' /tmp/r19-ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
+			pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/r19-ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
 			[ "$VERBOSE_AGENT" = 1 ] && grep -v ' step node=' /tmp/r19-ag.log | sed 's/^/  agent| /' | tail -25
-			sed -n 's/^reclaimed madvise pages: /  agent pages by node: /p' /tmp/r19-ag.log | tail -1
+			sed -n 's/^reclaimed \([a-z_]*\) pages: /  agent pages (\1) by node: /p' /tmp/r19-ag.log | tail -2
 		fi
 		echo "$arm $run $((t1 - t0)) $(stat_of $c/memory.stat pgmajfault) $(stat_of $c/memory.events max) $pages" | tee -a /tmp/r19-runs
 		rm -f /mnt/d/f*

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Records of the kdamonds numalens agents created (reclaim_damon_state.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "reclaim_damon_state.h"
+
+static void path_of(const char *dir, int idx, char *p, size_t len)
+{
+	snprintf(p, len, "%s/damon-%d.state", dir ? dir : NL_DAMON_STATE_DIR, idx);
+}
+
+/* Start time of @pid in clock ticks after boot (field 22 of its stat);
+ * 0 when it does not run. */
+static uint64_t start_of(int pid)
+{
+	char p[64], buf[1024], *s;
+	uint64_t v = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	/* fields after the command name, which may hold spaces: ") S ..." */
+	s = strrchr(buf, ')');
+	if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %" SCNu64,
+			 &v) != 1)
+		return 0;
+	return v;
+}
+
+static void boot_id(char *b, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	b[0] = '\0';
+	if (f) {
+		if (fgets(b, (int)len, f))
+			b[strcspn(b, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+int nl_damon_state_record(const char *dir, int idx)
+{
+	const char *d = dir ? dir : NL_DAMON_STATE_DIR;
+	char p[512], tmp[528], boot[64];
+	FILE *f;
+
+	/* its parents too: /run itself is missing in a minimal initramfs */
+	for (char q[512], *c = strchr(strncpy(q, d, sizeof(q) - 1) + 1, '/');; c = strchr(c + 1, '/')) {
+		q[sizeof(q) - 1] = '\0';
+		if (c)
+			*c = '\0';
+		if (mkdir(q, 0755) && errno != EEXIST)
+			return -errno;
+		if (!c)
+			break;
+		*c = '/';
+	}
+	path_of(dir, idx, p, sizeof(p));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
+	boot_id(boot, sizeof(boot));
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "kdamond=%d pid=%d start=%" PRIu64 " boot=%s\n", idx, (int)getpid(),
+		start_of((int)getpid()), boot);
+	if (fclose(f) || rename(tmp, p)) {
+		int e = -errno;
+
+		unlink(tmp);
+		return e;
+	}
+	return 0;
+}
+
+void nl_damon_state_forget(const char *dir, int idx)
+{
+	char p[512];
+
+	path_of(dir, idx, p, sizeof(p));
+	unlink(p);
+}
+
+bool nl_damon_state_orphan(const char *dir, int idx, char *who, size_t len)
+{
+	char p[512], boot[64], rboot[64] = "";
+	uint64_t start;
+	int k, pid;
+	FILE *f;
+
+	path_of(dir, idx, p, sizeof(p));
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	k = fscanf(f, "kdamond=%*d pid=%d start=%" SCNu64 " boot=%63s", &pid, &start, rboot);
+	fclose(f);
+	if (k < 2)
+		return false;	/* not a record we can read: leave it alone */
+	snprintf(who, len, "pid %d", pid);
+	boot_id(boot, sizeof(boot));
+	if (k == 3 && strcmp(boot, rboot))
+		return false;	/* a record from before a reboot: today's kdamond is not it */
+	return pid != (int)getpid() && start_of(pid) != start;
+}

@@ -7,7 +7,7 @@
 #include <curses.h>
 #include <stdlib.h>
 #include <term.h>
-#include "view_tui.h"
+#include "tui_term.h"
 
 bool nl_tui_term_usable_as(const char *term)
 {

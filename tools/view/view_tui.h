@@ -23,6 +23,7 @@
 #ifndef NL_VIEW_TUI_H
 #define NL_VIEW_TUI_H
 
+#include "tui_term.h"
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,16 +56,6 @@ struct nl_tui;
  */
 struct nl_tui *nl_tui_open(const struct nl_view_opts *init);
 
-/*
- * Whether terminal type @term can show the full-screen view: it is known
- * to terminfo and can address the cursor (cup), and is no hard-copy
- * terminal. False for NULL, "", "dumb" and unknown types. Loads terminfo
- * only; nothing is written to any terminal.
- */
-bool nl_tui_term_usable_as(const char *term);
-
-/* nl_tui_term_usable_as($TERM). */
-bool nl_tui_term_usable(void);
 
 /* As nl_tui_open on an explicit terminal: @term type (NULL: $TERM), output
  * and input streams (a pty in tests). */

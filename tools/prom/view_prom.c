@@ -116,7 +116,8 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 	static const char *const bucket_name = "fault_locality_ratio_bucket";
 
 	nl_prom_family_pre(b, r->prefix, "fault_locality_ratio", "histogram",
-			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time (L local, R remote faults), in 8 buckets. "
+			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time (L local, R remote faults), in 8 buckets of 1/8 "
+			   "(a locality on a bound counts in the bucket of that le). "
 			   "One observation is one CPU-second: bucket counts, _count and _sum are seconds. "
 			   "Empty while kernel.numa_balancing is 0 (see numalens_source_available).");
 	for (int i = 0; i < r->n; i++) {

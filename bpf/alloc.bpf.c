@@ -88,7 +88,7 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 	u32 order = ctx->order;
 	u8 class = class_of(ctx->migratetype);
 	u32 cpu_nid = bpf_get_numa_node_id();
-	u64 tgid = bpf_get_current_pid_tgid() >> 32;
+	u64 tgid = nl_current_tgid();
 	u64 cgid = nl_current_cgroup_id();
 	u8 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN;
 	u32 zero = 0;

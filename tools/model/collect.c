@@ -446,6 +446,10 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		struct nl_proc *p = &s->procs[n];
 		pid_t pid = (pid_t)ic->id;
 
+		if (ic->id == NL_TGID_OTHER_NS) {	/* invisible from our pid namespace */
+			nl_figs_compute(&s->other_pidns, &ic->c, prev, interval, s->src.numa_balancing);
+			continue;
+		}
 		if (pid <= 0)
 			continue;
 		p->pid = pid;
@@ -771,6 +775,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
 	fill_sources(c, s);
+	s->in_child_pidns = c->b->pidns_inum != 0;
 	/* scx_cling is another process: its pinned maps, when it runs */
 	s->cling_running = !nl_cling_stats_read(c->o.cling_pin_dir ? c->o.cling_pin_dir : CLING_PIN_DIR,
 						&s->cling);

@@ -267,6 +267,13 @@ struct nl_snapshot {
 	int nr_cgroups;
 	struct nl_cgroup *cgroups;	/* parents before children (pre-order) */
 	struct nl_self self;
+	/* numalens runs in a pid namespace other than the initial one (a
+	 * container, unshare --pid): processes are listed by their pids in
+	 * that namespace, and the tasks it cannot see are summed here, never
+	 * listed (they have no pid numalens could show). in_child_pidns false:
+	 * every process is listed and other_pidns is zero. */
+	bool in_child_pidns;
+	struct nl_figs other_pidns;
 	/* scx_cling, read from the maps it pins while it runs
 	 * (tools/source/cling_stats.h): monotonic per-node counters since it
 	 * attached, NUMA groups with their homes and failure ratios.

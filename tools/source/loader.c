@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -132,6 +133,17 @@ static const char *load_why(const struct nl_bpf_opts *o, int e)
 	return why;
 }
 
+/* Inode number of our own pid namespace, 0 for the initial one (whose
+ * number is fixed: PROC_PID_INIT_INO) or when it cannot be read. */
+static uint32_t own_pidns_inum(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == 0xeffffffcu)
+		return 0;
+	return (uint32_t)st.st_ino;
+}
+
 static bool tp_btf_exists(const struct btf *vmlinux, const char *name)
 {
 	char tn[128];
@@ -202,6 +214,7 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	if (!s)
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
+	s->rodata->nl_pidns_inum = b->pidns_inum;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
 				  tp_btf_exists(vm, "sched_process_exit"));
 	size_percpu(s->maps.sched_stats, b->nr_cpus, sizeof(struct nl_sched_val), budget);
@@ -239,6 +252,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	if (!a)
 		return -errno;
 	a->rodata->nl_cgroup_mode = o->cgroup_mode;
+	a->rodata->nl_pidns_inum = b->pidns_inum;
 	a->rodata->nl_track_class = lru;
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, lru);
 	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
@@ -288,6 +302,7 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 		return 0;
 	}
 	m->rodata->nl_cgroup_mode = o->cgroup_mode;
+	m->rodata->nl_pidns_inum = b->pidns_inum;
 	size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
 	if (nl_migrate__load(m)) {
 		int e = -errno;
@@ -429,6 +444,7 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		add_missing(b, "bpffs not mounted on /sys/fs/bpf and mount failed (%s): nothing is pinned",
 			    strerror(-e));
 
+	b->pidns_inum = own_pidns_inum();
 	b->nr_cpus = libbpf_num_possible_cpus();
 	if (b->nr_cpus <= 0) {
 		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));

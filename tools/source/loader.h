@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "nl_types.h"
 
 struct nl_sched;
@@ -59,6 +60,10 @@ struct nl_bpf {
 				 * (kallsyms had its entry points) */
 	int stats_fd;		/* BPF_ENABLE_STATS fd, -1 if refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
+	uint32_t pidns_inum;	/* our pid namespace's inode number when it is
+				 * not the initial one, else 0: process keys
+				 * are pids of that namespace, and tasks it
+				 * cannot see are summed under NL_TGID_OTHER_NS */
 	char missing[512];
 };
 

@@ -59,6 +59,14 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	fprintf(out, " procs_evicted=%llu cgroups_evicted=%llu\n",
 		(unsigned long long)s->self.procs_evicted,
 		(unsigned long long)s->self.cgroups_evicted);
+	if (s->in_child_pidns) {
+		const struct nl_figs *f = &s->other_pidns;
+
+		fprintf(out, "other pid namespaces: CPU%% %.1f  LCL/s %.1f  RMT/s %.1f  (tasks numalens' "
+			"pid namespace cannot see: summed here, not listed)\n", f->cpu_pct,
+			nl_rate(f->alloc.pages_local, s->interval_ns),
+			nl_rate(f->alloc.pages_remote, s->interval_ns));
+	}
 }
 
 /* RCLM/s: pages freed per second by reclaim of every context (vmscan);

@@ -16,7 +16,9 @@
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
+#define NL_CG_ANCESTRY
 #include "nl_bpf.h"
+#include "cg_ancestry.h"
 #include "pfn_map.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -65,7 +67,8 @@ static __always_inline void count(u64 id, u8 kind, u32 why, u8 cpu_nid,
 	};
 	struct nl_alloc_val *v;
 
-	v = nl_lookup_or_init(&alloc_stats, &key, &zero_alloc, why);
+	v = nl_lookup_or_init(&alloc_stats, &key, &zero_alloc, why,
+			      kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
 	v->events++;

@@ -39,15 +39,25 @@ static __always_inline void nl_drop(u32 why)
 		*c += 1;
 }
 
+#ifdef NL_CG_ANCESTRY
+static __always_inline void nl_note_cgroup(u64 id);
+#endif
+
 /* Return the value for @key in the bounded hash @map, inserting @zero if
- * absent. NULL (and one count in drops[@why]) when the map is full. */
+ * absent. NULL (and one count in drops[@why]) when the map is full.
+ * @cgid: the current task's cgroup id when @key is a cgroup's entry, else
+ * 0; a new entry of it records the cgroup's ancestry (cg_ancestry.h). */
 static __always_inline void *nl_lookup_or_init(void *map, const void *key,
-					       const void *zero, u32 why)
+					       const void *zero, u32 why, u64 cgid)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 
 	if (v)
 		return v;
+#ifdef NL_CG_ANCESTRY
+	if (cgid)
+		nl_note_cgroup(cgid);
+#endif
 	/* -EEXIST: another CPU inserted it meanwhile; look it up again. */
 	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(map, key);
@@ -63,10 +73,8 @@ static __always_inline void *nl_lookup_or_init(void *map, const void *key,
  * @t must be a BTF pointer (tp_btf argument or bpf_get_current_task_btf()):
  * the chain is then plain loads the verifier guards (a NULL reads as 0),
  * several times cheaper than bpf_probe_read_kernel per hop. */
-static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
+static __always_inline struct cgroup *nl_task_cgroup(struct task_struct *t)
 {
-	struct cgroup *cg;
-
 	if (nl_cgroup_mode == NL_CG_V1_MEMORY) {
 		if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
 			return 0;
@@ -78,10 +86,15 @@ static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
 		css = t->cgroups->subsys[idx];
 		if (!css)
 			return 0;
-		cg = css->cgroup;
-	} else {
-		cg = t->cgroups->dfl_cgrp;
+		return css->cgroup;
 	}
+	return t->cgroups->dfl_cgrp;
+}
+
+static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
+{
+	struct cgroup *cg = nl_task_cgroup(t);
+
 	if (!cg)
 		return 0;
 	return cg->kn->id;

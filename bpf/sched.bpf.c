@@ -13,7 +13,9 @@
  * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
  * in user space.
  */
+#define NL_CG_ANCESTRY
 #include "nl_bpf.h"
+#include "cg_ancestry.h"
 #include "locality.h"
 
 #define PF_EXITING 0x00000004
@@ -103,7 +105,8 @@ static __always_inline void fold(u64 id, u32 kind, u32 why, const struct nl_sche
 	struct nl_id_key key = { .id = id, .kind = kind };
 	struct nl_sched_val *v;
 
-	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why);
+	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why,
+			      kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
 	for (int n = 0; n < NL_MAX_NODES; n++)

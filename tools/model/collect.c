@@ -579,6 +579,27 @@ static int cgroups_fold_input(const struct nl_collector *c, uint64_t *ids, uint6
 	return nr_dead;
 }
 
+/* Counted cgroups the walk did not see (created and removed since the
+ * last one): their parents as BPF recorded them, so their counts fold into
+ * the real parent instead of the root. */
+static void cgroups_parent_hints(struct nl_collector *c, const uint64_t *ids)
+{
+	for (int i = 0; i < c->cgroups.n; i++) {
+		uint64_t anc[NL_CG_ANCESTORS];
+		int na;
+
+		if (nl_cgroup_map_index(&c->cgmap, ids[i]) >= 0)
+			continue;
+		na = nl_maps_cgroup_ancestors(c->b, ids[i], anc, NL_CG_ANCESTORS);
+		for (int k = 0; k < na; k++) {
+			if (nl_cgroup_fold_set_parent(&c->fold, k ? anc[k - 1] : ids[i], anc[k]))
+				break;
+			if (nl_cgroup_map_index(&c->cgmap, anc[k]) >= 0)
+				break;	/* a live ancestor: the chain ends there */
+		}
+	}
+}
+
 /* A snapshot row per live cgroup, from s->cgroups[*@k] on: the fold's
  * hierarchical totals @tot (kept in cg_tot for the next deltas), path,
  * figures over @interval ns and memory.numa_stat. 0 or -ENOMEM. */
@@ -680,6 +701,7 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 		goto out;
 	}
 	nr_dead = cgroups_fold_input(c, ids, own, dead);
+	cgroups_parent_hints(c, ids);
 	e = nl_cgroup_fold_run(&c->fold, &c->cgmap, ids, own, c->cgroups.n, tot);
 	if (!e)
 		e = cgroups_fill_live(c, s, tot, interval, &k);

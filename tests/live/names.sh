@@ -17,16 +17,27 @@ WPIDS=
 for r in "${raw[@]}"; do
 	"$WORK" --comm "$r" --spin 60 > /dev/null & WPIDS="$WPIDS $!"
 done
-sleep 2.5	# two export intervals with the workers running
-curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m" || fail "curl /metrics failed"
-promtool_ok "$TMP/m" || fail "promtool check metrics: $(head -3 "$TMP/m.lint")"
-iconv -f UTF-8 -t UTF-8 "$TMP/m" > /dev/null 2>&1 || fail "/metrics is not valid UTF-8"
+# a label value escapes '\' once more
+labs=()
+for w in "${want[@]}"; do labs+=("$(printf '%s' "$w" | sed 's/\\/\\\\/g')"); done
+# every scrape must pass promtool; the workers are among the K busiest once
+# an interval has seen them run (on a busy host that may take a few)
+for try in $(seq 1 15); do
+	sleep 1
+	curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m" || fail "curl /metrics failed"
+	promtool_ok "$TMP/m" || fail "promtool check metrics: $(head -3 "$TMP/m.lint")"
+	iconv -f UTF-8 -t UTF-8 "$TMP/m" > /dev/null 2>&1 || fail "/metrics is not valid UTF-8"
+	i=0; seen=0
+	for p in $WPIDS; do
+		grep -qF "pid=\"$p\",comm=\"${labs[$i]}\"" "$TMP/m" && seen=$((seen + 1))
+		i=$((i + 1))
+	done
+	[ $seen = 4 ] && break
+done
 i=0
 for p in $WPIDS; do
-	# a label value escapes '\' once more
-	lab=$(printf '%s' "${want[$i]}" | sed 's/\\/\\\\/g')
-	grep -qF "pid=\"$p\",comm=\"$lab\"" "$TMP/m" ||
-		fail "no series with pid=\"$p\",comm=\"$lab\"; saw: $(grep -o "pid=\"$p\",comm=\"[^,]*" "$TMP/m" | head -1 | od -c | head -3)"
+	grep -qF "pid=\"$p\",comm=\"${labs[$i]}\"" "$TMP/m" ||
+		fail "no series with pid=\"$p\",comm=\"${labs[$i]}\" after $try scrapes; saw: $(grep -o "pid=\"$p\",comm=\"[^,]*" "$TMP/m" | head -1 | od -c | head -3)"
 	i=$((i + 1))
 done
 note "/metrics: promtool ok, $(grep -c 'comm=' "$TMP/m") process series, the four names cleaned"

@@ -16,7 +16,9 @@
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
+#define NL_CG_ANCESTRY
 #include "nl_bpf.h"
+#include "cg_ancestry.h"
 #include "pfn_map.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -65,7 +67,8 @@ static __always_inline void count(u64 id, u8 kind, u32 why, u8 cpu_nid,
 	};
 	struct nl_alloc_val *v;
 
-	v = nl_lookup_or_init(&alloc_stats, &key, &zero_alloc, why);
+	v = nl_lookup_or_init(&alloc_stats, &key, &zero_alloc, why,
+			      kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
 	v->events++;
@@ -88,7 +91,7 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 	u32 order = ctx->order;
 	u8 class = class_of(ctx->migratetype);
 	u32 cpu_nid = bpf_get_numa_node_id();
-	u64 tgid = bpf_get_current_pid_tgid() >> 32;
+	u64 tgid = nl_current_tgid();
 	u64 cgid = nl_current_cgroup_id();
 	u8 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN;
 	u32 zero = 0;

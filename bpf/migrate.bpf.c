@@ -7,7 +7,9 @@
  * Page migrations are charged to the current task: for NUMA-balancing
  * (reason MR_NUMA_MISPLACED) that is the task taking the hinting fault.
  */
+#define NL_CG_ANCESTRY
 #include "nl_bpf.h"
+#include "cg_ancestry.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -26,7 +28,8 @@ static __always_inline struct nl_migrate_val *get(u64 id, u32 kind, u32 why)
 {
 	struct nl_id_key key = { .id = id, .kind = kind };
 
-	return nl_lookup_or_init(&migrate_stats, &key, &zero_mig, why);
+	return nl_lookup_or_init(&migrate_stats, &key, &zero_mig, why,
+				 kind == NL_KIND_CGROUP ? id : 0);
 }
 
 static __always_inline void task_event(struct task_struct *t, enum what w)
@@ -35,7 +38,7 @@ static __always_inline void task_event(struct task_struct *t, enum what w)
 
 	if (!t)
 		return;
-	v[0] = get(t->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
+	v[0] = get(nl_task_tgid(t), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
 	v[1] = get(nl_task_cgroup_id(t), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL);
 	for (int i = 0; i < 2; i++) {
 		if (!v[i])
@@ -84,7 +87,7 @@ int BPF_PROG(handle_migrate_pages, unsigned long succeeded, unsigned long failed
 
 	if (r >= NL_MIGRATE_REASONS)
 		r = NL_MIGRATE_REASONS - 1;
-	v[0] = get(bpf_get_current_pid_tgid() >> 32, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
+	v[0] = get(nl_current_tgid(), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
 	v[1] = get(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL);
 	for (int i = 0; i < 2; i++) {
 		if (!v[i])

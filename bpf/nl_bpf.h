@@ -15,6 +15,13 @@
 
 /* Set by user space before load (rodata). */
 const volatile u32 nl_cgroup_mode = NL_CG_V2;
+/* Inode number of numalens' own pid namespace when that is not the
+ * initial one, else 0: process keys are then the kernel's tgids as they
+ * are, with no cost on the hot paths. */
+const volatile u32 nl_pidns_inum = 0;
+
+/* Deepest pid namespace nesting the kernel allows (MAX_PID_NS_LEVEL). */
+#define NL_PIDNS_MAX_LEVEL 32
 
 /* Per-CPU drop counters, indexed by enum nl_drop. */
 struct {
@@ -32,15 +39,25 @@ static __always_inline void nl_drop(u32 why)
 		*c += 1;
 }
 
+#ifdef NL_CG_ANCESTRY
+static __always_inline void nl_note_cgroup(u64 id);
+#endif
+
 /* Return the value for @key in the bounded hash @map, inserting @zero if
- * absent. NULL (and one count in drops[@why]) when the map is full. */
+ * absent. NULL (and one count in drops[@why]) when the map is full.
+ * @cgid: the current task's cgroup id when @key is a cgroup's entry, else
+ * 0; a new entry of it records the cgroup's ancestry (cg_ancestry.h). */
 static __always_inline void *nl_lookup_or_init(void *map, const void *key,
-					       const void *zero, u32 why)
+					       const void *zero, u32 why, u64 cgid)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 
 	if (v)
 		return v;
+#ifdef NL_CG_ANCESTRY
+	if (cgid)
+		nl_note_cgroup(cgid);
+#endif
 	/* -EEXIST: another CPU inserted it meanwhile; look it up again. */
 	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(map, key);
@@ -56,10 +73,8 @@ static __always_inline void *nl_lookup_or_init(void *map, const void *key,
  * @t must be a BTF pointer (tp_btf argument or bpf_get_current_task_btf()):
  * the chain is then plain loads the verifier guards (a NULL reads as 0),
  * several times cheaper than bpf_probe_read_kernel per hop. */
-static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
+static __always_inline struct cgroup *nl_task_cgroup(struct task_struct *t)
 {
-	struct cgroup *cg;
-
 	if (nl_cgroup_mode == NL_CG_V1_MEMORY) {
 		if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
 			return 0;
@@ -71,13 +86,61 @@ static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
 		css = t->cgroups->subsys[idx];
 		if (!css)
 			return 0;
-		cg = css->cgroup;
-	} else {
-		cg = t->cgroups->dfl_cgrp;
+		return css->cgroup;
 	}
+	return t->cgroups->dfl_cgrp;
+}
+
+static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
+{
+	struct cgroup *cg = nl_task_cgroup(t);
+
 	if (!cg)
 		return 0;
 	return cg->kn->id;
+}
+
+/* tgid of @t as numalens' pid namespace (nl_pidns_inum) sees it, from the
+ * pid numbers of its group leader (struct pid.numbers[level], one per
+ * namespace from the initial one down to the task's own), or
+ * NL_TGID_OTHER_NS when that namespace is not among them. @t may be any
+ * task pointer: plain probe reads. */
+static __always_inline u64 nl_ns_tgid(struct task_struct *t)
+{
+	struct pid *p = BPF_CORE_READ(t, group_leader, thread_pid);
+	unsigned int level;
+
+	if (!p)
+		return NL_TGID_OTHER_NS;
+	level = BPF_CORE_READ(p, level);
+	for (int i = 0; i < NL_PIDNS_MAX_LEVEL; i++) {
+		struct upid u;
+
+		if ((unsigned int)i > level)
+			break;
+		if (bpf_probe_read_kernel(&u, sizeof(u), &p->numbers[i]))
+			break;
+		if (u.ns && BPF_CORE_READ(u.ns, ns.inum) == nl_pidns_inum)
+			return (u32)u.nr;
+	}
+	return NL_TGID_OTHER_NS;
+}
+
+/* The process key of @t (a BTF pointer): its tgid, translated when
+ * numalens runs in another pid namespace than the initial one. */
+static __always_inline u64 nl_task_tgid(struct task_struct *t)
+{
+	if (nl_pidns_inum)
+		return nl_ns_tgid(t);
+	return t->tgid;
+}
+
+/* Same for the current task. */
+static __always_inline u64 nl_current_tgid(void)
+{
+	if (nl_pidns_inum)
+		return nl_ns_tgid(bpf_get_current_task_btf());
+	return bpf_get_current_pid_tgid() >> 32;
 }
 
 /* Same for the current task, using the cheaper helper in v2 mode. */

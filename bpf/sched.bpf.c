@@ -13,7 +13,9 @@
  * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
  * in user space.
  */
+#define NL_CG_ANCESTRY
 #include "nl_bpf.h"
+#include "cg_ancestry.h"
 #include "locality.h"
 
 #define PF_EXITING 0x00000004
@@ -103,7 +105,8 @@ static __always_inline void fold(u64 id, u32 kind, u32 why, const struct nl_sche
 	struct nl_id_key key = { .id = id, .kind = kind };
 	struct nl_sched_val *v;
 
-	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why);
+	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why,
+			      kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
 	for (int n = 0; n < NL_MAX_NODES; n++)
@@ -156,7 +159,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	if (!acc) {	/* no storage: fold this slice alone */
 		__builtin_memset(&one, 0, sizeof(one));
 		add_slice(&one, nid, delta, bucket);
-		fold(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &one);
+		fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &one);
 		fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &one);
 		return 0;
 	}
@@ -165,7 +168,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	now = bpf_jiffies64();
 	if (!exiting && acc->pending_ns < nl_flush_ns && now - acc->last_flush < nl_flush_jiffies)
 		return 0;
-	fold(prev->tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
+	fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
 	/* prev is still current here, so the current-task helper applies */
 	fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &acc->v);
 	__builtin_memset(acc, 0, sizeof(*acc));
@@ -177,9 +180,12 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_process_exit, struct task_struct *p)
 {
 	struct nl_comm c = {};
-	u32 tgid = p->tgid;
+	u32 tgid;
 
 	if (p->pid != p->tgid)	/* only the group leader names the process */
+		return 0;
+	tgid = (u32)nl_task_tgid(p);
+	if (tgid == NL_TGID_OTHER_NS)	/* has no pid numalens could look up */
 		return 0;
 	bpf_probe_read_kernel_str(c.comm, sizeof(c.comm), p->comm);
 	bpf_map_update_elem(&exited_comm, &tgid, &c, BPF_ANY);

@@ -172,7 +172,7 @@ static __always_inline struct nl_vs_time *time_of(u64 cgid, u32 ctx)
 {
 	struct nl_vs_tkey k = { .cgroup_id = cgid, .ctx = ctx };
 
-	return nl_lookup_or_init(&vmscan_time, &k, &zero_time, NL_DROP_CGROUP_MAP_FULL);
+	return nl_lookup_or_init(&vmscan_time, &k, &zero_time, NL_DROP_CGROUP_MAP_FULL, 0);
 }
 
 static __always_inline void end(void)
@@ -225,7 +225,7 @@ static __always_inline struct nl_vs_pages *pages_of(int nid, u32 ctx, u64 cgid)
 		return NULL;
 	}
 	k.nid = (u8)nid;
-	return nl_lookup_or_init(&vmscan_pages, &k, &zero_pages, NL_DROP_CGROUP_MAP_FULL);
+	return nl_lookup_or_init(&vmscan_pages, &k, &zero_pages, NL_DROP_CGROUP_MAP_FULL, 0);
 }
 
 /* ---- episodes ------------------------------------------------------------ */

@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cling_stats.h"
+#include "loader.h"
 #include "procfs.h"
 #include "version.h"
 #include "topology.h"
@@ -96,7 +97,7 @@ static const char doc[] =
 "  scx_cling --all --cling-degree 30\n"
 "  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
 
-enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR };
+enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR, O_BTF };
 
 static const struct argp_option options[] = {
 	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
@@ -122,6 +123,8 @@ static const struct argp_option options[] = {
 	{ "pin-dir", O_PINDIR, "DIR", 0, "Where to pin the statistics maps (default "
 	  CLING_PIN_DIR ")", 1 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log", 1 },
+	{ "btf", O_BTF, "PATH", 0, "Refused: a sched_ext scheduler needs the kernel's own BTF "
+	  "(" NL_KERNEL_BTF "), which a BTF file cannot stand in for", 1 },
 	{ 0 }
 };
 
@@ -163,6 +166,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case O_CGROOT: opt.cg_root = arg; break;
 	case O_PINDIR: opt.pin_dir = arg; break;
 	case 'v': opt.verbose = true; break;
+	case O_BTF:
+		/* struct_ops maps and their programs are matched against the
+		 * running kernel's BTF ids (sched_ext_ops), which only the
+		 * kernel's own BTF has: a custom file could relocate CO-RE
+		 * reads but never attach the scheduler */
+		argp_error(st, "--btf %s: scx_cling cannot use a BTF file: sched_ext attaches "
+			   "through the kernel's own BTF (" NL_KERNEL_BTF ")", arg);
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;
@@ -544,6 +555,13 @@ int main(int argc, char **argv)
 	if (geteuid()) {
 		die_msg("loading a sched_ext scheduler needs root (CAP_SYS_ADMIN, CAP_BPF)");
 		return EX_PRIV;
+	}
+	/* the same BTF check and message as numalens' commands */
+	char berr[256];
+
+	if (nl_btf_check(NULL, NULL, berr, sizeof(berr))) {
+		die_msg("%s", berr);
+		return EX_KERNEL;
 	}
 	if (strcmp(read_word(SCX_DIR "/state", st, sizeof(st)), "disabled")) {
 		die_msg("another sched_ext scheduler is attached (state=%s, ops=%s): stop it first",

@@ -154,6 +154,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	bo.track_class = o->track_class;
 	bo.verbose = o->verbose;
 	bo.vmscan_only = o->vmscan_only;
+	bo.btf_path = o->btf;
 	rc = nl_bpf_open(&s->bpf, &bo, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

@@ -48,8 +48,15 @@ void nl_cli_add_seconds(struct timespec *t, double s);
 /* Sleep until @deadline (CLOCK_MONOTONIC, absolute) or until nl_stop_req. */
 void nl_cli_sleep_until(const struct timespec *deadline);
 
+/* --btf, the same option in every command that loads BPF: its key and help. */
+#define NL_CLI_OPT_BTF 3000
+#define NL_CLI_BTF_DOC "BTF of the running kernel for CO-RE (libbpf's btf_custom_path), " \
+	"for kernels without " NL_KERNEL_BTF "; programs that attach to the kernel's own BTF " \
+	"(tp_btf) still need the kernel's"
+
 /* Options of nl_cli_open(). */
 struct nl_cli_open_opts {
+	const char *btf;	/* --btf PATH, NULL: the kernel's own BTF */
 	int cg_mode;		/* -1 auto, else enum nl_cgroup_mode */
 	const char *cgroup;	/* optional cgroup path that must exist ("" / NULL: none) */
 	bool track_class;	/* split user pages into anon/file/shmem */

@@ -34,6 +34,7 @@ enum {
 
 struct export_args {
 	const char *listen;
+	const char *btf;	/* --btf */
 	double interval, grace;
 	int cg_mode;
 	bool no_class, verbose;
@@ -145,6 +146,7 @@ static const struct argp_option export_opts[] = {
 	{ "no-class", OPT_NO_CLASS, NULL, 0, "Do not split user pages into anon/file/shmem", 1 },
 	{ "max-connections", OPT_MAX_CONNS, "N", 0, "Concurrent HTTP connections (default 128)", 2 },
 	{ "verbose", 'v', NULL, 0, "libbpf's and libmicrohttpd's messages on stderr", 2 },
+	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
 	{ "synthetic", OPT_SYNTH, "CGROUPSxNODES", OPTION_HIDDEN, "Serve a synthetic snapshot, no BPF (bench, tests)", 2 },
 	{ 0 }
 };
@@ -191,6 +193,9 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_MAX_CONNS:
 		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
+		break;
+	case NL_CLI_OPT_BTF:
+		a->btf = arg;
 		break;
 	case 'v':
 		a->verbose = true;
@@ -468,6 +473,7 @@ int nl_cmd_export(int argc, char **argv)
 	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */
 	if (!a.synth_cgroups) {
 		struct nl_cli_open_opts oo = {
+			.btf = a.btf,
 			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
 			.prog = "numalens export",
 			/* intervals, rounded up, so the last counts get scraped */

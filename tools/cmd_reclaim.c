@@ -38,6 +38,7 @@ struct rc_args {
 	bool low_given;		/* --low on the command line (else its default) */
 	int cg_mode;
 	bool libbpf_log;
+	const char *btf;	/* --btf */
 };
 
 static const char rc_doc[] =
@@ -114,6 +115,7 @@ static const struct argp_option rc_opts[] = {
 	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
 	{ "verbose", 'v', NULL, 0, "Log every step (twice: libbpf's log too)", 3 },
+	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 3 },
 	{ 0 }
 };
 
@@ -203,6 +205,9 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		break;
 	}
 	case OPT_CG_HIER: a->cg_mode = nl_cli_parse_cg_mode(arg, st); break;
+	case NL_CLI_OPT_BTF:
+		a->btf = arg;
+		break;
 	case 'v':
 		a->libbpf_log = a->cfg.verbose;
 		a->cfg.verbose = true;
@@ -310,9 +315,9 @@ static void print_agent_status(const uint64_t *ids, int n)
 static struct nl_cli_session scan_sess;
 static struct nl_snapshot scan_snap;
 
-static void scan_open(struct nl_ra *ra, int cg_mode, bool verbose)
+static void scan_open(struct nl_ra *ra, int cg_mode, bool verbose, const char *btf)
 {
-	struct nl_cli_open_opts o = { .cg_mode = cg_mode, .verbose = verbose,
+	struct nl_cli_open_opts o = { .btf = btf, .cg_mode = cg_mode, .verbose = verbose,
 				      .prog = "numalens reclaim", .vmscan_only = true };
 
 	ra->scan_from = "prior";
@@ -498,7 +503,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	if (!a.status)
 		nl_cli_install_signals();
 
-	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, &have_limit, err, sizeof(err));
+	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, a.btf, &have_limit, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return rc;
@@ -573,7 +578,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	 * draws from them at once */
 	for (int i = 0; i < ra.nr_cg; i++)
 		nl_ra_refresh(&ra, &ra.cg[i]);
-	scan_open(&ra, (int)mode, a.libbpf_log);
+	scan_open(&ra, (int)mode, a.libbpf_log, a.btf);
 	hook_lot = lot;
 	ra.between_steps = hook_between_steps;
 	fflush(stdout);

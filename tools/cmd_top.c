@@ -23,6 +23,7 @@ struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
 	bool batch, json, force_tui, verbose, no_class, no_legend, active;
+	const char *btf;	/* --btf */
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -71,6 +72,7 @@ static const struct argp_option top_opts[] = {
 	{ "no-class", OPT_NO_CLASS, NULL, 0,
 	  "Do not split user pages into anon/file/shmem (skips the LRU tracepoint)", 2 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
+	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
 	{ 0 }
 };
 
@@ -151,6 +153,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	case 'V':
 		printf("numalens %s\n", NL_VERSION);
 		exit(0);
+	case NL_CLI_OPT_BTF:
+		a->btf = arg;
+		break;
 	case 'v':
 		a->verbose = true;
 		break;
@@ -286,7 +291,7 @@ int nl_cmd_top(int argc, char **argv)
 			a.view.filter.pid = tgid;
 		}
 	}
-	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
+	oo = (struct nl_cli_open_opts){ .btf = a.btf, .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
 					.prog = "numalens top", .watch_pid = a.view.filter.pid,
 					.all_procs = !a.active };

@@ -17,6 +17,7 @@ struct vs_args {
 	double delay;
 	long count;
 	bool json, verbose;
+	const char *btf;	/* --btf */
 	int cg_mode;
 	struct nl_vs_view_opts view;
 };
@@ -58,6 +59,7 @@ static const struct argp_option vs_opts[] = {
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by (as for numalens top)", 1 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 1 },
+	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 1 },
 	{ 0 }
 };
 
@@ -85,6 +87,9 @@ static error_t vs_parse(int key, char *arg, struct argp_state *st)
 	case OPT_CG_HIER:
 		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
 		break;
+	case NL_CLI_OPT_BTF:
+		a->btf = arg;
+		break;
 	case 'v':
 		a->verbose = true;
 		break;
@@ -108,7 +113,7 @@ int nl_cmd_vmscan(int argc, char **argv)
 	int rc;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.cgroup,
+	oo = (struct nl_cli_open_opts){ .btf = a.btf, .cg_mode = a.cg_mode, .cgroup = a.view.cgroup,
 					.track_class = false, .verbose = a.verbose,
 					.prog = "numalens vmscan" };
 	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */

@@ -38,7 +38,8 @@ typedef __u64 u64;
 
 /* What a key's id names. */
 enum nl_id_kind {
-	NL_KIND_TGID = 0,	/* a process, by tgid */
+	NL_KIND_TGID = 0,	/* a process, by tgid as numalens' pid namespace
+				 * sees it (NL_TGID_OTHER_NS: not visible there) */
 	NL_KIND_CGROUP = 1,	/* a cgroup, by kernfs id (see nl_cgroup_mode) */
 };
 
@@ -97,6 +98,21 @@ struct nl_sched_val {
 };
 
 /* Name of an exited process (sched.bpf.c exited_comm map). */
+/* Ancestors recorded per counted cgroup (bpf/cg_ancestry.h): a cgroup
+ * that lives between two collections folds into the nearest of them that
+ * user space knows; deeper chains end at the root. */
+#define NL_CG_ANCESTORS 8
+
+/* The ancestors' cgroup ids, nearest (the parent) first; 0 ends the list. */
+struct nl_cg_ancestry {
+	u64 id[NL_CG_ANCESTORS];
+};
+
+/* The NL_KIND_TGID key under which tasks are summed that numalens' pid
+ * namespace cannot see (numalens runs in a container or under unshare
+ * --pid): above any pid_max, so never a real process. */
+#define NL_TGID_OTHER_NS 0xffffffffu
+
 struct nl_comm {
 	char comm[16];
 };

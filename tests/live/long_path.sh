@@ -15,7 +15,7 @@ mkdir -p "$root/$D/x1" "$root/$D/x2" || fail "cannot create $root/$D/x{1,2}"
 # cut offset, one of them has it inside a character
 eur=$(printf '\342\202\254%.0s' $(seq 1 84))
 for pad in "" x xx; do mkdir "$root/$T/$a/$pad$eur" || fail "cannot create a cgroup named in UTF-8"; done
-# a name that is not UTF-8 at all: shown with '?' and its id
+# a name that is not UTF-8 at all: shown with U+FFFD (README "Names") and its id
 bad=$(printf 'bad\377x')
 mkdir "$root/$T/$bad" || fail "cannot create a cgroup with a non-UTF-8 name"
 idbad=$(stat -c %i "$root/$T/$bad")
@@ -45,8 +45,9 @@ note "x1 run_ns_total=$r1, x2 run_ns_total=$r2; the workload in x1 measured cpu_
 ge_pct "$r1" "$got" 90 || fail "x1 should have >= 90% of the $got ns of CPU time its workload measured, under its own label, saw $r1"
 [ "$r2" = 0 ] || fail "x2 ran nothing, saw run_ns_total=$r2"
 iconv -f UTF-8 -t UTF-8 "$TMP/top.jsonl" > /dev/null 2>&1 || fail "top --json output is not valid UTF-8 (a label cut inside a character)"
-grep -q "\"path\":\"/$T/bad?x#$idbad\"" "$TMP/top.jsonl" || fail "no label /$T/bad?x#$idbad for the non-UTF-8 name"
-note "labels of the UTF-8 named cgroups and of bad\\377x (/$T/bad?x#$idbad): valid UTF-8"
+fffd=$'\xef\xbf\xbd'
+grep -q "\"path\":\"/$T/bad${fffd}x#$idbad\"" "$TMP/top.jsonl" || fail "no label /$T/bad<U+FFFD>x#$idbad for the non-UTF-8 name"
+note "labels of the UTF-8 named cgroups and of bad\\377x (/$T/bad<U+FFFD>x#$idbad): valid UTF-8"
 # -c of the long parent: both children shown (the filter takes full paths)
 "$NL" vmscan --all -n 1 -d 0.3 -c "/$D" > "$TMP/vs.txt" 2>&1 || fail "vmscan -c /<long parent> exited $?: $(tail -2 "$TMP/vs.txt")"
 grep -q "not in the hierarchy" "$TMP/vs.txt" && fail "vmscan -c of an existing long path: $(grep -m1 'not in' "$TMP/vs.txt" | cut -c 1-80)"

@@ -337,6 +337,40 @@ static void test_fold_peter(void **state)
 	nl_cgroup_map_free(&m);
 }
 
+/* Cgroups the walk never saw (created and removed between two walks):
+ * with the parents BPF recorded, their counts land in the real parent A,
+ * directly (99 -> A) and through a removed parent (100 -> 98 -> A), and
+ * stay there after their counters are evicted; without, in the root. */
+static void test_fold_short_lived(void **state)
+{
+	static const uint64_t ids[] = { 1, 10, 20 };	/* R, A, B */
+	static const int par[] = { -1, 0, 0 };
+	struct nl_cgroup_map m;
+	struct nl_cgroup_fold f;
+	uint64_t cid[] = { 99, 100, 77 }, own[] = { 2048, 512, 5 }, tot[3];
+
+	(void)state;
+	fake_map(&m, ids, par, 3);
+	assert_int_equal(nl_cgroup_fold_init(&f, 1), 0);
+	assert_int_equal(nl_cgroup_fold_set_parent(&f, 99, 10), 0);
+	assert_int_equal(nl_cgroup_fold_set_parent(&f, 100, 98), 0);
+	assert_int_equal(nl_cgroup_fold_set_parent(&f, 98, 10), 0);
+	assert_int_equal(nl_cgroup_fold_set_parent(&f, 10, 20), 0);	/* not in the tree yet */
+	assert_int_equal(nl_cgroup_fold_run(&f, &m, cid, own, 3, tot), 0);
+	assert_int_equal(tot[1], 2048 + 512);	/* A: both children */
+	assert_int_equal(tot[2], 0);		/* B: the tree's parent of A wins */
+	assert_int_equal(tot[0], 2048 + 512 + 5);	/* 77: no parent known, root */
+	/* the tree has shown A now: its parent is the walk's, not a hint */
+	assert_int_equal(nl_cgroup_fold_set_parent(&f, 10, 20), 0);
+	/* evicted from the counters: folded into A for good */
+	assert_int_equal(nl_cgroup_fold_run(&f, &m, NULL, NULL, 0, tot), 0);
+	assert_int_equal(tot[1], 2048 + 512);
+	assert_int_equal(tot[2], 0);
+	assert_int_equal(tot[0], 2048 + 512 + 5);
+	nl_cgroup_fold_free(&f);
+	nl_cgroup_map_free(&m);
+}
+
 /* rmdir of a child: the parent never goes down, before and after the
  * child's counters are evicted; W = 3 counters per id. */
 static void test_fold_rmdir(void **state)
@@ -651,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_map_host),
 		cmocka_unit_test(test_fold_peter),
 		cmocka_unit_test(test_fold_rmdir),
+		cmocka_unit_test(test_fold_short_lived),
 		cmocka_unit_test(test_fold_nested_removal),
 		cmocka_unit_test(test_fold_unknown_dup_reset),
 		cmocka_unit_test(test_fold_random_monotonic),

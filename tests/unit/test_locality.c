@@ -4,18 +4,25 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include "locality.h"
+#include "view_prom.h"
 
 struct vec {
 	u64 l, r;
 	int bucket;
 };
 
-/* Every vector the seed lists for 8 * L / (L + R + 1). */
+/* Every vector the seed lists for its locality buckets. Those whose
+ * locality L/(L+R+1) lies exactly on a bound k/8 ((1,0) = 1/2, (3,0) =
+ * 3/4, (7,0) = 7/8) are in bucket k - 1 here, one below the seed's floor:
+ * the bucket is closed at the top as Prometheus reads le. */
 static const struct vec compat[] = {
 	{ 0, 1, 0 }, { 1, 9, 0 }, { 19, 81, 1 }, { 29, 71, 2 }, { 1, 1, 2 },
-	{ 50, 50, 3 }, { 500, 500, 3 }, { 1, 0, 4 }, { 3, 0, 6 }, { 7, 0, 7 },
+	{ 50, 50, 3 }, { 500, 500, 3 }, { 1, 0, 3 }, { 3, 0, 5 }, { 7, 0, 6 },
 	{ 100, 0, 7 }, { 9, 1, 6 }, { 99, 1, 7 }, { 12, 88, 0 }, { 13, 87, 1 },
 	{ 125, 875, 0 }, { 126, 874, 1 }, { 875, 125, 6 },
 };
@@ -51,7 +58,8 @@ static void test_no_faults(void **state)
 }
 
 /* The bucket is always in [0,7], monotonic in L for fixed L+R, and equals
- * the reference floor(8L/(L+R+1)) computed in double. */
+ * the reference ceil(8L/(L+R+1)) - 1 (0 for L = 0) computed in double
+ * (exact here: 8L/(tot+1) is an integer exactly when it is one in double). */
 static void test_range_and_monotonic(void **state)
 {
 	(void)state;
@@ -60,7 +68,7 @@ static void test_range_and_monotonic(void **state)
 
 		for (u64 l = 0; l <= tot; l++) {
 			int b = nl_loc_bucket(l, tot - l);
-			int ref = (int)((8.0 * (double)l) / (double)(tot + 1));
+			int ref = l ? (int)ceil((8.0 * (double)l) / (double)(tot + 1)) - 1 : 0;
 
 			assert_in_range(b, 0, 7);
 			assert_int_equal(b, ref);
@@ -102,6 +110,40 @@ static void test_exact(void **state)
 		}
 }
 
+/* Prometheus reads bucket le=(k+1)/8 as every observation <= (k+1)/8:
+ * for each (L, R) on a grid, and every L = R + 1 (the pairs nearest 1/2),
+ * the locality x = L/(L+R+1) is counted in exactly the le buckets with
+ * x <= le, compared in integers (8L <= (k+1)(L+R+1)), and the le labels
+ * are exactly (k+1)/8. */
+static void test_prom_edges(void **state)
+{
+	(void)state;
+	for (int k = 0; k < NL_LOC_BUCKETS; k++)
+		assert_true(strtod(nl_prom_locality_le[k], NULL) * 8 == k + 1);
+	for (u64 l = 0; l <= 400; l++)
+		for (u64 r = 0; r <= 400; r++) {
+			if (!l && !r)
+				continue;
+			int b = nl_loc_bucket(l, r);
+
+			for (int k = 0; k < NL_LOC_BUCKETS; k++) {
+				bool in_le = 8 * l <= (u64)(k + 1) * (l + r + 1);
+
+				if (in_le != (b <= k))
+					fail_msg("(L=%llu, R=%llu): bucket %d, but x %s le=%s",
+						 (unsigned long long)l, (unsigned long long)r, b,
+						 in_le ? "<=" : ">", nl_prom_locality_le[k]);
+			}
+		}
+	for (u64 r = 0; r <= 100000; r++) {
+		u64 l = r + 1;
+		int b = nl_loc_bucket(l, r);
+
+		/* x = (r+1)/(2r+2) = 1/2 exactly: le=0.5 (bucket 3) holds it */
+		assert_int_equal(b, 3);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_range_and_monotonic),
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_prom_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,7 +109,8 @@ static void test_top_level(void **state)
 	assert_int_equal(fix_build(&s, true), 0);
 	cJSON *r = parse(&s, NULL, &text);
 	KEYS(r, "root", "seq", "timestamp_ns", "interval_ns", "kernel", "page_size", "sources",
-	     "nodes", "processes", "cgroups", "self");
+	     "nodes", "processes", "cgroups", "self", "other_pid_namespaces");
+	assert_true(cJSON_IsNull(get(r, "other_pid_namespaces")));
 	assert_near(num(r, "seq"), 7, 0);
 	/* above 2^53: must be printed exactly, not as 1.7356896001234568e+18 */
 	assert_non_null(strstr(text, "\"timestamp_ns\":1735689600123456789,"));
@@ -139,6 +140,26 @@ static void test_top_level(void **state)
 	s.src.cgroup_mode = NL_CG_V1_MEMORY;
 	r = parse(&s, NULL, NULL);
 	assert_string_equal(get(get(r, "sources"), "cgroup_mode")->valuestring, "v1-memory");
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
+/* In a child pid namespace the tasks it cannot see are one total. */
+static void test_other_pidns(void **state)
+{
+	struct nl_snapshot s;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	s.in_child_pidns = true;
+	s.other_pidns.cpu_pct = 37.5;
+	s.other_pidns.run_ns_total = 123456789;
+	s.other_pidns.alloc.pages_local = 42;
+	cJSON *r = parse(&s, NULL, NULL);
+	cJSON *o = get(r, "other_pid_namespaces");
+
+	assert_near(num(o, "cpu_pct"), 37.5, 1e-9);
+	assert_near(num(o, "run_ns_total"), 123456789, 0);
+	assert_near(num(get(o, "alloc"), "pages_local"), 42, 0);
 	cJSON_Delete(r);
 	nl_snapshot_free(&s);
 }
@@ -417,6 +438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_top_level),
+		cmocka_unit_test(test_other_pidns),
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_cgroups),

@@ -80,6 +80,17 @@ static void test_values(void **state)
 	assert_near(prom_value_of(t, "numalens_evicted_processes_total"), 2, 0);
 	assert_near(prom_value_of(t, "numalens_source_available{source=\"numa_balancing\"}"), 1, 0);
 	assert_true(has(t, "numalens_build_info{version=\"\",kernel=\"6.18.44-test\"} 1\n"));
+	/* in the initial pid namespace every task has its process series */
+	assert_false(has(t, "numalens_other_pid_namespaces"));
+	free(t);
+	/* in a pid namespace of its own: the tasks it cannot see, summed */
+	s.in_child_pidns = true;
+	s.other_pidns.run_ns_total = 2500000000ull;
+	s.other_pidns.alloc.pages_local_total = 40;
+	s.other_pidns.alloc.pages_remote_total = 2;
+	t = prom_render(&s, NULL);
+	assert_near(prom_value_of(t, "numalens_other_pid_namespaces_cpu_seconds_total"), 2.5, 0);
+	assert_near(prom_value_of(t, "numalens_other_pid_namespaces_allocated_pages_total"), 42, 0);
 	free(t);
 	nl_snapshot_free(&s);
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "snapshot_fixture.h"
+#include "names.h"
 #include "view_tui.h"
 
 /* --- pure pieces ---------------------------------------------------------- */
@@ -332,6 +333,18 @@ static void scr_feed(struct screen *s, const char *buf, size_t len)
 			s->c = clampi((s->c / 8 + 1) * 8, 0, s->cols - 1);
 		else if (ch >= 32 && ch < 127)
 			scr_put(s, (char)ch);
+		else if (ch >= 0xc2 && ch <= 0xf4) {
+			/* UTF-8: one 'U' per cell the character takes */
+			char u[5] = { 0 };
+			int n = ch >= 0xf0 ? 4 : ch >= 0xe0 ? 3 : 2;
+
+			if (i + (size_t)n > len)
+				break;	/* split across reads: not in these tests */
+			memcpy(u, buf + i, (size_t)n);
+			i += (size_t)n - 1;
+			for (int k = nl_text_cols(u); k > 0; k--)
+				scr_put(s, 'U');
+		}
 	}
 }
 
@@ -419,6 +432,10 @@ static void resize(struct pty *p, int rows, int cols)
 	scr_init(&p->scr, rows, cols);
 }
 
+/* What the next child runs under: a locale (LC_ALL) and a name for the
+ * fixture's first process (NULL: as built). */
+static const char *child_locale, *child_comm;
+
 /* The child: the real TUI on the pty slave, driven like the CLI does. */
 static void child(void)
 {
@@ -428,8 +445,12 @@ static void child(void)
 	setenv("TERM", "xterm", 1);
 	unsetenv("LINES");
 	unsetenv("COLUMNS");
+	if (child_locale)
+		setenv("LC_ALL", child_locale, 1);
 	if (fix_build(&s, true))
 		_exit(2);
+	if (child_comm)
+		snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "%s", child_comm);
 	t = nl_tui_open_term("xterm", stdout, stdin, NULL);
 	if (!t)
 		_exit(3);
@@ -602,6 +623,50 @@ static void test_pty_session(void **state)
 	free(p.scr.raw);
 }
 
+/* A cleaned name with a wide character: drawn as UTF-8 under a UTF-8
+ * locale, as one '?' per cell under C, and in both the figures after the
+ * COMM column stay under their header. */
+static void utf8_name_under(const char *locale, const char *shown)
+{
+	struct winsize ws = { .ws_row = 30, .ws_col = 130 };
+	struct pty p = { 0 };
+	int status;
+
+	scr_init(&p.scr, 30, 130);
+	child_locale = locale;
+	child_comm = "inner-job-\xe5\x90\x8c";
+	p.pid = forkpty(&p.fd, NULL, NULL, &ws);
+	if (p.pid < 0)
+		skip();
+	if (p.pid == 0)
+		child();
+	child_locale = child_comm = NULL;
+	wait_screen(&p, shown, true);
+	int r = scr_find(&p.scr, shown), h = scr_find(&p.scr, "COMM");
+	char row[SC + 1], head[SC + 1];
+
+	assert_true(h >= 0 && r > h);
+	snprintf(row, sizeof(row), "%s", scr_row(&p.scr, r));
+	snprintf(head, sizeof(head), "%s", scr_row(&p.scr, h));
+	/* CPU% is right-aligned: "150.0" ends where "CPU%" ends */
+	assert_int_equal(strstr(row, "150.0") - row + 5, strstr(head, "CPU%") - head + 4);
+	if (!strcmp(shown, "inner-job-UU"))
+		assert_non_null(strstr(p.scr.raw, "inner-job-\xe5\x90\x8c"));
+	type(&p, "q");
+	double end = now_s() + 10;
+	while (waitpid(p.pid, &status, WNOHANG) == 0 && now_s() < end)
+		pty_pump(&p, 50);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(p.fd);
+	free(p.scr.raw);
+}
+
+static void test_pty_utf8_name(void **state)
+{
+	utf8_name_under("C.UTF-8", "inner-job-UU");
+	utf8_name_under("C", "inner-job-?? ");
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_term(int sig)
@@ -664,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_open_not_a_tty),
 		cmocka_unit_test(test_pty_session),
 		cmocka_unit_test(test_pty_stop_flag),
+		cmocka_unit_test(test_pty_utf8_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,6 +59,7 @@ struct opts {
 	int file_exists;       /* --file-exists: --file names a file already written: no write */
 	const char *ready_file;
 	const char *wait_file; /* --wait-file: gate before the passes */
+	const char *comm;      /* --comm: the process name to set */
 };
 
 static struct opts o = { .node = -1, .threads = 1, .repeat = 1 };
@@ -358,6 +360,8 @@ static void usage(FILE *f)
 	      "                    the process multi-threaded); the output line then ends\n"
 	      "                    with walked=P1,P2,... (pages rewritten per thread)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
+	      "  --comm BYTES      prctl(PR_SET_NAME) to these bytes first, any bytes (the\n"
+	      "                    kernel keeps 15)\n"
 	      "  --help            this text\n"
 	      "Prints 'nlwork pid=.. anon_mib=.. touched_pages=.. cpu=.. node=.. ...\n"
 	      "cpu_ns=.. spin_cpu_ns=..' at the end: cpu_ns is the CPU time the process got\n"
@@ -386,7 +390,8 @@ static void parse(int argc, char **argv)
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
-		{ "wait-file", 1, 0, 'w' }, { "file-exists", 0, 0, 'E' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "wait-file", 1, 0, 'w' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
+		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -413,6 +418,7 @@ static void parse(int argc, char **argv)
 		case 'E': o.file_exists = 1; break;
 		case 'w': o.wait_file = optarg; break;
 		case 'p': o.passes = (int)num("passes", optarg); break;
+		case 'N': o.comm = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
 		}
@@ -440,6 +446,9 @@ int main(int argc, char **argv)
 
 	page_sz = sysconf(_SC_PAGESIZE);
 	parse(argc, argv);
+	/* before the threads: they inherit the name */
+	if (o.comm && prctl(PR_SET_NAME, o.comm))
+		die(1, "prctl(PR_SET_NAME): %s", strerror(errno));
 	if (o.cpu)
 		pin(o.cpu);
 	if (o.node >= 0)

@@ -681,6 +681,21 @@ int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
 	return ret;
 }
 
+int nl_cgroup_fold_set_parent(struct nl_cgroup_fold *f, uint64_t id, uint64_t parent)
+{
+	bool created;
+	int r;
+
+	if (!parent || parent == id)
+		return 0;
+	r = rec_get(f, id, &created);
+	if (r < 0)
+		return r;
+	if (!f->recs[r].in_tree)
+		f->recs[r].parent = parent;
+	return 0;
+}
+
 int nl_cgroup_fold_dead(const struct nl_cgroup_fold *f, uint64_t id, uint64_t *out)
 {
 	int r = rec_find(f, id);

@@ -113,8 +113,10 @@ int nl_cgroup_id_of(const char *path, uint64_t *id);
  *
  * A dead id is one in the counters but not in the map (removed, or never
  * seen in the tree). Its nearest live ancestor is found through the
- * recorded parents; ids never seen in the tree have no known parent and are
- * attributed to the root (counted in unknown_ids). When a dead id also
+ * recorded parents; ids never seen in the tree are attributed to the parent
+ * nl_cgroup_fold_set_parent() gave (BPF records it when it first counts a
+ * cgroup, so one created and removed between two walks of the tree still
+ * folds into its real parent), else to the root (counted in unknown_ids). When a dead id also
  * leaves the counters (collect evicted its BPF entry), its own + retired is
  * added to its nearest live ancestor's retired vector and the record is
  * dropped (counted in retired_ids): ancestors therefore never go down.
@@ -157,6 +159,15 @@ void nl_cgroup_fold_free(struct nl_cgroup_fold *f);
  */
 int nl_cgroup_fold_run(struct nl_cgroup_fold *f, const struct nl_cgroup_map *m,
 		       const uint64_t *ids, const uint64_t *own, int n_ids, uint64_t *totals);
+
+/*
+ * nl_cgroup_fold_set_parent - give @id (a cgroup the tree walk never saw)
+ * its parent @parent for the next nl_cgroup_fold_run(); ignored when the
+ * tree has shown @id (the walk knows better) or @parent is 0. Chains of
+ * such ids (a removed parent of a removed child) resolve to the nearest
+ * live ancestor. Returns 0 or -ENOMEM.
+ */
+int nl_cgroup_fold_set_parent(struct nl_cgroup_fold *f, uint64_t id, uint64_t parent);
 
 /*
  * nl_cgroup_fold_dead - hierarchical total of a removed cgroup @id that still

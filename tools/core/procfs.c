@@ -352,7 +352,9 @@ int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
 	r = nl_read_file(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
-	buf[strcspn(buf, "\n")] = '\0';
+	/* only the newline procfs adds: a comm may hold newlines of its own */
+	if (r > 0 && buf[r - 1] == '\n')
+		buf[r - 1] = '\0';
 	if (len) {
 		strncpy(out, buf, len - 1);
 		out[len - 1] = '\0';

@@ -13,6 +13,7 @@
 #include "counts.h"
 #include "figs.h"
 #include "maps.h"
+#include "names.h"
 #include "procfs.h"
 #include "reclaim_read.h"
 #include "topology.h"
@@ -40,7 +41,7 @@ struct nl_collector {
 	uint64_t procs_evicted, cgroups_evicted;
 	/* pid -> comm of the previous interval, sorted by pid: the name of a
 	 * process that exited before we could read /proc/PID/comm */
-	struct comm_ent { pid_t pid; char comm[16]; char cgroup[256]; uint64_t cgroup_id; } *comms;
+	struct comm_ent { pid_t pid; char comm[NL_NAME_MAX]; char cgroup[256]; uint64_t cgroup_id; } *comms;
 	int nr_comms;
 	/* removed cgroups still shown: id and intervals left */
 	struct { uint64_t id, parent; int left; char *path; int depth; } *gone;	/* path: full, owned */
@@ -255,6 +256,7 @@ static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
 static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 {
 	struct comm_ent key = { .pid = p->pid }, *e = NULL;
+	char raw[NL_COMM_BYTES + 1];
 
 	if (c->nr_comms)
 		e = bsearch(&key, c->comms, (size_t)c->nr_comms, sizeof(key), cmp_comm);
@@ -262,86 +264,51 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 		snprintf(p->comm, sizeof(p->comm), "%s", e->comm);
 		snprintf(p->cgroup_path, sizeof(p->cgroup_path), "%s", e->cgroup);
 		p->cgroup_id = e->cgroup_id;
-	} else if (nl_maps_exited_comm(c->b, (uint32_t)p->pid, p->comm, sizeof(p->comm))) {
+	} else if (nl_maps_exited_comm(c->b, (uint32_t)p->pid, raw, sizeof(raw))) {
 		snprintf(p->comm, sizeof(p->comm), "<exited>");
+	} else {
+		nl_comm_clean(p->comm, raw);
 	}
-}
-
-/* Length of the valid UTF-8 sequence at @s (1-4), 0 if invalid (RFC 3629:
- * no overlongs, no surrogates, nothing past U+10FFFF). */
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
 }
 
 /* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
- * snapshot's). JSON and Prometheus need valid UTF-8: bytes that are not
- * are shown as '?'. A path that does not fit keeps its head, cut on a
- * character boundary; a cut or altered path ends in "...#<id>" (cut) or
- * "#<id>" (altered), so two cgroups never share a label (export series,
- * JSON keys would otherwise collide). Returns true if the label is not the
- * path itself. */
+ * snapshot's), cleaned by the name rule (names.h: JSON and Prometheus need
+ * valid UTF-8, terminals no control characters). A path that does not fit
+ * keeps its head, cut on a character boundary; a cut or altered path ends
+ * in "...#<id>" (cut) or "#<id>" (altered), so two cgroups never share a
+ * label (export series, JSON keys would otherwise collide). Returns true if
+ * the label is not the path itself. */
 static bool path_label(char *out, size_t len, const char *path, uint64_t id)
 {
 	char tail[32];
-	size_t o = 0, tl, rest = strlen(path);	/* rest: bytes of @path not yet copied */
-	bool altered = false;
+	size_t tl, need, pl = strlen(path);
+	bool altered;
 
 	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
-	for (const unsigned char *s = (const unsigned char *)path; *s;) {
-		size_t n = utf8_seq(s);
-
-		/* '?' replaces one byte: the label is as long as the path */
-		if (o + rest > len - 1 && o + (n ? n : 1) > len - 1 - tl) {
-			memcpy(out + o, tail, tl + 1);	/* does not fit: cut here */
-			return true;
-		}
-		if (n) {
-			memcpy(out + o, s, n);
-			o += n;
-			s += n;
-			rest -= n;
-		} else {
-			out[o++] = '?';
-			s++;
-			rest--;
-			altered = true;
-		}
+	need = nl_name_clean(NULL, 0, path, pl, 0, &altered);
+	if (need + (altered ? tl - 3 : 0) < len) {
+		nl_name_clean(out, len, path, pl, 0, NULL);
+		if (altered)
+			memcpy(out + need, tail + 3, tl - 2);	/* "#<id>" */
+		return altered;
 	}
-	out[o] = '\0';
-	if (altered && o + tl - 3 < len)
-		memcpy(out + o, tail + 3, tl - 2);	/* "#<id>" */
-	return altered;
+	/* does not fit: the cleaned head, then "...#<id>" */
+	nl_name_clean(out, len - tl, path, pl, 0, NULL);
+	memcpy(out + strlen(out), tail, tl + 1);
+	return true;
 }
 
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
  * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
 static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
 {
-	char rel[4096], full[4608];
+	char rel[4096], full[4608], raw[NL_COMM_BYTES + 1];
 	uint64_t id = 0;
 
-	if (nl_read_comm(c->o.procfs_root, p->pid, p->comm, sizeof(p->comm)) ||
+	if (nl_read_comm(c->o.procfs_root, p->pid, raw, sizeof(raw)) ||
 	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
 		return -ESRCH;
+	nl_comm_clean(p->comm, raw);
 	if (c->cgmap.n) {
 		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, rel);
 		if (!nl_cgroup_id_of(full, &id))
@@ -479,6 +446,10 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		struct nl_proc *p = &s->procs[n];
 		pid_t pid = (pid_t)ic->id;
 
+		if (ic->id == NL_TGID_OTHER_NS) {	/* invisible from our pid namespace */
+			nl_figs_compute(&s->other_pidns, &ic->c, prev, interval, s->src.numa_balancing);
+			continue;
+		}
 		if (pid <= 0)
 			continue;
 		p->pid = pid;
@@ -608,6 +579,27 @@ static int cgroups_fold_input(const struct nl_collector *c, uint64_t *ids, uint6
 	return nr_dead;
 }
 
+/* Counted cgroups the walk did not see (created and removed since the
+ * last one): their parents as BPF recorded them, so their counts fold into
+ * the real parent instead of the root. */
+static void cgroups_parent_hints(struct nl_collector *c, const uint64_t *ids)
+{
+	for (int i = 0; i < c->cgroups.n; i++) {
+		uint64_t anc[NL_CG_ANCESTORS];
+		int na;
+
+		if (nl_cgroup_map_index(&c->cgmap, ids[i]) >= 0)
+			continue;
+		na = nl_maps_cgroup_ancestors(c->b, ids[i], anc, NL_CG_ANCESTORS);
+		for (int k = 0; k < na; k++) {
+			if (nl_cgroup_fold_set_parent(&c->fold, k ? anc[k - 1] : ids[i], anc[k]))
+				break;
+			if (nl_cgroup_map_index(&c->cgmap, anc[k]) >= 0)
+				break;	/* a live ancestor: the chain ends there */
+		}
+	}
+}
+
 /* A snapshot row per live cgroup, from s->cgroups[*@k] on: the fold's
  * hierarchical totals @tot (kept in cg_tot for the next deltas), path,
  * figures over @interval ns and memory.numa_stat. 0 or -ENOMEM. */
@@ -709,6 +701,7 @@ static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 		goto out;
 	}
 	nr_dead = cgroups_fold_input(c, ids, own, dead);
+	cgroups_parent_hints(c, ids);
 	e = nl_cgroup_fold_run(&c->fold, &c->cgmap, ids, own, c->cgroups.n, tot);
 	if (!e)
 		e = cgroups_fill_live(c, s, tot, interval, &k);
@@ -804,6 +797,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	if (!uname(&u))
 		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
 	fill_sources(c, s);
+	s->in_child_pidns = c->b->pidns_inum != 0;
 	/* scx_cling is another process: its pinned maps, when it runs */
 	s->cling_running = !nl_cling_stats_read(c->o.cling_pin_dir ? c->o.cling_pin_dir : CLING_PIN_DIR,
 						&s->cling);

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include "nl_types.h"
 #include "cling_stats.h"
+#include "names.h"
 #include "vmscan_types.h"
 #include "procfs.h"
 
@@ -149,7 +150,8 @@ struct nl_reclaim_agent_figs {
 /* One process (tgid). */
 struct nl_proc {
 	pid_t pid;
-	char comm[16];
+	char comm[NL_NAME_MAX];		/* cleaned by the name rule (names.h): valid
+					 * UTF-8, control characters as \xHH */
 	uint64_t cgroup_id;		/* index into the cgroup table, 0 if unknown */
 	char cgroup_path[256];		/* cgroup path relative to its mount, "/" for root */
 	bool alive;			/* false: exited during the interval (last figures) */
@@ -166,8 +168,10 @@ struct nl_cgroup {
 	uint64_t id;			/* kernfs id (inode number) */
 	uint64_t parent_id;		/* 0 for the root */
 	char path[512];			/* relative to the hierarchy root, "/" for root;
-					 * a longer path is cut (UTF-8 safe) and ends in
-					 * "...#<id>": a unique label */
+					 * cleaned by the name rule (names.h); a longer
+					 * path is cut on a character and ends in
+					 * "...#<id>", an altered one in "#<id>": a
+					 * unique label */
 	char *long_path;		/* owned: the full path when path[] is such a
 					 * label, else NULL; see nl_cgroup_full_path() */
 	int depth;			/* 0 for the root */
@@ -263,6 +267,13 @@ struct nl_snapshot {
 	int nr_cgroups;
 	struct nl_cgroup *cgroups;	/* parents before children (pre-order) */
 	struct nl_self self;
+	/* numalens runs in a pid namespace other than the initial one (a
+	 * container, unshare --pid): processes are listed by their pids in
+	 * that namespace, and the tasks it cannot see are summed here, never
+	 * listed (they have no pid numalens could show). in_child_pidns false:
+	 * every process is listed and other_pidns is zero. */
+	bool in_child_pidns;
+	struct nl_figs other_pidns;
 	/* scx_cling, read from the maps it pins while it runs
 	 * (tools/source/cling_stats.h): monotonic per-node counters since it
 	 * attached, NUMA groups with their homes and failure ratios.

@@ -116,7 +116,8 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 	static const char *const bucket_name = "fault_locality_ratio_bucket";
 
 	nl_prom_family_pre(b, r->prefix, "fault_locality_ratio", "histogram",
-			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time (L local, R remote faults), in 8 buckets. "
+			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time (L local, R remote faults), in 8 buckets of 1/8 "
+			   "(a locality on a bound counts in the bucket of that le). "
 			   "One observation is one CPU-second: bucket counts, _count and _sum are seconds. "
 			   "Empty while kernel.numa_balancing is 0 (see numalens_source_available).");
 	for (int i = 0; i < r->n; i++) {
@@ -462,6 +463,18 @@ static void fam_self(struct nl_buf *b, const struct nl_snapshot *s)
 	nl_prom_family(b, "numalens_evicted_cgroups_total", "counter",
 	       "Removed cgroups folded into their parents and removed from the BPF maps.");
 	nl_prom_sample_u64(b, "numalens_evicted_cgroups_total", x->cgroups_evicted);
+	if (s->in_child_pidns) {	/* tasks our pid namespace cannot see, summed */
+		const struct nl_figs *o = &s->other_pidns;
+
+		nl_prom_family(b, "numalens_other_pid_namespaces_cpu_seconds_total", "counter",
+		       "On-CPU time of the tasks outside numalens' pid namespace, which no process series shows "
+		       "(present only when numalens runs in a pid namespace of its own).");
+		nl_prom_sample_s(b, "numalens_other_pid_namespaces_cpu_seconds_total", o->run_ns_total);
+		nl_prom_family(b, "numalens_other_pid_namespaces_allocated_pages_total", "counter",
+		       "Pages allocated by the tasks outside numalens' pid namespace (local + remote).");
+		nl_prom_sample_u64(b, "numalens_other_pid_namespaces_allocated_pages_total",
+				   o->alloc.pages_local_total + o->alloc.pages_remote_total);
+	}
 	nl_prom_family(b, "numalens_bpf_stats_enabled", "gauge",
 	       "1 if kernel.bpf_stats_enabled is on, so the program run counts and times below advance.");
 	nl_prom_sample_u64(b, "numalens_bpf_stats_enabled", x->bpf_stats_enabled);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -78,6 +79,71 @@ static int ensure_fs(const char *type, const char *dir, long magic)
 	return 0;
 }
 
+int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
+{
+	struct btf *vm;
+	int e;
+
+	if (out)
+		*out = NULL;
+	if (path && access(path, R_OK)) {
+		snprintf(err, errlen, "--btf %s: cannot read it (%s): give a BTF file of the running kernel, e.g. a vmlinux built with BTF",
+			 path, strerror(errno));
+		return NL_EXIT_USAGE;
+	}
+	if (!path && access(NL_KERNEL_BTF, R_OK)) {
+		snprintf(err, errlen, "this kernel has no BTF (" NL_KERNEL_BTF "): use a kernel built with CONFIG_DEBUG_INFO_BTF=y, or give a BTF file of this kernel with --btf PATH");
+		return NL_EXIT_KERNEL;
+	}
+	vm = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	e = errno;
+	if (!vm) {
+		char why[128];
+
+		libbpf_strerror(e, why, sizeof(why));	/* also libbpf's own codes (4000+) */
+		snprintf(err, errlen, "%s%s is not BTF libbpf can read (%s)%s", path ? "--btf " : "the kernel's BTF ",
+			 path ? path : NL_KERNEL_BTF, why,
+			 path ? ": give a BTF file of the running kernel" : ": is it readable by root?");
+		return path ? NL_EXIT_USAGE : NL_EXIT_KERNEL;
+	}
+	/* CO-RE reads task_struct fields: BTF without it is not a kernel's */
+	if (btf__find_by_name_kind(vm, "task_struct", BTF_KIND_STRUCT) <= 0) {
+		snprintf(err, errlen, "%s%s has no struct task_struct: not the BTF of a kernel",
+			 path ? "--btf " : "the kernel's BTF ", path ? path : NL_KERNEL_BTF);
+		btf__free(vm);
+		return path ? NL_EXIT_USAGE : NL_EXIT_KERNEL;
+	}
+	if (out)
+		*out = vm;
+	else
+		btf__free(vm);
+	return 0;
+}
+
+/* Why a load failed, for the "missing:" line: with --btf and no kernel BTF,
+ * tp_btf programs cannot find their attach point (ESRCH), which the
+ * errno alone would not tell. */
+static const char *load_why(const struct nl_bpf_opts *o, int e)
+{
+	static char why[160];
+
+	if (e == -ESRCH && o->btf_path && access(NL_KERNEL_BTF, R_OK))
+		return "its tracepoints attach by the kernel's own BTF, which --btf cannot replace";
+	snprintf(why, sizeof(why), "%s; --verbose shows why", strerror(-e));
+	return why;
+}
+
+/* Inode number of our own pid namespace, 0 for the initial one (whose
+ * number is fixed: PROC_PID_INIT_INO) or when it cannot be read. */
+static uint32_t own_pidns_inum(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == 0xeffffffcu)
+		return 0;
+	return (uint32_t)st.st_ino;
+}
+
 static bool tp_btf_exists(const struct btf *vmlinux, const char *name)
 {
 	char tn[128];
@@ -138,23 +204,25 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		      size_t budget)
 {
 	struct nl_sched *s;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 
 	if (!tp_btf_exists(vm, "sched_switch")) {
 		add_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
 		return 0;
 	}
-	s = nl_sched__open();
+	s = nl_sched__open_opts(&oo);
 	if (!s)
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
+	s->rodata->nl_pidns_inum = b->pidns_inum;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
 				  tp_btf_exists(vm, "sched_process_exit"));
 	size_percpu(s->maps.sched_stats, b->nr_cpus, sizeof(struct nl_sched_val), budget);
 	if (nl_sched__load(s)) {
 		int e = -errno;
 
-		add_missing(b, "on-CPU time and locality: BPF load failed (%s; --verbose shows why)",
-			    strerror(-e));
+		add_missing(b, "on-CPU time and locality: BPF load failed (%s)",
+			    load_why(o, e));
 		nl_sched__destroy(s);
 		return 0;
 	}
@@ -167,6 +235,7 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budget)
 {
 	struct nl_alloc *a;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
@@ -179,18 +248,19 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	}
 	if (o->track_class && !lru)
 		add_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = nl_alloc__open();
+	a = nl_alloc__open_opts(&oo);
 	if (!a)
 		return -errno;
 	a->rodata->nl_cgroup_mode = o->cgroup_mode;
+	a->rodata->nl_pidns_inum = b->pidns_inum;
 	a->rodata->nl_track_class = lru;
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, lru);
 	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
 	if (nl_alloc__load(a)) {
 		int e = -errno;
 
-		add_missing(b, "page allocations: BPF load failed (%s; --verbose shows why)",
-			    strerror(-e));
+		add_missing(b, "page allocations: BPF load failed (%s)",
+			    load_why(o, e));
 		nl_alloc__destroy(a);
 		return 0;
 	}
@@ -207,10 +277,11 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	static const char *const tps[] = { "sched_move_numa", "sched_swap_numa",
 					   "sched_stick_numa", "mm_migrate_pages" };
 	struct nl_migrate *m;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct bpf_program *progs[4];
 	int ok = 0;
 
-	m = nl_migrate__open();
+	m = nl_migrate__open_opts(&oo);
 	if (!m)
 		return -errno;
 	progs[0] = m->progs.handle_move_numa;
@@ -231,11 +302,12 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 		return 0;
 	}
 	m->rodata->nl_cgroup_mode = o->cgroup_mode;
+	m->rodata->nl_pidns_inum = b->pidns_inum;
 	size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
 	if (nl_migrate__load(m)) {
 		int e = -errno;
 
-		add_missing(b, "migrations: BPF load failed (%s; --verbose shows why)", strerror(-e));
+		add_missing(b, "migrations: BPF load failed (%s)", load_why(o, e));
 		nl_migrate__destroy(m);
 		return 0;
 	}
@@ -280,6 +352,7 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 {
 	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
 	struct nl_vmscan *v;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	uint64_t lo[2], hi[2];
 	bool v7 = tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
 		  tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
@@ -288,7 +361,7 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
 		return 0;
 	}
-	v = nl_vmscan__open();
+	v = nl_vmscan__open_opts(&oo);
 	if (!v)
 		return -errno;
 	struct { struct bpf_program *p; const char *tp; bool want; } pr[] = {
@@ -330,7 +403,7 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 	if (nl_vmscan__load(v)) {
 		int e = -errno;
 
-		add_missing(b, "reclaim: BPF load failed (%s; --verbose shows why)", strerror(-e));
+		add_missing(b, "reclaim: BPF load failed (%s)", load_why(o, e));
 		nl_vmscan__destroy(v);
 		return 0;
 	}
@@ -356,14 +429,14 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		snprintf(err, errlen, "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs: run it with sudo");
 		return NL_EXIT_PRIV;
 	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(err, errlen, "this kernel has no BTF (/sys/kernel/btf/vmlinux): numalens needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
-		return NL_EXIT_KERNEL;
-	}
+	e = nl_btf_check(o->btf_path, &vm, err, errlen);
+	if (e)
+		return e;
 	e = ensure_fs("tracefs", TRACEFS, TRACEFS_MAGIC);
 	if (e) {
 		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "'",
 			 strerror(-e));
+		btf__free(vm);
 		return NL_EXIT_KERNEL;
 	}
 	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
@@ -371,16 +444,12 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		add_missing(b, "bpffs not mounted on /sys/fs/bpf and mount failed (%s): nothing is pinned",
 			    strerror(-e));
 
+	b->pidns_inum = own_pidns_inum();
 	b->nr_cpus = libbpf_num_possible_cpus();
 	if (b->nr_cpus <= 0) {
 		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));
+		btf__free(vm);
 		return NL_EXIT_FAIL;
-	}
-	vm = btf__load_vmlinux_btf();
-	if (!vm) {
-		snprintf(err, errlen, "cannot parse the kernel's BTF (%s): is /sys/kernel/btf/vmlinux readable?",
-			 strerror(errno));
-		return NL_EXIT_KERNEL;
 	}
 	e = o->vmscan_only ? 0 : open_sched(b, o, vm, budget);
 	if (!e && !o->vmscan_only)

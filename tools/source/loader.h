@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "nl_types.h"
 
 struct nl_sched;
@@ -29,6 +30,9 @@ enum nl_exit {
 
 struct nl_bpf_opts {
 	int cgroup_mode;	/* enum nl_cgroup_mode */
+	const char *btf_path;	/* --btf: a BTF file of the running kernel for
+				 * CO-RE (libbpf's btf_custom_path); NULL: the
+				 * kernel's own /sys/kernel/btf/vmlinux */
 	bool track_class;	/* attach mm_lru_insertion for anon/file/shmem */
 	bool verbose;		/* libbpf's log to stderr */
 	size_t map_budget_bytes;/* per per-CPU map; 0 = default 32 MiB */
@@ -56,8 +60,26 @@ struct nl_bpf {
 				 * (kallsyms had its entry points) */
 	int stats_fd;		/* BPF_ENABLE_STATS fd, -1 if refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
+	uint32_t pidns_inum;	/* our pid namespace's inode number when it is
+				 * not the initial one, else 0: process keys
+				 * are pids of that namespace, and tasks it
+				 * cannot see are summed under NL_TGID_OTHER_NS */
 	char missing[512];
 };
+
+/* Where the kernel publishes its own BTF. */
+#define NL_KERNEL_BTF "/sys/kernel/btf/vmlinux"
+
+struct btf;
+
+/* nl_btf_check - the one BTF check of every command: the BTF numalens'
+ * CO-RE programs relocate against is @path (--btf) when given, else the
+ * kernel's own (NL_KERNEL_BTF); it must parse and describe a kernel
+ * (struct task_struct). Returns 0 and, when @out is not NULL, the parsed
+ * BTF in *@out (btf__free it); else NL_EXIT_USAGE (@path unreadable, not
+ * BTF, not a kernel's) or NL_EXIT_KERNEL (no kernel BTF), with a one-line
+ * message naming the BTF in @err. */
+int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen);
 
 /* Check privileges, BTF, bpffs and tracefs (mounting those two when
  * absent), then open, size, load and attach every object whose

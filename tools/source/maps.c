@@ -200,6 +200,15 @@ int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n)
 			deleted += !bpf_map_delete_elem(bpf_map__fd(b->sched->maps.sched_stats), &k);
 		if (b->migrate)
 			deleted += !bpf_map_delete_elem(bpf_map__fd(b->migrate->maps.migrate_stats), &k);
+		if (kind != NL_KIND_CGROUP)
+			continue;
+		/* a retired cgroup's ancestry is of no further use */
+		if (b->sched)
+			bpf_map_delete_elem(bpf_map__fd(b->sched->maps.cg_ancestry), &ids[i]);
+		if (b->alloc)
+			bpf_map_delete_elem(bpf_map__fd(b->alloc->maps.cg_ancestry), &ids[i]);
+		if (b->migrate)
+			bpf_map_delete_elem(bpf_map__fd(b->migrate->maps.cg_ancestry), &ids[i]);
 	}
 	if (!b->alloc)
 		return deleted;
@@ -217,6 +226,26 @@ int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n)
 	if (prev && in_set(key.kind, key.id, kind, ids, n))
 		deleted += !bpf_map_delete_elem(fd, &key);
 	return deleted;
+}
+
+int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc, int max)
+{
+	struct bpf_map *m[3] = {
+		b->alloc ? b->alloc->maps.cg_ancestry : NULL,
+		b->sched ? b->sched->maps.cg_ancestry : NULL,
+		b->migrate ? b->migrate->maps.cg_ancestry : NULL,
+	};
+	struct nl_cg_ancestry a;
+	int n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (!m[i] || bpf_map_lookup_elem(bpf_map__fd(m[i]), &id, &a))
+			continue;
+		while (n < max && n < NL_CG_ANCESTORS && a.id[n])
+			anc[n] = a.id[n], n++;
+		return n;
+	}
+	return -ENOENT;
 }
 
 int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len)

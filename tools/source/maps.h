@@ -23,6 +23,12 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
  * number of map entries deleted. */
 int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n);
 
+/* nl_maps_cgroup_ancestors - the ancestors of cgroup @id as BPF recorded
+ * them when it was first counted (bpf/cg_ancestry.h), nearest first, into
+ * @anc (at most @max). Returns how many (0 for the root itself),
+ * or -ENOENT when no program recorded it. */
+int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc, int max);
+
 /* Name of exited process @tgid as recorded at sched_process_exit, into
  * @out (@len >= 16); the entry is consumed. 0, or -ENOENT. */
 int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len);

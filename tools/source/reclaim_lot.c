@@ -33,9 +33,10 @@ static int lot_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 }
 
 int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool verbose,
-		bool *have_limit, char *err, size_t errlen)
+		const char *btf_path, bool *have_limit, char *err, size_t errlen)
 {
 	struct nl_lot_bpf *l = calloc(1, sizeof(*l));
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = btf_path);
 	int e;
 
 	*out = NULL;
@@ -51,8 +52,14 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 	}
 	lot_verbose = verbose;
 	libbpf_set_print(lot_print);
+	/* the same BTF check and message as the other commands */
+	e = nl_btf_check(btf_path, NULL, err, errlen);
+	if (e) {
+		free(l);
+		return e;
+	}
 	l->nr_cpus = libbpf_num_possible_cpus();
-	l->skel = nl_lottery__open();
+	l->skel = nl_lottery__open_opts(&oo);
 	if (!l->skel) {
 		snprintf(err, errlen, "cannot open the lottery BPF object: %s", strerror(errno));
 		free(l);
@@ -68,7 +75,7 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 	if (e && attach_limit) {
 		/* The tracepoint may be missing or refused: keep the agent's draw. */
 		nl_lottery__destroy(l->skel);
-		l->skel = nl_lottery__open();
+		l->skel = nl_lottery__open_opts(&oo);
 		if (!l->skel) {
 			free(l);
 			snprintf(err, errlen, "cannot reopen the lottery BPF object");

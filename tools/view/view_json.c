@@ -447,6 +447,14 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 			add_cgroup(&j, arr, &s->cgroups[idx[k]], nl_vs_cgroup(s, &s->cgroups[idx[k]]));
 	}
 	add_self(&j, root, &s->self);
+	/* tasks outside our pid namespace: null when numalens sees them all */
+	if (!s->in_child_pidns) {
+		if (!cJSON_AddNullToObject(root, "other_pid_namespaces"))
+			j.oom = true;
+	} else if ((src = add_obj(&j, root, "other_pid_namespaces"))) {
+		add_figs(&j, src, &s->other_pidns);
+		add_alloc(&j, src, &s->other_pidns.alloc);
+	}
 	if (j.oom)
 		goto fail;
 	free(idx);

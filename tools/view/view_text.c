@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "names.h"
 #include "view_agent.h"
 #include "view_fmt.h"
 #include "view_text.h"
@@ -58,6 +59,14 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	fprintf(out, " procs_evicted=%llu cgroups_evicted=%llu\n",
 		(unsigned long long)s->self.procs_evicted,
 		(unsigned long long)s->self.cgroups_evicted);
+	if (s->in_child_pidns) {
+		const struct nl_figs *f = &s->other_pidns;
+
+		fprintf(out, "other pid namespaces: CPU%% %.1f  LCL/s %.1f  RMT/s %.1f  (tasks numalens' "
+			"pid namespace cannot see: summed here, not listed)\n", f->cpu_pct,
+			nl_rate(f->alloc.pages_local, s->interval_ns),
+			nl_rate(f->alloc.pages_remote, s->interval_ns));
+	}
 }
 
 /* RCLM/s: pages freed per second by reclaim of every context (vmscan);
@@ -168,7 +177,7 @@ static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct 
 static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)
 {
 	int *idx = malloc((s->nr_procs ? s->nr_procs : 1) * sizeof(*idx));
-	char col[32];
+	char col[32], cell[NL_NAME_MAX];
 
 	if (!idx)
 		return -ENOMEM;
@@ -202,7 +211,7 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 	for (int k = 0; k < shown; k++) {
 		const struct nl_proc *p = &s->procs[idx[k]];
 
-		fprintf(out, "%7d %-15.15s", (int)p->pid, p->comm);
+		fprintf(out, "%7d %s", (int)p->pid, nl_text_pad(cell, sizeof(cell), p->comm, 15, true));
 		print_figs_run(out, s, &p->f);
 		for (int i = 0; i < s->nr_nodes; i++) {
 			int nid = s->nodes[i].nid;
@@ -238,7 +247,7 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	int shown = o->top_n > 0 && o->top_n < n ? o->top_n : n;
 	for (int k = 0; k < shown; k++) {
 		const struct nl_cgroup *c = &s->cgroups[idx[k]];
-		int w = 2 * c->depth + (int)strlen(nl_cgroup_name(c->path));
+		int w = 2 * c->depth + nl_text_cols(nl_cgroup_name(c->path));
 
 		if (w > namew)
 			namew = w < 64 ? w : 64;
@@ -260,7 +269,10 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 
 		snprintf(name, sizeof(name), "%*s%s%s", 2 * depth, "",
 			 depth ? nl_cgroup_name(c->path) : c->path, c->removed ? " (removed)" : "");
-		fprintf(out, "%-*s", namew, name);
+		/* padded by columns: a name's UTF-8 characters are one byte or more */
+		int pad = namew - nl_text_cols(name);
+
+		fprintf(out, "%s%*s", name, pad > 0 ? pad : 0, "");
 		print_figs_run(out, s, &c->f);
 		print_alloc_loc(out, s, &c->f);
 		fprintf(out, " |%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,

@@ -3,16 +3,20 @@
  * The ncurses TUI. Everything drawn comes from a private copy of the last
  * snapshot, so keys (views, sort, filter, resize) redraw at once without
  * waiting for the next interval and without the CLI keeping its snapshot.
- * ASCII only: it must read the same on a serial console, in a VM guest and
- * through a pty in the tests.
+ * Its own text is ASCII: it must read the same on a serial console, in a
+ * VM guest and through a pty in the tests. Names (already cleaned, names.h)
+ * may hold UTF-8: shown as such under a UTF-8 locale, each non-ASCII
+ * character as '?' under any other.
  */
 #include <curses.h>
 #include <errno.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "names.h"
 #include "view_agent.h"
 #include "view_fmt.h"
 #include "view_tui.h"
@@ -83,29 +87,27 @@ int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown)
 
 char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail)
 {
-	int len = (int)strlen(src);
+	size_t room = 4 * (size_t)(width > 0 ? width : 0) + 1, n;
+	int used;
 
 	if (width <= 0) {
 		dst[0] = '\0';
 		return dst;
 	}
-	if (len <= width) {
-		if (left)
-			snprintf(dst, width + 1, "%-*s", width, src);
-		else
-			snprintf(dst, width + 1, "%*s", width, src);
-		return dst;
-	}
+	if (nl_text_cols(src) <= width)
+		return nl_text_pad(dst, room, src, width, left);
+	/* cut by terminal cells, not bytes: a name's characters may take
+	 * several bytes (and a wide one two cells, hence the padding) */
 	if (width == 1) {
-		dst[0] = '~';
+		snprintf(dst, room, "~");
 	} else if (keep_tail) {
-		dst[0] = '~';
-		memcpy(dst + 1, src + len - (width - 1), width - 1);
+		size_t at = nl_text_tail(src, width - 1, &used);
+
+		snprintf(dst, room, "~%*s%s", width - 1 - used, "", src + at);
 	} else {
-		memcpy(dst, src, width - 1);
-		dst[width - 1] = '~';
+		n = nl_text_head(src, width - 1, &used);
+		snprintf(dst, room, "%.*s%*s~", (int)n, src, width - 1 - used, "");
 	}
-	dst[width] = '\0';
 	return dst;
 }
 
@@ -136,10 +138,37 @@ static int snap_copy(struct nl_tui *t, const struct nl_snapshot *s)
 
 /* --- drawing helpers ------------------------------------------------------ */
 
+/* The terminal's locale encodes UTF-8 (set when the TUI opens). */
+static bool utf8_term;
+
+/* In place: each non-ASCII character of @buf becomes one '?' per cell it
+ * takes (a non-UTF-8 terminal would show its bytes as several "M-x"
+ * cells); never longer than @buf. */
+static void ascii_only(char *buf)
+{
+	char *o = buf, ch[5];
+
+	for (const char *p = buf; *p;) {
+		int n = nl_utf8_seq((const unsigned char *)p, strnlen(p, 4));
+
+		if (n == 1) {
+			*o++ = *p++;
+			continue;
+		}
+		n = n > 1 ? n : 1;
+		memcpy(ch, p, (size_t)n);
+		ch[n] = '\0';
+		p += n;
+		for (int k = nl_text_cols(ch); k > 0; k--)
+			*o++ = '?';
+	}
+	*o = '\0';
+}
+
 /* Print @fmt at row @y, clipped to the screen width and cleared to the end. */
 static void line_at(int y, attr_t attr, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[4096];
 	va_list ap;
 
 	if (y < 0 || y >= LINES)
@@ -147,10 +176,13 @@ static void line_at(int y, attr_t attr, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (!utf8_term)
+		ascii_only(buf);
 	move(y, 0);
 	clrtoeol();
 	attron(attr);
-	addnstr(buf, COLS);
+	/* clip by cells: names hold multi-byte characters */
+	addnstr(buf, (int)nl_text_head(buf, COLS, NULL));
 	attroff(attr);
 }
 
@@ -245,7 +277,7 @@ static void draw_row(struct table *tb, int y, attr_t attr,
 		     void (*cell)(struct nl_tui *, const void *, int, int, char *, size_t),
 		     struct nl_tui *t, const void *row)
 {
-	char line[1024], c[512], fit[512];
+	char line[4096], c[512], fit[4 * 511 + 1];	/* fit: 4 bytes a cell at most */
 	int pos = 0;
 
 	for (int i = 0; i < tb->n && pos < (int)sizeof(line) - 1; i++) {
@@ -254,8 +286,8 @@ static void draw_row(struct table *tb, int y, attr_t attr,
 		if (!tb->shown[i])
 			continue;
 		w = tb->cols[i].flex ? tb->flexw : tb->cols[i].width;
-		if (w > (int)sizeof(fit) - 1)
-			w = sizeof(fit) - 1;
+		if (w > 511)
+			w = 511;
 		if (row)
 			cell(t, row, tb->kind[i], tb->node[i], c, sizeof(c));
 		else
@@ -1033,6 +1065,15 @@ struct nl_tui *nl_tui_open_term(const char *term, FILE *out, FILE *in,
 		t->opts = *init;
 	else
 		nl_view_opts_default(&t->opts);
+	/* ncursesw draws multi-byte characters only under the user's locale;
+	 * numbers keep '.' (LC_NUMERIC "C") as in the other views */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	/* by the locale's name: <langinfo.h> would pull in the system's
+	 * nl_types.h, which bpf/nl_types.h shadows on our include path */
+	const char *ct = setlocale(LC_CTYPE, NULL);
+
+	utf8_term = ct && (strcasestr(ct, "UTF-8") || strcasestr(ct, "utf8"));
 	t->scr = newterm(term, out, in);
 	if (!t->scr) {
 		free(t);

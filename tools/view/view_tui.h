@@ -113,9 +113,10 @@ struct nl_tui_col {
 int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown);
 
 /*
- * Copy @src into @dst (room for @width + 1) fitted to exactly @width cells:
- * padded with spaces, or cut with '~' marking the cut. @keep_tail keeps the
- * end ("~ork/a", for paths), otherwise the start. Returns @dst.
+ * Copy @src (cleaned text, names.h) into @dst (room for 4 * @width + 1
+ * bytes) fitted to exactly @width cells: padded with spaces, or cut on a
+ * character boundary with '~' marking the cut. @keep_tail keeps the end
+ * ("~ork/a", for paths), otherwise the start. Returns @dst.
  */
 char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail);
 

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The ancestry of each cgroup the programs count, recorded when its first
+ * entry is made: a cgroup that is created and removed between two
+ * collections never appears in user space's walk of the hierarchy, and
+ * without its parent its counts could only be folded into the root.
+ * Include after nl_bpf.h, with NL_CG_ANCESTRY defined before nl_bpf.h.
+ */
+#ifndef NL_CG_ANCESTRY_H
+#define NL_CG_ANCESTRY_H
+
+/* cgroup id -> its ancestors' ids (nl_types.h), nearest first. Not
+ * preallocated: only cgroups that had events take memory, and user space
+ * deletes the entry when it retires the cgroup. A full map loses the
+ * ancestry (the cgroup then folds into the root, as without this map). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, u64);
+	__type(value, struct nl_cg_ancestry);
+} cg_ancestry SEC(".maps");
+
+/* Record the ancestry of cgroup @id, which must be the current task's (in
+ * the hierarchy nl_cgroup_mode names): the parent chain of css.parent,
+ * the same in v1 and v2. Called on the first entry of a cgroup in a stats
+ * map (rare), never on the hot path of existing entries. */
+static __always_inline void nl_note_cgroup(u64 id)
+{
+	struct cgroup *cg = nl_task_cgroup(bpf_get_current_task_btf());
+	struct nl_cg_ancestry a = {};
+
+	if (!cg || cg->kn->id != id || bpf_map_lookup_elem(&cg_ancestry, &id))
+		return;
+	for (int i = 0; i < NL_CG_ANCESTORS; i++) {
+		struct cgroup_subsys_state *p = cg->self.parent;
+
+		if (!p)
+			break;
+		cg = p->cgroup;
+		if (!cg)
+			break;
+		a.id[i] = cg->kn->id;
+	}
+	bpf_map_update_elem(&cg_ancestry, &id, &a, BPF_NOEXIST);
+}
+
+#endif /* NL_CG_ANCESTRY_H */

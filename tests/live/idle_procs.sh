@@ -33,7 +33,7 @@ awk -v pid="$WP" '
 	inp && nc { s = 0; known = 0
 		for (k = 1; k <= nc; k++) if ($(cols[k]) != "-") { s += $(cols[k]); known = 1 }
 		if ($1 == pid) { found = 1; if (!known) { print "no RSS for " pid; exit 1 }
-			if (s + 0.1 < prev_min) ok = 1; exit !(s <= prev_min + 0.1) }
+			exit !(prev_min == "" || s <= prev_min + 0.1) }
 		if (known && (prev_min == "" || s < prev_min)) prev_min = s }
 	END { if (!found) { print "pid " pid " not listed"; exit 1 } }' "$TMP/b" ||
 	fail "top -s rss: the idle nlwork is not in size order: $(grep -m3 -E "^ +($WP|PID) " "$TMP/b")"

@@ -114,6 +114,9 @@ for try in 1 2 3; do
 	"$NL" reclaim --dry-run -d 5 / > /dev/null 2>&1 & AG=$!
 	cgt=0
 	for i in $(seq 1 2000); do
+		# the forked shell catches SIGTERM too until it execs numalens:
+		# read the mask only once the process is numalens
+		[ "$(cat /proc/$AG/comm 2>/dev/null)" = numalens ] || continue
 		cgt=$(awk '$1 == "SigCgt:" { print $2 }' /proc/$AG/status 2>/dev/null)
 		[ -n "$cgt" ] && (( 0x$cgt & 0x4000 )) && break
 	done

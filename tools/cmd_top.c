@@ -17,12 +17,12 @@
 #include "view_text.h"
 #include "view_tui.h"
 
-enum { OPT_CG_HIER = 1000, OPT_NO_CLASS };
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_SELF_COST };
 
 struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
-	bool batch, json, force_tui, verbose, no_class;
+	bool batch, json, force_tui, verbose, no_class, self_cost;
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -65,6 +65,10 @@ static const struct argp_option top_opts[] = {
 	  "controller, else the v1 memory hierarchy (hybrid hosts)", 2 },
 	{ "no-class", OPT_NO_CLASS, NULL, 0,
 	  "Do not split user pages into anon/file/shmem (skips the LRU tracepoint)", 2 },
+	{ "self-cost", OPT_SELF_COST, NULL, 0,
+	  "Turn on the kernel's BPF run-time stats while running, for numalens' own "
+	  "per-program run counts and times (JSON self.progs); every BPF program on "
+	  "the host then runs slightly slower", 2 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
 	{ 0 }
 };
@@ -136,6 +140,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NO_CLASS:
 		a->no_class = true;
+		break;
+	case OPT_SELF_COST:
+		a->self_cost = true;
 		break;
 	case 'v':
 		a->verbose = true;
@@ -264,7 +271,8 @@ int nl_cmd_top(int argc, char **argv)
 	}
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
-					.prog = "numalens", .watch_pid = a.view.filter.pid };
+					.prog = "numalens", .watch_pid = a.view.filter.pid,
+					.self_cost = a.self_cost };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

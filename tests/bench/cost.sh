@@ -164,7 +164,7 @@ phase_nsev() {
 			join <(sort "$TMP/s0") <(sort "$TMP/s1") | awk -v r="$r" -v ph="$ph" -v bt="$(prog_ids "$bt_pid" | tr '\n' ' ')" '
 				BEGIN { nb = split(bt, b, " "); for (i = 1; i <= nb; i++) isbt[b[i]] = 1 }
 				{ cnt = $6 - $3; ns = $7 - $4; name = $2
-				  if (isbt[$1]) { arm = "bpftrace"; name = ($2 ~ /kmem/) ? "page_alloc" : "sched_switch" }
+				  if (isbt[$1]) { arm = "bpftrace"; name = ($2 ~ /page_alloc/) ? "page_alloc" : "sched_switch" }
 				  else if (name ~ /^empty_/) { arm = "empty"; sub(/^empty_/, "", name) }
 				  else { arm = "numalens"; sub(/^handle_/, "", name) }
 				  print "NSEV round=" r, "phase=" ph, "arm=" arm, "prog=" name, "cnt=" cnt, "ns=" ns }' >> "$RAW"

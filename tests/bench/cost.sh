@@ -234,4 +234,4 @@ phase_nsev
 phase_slow
 phase_owncpu
 phase_export
-awk -v EXTRA="$EXTRA" -f tests/bench/cost_report.awk "$RAW"
+awk -v EXTRA="$EXTRA" -v FAULT_PAGES=$(( 256 * 1024 * 1024 / $(getconf PAGESIZE) * 4 )) -f tests/bench/cost_report.awk "$RAW"

@@ -3,6 +3,8 @@
 #   SLOW run= arm= load= cpu= wall=              one workload run under one arm
 #   OWNCPU round= arm= pct=                      own CPU of a top, one round
 #   RENDER med= min= max= / SCRAPE ms= / HWM kib=   export at 2,000 x 4
+# -v FAULT_PAGES: base pages the page-fault workload allocates, for the
+# slowdown the ns/event rows imply (robust where the CPU times are not)
 # Every cell: median [min..max] over rounds, or mean +-sd for paired
 # differences; the goal beside it; a MISSED line per goal not met.
 
@@ -92,6 +94,18 @@ END {
 		row(LL[l], "top " pm("slow" SUBSEP L[l] SUBSEP "top"), "-", pm("slow" SUBSEP L[l] SUBSEP "bpftrace"),
 		    "fastest run: top" minmin(L[l], "top"), "<= 1% (never > 2%)")
 		row("", "export " pm("slow" SUBSEP L[l] SUBSEP "export"), "", "", "export" minmin(L[l], "export") ", bpftrace" minmin(L[l], "bpftrace"), "")
+		if (l == 1 && FAULT_PAGES > 0 && med("c" SUBSEP "fault" SUBSEP "none") > 0) {
+			# what the ns/event rows imply: the workload's own allocations
+			# and LRU insertions, each at the program's ns/event
+			base = med("c" SUBSEP "fault" SUBSEP "none") * 1e9
+			floor = 100 * FAULT_PAGES * (med("fault" SUBSEP "page_alloc" SUBSEP "empty") + med("fault" SUBSEP "lru_insertion" SUBSEP "empty")) / base
+			if (floor > 1)
+				miss(sprintf("page-fault workload: empty programs on mm_page_alloc and mm_lru_insertion alone cost %+.1f%% of its CPU here (ns/event x pages), above the 1%% goal", floor))
+			row("", sprintf("(from ns/event: %+.1f%%)", 100 * FAULT_PAGES * (med("fault" SUBSEP "page_alloc" SUBSEP "numalens") + med("fault" SUBSEP "lru_insertion" SUBSEP "numalens")) / base),
+			    sprintf("(%+.1f%%)", 100 * FAULT_PAGES * (med("fault" SUBSEP "page_alloc" SUBSEP "empty") + med("fault" SUBSEP "lru_insertion" SUBSEP "empty")) / base),
+			    sprintf("(%+.1f%%)", 100 * FAULT_PAGES * med("fault" SUBSEP "page_alloc" SUBSEP "bpftrace") / base),
+			    sprintf("%d pages x ns/event / CPU", FAULT_PAGES), "")
+		}
 		row("", sprintf("(none: %.3f [%.3f..%.3f] s CPU)", med("c" SUBSEP L[l] SUBSEP "none"), mn("c" SUBSEP L[l] SUBSEP "none"), mx("c" SUBSEP L[l] SUBSEP "none")), "", "", "", "")
 		for (a = 1; a <= 2; a++) {
 			arm = a == 1 ? "top" : "export"; k = "slow" SUBSEP L[l] SUBSEP arm

@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install deb
+.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install deb
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -112,6 +112,13 @@ $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
 	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh test; \
 	 else echo "make test-deps: not root, skipping package install (run 'sudo make test-deps' once)" >&2; fi
 	@bash scripts/test-tools.sh $(CACHE) $(B)/test-tools
+	@touch $@
+
+# `make bench` also installs what it compares numalens with (bpftrace, perf)
+bench-deps: $(DEPS)/.bench-stamp
+$(DEPS)/.bench-stamp: scripts/setup.sh | $(DEPS)/.test-stamp
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh bench; \
+	 else echo "make bench-deps: not root, skipping package install (run 'sudo make bench-deps' once)" >&2; fi
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------
@@ -221,7 +228,7 @@ livetest: tests-build $(B)/vm/nljq
 vmtest: tests-build
 	@bash tests/run-all.sh vm
 
-bench: tests-build $(B)/tests/bench_export_render verify
+bench: bench-deps tests-build $(B)/tests/bench_export_render $(BPFB)/tests/bench_empty.bpf.o verify
 	@bash tests/bench/run.sh
 
 # verified instructions and time per BPF program, on the host and in the
@@ -233,6 +240,11 @@ $(B)/tests/verify_stats: tests/bench/verify_stats.c | $(DEPS)/.stamp
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -I$(DEPS)/include -static -o $@ $< \
 		$(DEPS)/lib/libbpf.a -lelf -lz
+
+# The bench's floor: empty programs on numalens' tracepoints (cost.sh)
+$(BPFB)/tests/bench_empty.bpf.o: tests/bench/empty.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
+	@mkdir -p $(@D)
+	$(call say,BPF,$@)$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # export's render benchmark links the library and the synthetic snapshot
 $(B)/tests/bench_export_render: tests/bench/export_render.c $(B)/cmd/export_synth.o $(B)/libnl.a

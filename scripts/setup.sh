@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages numalens needs, for one job only:
-#   usage: setup.sh [run|test]
+#   usage: setup.sh [run|test|bench]
 #   run   build numalens and run it (what `make run` needs): the BPF and C
 #         toolchain, bpftool >= 7.5 and the deb-src line for the libraries
 #         scripts/build-deps.sh builds from source;
@@ -9,7 +9,9 @@
 #         (`make deb` and its lintian check), and the trixie-backports
 #         suite the guest kernel comes from. Prometheus is not installed as a
 #         package (that would start a server): scripts/test-tools.sh unpacks
-#         its binaries into the build tree instead.
+#         its binaries into the build tree instead;
+#   bench test adds what `make bench` compares numalens with: bpftrace (the
+#         peer one-liner), perf (sched pipe) and procps top.
 # Idempotent: a second run with everything present does no network I/O.
 # Supports Debian 12 (bookworm) only; anything else gets one line and exit 1.
 # The apt sources it adds are pinned by Debian at priority 100, so nothing
@@ -20,7 +22,7 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 job=${1:-run}
-case "$job" in run|test) ;; *) die "unknown job '$job' (run or test)";; esac
+case "$job" in run|test|bench) ;; *) die "unknown job '$job' (run, test or bench)";; esac
 [ "$(id -u)" = 0 ] || die "run as root (apt-get needs it): sudo $0 $job"
 
 # The package names and suites below are bookworm's; on another release they
@@ -40,15 +42,17 @@ SRC=/etc/apt/sources.list.d/numalens.list
 # tests from trixie-backports.
 src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
 	'deb-src http://deb.debian.org/debian trixie main')
-[ "$job" = test ] && src_lines+=('deb http://deb.debian.org/debian trixie-backports main')
+[ "$job" != run ] && src_lines+=('deb http://deb.debian.org/debian trixie-backports main')
 
 PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
   libncurses-dev dpkg-dev"
 PKGS_TEST="libcmocka-dev qemu-system-x86 busybox-static cpio zstd xz-utils kmod
   curl iproute2 stress-ng tmux debhelper lintian"
+PKGS_BENCH="bpftrace linux-perf procps"
 PKGS_BPO="bpftool"	# from bookworm-backports
 pkgs="$PKGS_RUN $PKGS_BPO"
-[ "$job" = test ] && pkgs="$pkgs $PKGS_TEST"
+[ "$job" != run ] && pkgs="$pkgs $PKGS_TEST"
+[ "$job" = bench ] && pkgs="$pkgs $PKGS_BENCH"
 
 missing=()
 for p in $pkgs; do

@@ -155,6 +155,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	bo.verbose = o->verbose;
 	bo.vmscan_only = o->vmscan_only;
 	bo.btf_path = o->btf;
+	bo.self_cost = o->self_cost;
 	rc = nl_bpf_open(&s->bpf, &bo, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);
@@ -165,6 +166,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	co.cgroup_grace = o->cgroup_grace;
 	co.watch_pid = o->watch_pid;
 	co.all_procs = o->all_procs;
+	co.rss_max_procs = o->rss_max_procs;
 	e = nl_collect_open(&s->col, &s->bpf, &co, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

@@ -66,6 +66,8 @@ struct nl_cli_open_opts {
 	bool vmscan_only;	/* load only the reclaim figures (nl_bpf_opts) */
 	int watch_pid;		/* > 0: always in the snapshots (nl_collect_opts) */
 	bool all_procs;		/* idle processes with resident memory too (nl_collect_opts) */
+	bool self_cost;		/* hold BPF run-time stats (nl_bpf_opts) */
+	int rss_max_procs;	/* numa_maps reads per interval (nl_collect_opts) */
 };
 
 /* The BPF objects and the collector a command reads snapshots from. */

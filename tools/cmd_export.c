@@ -29,7 +29,7 @@
 
 enum {
 	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
-	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST,
+	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST,
 };
 
 struct export_args {
@@ -37,7 +37,7 @@ struct export_args {
 	const char *btf;	/* --btf */
 	double interval, grace;
 	int cg_mode;
-	bool no_class, verbose;
+	bool no_class, verbose, self_cost;
 	unsigned max_conns;
 	const char *patterns[MAX_PATTERNS];
 	struct nl_prom_opts po;
@@ -144,6 +144,9 @@ static const struct argp_option export_opts[] = {
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by (auto: v2 when it has the memory controller, else v1 memory)", 1 },
 	{ "no-class", OPT_NO_CLASS, NULL, 0, "Do not split user pages into anon/file/shmem", 1 },
+	{ "self-cost", OPT_SELF_COST, NULL, 0, "Turn on the kernel's BPF run-time stats while running, so "
+	  "numalens_bpf_program_run_time_seconds_total advances; every BPF program on the host then runs "
+	  "slightly slower", 1 },
 	{ "max-connections", OPT_MAX_CONNS, "N", 0, "Concurrent HTTP connections (default 128)", 2 },
 	{ "verbose", 'v', NULL, 0, "libbpf's and libmicrohttpd's messages on stderr", 2 },
 	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
@@ -190,6 +193,9 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NO_CLASS:
 		a->no_class = true;
+		break;
+	case OPT_SELF_COST:
+		a->self_cost = true;
 		break;
 	case OPT_MAX_CONNS:
 		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
@@ -475,7 +481,9 @@ int nl_cmd_export(int argc, char **argv)
 		struct nl_cli_open_opts oo = {
 			.btf = a.btf,
 			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
-			.prog = "numalens export",
+			.prog = "numalens export", .self_cost = a.self_cost,
+			/* no export family carries process RSS: skip numa_maps */
+			.rss_max_procs = -1,
 			/* intervals, rounded up, so the last counts get scraped */
 			.cgroup_grace = (int)(a.grace / a.interval + 0.999),
 		};

@@ -17,12 +17,12 @@
 #include "view_text.h"
 #include "view_tui.h"
 
-enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE };
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST };
 
 struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
-	bool batch, json, force_tui, verbose, no_class, no_legend, active;
+	bool batch, json, force_tui, verbose, no_class, no_legend, active, self_cost;
 	const char *btf;	/* --btf */
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
@@ -71,6 +71,10 @@ static const struct argp_option top_opts[] = {
 	  "controller, else the v1 memory hierarchy (hybrid hosts)", 2 },
 	{ "no-class", OPT_NO_CLASS, NULL, 0,
 	  "Do not split user pages into anon/file/shmem (skips the LRU tracepoint)", 2 },
+	{ "self-cost", OPT_SELF_COST, NULL, 0,
+	  "Turn on the kernel's BPF run-time stats while running, for numalens' own "
+	  "per-program run counts and times (JSON self.progs); every BPF program on "
+	  "the host then runs slightly slower", 2 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
 	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
 	{ 0 }
@@ -143,6 +147,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NO_CLASS:
 		a->no_class = true;
+		break;
+	case OPT_SELF_COST:
+		a->self_cost = true;
 		break;
 	case OPT_ACTIVE:
 		a->active = true;
@@ -294,7 +301,7 @@ int nl_cmd_top(int argc, char **argv)
 	oo = (struct nl_cli_open_opts){ .btf = a.btf, .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
 					.prog = "numalens top", .watch_pid = a.view.filter.pid,
-					.all_procs = !a.active };
+					.all_procs = !a.active, .self_cost = a.self_cost };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, section 3: numalens export's render time, response size and
+# make bench, section 2: numalens export's render time, response size and
 # RSS for a synthetic 2,000 cgroups x 4 nodes (--synthetic: the real HTTP
 # server and renderer, a generated snapshot), and the RSS of a real
 # exporter on this host. A report, never pass/fail; targets on the 2-core
@@ -35,7 +35,7 @@ wait_curls() { local p; for p in $(jobs -p); do [ "$p" = "$EPID" ] || wait "$p";
 kib() { awk -v k="^$2:" '$0 ~ k { print $2 }' /proc/"$1"/status; }
 stats() { sort -n | awk '{ v[NR] = $1; s += $1 } END { printf "%.2f %.2f %.2f", v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'; }
 
-echo "3. numalens export: synthetic 2000 cgroups x 4 nodes, all exported (every cgroup, top 10 processes)"
+echo "2. numalens export: synthetic 2000 cgroups x 4 nodes, all exported (every cgroup, top 10 processes)"
 "$B/tests/bench_export_render" 2000 4 "$N" | sed 's/^/   /'
 port=$(free_port)
 serve "$port" --synthetic 2000x4 --interval 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 || exit 0

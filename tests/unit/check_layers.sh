@@ -39,7 +39,7 @@ declare -A may=(
 	[cmd]="shared core source model view prom reclaim cmd"
 	[cling]="shared core source cling skel vmlinux"
 	[test]="shared core source model view prom reclaim cmd cling test"
-	[bench]="shared core source model view prom reclaim cmd cling test bench"
+	[bench]="shared core source model view prom reclaim cmd cling test bench vmlinux"
 )
 # bench tools load BPF objects themselves (the verifier budget), so they may
 # use libbpf; the tests proper go through the source layer.

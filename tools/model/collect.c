@@ -763,7 +763,7 @@ static void fill_self(struct nl_collector *c, struct nl_snapshot *s)
 		s->self.drops[i] = drops[i];
 	s->self.procs_evicted = c->procs_evicted;
 	s->self.cgroups_evicted = c->cgroups_evicted;
-	s->self.bpf_stats_enabled = c->b->stats_fd >= 0;
+	s->self.bpf_stats_enabled = nl_bpf_stats_on(c->b);
 	n = nl_bpf_prog_stats(c->b, names, cnt, ns, 32);
 	s->self.nr_progs = n;
 	for (int i = 0; i < n; i++) {

@@ -476,7 +476,7 @@ static void fam_self(struct nl_buf *b, const struct nl_snapshot *s)
 				   o->alloc.pages_local_total + o->alloc.pages_remote_total);
 	}
 	nl_prom_family(b, "numalens_bpf_stats_enabled", "gauge",
-	       "1 if kernel.bpf_stats_enabled is on, so the program run counts and times below advance.");
+	       "1 if the kernel counts BPF run times (export --self-cost, or kernel.bpf_stats_enabled=1), so the program run counts and times below advance.");
 	nl_prom_sample_u64(b, "numalens_bpf_stats_enabled", x->bpf_stats_enabled);
 	nl_prom_family(b, "numalens_bpf_program_runs_total", "counter", "Runs of each BPF program (kernel bpf stats).");
 	for (int i = 0; i < x->nr_progs && i < 32; i++)

@@ -469,9 +469,10 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		nl_bpf_close(b);
 		return NL_EXIT_KERNEL;
 	}
-	/* Per-program run time for `make bench` and the self metrics; the
+	/* Per-program run time for the self figures, only when asked: the
 	 * kernel turns it off again when this fd closes. */
-	b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (o->self_cost)
+		b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	return NL_EXIT_OK;
 }
 
@@ -489,6 +490,22 @@ int nl_bpf_set_pfn_table(struct nl_bpf *b, const struct nl_pfn_range *r, int n)
 	if (bpf_map__update_elem(b->alloc->maps.pfn_table, &key, sizeof(key), &t, sizeof(t), 0))
 		return -errno;
 	return 0;
+}
+
+bool nl_bpf_stats_on(const struct nl_bpf *b)
+{
+	FILE *f;
+	int v = 0;
+
+	if (b->stats_fd >= 0)
+		return true;
+	f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v == 1;
 }
 
 int nl_bpf_prog_stats(const struct nl_bpf *b, char names[][64], unsigned long long *run_cnt,

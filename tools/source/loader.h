@@ -40,6 +40,12 @@ struct nl_bpf_opts {
 				 * long-running consumer of reclaim figures such
 				 * as `numalens reclaim`, which has no use for
 				 * the sched_switch/page-alloc hot-path programs */
+	bool self_cost;		/* hold the kernel's BPF run-time stats
+				 * (BPF_ENABLE_STATS) while open, for the
+				 * per-program run counts and times. Off by
+				 * default: while any holder has them on, every
+				 * BPF program on the host pays two clock reads
+				 * and a per-CPU update per run */
 };
 
 /* The loaded objects. Any skeleton pointer may be NULL when its
@@ -58,7 +64,8 @@ struct nl_bpf {
 				 * reclaiming task's cgroup */
 	bool vmscan_proactive;	/* memory.reclaim told apart from limit reclaim
 				 * (kallsyms had its entry points) */
-	int stats_fd;		/* BPF_ENABLE_STATS fd, -1 if refused */
+	int stats_fd;		/* BPF_ENABLE_STATS fd; -1 if not asked for
+				 * (self_cost) or refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
 	uint32_t pidns_inum;	/* our pid namespace's inode number when it is
 				 * not the initial one, else 0: process keys
@@ -98,6 +105,12 @@ int nl_bpf_set_pfn_table(struct nl_bpf *b, const struct nl_pfn_range *r, int n);
  * at most @max. */
 int nl_bpf_prog_stats(const struct nl_bpf *b, char names[][64], unsigned long long *run_cnt,
 		      unsigned long long *run_time_ns, int max);
+
+/* True when the kernel counts BPF run times, so nl_bpf_prog_stats()
+ * figures advance: numalens holds the stats (self_cost) or
+ * kernel.bpf_stats_enabled is 1. Another process's BPF_ENABLE_STATS fd
+ * is invisible here and reads as false. */
+bool nl_bpf_stats_on(const struct nl_bpf *b);
 
 /* Tell the sched program whether kernel.numa_balancing is on: while it is
  * off, on-CPU time is binned into no locality bucket (the tasks' fault

@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# make bench, section 1: what numalens costs, against the floor (empty BPF
+# programs on the same tracepoints) and the peer people already run
+# (a bpftrace one-liner), in one run, as one table. A report, never
+# pass/fail.
+#
+# Method (why it looks like this: the host is shared and busy, so an arm
+# that always runs first or alone would measure the neighbours, not us):
+#  A. ns/event: numalens (`top --batch -d 1`), the empty programs and
+#     bpftrace are attached at the same time, so every event runs all
+#     three; the kernel's BPF run-time stats (run_time_ns / run_cnt per
+#     program, sysctl kernel.bpf_stats_enabled held on for this phase)
+#     give each program's ns/event per round, for RUNS rounds of a
+#     page-fault, a switch-heavy, a long-slice and a fork/exit load.
+#  B. slowdown: arms none / numalens top --batch -d 1 / numalens export
+#     --interval 5 (scraped every 5 s) / bpftrace, in an order that rotates
+#     every run, RUNS runs; each arm runs the page-fault workload and
+#     `perf bench sched pipe`. The figure is the workload's own CPU time
+#     (user + sys, what the tracepoints add to), paired: (arm - none) /
+#     none of the same run, then mean +- sd over runs.
+#  C. own CPU: numalens top --batch -d 1 and procps top -b -d 1 side by
+#     side with EXTRA idle processes added, CPU ticks over a window after
+#     start-up, RUNS rounds.
+#  D. export at 2,000 cgroups x 4 nodes (synthetic snapshot, real HTTP
+#     server): render time, scrape latency, peak RSS (VmHWM).
+# Raw records in build/bench/cost.raw; table on stdout.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+NL=${NL:-$B/numalens}; WORK=$B/tests/nlwork; EMPTY=$B/tests/bench_empty.bpf.o
+RUNS=${RUNS:-7}; EXTRA=${EXTRA:-1000}; WINDOW=${WINDOW:-8}
+PIPE_LOOPS=${PIPE_LOOPS:-200000}
+OUT=$B/bench; mkdir -p "$OUT"
+RAW=$OUT/cost.raw; : > "$RAW"
+TMP=$(mktemp -d /tmp/nl-bench-cost.XXXXXX)
+PIN=/sys/fs/bpf/nl_bench_empty_$$	# bpffs names take no dot
+BPFTRACE_PROG='tracepoint:kmem:mm_page_alloc { @a[cgroup, numaid] = count(); }
+tracepoint:sched:sched_switch { $t = @on[cpu]; if ($t) { @run[cgroup, numaid] = sum(nsecs - $t); } @on[cpu] = nsecs; }'
+
+[ "$(id -u)" = 0 ] || { echo "bench: needs root (BPF)" >&2; exit 1; }
+for f in "$NL" "$WORK" "$EMPTY"; do [ -e "$f" ] || { echo "bench: $f missing: run make bench" >&2; exit 1; }; done
+for t in bpftool bpftrace perf stress-ng curl top; do
+	command -v $t > /dev/null || { echo "bench: $t missing: run 'make bench-deps' (as root)" >&2; exit 1; }
+done
+
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+old_thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP 2>/dev/null || echo "")
+old_stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
+PIDS=()
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$PIN" "$TMP"
+	echo "$old_stats" > /proc/sys/kernel/bpf_stats_enabled
+	[ -n "$old_thp" ] && echo "$old_thp" > $THP
+}
+trap cleanup EXIT
+# The page-fault workload counts base pages, as the issue's figures do
+[ -n "$old_thp" ] && echo never > $THP
+
+FAULT_LOAD=("$WORK" --anon 256 --repeat 4)
+PIPE_LOAD=(perf bench sched pipe -l "$PIPE_LOOPS")
+fault_load() { "${FAULT_LOAD[@]}" > /dev/null; }
+# cputime CMD...: "CPU_SECONDS WALL_SECONDS" of CMD and its children
+# (bash's time: getrusage to the ms, where /usr/bin/time rounds to 10 ms)
+cputime() {
+	local TIMEFORMAT='%3U %3S %3R'
+	{ time "$@" > /dev/null 2>&1; } 2> "$TMP/time"
+	awk '{ printf "%.3f %.3f", $1 + $2, $3 }' "$TMP/time"
+}
+
+free_port() {
+	local p
+	while :; do
+		p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }
+	done
+}
+# until SECONDS CMD...: poll CMD every 0.1 s, up to SECONDS
+until_ok() {
+	local n=$(( $1 * 10 )); shift
+	while [ $n -gt 0 ]; do "$@" && return 0; sleep 0.1; n=$((n - 1)); done
+	return 1
+}
+# prog_ids PID: the BPF program ids PID holds (its fdinfo names them)
+prog_ids() { grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u; }
+has_progs() { [ -n "$(prog_ids "$1")" ]; }
+# prog_stats IDS...: "ID NAME RUN_CNT RUN_TIME_NS" per program
+prog_stats() {
+	local id
+	for id in "$@"; do
+		bpftool prog show id "$id" 2>/dev/null |
+			awk -v id="$id" 'NR == 1 { n = $4; c = 0; t = 0
+				for (i = 1; i <= NF; i++) { if ($i == "run_cnt") c = $(i + 1); if ($i == "run_time_ns") t = $(i + 1) }
+				print id, n, c, t }'
+	done
+}
+
+# --- arms ------------------------------------------------------------------
+ARM_PID=; SCRAPER=
+start_top() {
+	"$NL" top --batch -d 1 > "$TMP/top.out" 2> "$TMP/top.err" &
+	ARM_PID=$!; PIDS+=("$ARM_PID")
+	# attached once the first snapshot is printed
+	until_ok 60 grep -q '^numalens top' "$TMP/top.out" || { echo "numalens top did not start: $(cat "$TMP/top.err")" >&2; return 1; }
+}
+start_export() {
+	local port; port=$(free_port)
+	"$NL" export --interval 5 --listen "127.0.0.1:$port" > /dev/null 2> "$TMP/export.err" &
+	ARM_PID=$!; PIDS+=("$ARM_PID")
+	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" ||
+		{ echo "numalens export did not start: $(cat "$TMP/export.err")" >&2; return 1; }
+	# a Prometheus at the export interval
+	( while sleep 5; do curl -s -o /dev/null -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/metrics"; done ) &
+	SCRAPER=$!; PIDS+=("$SCRAPER")
+}
+start_bpftrace() {
+	bpftrace -e "$BPFTRACE_PROG" > "$TMP/bt.out" 2>&1 &
+	ARM_PID=$!; PIDS+=("$ARM_PID")
+	until_ok 60 grep -q '^Attaching' "$TMP/bt.out" || { echo "bpftrace did not start: $(cat "$TMP/bt.out")" >&2; return 1; }
+	until_ok 30 has_progs "$ARM_PID"
+	sleep 0.5	# "Attaching" is printed before the last attach
+}
+stop_arm() {
+	[ -n "$SCRAPER" ] && { kill "$SCRAPER" 2>/dev/null; wait "$SCRAPER" 2>/dev/null; }
+	[ -n "$ARM_PID" ] && { kill -INT "$ARM_PID" 2>/dev/null; wait "$ARM_PID" 2>/dev/null; }
+	ARM_PID=; SCRAPER=
+}
+start_arm() {
+	case $1 in
+	none) ARM_PID= ;;
+	top) start_top ;;
+	export) start_export ;;
+	bpftrace) start_bpftrace ;;
+	esac
+}
+
+# --- A. ns/event, all attached at once ----------------------------------------
+phase_nsev() {
+	local r p ids=() nl_pid bt_pid ph
+	echo 1 > /proc/sys/kernel/bpf_stats_enabled
+	mkdir -p "$PIN"
+	bpftool prog loadall "$EMPTY" "$PIN" autoattach || { echo "bench: cannot load the empty programs" >&2; return 1; }
+	for p in page_alloc sched_switch process_exit lru_insertion; do
+		# autoattach pins the links; each names its program
+		ids+=($(bpftool link show pinned "$PIN/empty_$p" | awk '{ for (i = 1; i < NF; i++) if ($i == "prog") { print $(i + 1); exit } }'))
+	done
+	start_top || return 1; nl_pid=$ARM_PID; ARM_PID=
+	start_bpftrace || return 1; bt_pid=$ARM_PID; ARM_PID=
+	ids+=($(prog_ids "$nl_pid") $(prog_ids "$bt_pid"))
+	for r in $(seq 1 "$RUNS"); do
+		for ph in fault switch long exit; do
+			prog_stats "${ids[@]}" > "$TMP/s0"
+			case $ph in
+			fault) fault_load ;;
+			switch) stress-ng --switch 1 -t 2 > /dev/null 2>&1 ;;
+			# CPU hogs: sched_switch with slices of a tick or more
+			long) stress-ng --cpu 2 -t 2 > /dev/null 2>&1 ;;
+			exit) for i in $(seq 1 200); do /bin/true; done ;;
+			esac
+			prog_stats "${ids[@]}" > "$TMP/s1"
+			# owner: who loaded it (for the bpftrace programs, the probe)
+			join <(sort "$TMP/s0") <(sort "$TMP/s1") | awk -v r="$r" -v ph="$ph" -v bt="$(prog_ids "$bt_pid" | tr '\n' ' ')" '
+				BEGIN { nb = split(bt, b, " "); for (i = 1; i <= nb; i++) isbt[b[i]] = 1 }
+				{ cnt = $6 - $3; ns = $7 - $4; name = $2
+				  if (isbt[$1]) { arm = "bpftrace"; name = ($2 ~ /page_alloc/) ? "page_alloc" : "sched_switch" }
+				  else if (name ~ /^empty_/) { arm = "empty"; sub(/^empty_/, "", name) }
+				  else { arm = "numalens"; sub(/^handle_/, "", name) }
+				  print "NSEV round=" r, "phase=" ph, "arm=" arm, "prog=" name, "cnt=" cnt, "ns=" ns }' >> "$RAW"
+		done
+	done
+	kill -INT "$nl_pid" "$bt_pid" 2>/dev/null; wait "$nl_pid" "$bt_pid" 2>/dev/null
+	rm -rf "$PIN"
+	echo "$old_stats" > /proc/sys/kernel/bpf_stats_enabled
+}
+
+# --- B. slowdown, arms rotating, paired per run --------------------------------
+phase_slow() {
+	local r k a arms=(none top export bpftrace) n=4
+	for r in $(seq 1 "$RUNS"); do
+		for k in $(seq 0 $((n - 1))); do
+			a=${arms[$(( (r + k) % n ))]}
+			start_arm "$a" || { stop_arm; continue; }
+			set -- $(cputime "${FAULT_LOAD[@]}"); echo "SLOW run=$r arm=$a load=fault cpu=$1 wall=$2" >> "$RAW"
+			set -- $(cputime "${PIPE_LOAD[@]}"); echo "SLOW run=$r arm=$a load=pipe cpu=$1 wall=$2" >> "$RAW"
+			stop_arm
+		done
+	done
+}
+
+# --- C. own CPU with EXTRA idle processes ---------------------------------------
+ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
+phase_owncpu() {
+	local r i sleepers=() hz t0 n0 p0 n1 p1 t1 ppid
+	hz=$(getconf CLK_TCK)
+	for i in $(seq 1 "$EXTRA"); do sleep 3600 & sleepers+=($!); done
+	PIDS+=("${sleepers[@]}")
+	for r in $(seq 1 "$RUNS"); do
+		start_top || break
+		top -b -d 1 > /dev/null & ppid=$!; PIDS+=("$ppid")
+		sleep 2	# past start-up (BPF load, first /proc walk)
+		t0=$(date +%s%N); n0=$(ticks "$ARM_PID"); p0=$(ticks "$ppid")
+		sleep "$WINDOW"
+		t1=$(date +%s%N); n1=$(ticks "$ARM_PID"); p1=$(ticks "$ppid")
+		kill "$ppid"; wait "$ppid" 2>/dev/null
+		awk -v r="$r" -v hz="$hz" -v w="$(( (t1 - t0) / 1000000 ))" -v n=$((n1 - n0)) -v p=$((p1 - p0)) 'BEGIN {
+			printf "OWNCPU round=%d arm=numalens pct=%.2f\nOWNCPU round=%d arm=procps pct=%.2f\n",
+			       r, 100 * n / hz / (w / 1000), r, 100 * p / hz / (w / 1000) }' >> "$RAW"
+		stop_arm
+	done
+	kill "${sleepers[@]}" 2>/dev/null; wait "${sleepers[@]}" 2>/dev/null
+}
+
+# --- D. export at 2,000 cgroups x 4 nodes ---------------------------------------
+phase_export() {
+	local port i pid
+	"$B/tests/bench_export_render" 2000 4 20 | sed -n 's/.*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/RENDER med=\1 min=\2 max=\3/p' >> "$RAW"
+	port=$(free_port)
+	"$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --interval 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 \
+		> /dev/null 2> "$TMP/export.err" &
+	pid=$!; PIDS+=("$pid")
+	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" || { echo "synthetic export did not start: $(cat "$TMP/export.err")" >&2; return 1; }
+	for i in $(seq 1 20); do
+		echo "SCRAPE ms=$(curl -s -o /dev/null -H 'Accept-Encoding: gzip' -w '%{time_total}' "http://127.0.0.1:$port/metrics" | awk '{ print $1 * 1000 }')" >> "$RAW"
+		sleep 0.2
+	done
+	echo "HWM kib=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status)" >> "$RAW"
+	kill "$pid"; wait "$pid" 2>/dev/null
+}
+
+echo "1. Cost against the floor and the peer ($RUNS rounds per figure; kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+phase_nsev
+phase_slow
+phase_owncpu
+phase_export
+awk -v EXTRA="$EXTRA" -v FAULT_PAGES=$(( 256 * 1024 * 1024 / $(getconf PAGESIZE) * 4 )) -f tests/bench/cost_report.awk "$RAW"

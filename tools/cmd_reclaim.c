@@ -454,26 +454,160 @@ static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
 	}
 }
 
+/* The defaults a bare `numalens reclaim CGROUP` runs with. */
+static void rc_defaults(struct rc_args *a)
+{
+	a->interval = 1.0;
+	a->cg_mode = -1;
+	a->cfg.backend = -1;
+	a->cfg.step_pages = 32;
+	a->cfg.pass_steps = 128;
+	a->cfg.psi_us_s = 10000;
+	a->cfg.bal_lo = 80;
+	a->cfg.bal_hi = 120;
+	nl_wm_parse("75%", &a->cfg.high);
+	nl_wm_parse("70%", &a->cfg.low);
+}
+
+/* The cgroup hierarchy to work in, into @mode and @root. Returns 0, or an
+ * exit code after saying why on stderr. */
+static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgroup_mode *mode,
+			  char *root, size_t len)
+{
+	if (a->cg_mode < 0) {
+		if (nl_cgroup_detect("/proc/self/mounts", mode, root, len)) {
+			fprintf(stderr, "%s: no cgroup hierarchy is mounted\n", prog);
+			return NL_EXIT_FAIL;
+		}
+		return 0;
+	}
+	*mode = (enum nl_cgroup_mode)a->cg_mode;
+	if (nl_cgroup_find_mount("/proc/self/mounts", *mode, root, len)) {
+		fprintf(stderr, "%s: no %s hierarchy is mounted: use --cgroup-hierarchy=auto\n",
+			prog, *mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
+		return NL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Bytes against percent can be checked only once the limits are known:
+ * --high 16M with the default --low 70% of a 64M limit never acts. Returns
+ * 0, or NL_EXIT_USAGE after saying which cgroup on stderr. */
+static int check_watermarks(const struct nl_ra *ra, const char *prog)
+{
+	for (int i = 0; i < ra->nr_cg; i++) {
+		struct nl_wm w;
+		uint64_t limit = NL_RCG_NO_LIMIT;
+
+		nl_rcg_limit(ra->cg[i].dir, ra->cfg.v1, &limit);
+		if (nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, limit, &w) == -ERANGE) {
+			fprintf(stderr, "%s: cgroup %s: --low (%" PRIu64 " KiB here) is not below --high (%" PRIu64
+				" KiB) for its memory limit; --low defaults to 70%%: give it in the units of --high\n",
+				prog, ra->cg[i].rel, w.low / 1024, w.high / 1024);
+			return NL_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* --status: what this command computes now for each cgroup, then the
+ * running agents' published state. */
+static void show_status(struct nl_ra *ra)
+{
+	uint64_t ids[NL_RA_MAX_CG];
+
+	printf("computed now by this command (its own --high/--low; not a running agent):\n");
+	for (int i = 0; i < ra->nr_cg; i++) {
+		struct nl_ra_cg *c = &ra->cg[i];
+
+		nl_rcg_limit(c->dir, ra->cfg.v1, &c->limit);
+		nl_rcg_usage(c->dir, ra->cfg.v1, &c->usage);
+		nl_rcg_events_max(c->dir, ra->cfg.v1, &c->events_max);
+		c->events_max0 = c->events_max;
+		c->wm_bad = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, c->limit, &c->wm) != 0;
+		nl_ra_refresh(ra, c);
+		nl_ra_status(ra, c, stdout);
+		ids[i] = c->id;
+	}
+	print_agent_status(ids, ra->nr_cg);
+}
+
+/* The start-up lines: hierarchy, backend, victim rule, hook, what is missing. */
+static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const char *root,
+			 bool have_limit)
+{
+	printf("numalens reclaim: %s hierarchy at %s; backend %s%s; victim %s; limit-reclaim hook %s%s\n",
+	       a->cfg.v1 ? "v1 memory" : "cgroup v2", root, nl_rb_name(ra->backend),
+	       ra->backend == NL_RB_MEMCG ? " (memcg-wide, the last resort: not node-targeted)" : "",
+	       a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "BPF lottery",
+	       have_limit ? "attached" : "not available",
+	       a->cfg.dry_run ? "; dry run: nothing is reclaimed" : "");
+	for (int k = 0; k < NL_RB_NR; k++)
+		if (!ra->probe.ok[k])
+			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra->probe.why[k]);
+	if (nl_damos_cleaned())
+		printf("  %s\n", nl_damos_cleaned());
+}
+
+/* The agent's loop: ticks every --interval, hook steps as draws arrive,
+ * until a signal or the run time (-d) ends it. */
+static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
+		      const char *prog)
+{
+	bool pub_told = false;
+	double t_end = a->duration > 0 ? nl_ra_now() + a->duration : 0, next = nl_ra_now();
+	int e;
+
+	while (!nl_stop_req && (!t_end || nl_ra_now() < t_end)) {
+		bool again = false;
+		double now = nl_ra_now(), d;
+
+		match_all(ra, a, root, true);
+		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
+			again |= nl_ra_tick(ra, &ra->cg[i], now);
+		/* after the ticks, so the collector's time never delays a
+		 * table: the weights use figures one interval old */
+		scan_feed(ra);
+		if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
+			fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
+				" (%s): top/export and --status will not see it\n", prog, strerror(-e));
+			pub_told = true;
+		}
+		next += a->interval;
+		if (next <= nl_ra_now())
+			next = nl_ra_now();
+		/* a re-queued pass goes on at once, after the draws waiting */
+		d = again ? 0 : next - nl_ra_now();
+		if (t_end && nl_ra_now() + d > t_end)
+			d = t_end - nl_ra_now();
+		wait_and_hook(ra, lot, d > 0 ? d : 0);
+	}
+}
+
+/* The end-of-run lines: hook latency and each cgroup's final status. */
+static void print_summary(struct nl_ra *ra)
+{
+	if (ra->nr_lat)
+		printf("hook-driven steps: %" PRIu64 ", latency from the limit-reclaim event to the step: "
+		       "p50 %.0f us, p99 %.0f us\n", ra->nr_lat, nl_ra_hook_latency_us(ra, 50),
+		       nl_ra_hook_latency_us(ra, 99));
+	for (int i = 0; i < ra->nr_cg; i++)
+		if (!ra->cg[i].gone)
+			nl_ra_status(ra, &ra->cg[i], stdout);
+}
+
 int nl_cmd_reclaim(int argc, char **argv)
 {
-	struct rc_args a = { .interval = 1.0, .cg_mode = -1 };
+	struct rc_args a = { 0 };
 	struct argp argp = { rc_opts, rc_parse, "CGROUP...", rc_doc, NULL, NULL, NULL };
 	static struct nl_ra ra;
 	struct nl_lot_bpf *lot = NULL;
 	enum nl_cgroup_mode mode = NL_CG_V2;
 	char root[512] = "", err[512] = "";
-	bool have_limit = false, pub_told = false;
-	double t_end, next;
-	int rc, e;
+	bool have_limit = false;
+	int rc;
 
-	a.cfg.backend = -1;
-	a.cfg.step_pages = 32;
-	a.cfg.pass_steps = 128;
-	a.cfg.psi_us_s = 10000;
-	a.cfg.bal_lo = 80;
-	a.cfg.bal_hi = 120;
-	nl_wm_parse("75%", &a.cfg.high);
-	nl_wm_parse("70%", &a.cfg.low);
+	rc_defaults(&a);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return NL_EXIT_USAGE;
 	if (a.status && a.cfg.dry_run) {
@@ -481,20 +615,9 @@ int nl_cmd_reclaim(int argc, char **argv)
 		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
 		return NL_EXIT_USAGE;
 	}
-
-	if (a.cg_mode < 0) {
-		if (nl_cgroup_detect("/proc/self/mounts", &mode, root, sizeof(root))) {
-			fprintf(stderr, "%s: no cgroup hierarchy is mounted\n", argv[0]);
-			return NL_EXIT_FAIL;
-		}
-	} else {
-		mode = (enum nl_cgroup_mode)a.cg_mode;
-		if (nl_cgroup_find_mount("/proc/self/mounts", mode, root, sizeof(root))) {
-			fprintf(stderr, "%s: no %s hierarchy is mounted: use --cgroup-hierarchy=auto\n",
-				argv[0], mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
-			return NL_EXIT_USAGE;
-		}
-	}
+	rc = pick_hierarchy(&a, argv[0], &mode, root, sizeof(root));
+	if (rc)
+		return rc;
 	a.cfg.v1 = mode == NL_CG_V1_MEMORY;
 	a.cfg.root = root;
 	a.cfg.log = a.status ? NULL : stdout;
@@ -508,8 +631,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return rc;
 	}
-	e = nl_ra_init(&ra, &a.cfg, lot, err, sizeof(err));
-	if (e) {
+	if (nl_ra_init(&ra, &a.cfg, lot, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		nl_lot_close(lot);
 		return NL_EXIT_KERNEL;
@@ -517,107 +639,27 @@ int nl_cmd_reclaim(int argc, char **argv)
 	if (!match_all(&ra, &a, root, false)) {
 		fprintf(stderr, "%s: no cgroup under %s matches %s%s: paths are relative to that mount\n",
 			argv[0], root, a.pat[0], a.npat > 1 ? " (or the others)" : "");
-		nl_rb_cleanup();
-		nl_lot_close(lot);
-		return NL_EXIT_USAGE;
-	}
-	/* bytes against percent can be checked once the limits are known:
-	 * --high 16M with the default --low 70% of a 64M limit never acts */
-	for (int i = 0; i < ra.nr_cg && !a.status; i++) {
-		struct nl_wm w;
-		uint64_t limit = NL_RCG_NO_LIMIT;
-
-		nl_rcg_limit(ra.cg[i].dir, ra.cfg.v1, &limit);
-		if (nl_wm_resolve(&ra.cfg.high, &ra.cfg.low, limit, &w) == -ERANGE) {
-			fprintf(stderr, "%s: cgroup %s: --low (%" PRIu64 " KiB here) is not below --high (%" PRIu64
-				" KiB) for its memory limit; --low defaults to 70%%: give it in the units of --high\n",
-				argv[0], ra.cg[i].rel, w.low / 1024, w.high / 1024);
-			nl_rb_cleanup();
-			nl_lot_close(lot);
-			return NL_EXIT_USAGE;
-		}
-	}
-	if (a.status) {
-		printf("computed now by this command (its own --high/--low; not a running agent):\n");
-		for (int i = 0; i < ra.nr_cg; i++) {
-			struct nl_ra_cg *c = &ra.cg[i];
-
-			nl_rcg_limit(c->dir, ra.cfg.v1, &c->limit);
-			nl_rcg_usage(c->dir, ra.cfg.v1, &c->usage);
-			nl_rcg_events_max(c->dir, ra.cfg.v1, &c->events_max);
-			c->events_max0 = c->events_max;
-			c->wm_bad = nl_wm_resolve(&ra.cfg.high, &ra.cfg.low, c->limit, &c->wm) != 0;
-			nl_ra_refresh(&ra, c);
-			nl_ra_status(&ra, c, stdout);
-		}
-		{
-			uint64_t ids[NL_RA_MAX_CG];
-
-			for (int i = 0; i < ra.nr_cg; i++)
-				ids[i] = ra.cg[i].id;
-			print_agent_status(ids, ra.nr_cg);
-		}
-		nl_rb_cleanup();
-		nl_lot_close(lot);
-		return NL_EXIT_OK;
-	}
-
-	printf("numalens reclaim: %s hierarchy at %s; backend %s%s; victim %s; limit-reclaim hook %s%s\n",
-	       a.cfg.v1 ? "v1 memory" : "cgroup v2", root, nl_rb_name(ra.backend),
-	       ra.backend == NL_RB_MEMCG ? " (memcg-wide, the last resort: not node-targeted)" : "",
-	       a.cfg.victim == NL_VICTIM_RR ? "round-robin" : "BPF lottery",
-	       have_limit ? "attached" : "not available",
-	       a.cfg.dry_run ? "; dry run: nothing is reclaimed" : "");
-	for (int k = 0; k < NL_RB_NR; k++)
-		if (!ra.probe.ok[k])
-			printf("  backend %s unavailable: %s\n", nl_rb_name(k), ra.probe.why[k]);
-	if (nl_damos_cleaned())
-		printf("  %s\n", nl_damos_cleaned());
-	match_all(&ra, &a, root, true);
-	/* tables in BPF before the slower collector start: the limit hook
-	 * draws from them at once */
-	for (int i = 0; i < ra.nr_cg; i++)
-		nl_ra_refresh(&ra, &ra.cg[i]);
-	scan_open(&ra, (int)mode, a.libbpf_log, a.btf);
-	hook_lot = lot;
-	ra.between_steps = hook_between_steps;
-	fflush(stdout);
-	t_end = a.duration > 0 ? nl_ra_now() + a.duration : 0;
-	next = nl_ra_now();
-	while (!nl_stop_req && (!t_end || nl_ra_now() < t_end)) {
-		bool again = false;
-		double now = nl_ra_now(), d;
-
+		rc = NL_EXIT_USAGE;
+	} else if (a.status) {
+		show_status(&ra);
+		rc = NL_EXIT_OK;
+	} else if (!(rc = check_watermarks(&ra, argv[0]))) {
+		print_banner(&ra, &a, root, have_limit);
 		match_all(&ra, &a, root, true);
-		for (int i = 0; i < ra.nr_cg && !nl_stop_req; i++)
-			again |= nl_ra_tick(&ra, &ra.cg[i], now);
-		/* after the ticks, so the collector's time never delays a
-		 * table: the weights use figures one interval old */
-		scan_feed(&ra);
-		if ((e = nl_ra_publish(&ra, NULL)) && !pub_told) {
-			fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
-				" (%s): top/export and --status will not see it\n", argv[0], strerror(-e));
-			pub_told = true;
-		}
-		next += a.interval;
-		if (next <= nl_ra_now())
-			next = nl_ra_now();
-		/* a re-queued pass goes on at once, after the draws waiting */
-		d = again ? 0 : next - nl_ra_now();
-		if (t_end && nl_ra_now() + d > t_end)
-			d = t_end - nl_ra_now();
-		wait_and_hook(&ra, lot, d > 0 ? d : 0);
+		/* tables in BPF before the slower collector start: the limit hook
+		 * draws from them at once */
+		for (int i = 0; i < ra.nr_cg; i++)
+			nl_ra_refresh(&ra, &ra.cg[i]);
+		scan_open(&ra, (int)mode, a.libbpf_log, a.btf);
+		hook_lot = lot;
+		ra.between_steps = hook_between_steps;
+		fflush(stdout);
+		run_agent(&ra, &a, lot, root, argv[0]);
+		print_summary(&ra);
+		nl_ra_unpublish(NULL);
+		scan_close(&ra);
 	}
-	if (ra.nr_lat)
-		printf("hook-driven steps: %" PRIu64 ", latency from the limit-reclaim event to the step: "
-		       "p50 %.0f us, p99 %.0f us\n", ra.nr_lat, nl_ra_hook_latency_us(&ra, 50),
-		       nl_ra_hook_latency_us(&ra, 99));
-	for (int i = 0; i < ra.nr_cg; i++)
-		if (!ra.cg[i].gone)
-			nl_ra_status(&ra, &ra.cg[i], stdout);
-	nl_ra_unpublish(NULL);
-	scan_close(&ra);
 	nl_rb_cleanup();
 	nl_lot_close(lot);
-	return NL_EXIT_OK;
+	return rc;
 }

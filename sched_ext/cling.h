@@ -46,6 +46,21 @@ _Static_assert((CLING_MAX_NODES & (CLING_MAX_NODES - 1)) == 0,
 	       "CLING_MAX_NODES must be a power of two (index masking)");
 
 /*
+ * cling_idx - @nid as an array index in 0..CLING_MAX_NODES-1. The empty asm
+ * keeps the compiler from dropping the mask after a range check it has
+ * seen (it did, and the verifier then rejected the access as unbounded).
+ */
+static inline cling_u32 cling_idx(int nid)
+{
+	cling_u32 k = (cling_u32)nid;
+
+#ifdef __bpf__
+	asm volatile("" : "+r"(k));
+#endif
+	return k & CLING_NODE_MASK;
+}
+
+/*
  * struct cling_mstat - one NUMA group's migration statistics (§4.2).
  * @failure: weighted failures per node (1024 per failure, halved per decay)
  * @total:   weighted attempts per node (1024 per attempt, halved per decay)
@@ -91,9 +106,9 @@ static inline void cling_note(struct cling_mstat *st, int nid, bool failed)
 {
 	if (nid < 0 || nid >= CLING_MAX_NODES)
 		return;
-	__sync_fetch_and_add(&st->total[nid & CLING_NODE_MASK], CLING_WEIGHT);
+	__sync_fetch_and_add(&st->total[cling_idx(nid)], CLING_WEIGHT);
 	if (failed)
-		__sync_fetch_and_add(&st->failure[nid & CLING_NODE_MASK], CLING_WEIGHT);
+		__sync_fetch_and_add(&st->failure[cling_idx(nid)], CLING_WEIGHT);
 }
 
 /*
@@ -146,8 +161,8 @@ static inline bool cling_busy(const struct cling_mstat *st, int nid, cling_u32 d
 
 	if (nid < 0 || nid >= CLING_MAX_NODES)
 		return false;
-	f = st->failure[nid & CLING_NODE_MASK];
-	t = st->total[nid & CLING_NODE_MASK];
+	f = st->failure[cling_idx(nid)];
+	t = st->total[cling_idx(nid)];
 	if (f < CLING_WEIGHT)
 		return false;
 	if (st->busiest != nid)
@@ -184,7 +199,7 @@ static inline int cling_serving(const cling_s32 *serve, int nid)
 {
 	if (nid < 0 || nid >= CLING_MAX_NODES)
 		return CLING_NO_NODE;
-	return serve ? serve[nid & CLING_NODE_MASK] : nid;
+	return serve ? serve[cling_idx(nid)] : nid;
 }
 
 /*
@@ -246,16 +261,15 @@ static inline int cling_nearest(const unsigned char *dist, const cling_u32 *cpus
 {
 	int m, best = CLING_NO_NODE;
 
-	if (nid >= 0 && nid < nr_nodes && nid < CLING_MAX_NODES && cpus[nid & CLING_NODE_MASK])
+	if (nid >= 0 && nid < nr_nodes && nid < CLING_MAX_NODES && cpus[cling_idx(nid)])
 		return nid;
 	for (m = 0; m < CLING_MAX_NODES; m++) {
 		if (m >= nr_nodes)
 			break;
 		if (!cpus[m])
 			continue;
-		if (best < 0 || dist[m] < dist[best & CLING_NODE_MASK] ||
-		    (dist[m] == dist[best & CLING_NODE_MASK] &&
-		     cpus[m] > cpus[best & CLING_NODE_MASK]))
+		if (best < 0 || dist[m] < dist[cling_idx(best)] ||
+		    (dist[m] == dist[cling_idx(best)] && cpus[m] > cpus[cling_idx(best)]))
 			best = m;
 	}
 	return best;

@@ -201,7 +201,7 @@ static __always_inline s32 cpu_node(s32 cpu)
 /* True when node @n has an online CPU now. */
 static __always_inline bool has_cpus(s32 n)
 {
-	return n >= 0 && n < CLING_MAX_NODES && node_cpus[n & CLING_NODE_MASK] > 0;
+	return n >= 0 && n < CLING_MAX_NODES && node_cpus[cling_idx(n)] > 0;
 }
 
 /* The node that runs node @n's work (itself, or the nearest with CPUs),
@@ -461,7 +461,7 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 
 	vtime = p->scx.dsq_vtime;
-	vnow = vtime_now[node & CLING_NODE_MASK];
+	vnow = vtime_now[cling_idx(node)];
 	/* Fairness by weight within the node: at most one slice of credit
 	 * or debt against the node's clock (tasks arrive from other nodes). */
 	if ((s64)(vtime - (vnow - SCX_SLICE_DFL)) < 0)
@@ -575,7 +575,7 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 	s32 node = cpu_node(scx_bpf_task_cpu(p));
 	struct cling_node_stats *ns;
 	struct cling_group *g;
-	u64 *vn = &vtime_now[node & CLING_NODE_MASK];
+	u64 *vn = &vtime_now[cling_idx(node)];
 	bool failed;
 
 	if ((s64)(p->scx.dsq_vtime - *vn) > 0)
@@ -593,7 +593,7 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 		/* Waited past the bound while capacity elsewhere sat idle. */
 		failed = node != tc->target ||
 			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
-			  idle_elsewhere_at[tc->target & CLING_NODE_MASK] > tc->placed_at);
+			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at);
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		attempt_done(tc, g, tc->target, failed);
 	}
@@ -612,7 +612,7 @@ void BPF_STRUCT_OPS(cling_stopping, struct task_struct *p, bool runnable)
 
 void BPF_STRUCT_OPS(cling_enable, struct task_struct *p)
 {
-	p->scx.dsq_vtime = vtime_now[cpu_node(scx_bpf_task_cpu(p)) & CLING_NODE_MASK];
+	p->scx.dsq_vtime = vtime_now[cling_idx(cpu_node(scx_bpf_task_cpu(p)))];
 }
 
 s32 BPF_STRUCT_OPS(cling_init_task, struct task_struct *p, struct scx_init_task_args *args)
@@ -724,7 +724,7 @@ static void cpu_hotplug(s32 cpu, bool on)
 	hotplug_events++;
 	if (n < 0 || n >= CLING_MAX_NODES)
 		return;
-	c = &node_cpus[n & CLING_NODE_MASK];
+	c = &node_cpus[cling_idx(n)];
 	/* Plain updates: the kernel runs hotplug callbacks one at a time. */
 	if (on) {
 		node_mask_set(n, cpu, true);
@@ -780,7 +780,7 @@ static s32 count_cpus(void)
 		n = scx_bpf_cpu_node(cpu);
 		if (n < 0 || n >= CLING_MAX_NODES)
 			continue;
-		node_cpus[n & CLING_NODE_MASK]++;
+		node_cpus[cling_idx(n)]++;
 		node_mask_set(n, cpu, true);
 	}
 	scx_bpf_put_cpumask(online);

@@ -1,0 +1,95 @@
+# scx_cling and CPU hotplug: 2 nodes x 4 CPUs, a NUMA group (4 busy
+# threads, memory on node 1). CPUs 4-7 (all of node 1) go offline one
+# every 100 ms while the group runs, stay offline 5 s, and come back.
+# scx_cling must stay attached throughout (no ejection: it follows the
+# events), home the group on node 0 while node 1 has no CPU, give the group
+# the CPU time it could get there (its own cpu.stat usage against the
+# online CPUs' time in /proc/stat), and take it home to node 1 afterwards.
+# Then the same sequence with --restart-on-hotplug (the kernel ends the
+# scheduler at each event): the loader re-attaches by itself; the time
+# without scx_cling is measured and printed.
+# vm: cpus=4,4 mem=384M,384M timeout=300
+. /nl/lib.sh
+[ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
+CG=/sys/fs/cgroup/cling_h
+mkdir -p $CG
+taskset -p -c 0 $$ > /dev/null
+
+# offline_node1 / online_node1: CPUs 4..7 one every 100 ms.
+offline_node1() { for c in 4 5 6 7; do echo 0 > /sys/devices/system/cpu/cpu$c/online || nl_fail "cpu$c offline failed"; sleep 0.1; done; }
+online_node1() { for c in 4 5 6 7; do echo 1 > /sys/devices/system/cpu/cpu$c/online || nl_fail "cpu$c online failed"; sleep 0.1; done; }
+# busy_cpu_ticks: summed non-idle + idle jiffies of the online CPUs.
+cpu_ticks() { awk '/^cpu[0-9]/ {for (i = 2; i <= NF; i++) t += $i} END {print t}' /proc/stat; }
+usage_us() { sed -n 's/^usage_usec //p' $CG/cpu.stat; }
+attached() { [ "$(cat /sys/kernel/sched_ext/state)" = enabled ] && [ "$(cat /sys/kernel/sched_ext/root/ops 2>/dev/null)" = scx_cling ]; }
+hz=100
+
+sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 4-7 --node 1 --anon 16 --threads 4 --after-cpu 0-7 --after-default --walk 200 --ready-file /tmp/h.ready" > /tmp/h.work 2>&1 &
+work=$!
+nl_wait_file /tmp/h.ready 60
+
+# --- scx_cling follows hotplug -------------------------------------------
+scx_cling --group /cling_h --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+loader=$!
+nl_wait_file /tmp/cling.ready 60
+sleep 3
+grep -q "^group /cling_h home=1 " /tmp/cling.out || nl_fail "before hotplug: group not homed on node 1 (its memory): $(grep '^group' /tmp/cling.out | tail -1)"
+offline_node1
+mark=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
+sleep 1
+u0=$(usage_us); t0=$(cpu_ticks)
+sleep 4
+u1=$(usage_us); t1=$(cpu_ticks)
+attached || nl_fail "scx_cling not attached while node 1 is offline: state=$(cat /sys/kernel/sched_ext/state) $(tail -2 /tmp/cling.err | tr '\n' ' ')"
+online_node1
+sleep 4
+attached || nl_fail "scx_cling not attached after the CPUs came back: $(tail -2 /tmp/cling.err | tr '\n' ' ')"
+kill -TERM $loader; wait $loader; rc=$?
+awk '/^scx_cling [0-9]/ {b++} b % 3 == 1' /tmp/cling.out | grep -v '^[0-9]\{3,\} ' | tail -24
+cat /tmp/cling.err
+[ $rc = 0 ] || nl_fail "scx_cling exit $rc after the hotplug run: $(tail -1 /tmp/cling.err)"
+# While node 1 was offline: home node 0, node 1 counted with 0 CPUs.
+off=$(awk -v m="$mark" '/^scx_cling [0-9]/ {b++} b > m && b <= m + 4' /tmp/cling.out)
+echo "$off" | grep -q "^group /cling_h home=0 " || nl_fail "group not homed on node 0 while node 1 had no CPU: $(echo "$off" | grep '^group' | tail -1)"
+c1=$(echo "$off" | awk '$1 == "1" && NF >= 12 {v = $11} END {print v}')
+nl_expect "node 1 online CPUs in --stats while offline" "$c1" -eq 0
+# The group's CPU time while node 1 was offline: 4 threads on 4 CPUs.
+could=$(nl_calc "($t1 - $t0) * 1000000 / $hz")
+got=$(nl_calc "$u1 - $u0")
+echo "group CPU time with node 1 offline: $got us of $could us online CPU time"
+nl_expect "group CPU time / online CPU time while node 1 was offline" "$(nl_calc "$got / $could")" -ge 0.5
+# Home again after.
+last=$(grep '^group /cling_h ' /tmp/cling.out | tail -1)
+echo "$last" | grep -q "home=1 " || nl_fail "group not home on node 1 after the CPUs came back: $last"
+h=$(sed -n 's/.* hotplug=\([0-9]*\)$/\1/p' /tmp/cling.out | tail -1)
+nl_expect "hotplug events counted" "$h" -ge 8
+r=$(sed -n 's/.* restarts=\([0-9]*\) .*/\1/p' /tmp/cling.out | tail -1)
+nl_expect "restarts while following hotplug" "$r" -eq 0
+! dmesg | grep -q 'scx_cling.*\(errored\|exiting scheduler\)' || nl_fail "dmesg: $(dmesg | grep sched_ext | tail -2 | tr '\n' ' ')"
+
+# --- --restart-on-hotplug: the kernel ends it, the loader re-attaches ----
+rm -f /tmp/cling.ready
+scx_cling --group /cling_h --restart-on-hotplug --stats 1 --ready-file /tmp/cling.ready > /tmp/r.out 2> /tmp/r.err &
+loader=$!
+nl_wait_file /tmp/cling.ready 60
+offline_node1
+sleep 5
+online_node1
+# Within 2 s of the last event (plus the BPF load, slow under TCG).
+i=0
+while ! attached || [ "$(grep -c 're-attached' /tmp/r.err)" -lt 1 ]; do
+	i=$((i + 1)); [ $i -le 300 ] || break; sleep 0.1
+done
+sleep 3
+attached || nl_fail "not attached after the restarts: $(tail -3 /tmp/r.err | tr '\n' ' ')"
+kill -TERM $loader; wait $loader; rc=$?
+cat /tmp/r.err
+[ $rc = 0 ] || nl_fail "scx_cling --restart-on-hotplug exit $rc: $(tail -1 /tmp/r.err)"
+n=$(grep -c 'asked for a restart' /tmp/r.err)
+nl_expect "restart requests seen" "$n" -ge 1
+r=$(sed -n 's/.* restarts=\([0-9]*\) .*/\1/p' /tmp/r.out | tail -1)
+nl_expect "restarts in --stats" "$r" -ge 1
+grep 're-attached' /tmp/r.err | sed 's/.*, \([0-9]*\) ms without.*/\1/' > /tmp/r.ms
+echo "restart cost (ms without scx_cling per restart): $(tr '\n' ' ' < /tmp/r.ms)"
+kill $work 2>/dev/null
+echo "cling_hotplug ok"

@@ -530,7 +530,9 @@ static bool idle_elsewhere(s32 n)
 	for (m = 0; m < CLING_MAX_NODES; m++) {
 		if (m >= nr_nodes || found)
 			break;
-		if (m == n)
+		/* Nodes without CPUs have no idle CPU (and asking the kernel
+		 * about an impossible node id would be an error). */
+		if (m == n || !has_cpus(m))
 			continue;
 		idle = scx_bpf_get_idle_cpumask_node(m);
 		found = !bpf_cpumask_empty(idle);
@@ -589,7 +591,9 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 		else
 			ns->remote++;
 	}
-	if (tc->target >= 0) {
+	/* An attempt whose home lost its last CPU meanwhile is neither a
+	 * success nor a failure: hotplug, not contention, moved the task. */
+	if (tc->target >= 0 && has_cpus(tc->target)) {
 		/* Waited past the bound while capacity elsewhere sat idle. */
 		failed = node != tc->target ||
 			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&

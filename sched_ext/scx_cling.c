@@ -813,6 +813,7 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		skel->struct_ops.cling_ops->cpu_offline = NULL;
 	}
 	bpf_map__set_max_entries(skel->maps.nodes, (uint32_t)run.nodes);
+	double t_load = now_s();
 	if (scx_cling__load(skel)) {
 		e = errno;
 		die_msg("loading the BPF scheduler failed: %s (--verbose shows the verifier log)",
@@ -820,6 +821,8 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		scx_cling__destroy(skel);
 		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
 	}
+	double load_ms = (now_s() - t_load) * 1e3;
+
 	memcpy(skel->bss->dist, run.dist, sizeof(run.dist));
 	if ((e = setup_pfn_table(skel)))
 		fprintf(stderr, "scx_cling: warning: no pfn -> node table (%s): tasks' own memory "
@@ -856,8 +859,9 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		       "NUMA groups by --group" : "no NUMA groups");
 		fflush(stdout);
 	} else if (!skel->bss->exit_info.kind) {
-		fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without scx_cling\n",
-			run.restarts, (double)(mono_ns() - prev_exit_ns) / 1e6);
+		fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without scx_cling "
+			"(%.0f ms of it loading the BPF object)\n", run.restarts,
+			(double)(mono_ns() - prev_exit_ns) / 1e6, load_ms);
 	}
 	if (opt.ready_file) {
 		FILE *f = fopen(opt.ready_file, "w");

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <errno.h>
 #include <cmocka.h>
 #include "cling.h"
@@ -289,6 +290,21 @@ static void test_stats_fold(void **state)
 	assert_int_equal(s.node[0].home_groups, 0);
 }
 
+/* The loader's identity for stale pins: pid plus start time. Our own start
+ * time is stable and matches field 22 of /proc/self/stat; a pid that
+ * does not exist has none (so pins naming it read as not running). */
+static void test_loader_start(void **state)
+{
+	uint64_t a = nl_cling_loader_start((uint32_t)getpid());
+
+	assert_true(a > 0);
+	assert_int_equal(nl_cling_loader_start((uint32_t)getpid()), a);
+	assert_int_equal(nl_cling_loader_start(0x7ffffff0u), 0);
+	/* pid 1 started at boot, before this test */
+	if (nl_cling_loader_start(1))
+		assert_true(nl_cling_loader_start(1) <= a);
+}
+
 /* Not running: no pins -> -ENOENT. */
 static void test_stats_read_not_running(void **state)
 {
@@ -313,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_halve_keeps_adds),
 		cmocka_unit_test(test_stats_fold),
 		cmocka_unit_test(test_stats_read_not_running),
+		cmocka_unit_test(test_loader_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,32 @@ static __always_inline s32 cpu_node(s32 cpu)
 	return (n >= 0 && n < CLING_MAX_NODES) ? n : 0;
 }
 
+/* CPUs between ops.cpu_offline and ops.cpu_online (bit per CPU). */
+#define CLING_MAX_CPUS 8192
+__u64 cpu_leaving[CLING_MAX_CPUS / 64];
+
+static __always_inline bool cpu_is_leaving(s32 cpu)
+{
+	u32 c = (u32)cpu;
+
+	asm volatile("" : "+r"(c));
+	c &= CLING_MAX_CPUS - 1;
+	return cpu_leaving[c / 64] & (1ULL << (c % 64));
+}
+
+/*
+ * Kick @cpu if idle, unless this CPU is on its way offline: a kick queues
+ * an irq_work on the kicking CPU, and one queued while the CPU goes down
+ * stayed pending after it came back in the 7.3 test kernel, so that
+ * detaching the scheduler later waited for it forever. The timer, on a
+ * live CPU, kicks for whatever waits too long.
+ */
+static __always_inline void kick_idle(s32 cpu)
+{
+	if (!cpu_is_leaving(bpf_get_smp_processor_id()))
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
 /* True when node @n has an online CPU now. */
 static __always_inline bool has_cpus(s32 n)
 {
@@ -428,7 +454,7 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 		tc->qnode = CLING_NO_NODE;
 		tc->target = CLING_NO_NODE;
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		kick_idle(cpu);
 		return;
 	}
 	home = task_home(p, tc, &g);
@@ -448,7 +474,7 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 			tc->placed_at = scx_bpf_now();
 			tc->qnode = cpu_node(cpu);
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
-			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+			kick_idle(cpu);
 			return;
 		}
 	}
@@ -480,7 +506,7 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node, SCX_PICK_IDLE_IN_NODE);
 	if (cpu >= 0)
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		kick_idle(cpu);
 }
 
 /* True when the head of node @n's DSQ has waited at least @ns. */
@@ -675,7 +701,7 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 			orphans++;
 			cpu = scx_bpf_pick_idle_cpu_node(online, serving(n) >= 0 ? serving(n) : 0, 0);
 			if (cpu >= 0)
-				scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+				kick_idle(cpu);
 			continue;
 		}
 		if (head_waited_for(n, now, wait_bound_ns) && idle_elsewhere(n))
@@ -685,7 +711,7 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 		/* Any idle CPU, nearest node first, takes it in dispatch. */
 		cpu = scx_bpf_pick_idle_cpu_node(online, n, 0);
 		if (cpu >= 0)
-			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+			kick_idle(cpu);
 	}
 	scx_bpf_put_cpumask(online);
 	if (!orphans)
@@ -725,7 +751,15 @@ static void cpu_hotplug(s32 cpu, bool on)
 	s32 n = scx_bpf_cpu_node(cpu);
 	u32 *c;
 
+	u32 bit = (u32)cpu;
+
 	hotplug_events++;
+	asm volatile("" : "+r"(bit));
+	bit &= CLING_MAX_CPUS - 1;
+	if (on)
+		__sync_fetch_and_and(&cpu_leaving[bit / 64], ~(1ULL << (bit % 64)));
+	else
+		__sync_fetch_and_or(&cpu_leaving[bit / 64], 1ULL << (bit % 64));
 	if (n < 0 || n >= CLING_MAX_NODES)
 		return;
 	c = &node_cpus[cling_idx(n)];

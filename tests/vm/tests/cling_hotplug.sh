@@ -38,7 +38,7 @@ nl_wait_file /tmp/cling.ready 60
 sleep 3
 grep -q "^group /cling_h home=1 " /tmp/cling.out || nl_fail "before hotplug: group not homed on node 1 (its memory): $(grep '^group' /tmp/cling.out | tail -1)"
 offline_node1
-mark=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
+mark_off=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
 sleep 1
 u0=$(usage_us); t0=$(cpu_ticks)
 sleep 4
@@ -46,10 +46,10 @@ u1=$(usage_us); t1=$(cpu_ticks)
 attached || nl_fail "scx_cling not attached while node 1 is offline: state=$(cat /sys/kernel/sched_ext/state) $(tail -2 /tmp/cling.err | tr '\n' ' ')"
 online_node1
 # Home again: wait for a --stats block that shows it (at most 30 s).
-mark=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
+mark_on=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
 i=0
 while [ $i -lt 300 ]; do
-	awk -v m="$mark" '/^scx_cling [0-9]/ {b++} b > m' /tmp/cling.out | grep -q '^group /cling_h home=1 ' && break
+	awk -v m="$mark_on" '/^scx_cling [0-9]/ {b++} b > m' /tmp/cling.out | grep -q '^group /cling_h home=1 ' && break
 	i=$((i + 1)); sleep 0.1
 done
 attached || nl_fail "scx_cling not attached after the CPUs came back: $(tail -2 /tmp/cling.err | tr '\n' ' ')"
@@ -58,7 +58,7 @@ awk '/^scx_cling [0-9]/ {b++} b % 3 == 1' /tmp/cling.out | grep -v '^[0-9]\{3,\}
 cat /tmp/cling.err
 [ $rc = 0 ] || nl_fail "scx_cling exit $rc after the hotplug run: $(tail -1 /tmp/cling.err)"
 # While node 1 was offline: home node 0, node 1 counted with 0 CPUs.
-off=$(awk -v m="$mark" '/^scx_cling [0-9]/ {b++} b > m && b <= m + 4' /tmp/cling.out)
+off=$(awk -v m="$mark_off" '/^scx_cling [0-9]/ {b++} b > m && b <= m + 4' /tmp/cling.out)
 echo "$off" | grep -q "^group /cling_h home=0 " || nl_fail "group not homed on node 0 while node 1 had no CPU: $(echo "$off" | grep '^group' | tail -1)"
 c1=$(echo "$off" | awk '$1 == "1" && NF >= 12 {v = $11} END {print v}')
 nl_expect "node 1 online CPUs in --stats while offline" "$c1" -eq 0

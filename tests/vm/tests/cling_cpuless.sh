@@ -4,7 +4,7 @@
 # memory bound to node 2 and node 3. Neither memory node can be a home: the
 # groups are homed on node 1 and node 0 (the nearest nodes with CPUs), run
 # there (sampled CPU of each thread), and get the CPU time they could get
-# (their own cpu.stat usage against 2 CPUs' worth of /proc/stat time):
+# (their own cpu.stat usage against 2 CPUs for the window's length):
 # a home on a memory-only node left them waiting in a queue no CPU serves.
 # vm: cpus=2,2,0,0 mem=256M,256M,256M,256M dist=10,20,30,15/20,10,15,30/30,15,10,40/15,30,40,10 timeout=240
 . /nl/lib.sh
@@ -15,7 +15,6 @@ cat /sys/devices/system/node/node*/distance
 for n in 2 3; do
 	[ -z "$(nl_cpus_of_node $n)" ] || nl_fail "node $n should have no CPU, has $(nl_cpus_of_node $n)"
 done
-cpu_ticks() { awk '/^cpu[0-9]/ {for (i = 2; i <= NF; i++) t += $i} END {print t}' /proc/stat; }
 usage_us() { sed -n 's/^usage_usec //p' /sys/fs/cgroup/$1/cpu.stat; }
 
 scx_cling --group '/cling_m*' --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
@@ -27,7 +26,7 @@ for n in 2 3; do
 done
 for n in 2 3; do nl_wait_file /tmp/m.ready$n 60; done
 sleep 4
-a2=$(usage_us cling_m2); a3=$(usage_us cling_m3); t0=$(cpu_ticks)
+a2=$(usage_us cling_m2); a3=$(usage_us cling_m3); t0=$(nl_now_ms)
 # Where each group's threads run: sample their CPUs (field 39 of stat).
 : > /tmp/m.where
 for i in $(seq 1 30); do
@@ -39,7 +38,7 @@ for i in $(seq 1 30); do
 	done
 	sleep 0.5
 done
-b2=$(usage_us cling_m2); b3=$(usage_us cling_m3); t1=$(cpu_ticks)
+b2=$(usage_us cling_m2); b3=$(usage_us cling_m3); t1=$(nl_now_ms)
 kill -TERM $loader; wait $loader; rc=$?
 grep -v '^[0-9]\{3,\} ' /tmp/cling.out | tail -12
 cat /tmp/cling.err
@@ -49,7 +48,7 @@ grep -q '^group /cling_m2 home=1 ' /tmp/cling.out || nl_fail "/cling_m2 (memory 
 grep -q '^group /cling_m3 home=0 ' /tmp/cling.out || nl_fail "/cling_m3 (memory on node 3): expected home=0, saw $(grep '^group /cling_m3' /tmp/cling.out | tail -1 | cut -d' ' -f3)"
 ! grep '^group /cling_m' /tmp/cling.out | grep -q 'home=[23] ' || nl_fail "a memory-only node was a home: $(grep 'home=[23] ' /tmp/cling.out | head -1 | cut -c1-80)"
 # CPU time: each group could get 2 of the 4 CPUs.
-could=$(nl_calc "($t1 - $t0) * 1000000 / 100 / 2")
+could=$(nl_calc "($t1 - $t0) * 1000 * 2")
 for n in 2 3; do
 	eval "got=\$(nl_calc \"\$b$n - \$a$n\")"
 	echo "/cling_m$n: $got us CPU of $could us it could get"

@@ -4,13 +4,12 @@
 # with fewer allowed CPUs than the machine were never clinging before).
 # /cling_cs2 has its memory on node 0, outside its cpuset: its home is
 # ignored (home_ignored on node 0 > 0), never enforced, and it still gets
-# the CPU time it could get (its cpu.stat usage against one CPU's share of
-# /proc/stat time).
+# the CPU time it could get (its cpu.stat usage against one CPU for the
+# window's length: two one-thread groups share the cpuset's 2 CPUs).
 # vm: cpus=2,2 mem=256M,256M timeout=200
 . /nl/lib.sh
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
 taskset -p -c 0 $$ > /dev/null
-cpu_ticks() { awk '/^cpu[0-9]/ {for (i = 2; i <= NF; i++) t += $i} END {print t}' /proc/stat; }
 usage_us() { sed -n 's/^usage_usec //p' /sys/fs/cgroup/$1/cpu.stat; }
 c1=$(nl_cpus_of_node 1)
 
@@ -26,9 +25,9 @@ done
 for g in 1 2; do nl_wait_file /tmp/cs.ready$g 60; done
 echo "cpuset of /cling_cs1: $(cat /sys/fs/cgroup/cling_cs1/cpuset.cpus.effective), threads allowed: $(grep Cpus_allowed_list /proc/$(head -1 /sys/fs/cgroup/cling_cs1/cgroup.threads)/status)"
 sleep 4
-a2=$(usage_us cling_cs2); t0=$(cpu_ticks)
+a2=$(usage_us cling_cs2); t0=$(nl_now_ms)
 sleep 12
-b2=$(usage_us cling_cs2); t1=$(cpu_ticks)
+b2=$(usage_us cling_cs2); t1=$(nl_now_ms)
 kill -TERM $loader; wait $loader; rc=$?
 grep -v '^[0-9]\{3,\} ' /tmp/cling.out | tail -6
 cat /tmp/cling.err
@@ -41,8 +40,8 @@ a=$(awk 'NF >= 12 && $1 == "1" {v = $6} END {print v}' /tmp/cling.out)
 nl_expect "node 1 attempts" "$a" -gt 0
 ig=$(awk 'NF >= 12 && $1 == "0" {v = $12} END {print v}' /tmp/cling.out)
 nl_expect "node 0 home_ignored (/cling_cs2's home outside its cpuset)" "$ig" -gt 0
-could=$(nl_calc "($t1 - $t0) * 1000000 / 100 / 4")
+could=$(nl_calc "($t1 - $t0) * 1000")
 got=$(nl_calc "$b2 - $a2")
-echo "/cling_cs2: $got us CPU of $could us (one CPU's share)"
+echo "/cling_cs2: $got us CPU of $could us (one CPU)"
 nl_expect "/cling_cs2 CPU time / one CPU" "$(nl_calc "$got / $could")" -ge 0.5
 echo "cling_cpuset ok"

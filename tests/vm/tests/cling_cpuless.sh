@@ -5,7 +5,8 @@
 # groups are homed on node 1 and node 0 (the nearest nodes with CPUs), run
 # there (sampled CPU of each thread), and get the CPU time they could get
 # (their own cpu.stat usage against 2 CPUs for the window's length):
-# a home on a memory-only node left them waiting in a queue no CPU serves.
+# a home on a memory-only node left them waiting in a queue no CPU serves
+# (about 5% of it); under TCG on a busy host they get 40-100%, so the bar is 25%.
 # vm: cpus=2,2,0,0 mem=256M,256M,256M,256M dist=10,20,30,15/20,10,15,30/30,15,10,40/15,30,40,10 timeout=240
 . /nl/lib.sh
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
@@ -52,7 +53,7 @@ could=$(nl_calc "($t1 - $t0) * 1000 * 2")
 for n in 2 3; do
 	eval "got=\$(nl_calc \"\$b$n - \$a$n\")"
 	echo "/cling_m$n: $got us CPU of $could us it could get"
-	nl_expect "/cling_m$n CPU time / what 2 CPUs give" "$(nl_calc "$got / $could")" -ge 0.5
+	nl_expect "/cling_m$n CPU time / what 2 CPUs give" "$(nl_calc "$got / $could")" -ge 0.25
 done
 # Where: node 1 = CPUs 2-3 for /cling_m2, node 0 = CPUs 0-1 for /cling_m3.
 s2=$(awk '$1 == 2 {n++; if ($2 == 2 || $2 == 3) h++} END {printf "%.3f", n ? h / n : 0}' /tmp/m.where)

@@ -43,5 +43,6 @@ nl_expect "node 0 home_ignored (/cling_cs2's home outside its cpuset)" "$ig" -gt
 could=$(nl_calc "($t1 - $t0) * 1000")
 got=$(nl_calc "$b2 - $a2")
 echo "/cling_cs2: $got us CPU of $could us (one CPU)"
-nl_expect "/cling_cs2 CPU time / one CPU" "$(nl_calc "$got / $could")" -ge 0.5
+# Held back for its home it would get a few %; TCG on a busy host gives 40-100%.
+nl_expect "/cling_cs2 CPU time / one CPU" "$(nl_calc "$got / $could")" -ge 0.25
 echo "cling_cpuset ok"

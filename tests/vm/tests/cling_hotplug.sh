@@ -63,7 +63,8 @@ nl_expect "node 1 online CPUs in --stats while offline" "$c1" -eq 0
 could=$(nl_calc "($t1 - $t0) * 1000 * 4")
 got=$(nl_calc "$u1 - $u0")
 echo "group CPU time with node 1 offline: $got us of $could us (4 CPUs)"
-nl_expect "group CPU time / 4 CPUs' time while node 1 was offline" "$(nl_calc "$got / $could")" -ge 0.5
+# Starved in a queue no CPU serves it would get a few %; TCG on a busy host gives 40-100%.
+nl_expect "group CPU time / 4 CPUs' time while node 1 was offline" "$(nl_calc "$got / $could")" -ge 0.25
 # Home again after.
 last=$(grep '^group /cling_h ' /tmp/cling.out | tail -1)
 echo "$last" | grep -q "home=1 " || nl_fail "group not home on node 1 after the CPUs came back: $last"

@@ -8,24 +8,61 @@ BPFTOOL  ?= bpftool
 CC       ?= gcc
 ARCH     := x86
 B        ?= build
-DEPS     := $(B)/deps
+DEPS     ?= $(B)/deps
 CACHE    ?= cache
+# BPF objects and skeletons (the ASan build of the tests reuses the main ones)
+BPFB     ?= $(B)
 
+# `make V=1` prints every command in full; the default prints one line each.
+ifeq ($(V),1)
+Q   :=
+say  =
+else
+Q   := @
+say  = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
+# The layers of tools/, lowest first (docs/architecture.md). Each folder is
+# compiled with -I for itself and the layers below it only, so including a
+# header from a higher layer fails to compile. bpf/include/ (types shared
+# with the BPF programs) sits under everything. Skeletons ($(B)/skel) are
+# visible to the source layer only: it alone touches BPF maps and pins.
+INC_core    := bpf/include tools/core
+INC_source  := $(INC_core) tools/source $(BPFB)/skel
+INC_model   := $(INC_source) tools/model
+INC_view    := $(INC_model) tools/view
+INC_prom    := $(INC_view) tools/prom
+INC_reclaim := $(INC_model) tools/reclaim
+# The commands (tools/*.c) and the tests see every layer.
+INC_cmd     := $(INC_prom) tools/reclaim tools
+LAYERS      := core source model view prom reclaim
+
+CWARN    := -Wall -Wextra -Wno-unused-parameter -Werror=implicit-function-declaration
+# CI=true turns warnings into errors; a developer's newer compiler does not.
+ifeq ($(CI),true)
+CWARN    += -Werror
+endif
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-            -I$(B) -I$(DEPS)/include -Itools/lib -Ibpf
+CFLAGS   += $(CWARN) -std=gnu11 -D_GNU_SOURCE -I$(DEPS)/include
+# Per-file header dependencies, written next to each output (.d).
+DEPFLAGS  = -MMD -MP -MF $@.d -MT $@
 LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a $(DEPS)/lib/libmicrohttpd.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
 # Static, so the same binary runs in the VM guest (tests/vm).
 LDFLAGS  ?= -static
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-missing-declarations \
+	      -Ivmlinux/$(ARCH) -I$(DEPS)/include -Ibpf/include
+ifeq ($(CI),true)
+BPF_CFLAGS += -Werror
+endif
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(BPF_SRCS))
-SKELS    := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := $(wildcard tools/lib/*.c)
-LIB_OBJS := $(patsubst tools/lib/%.c,$(B)/lib/%.o,$(LIB_SRCS))
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BPFB)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS    := $(patsubst bpf/%.bpf.c,$(BPFB)/skel/%.skel.h,$(BPF_SRCS))
+LIB_SRCS := $(foreach l,$(LAYERS),$(wildcard tools/$(l)/*.c))
+LIB_OBJS := $(patsubst tools/%.c,$(B)/obj/%.o,$(LIB_SRCS))
 # The CLI: numalens.c dispatches, cli.c is shared, cmd_<name>.c per subcommand.
 CLI_SRCS := $(wildcard tools/*.c)
-CLI_OBJS := $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRCS))
+CLI_OBJS := $(patsubst tools/%.c,$(B)/cmd/%.o,$(CLI_SRCS))
 UNIT_SRCS:= $(wildcard tests/unit/test_*.c)
 UNIT_BINS:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 WORK_SRCS:= $(wildcard tests/workload/*.c)
@@ -34,100 +71,174 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all deps run test unittest livetest vmtest bench vmlinux clean distclean cacheclean help install
+.PHONY: all tests-build deps test-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install deb
 .DELETE_ON_ERROR:
-.SECONDARY:
+# The BPF objects are only a step to the skeletons: keep them anyway.
+.SECONDARY: $(BPF_OBJS)
 
-all: $(B)/numalens $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
+# `make` builds the programs; the tests' binaries need the test toolchain
+# (cmocka), which only `make test` and friends install.
+all: $(B)/numalens
+tests-build: all $(UNIT_BINS) $(WORK_BINS) $(LIVE_BINS)
 
 help:
-	@echo "make deps      install packages (root) and build static libbpf/cJSON"
-	@echo "make           build build/numalens, unit tests and test workloads"
+	@echo "make deps      install what numalens needs to build and run (root), build static libbpf/cJSON/libmicrohttpd"
+	@echo "make test-deps deps + the test toolchain (cmocka, qemu, stress-ng; Prometheus unpacked, not installed)"
+	@echo "make           build build/numalens and build/scx_cling (make tests-build: the test binaries too)"
 	@echo "make run       deps + build, then 'numalens top' on the live kernel (root)"
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
+	@echo "make unittest-asan   the unit tests under ASan+UBSan (also part of make unittest)"
+	@echo "make check-layers   the include rules between the source layers (docs/architecture.md)"
+	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
-	@echo "make install   copy numalens and scx_cling to \$$(PREFIX)/sbin, the docs to \$$(PREFIX)/share/doc/numalens (PREFIX=/usr/local)"
+	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
+	@echo "make install   binaries to \$$(PREFIX)/sbin, man pages, bash completion, the systemd unit (not enabled), dashboard, docs (PREFIX=/usr/local)"
+	@echo "make deb       a Debian package in $(B)/deb/ (dpkg-buildpackage; needs 'make test-deps')"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 
 # --- dependencies ---------------------------------------------------------
+# Two sets: what building and running numalens needs (`make run`), and the
+# test toolchain on top (`make test`), so a user who only wants `numalens
+# top` gets no emulator or test tools.
 deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh; \
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh run; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
-	@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	+@bash scripts/build-deps.sh $(CACHE) $(DEPS)
+	@touch $@
+test-deps: $(DEPS)/.test-stamp
+$(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh test; \
+	 else echo "make test-deps: not root, skipping package install (run 'sudo make test-deps' once)" >&2; fi
+	@bash scripts/test-tools.sh $(CACHE) $(B)/test-tools
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------
-$(B)/bpf/%.bpf.o: bpf/%.bpf.c bpf/*.h vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
+$(BPFB)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
 	@mkdir -p $(@D)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) \
-		-I$(DEPS)/include -Ibpf -Wno-missing-declarations -c $< -o $@
-	$(LLVMSTRIP) -g $@
+	$(call say,BPF,$@)$(CLANG) $(BPF_CFLAGS) -Ibpf $(DEPFLAGS) -c $< -o $@
+	$(Q)$(LLVMSTRIP) -g $@
 
-$(B)/%.skel.h: $(B)/bpf/%.bpf.o
-	$(BPFTOOL) gen skeleton $< name nl_$* > $@
+$(BPFB)/skel/%.skel.h: $(BPFB)/bpf/%.bpf.o
+	@mkdir -p $(@D)
+	$(call say,SKEL,$@)$(BPFTOOL) gen skeleton $< name nl_$* > $@
 
 # --- user space -----------------------------------------------------------
-$(B)/lib/%.o: tools/lib/%.c tools/lib/*.h bpf/nl_types.h bpf/*.h $(SKELS) | $(DEPS)/.stamp
+# One rule for every layer: the folder name picks the -I set (INC_<layer>).
+$(B)/obj/%.o: tools/%.c | $(DEPS)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(addprefix -I,$(INC_$(firstword $(subst /, ,$*)))) \
+		$(DEPFLAGS) -c $< -o $@
 
-$(B)/cli/%.o: tools/%.c tools/*.h tools/lib/*.h $(SKELS) | $(DEPS)/.stamp
+# The source layer includes the skeletons: generate them first.
+$(filter $(B)/obj/source/%,$(LIB_OBJS)): | $(SKELS)
+
+$(B)/cmd/%.o: tools/%.c | $(DEPS)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools -c $< -o $@
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(addprefix -I,$(INC_cmd)) $(DEPFLAGS) -c $< -o $@
 
 $(B)/numalens: $(CLI_OBJS) $(LIB_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Unit tests link the library objects but not the BPF loader parts they
 # don't call (the linker drops unused objects from the archive).
 $(B)/libnl.a: $(LIB_OBJS)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a tests/unit/*.h
+$(B)/tests/test_%: tests/unit/test_%.c $(B)/libnl.a | $(DEPS)/.test-stamp
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libnl.a $(LDLIBS:-lpthread=) -lcmocka -lpthread
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(addprefix -I,$(INC_cmd)) -Itests/unit $(DEPFLAGS) \
+		-o $@ $< $(B)/libnl.a $(LDLIBS:-lpthread=) -lcmocka -lpthread
 
-$(B)/tests/live/%: tests/live/%.c $(B)/libnl.a tests/unit/*.h
+$(B)/tests/live/%: tests/live/%.c $(B)/libnl.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(B)/libnl.a $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(LDFLAGS) $(addprefix -I,$(INC_cmd)) -Itests/unit $(DEPFLAGS) \
+		-o $@ $< $(B)/libnl.a $(LDLIBS)
 
 $(B)/tests/%: tests/workload/%.c
 	@mkdir -p $(@D)
-	$(CC) -O2 -Wall -static -o $@ $< -lpthread
+	$(call say,CC,$@)$(CC) -O2 -Wall -static $(DEPFLAGS) -o $@ $< -lpthread
 
 # --- install ---------------------------------------------------------------
-PREFIX ?= /usr/local
+# Binaries, man pages, bash completion, the systemd unit (installed, never
+# enabled), the Grafana dashboard and the docs. DESTDIR stages for packaging.
+PREFIX     ?= /usr/local
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR     ?= $(PREFIX)/share/doc/numalens
+MANPAGES   := $(wildcard man/*.8)
+DOCS       := $(wildcard docs/*.md)
 install: $(B)/numalens $(B)/scx_cling
-	install -d $(DESTDIR)$(PREFIX)/sbin
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(PREFIX)/share/numalens/dashboards \
+		$(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 $(B)/numalens $(B)/scx_cling $(DESTDIR)$(PREFIX)/sbin/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/numalens/docs
-	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/numalens/
-	install -m 0644 docs/json.md $(DESTDIR)$(PREFIX)/share/doc/numalens/docs/
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 packaging/bash-completion/numalens $(DESTDIR)$(PREFIX)/share/bash-completion/completions/numalens
+	ln -sf numalens $(DESTDIR)$(PREFIX)/share/bash-completion/completions/scx_cling
+	sed 's|/usr/local/sbin/|$(PREFIX)/sbin/|' packaging/numalens-export.service \
+		> $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
+	install -m 0644 dashboards/numalens.json $(DESTDIR)$(PREFIX)/share/numalens/dashboards/
+	install -m 0644 packaging/prometheus.yml $(DESTDIR)$(DOCDIR)/prometheus.yml.example
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
+	@echo "installed under $(DESTDIR)$(PREFIX); the export service is not enabled:" \
+	      "systemctl daemon-reload && systemctl enable --now numalens-export"
+
+# A Debian package built by dpkg-buildpackage/debhelper from this tree
+# (packaging/debian), everything under $(B)/deb: the .deb lands there.
+deb: $(B)/numalens $(B)/scx_cling
+	@bash scripts/build-deb.sh $(B)
 
 # --- run and test ---------------------------------------------------------
-run: all
+run: $(B)/numalens
 	@bash scripts/ensure-fs.sh
 	$(B)/numalens top
 
-test: all $(B)/vm/nljq
+test: tests-build $(B)/vm/nljq
 	@bash tests/run-all.sh
 
-unittest: all
+unittest: tests-build
 	@bash tests/run-all.sh unit
-livetest: all $(B)/vm/nljq
+# The unit tests again with AddressSanitizer (leaks included) and
+# UndefinedBehaviorSanitizer, in build/asan/ (the library rebuilt with the
+# same flags; BPF skeletons shared). tests/run-all.sh's unit layer builds
+# and runs them; `make unittest-asan` does only that.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ASAN_BINS   = $(patsubst $(B)/%,$(B)/asan/%,$(UNIT_BINS))
+unittest-asan-bins: $(SKELS) | $(DEPS)/.test-stamp
+	$(Q)CFLAGS="$(ASAN_FLAGS)" LDFLAGS= $(MAKE) --no-print-directory B=$(B)/asan DEPS=$(DEPS) \
+		BPFB=$(BPFB) $(ASAN_BINS)
+unittest-asan: unittest-asan-bins
+	@bash tests/run-all.sh asan
+# The include rules of the layers (also part of `make unittest`).
+check-layers:
+	@bash tests/unit/check_layers.sh
+livetest: tests-build $(B)/vm/nljq
 	@bash tests/run-all.sh live
-vmtest: all
+vmtest: tests-build
 	@bash tests/run-all.sh vm
 
-bench: all $(B)/tests/bench_export_render
+bench: tests-build $(B)/tests/bench_export_render verify
 	@bash tests/bench/run.sh
 
-# export's render benchmark links the library and the synthetic snapshot
-$(B)/tests/bench_export_render: tests/bench/export_render.c $(B)/cli/export_synth.o $(B)/libnl.a
+# verified instructions and time per BPF program, on the host and in the
+# VM guest (NL_VERIFY_VM=0: host only)
+verify: all $(B)/tests/verify_stats
+	@B=$(B) CACHE=$(CACHE) bash tests/bench/verify.sh
+
+$(B)/tests/verify_stats: tests/bench/verify_stats.c | $(DEPS)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools -static -o $@ $< $(B)/cli/export_synth.o $(B)/libnl.a $(LDLIBS)
+	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -I$(DEPS)/include -static -o $@ $< \
+		$(DEPS)/lib/libbpf.a -lelf -lz
+
+# export's render benchmark links the library and the synthetic snapshot
+$(B)/tests/bench_export_render: tests/bench/export_render.c $(B)/cmd/export_synth.o $(B)/libnl.a
+	@mkdir -p $(@D)
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(addprefix -I,$(INC_cmd)) $(DEPFLAGS) -static -o $@ $< \
+		$(B)/cmd/export_synth.o $(B)/libnl.a $(LDLIBS)
 
 # --- vmlinux.h --------------------------------------------------------------
 # From a BTF file when BTF= is given (e.g. BTF=/sys/kernel/btf/vmlinux), else
@@ -136,7 +247,7 @@ vmlinux:
 	@bash scripts/gen-vmlinux.sh $(ARCH) $(CACHE) $(BTF)
 
 clean:
-	rm -rf $(B)/bpf $(B)/lib $(B)/cli $(B)/tests $(B)/*.o $(B)/*.skel.h $(B)/numalens $(B)/libnl.a $(B)/bench
+	rm -rf $(B)/asan $(B)/bpf $(B)/skel $(B)/obj $(B)/cmd $(B)/tests $(B)/sched_ext $(B)/numalens $(B)/scx_cling $(B)/libnl.a $(B)/bench
 distclean:
 	rm -rf $(B)
 cacheclean:
@@ -145,3 +256,6 @@ cacheclean:
 # The VM harness adds its own targets (kernel, initramfs, guest programs).
 -include tests/vm/vm.mk
 -include sched_ext/cling.mk
+
+# Header dependencies recorded by -MMD (absent before the first build).
+-include $(shell find $(B) -name '*.d' -not -path '$(DEPS)/*' 2>/dev/null)

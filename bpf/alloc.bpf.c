@@ -2,8 +2,10 @@
 /*
  * alloc: page-allocation locality per tgid and per cgroup, by (CPU node ->
  * page node, zone, class), from kmem:mm_page_alloc, and the anon / file /
- * shmem split of user pages from pagemap:mm_lru_insertion
- * (spec/seed_alloc.md §5 R1, R4, R5 and §6).
+ * shmem split of user pages from pagemap:mm_lru_insertion. Local means
+ * the page's node is the allocating CPU's node; a failed allocation is
+ * neither local nor remote; a page whose class we never saw is left
+ * unclassified rather than guessed.
  *
  * Classic tracepoints, not tp_btf: tp_btf/mm_page_alloc hands us a struct
  * page *, and turning it into a pfn needs vmemmap_base, which hosts without
@@ -11,11 +13,11 @@
  *
  * The page's node and zone come from a pfn range table that user space
  * builds from sysfs memory blocks and /proc/zoneinfo (pfn_table map).
- * One event = one allocator call (what numastat counts, R2); pages =
+ * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
 #include "nl_bpf.h"
-#include "pfn_lookup.h"
+#include "pfn_map.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -51,13 +53,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct nl_pending_page);
 } pending SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct nl_pfn_table);
-} pfn_table SEC(".maps");
 
 static const struct nl_alloc_val zero_alloc;
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The victim-node lottery in BPF (spec/seed_reclaim.md R7, R9, R12): one
+ * The victim-node lottery in BPF (tickets per node, "no victim" with a
+ * reason when there are none, tables published whole): one
  * draw over a memcg's published ticket table with bpf_get_prandom_u32().
  *  - lot_limit_begin: on mm_vmscan_memcg_reclaim_begin (a memcg hit its
  *    limit) draws for that memcg and sends the decision to user space
  *    through lot_events.
  *  - lot_draw: SEC("syscall"), run by the agent with BPF_PROG_RUN for its
  *    background passes, so both paths draw through the same code.
- * Tables are written by user space (tools/lib/reclaim_lot.c) through the
+ * Tables are written by user space (tools/source/reclaim_lot.c) through the
  * mmap of lot_tables; this side only reads them.
  */
 #include "nl_bpf.h"

@@ -6,10 +6,10 @@
  * At each switch the slice that just ended (prev's) is measured as the
  * growth of prev's se.sum_exec_runtime since it was switched in on this CPU,
  * and attributed to the node of this CPU
- * (exectime, spec/seed_numa.md EXE-1). For user tasks that are not exiting
- * (LOC-6) the slice is also added to the locality bucket of prev's current
+ * (the seed's "exectime"). For user tasks that are not exiting (kernel
+ * threads and exiting tasks have no locality of their own) the slice is also added to the locality bucket of prev's current
  * NUMA-scan-window fault counts (task_struct.numa_faults_locality[0]
- * remote, [1] local; LOC-1, LOC-5), or to nofault_ns when the window has
+ * remote, [1] local; weighted by the slice's run time), or to nofault_ns when the window has
  * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
  * in user space.
  */
@@ -76,6 +76,14 @@ struct {
 } task_accs SEC(".maps");
 
 const volatile u64 nl_flush_ns = 4000000;	/* 4 ms of CPU */
+
+/* Whether kernel.numa_balancing is on, written by user space at load and
+ * at every collection (the sysctl is not readable from BPF). While it is
+ * off no task's fault counters move, but they are not cleared either, and
+ * fork copies them: binning slices by them would fill the locality
+ * histogram with figures from whenever balancing last ran. So while it is
+ * off a slice goes to no bucket and not to nofault_ns either. */
+volatile u32 nl_numa_balancing_on;	/* off until user space has read it */
 /* 25 jiffies: 100 ms at Debian's HZ=250 (25 ms at 1000, 250 ms at 100).
  * Jiffies, because tracing programs may not read the coarse clock. */
 const volatile u64 nl_flush_jiffies = 25;
@@ -134,7 +142,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	}
 	exiting = prev->flags & PF_EXITING;
-	if (prev->mm && !exiting) {
+	if (prev->mm && !exiting && nl_numa_balancing_on) {
 		u64 remote = 0, local = 0;
 
 		if (bpf_core_field_exists(prev->numa_faults_locality)) {

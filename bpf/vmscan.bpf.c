@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * vmscan: the seed's memory.vmscan_stat (spec/seed_reclaim.md §1.1, R13)
+ * vmscan: the seed's memory.vmscan_stat
  * from the vmscan tracepoints: pages scanned, rotated (activated) and
  * freed, anon and file, per cgroup x node x context, and reclaim episode
  * time with a log2 histogram per cgroup x context.

@@ -48,8 +48,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "nl_types.h"
-#include "pfn_lookup.h"
-#include "cling_stats.h"
+#include "pfn_map.h"
+#include "cling_maps.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -162,13 +162,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct cling_task_home);
 } task_homes SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct nl_pfn_table);
-} pfn_table SEC(".maps");
 
 struct cling_timer {
 	struct bpf_timer t;

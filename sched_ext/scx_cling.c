@@ -3,7 +3,7 @@
  * scx_cling loader: attaches the scx_cling sched_ext scheduler, keeps the
  * NUMA groups' resident memory (memory.numa_stat) fresh in the gmem map
  * about once a second, pins the statistics maps for other readers
- * (sched_ext/cling_stats.h), prints --stats, and detaches cleanly on
+ * (bpf/include/cling_maps.h), prints --stats, and detaches cleanly on
  * SIGINT/SIGTERM or after --duration. When the kernel ends the scheduler
  * asking for a restart (SCX_ECODE_ACT_RESTART in the exit code, as after a
  * CPU hotplug event with --restart-on-hotplug), it loads and attaches a
@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "../tools/lib/cling_stats.h"
+#include "cling_stats.h"
 #include "version.h"
 #include "topology.h"
 #include "scx_cling.skel.h"
@@ -628,7 +628,7 @@ static void pin_all(struct scx_cling *skel)
 	}
 }
 
-/* setup_pfn_table: load the pfn -> node table (tools/lib/topology.c) for
+/* setup_pfn_table: load the pfn -> node table (tools/core/topology.c) for
  * the page-allocation tracepoint. 0 or a negative errno. */
 static int setup_pfn_table(struct scx_cling *skel)
 {

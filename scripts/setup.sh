@@ -1,45 +1,76 @@
 #!/usr/bin/env bash
-# Install everything numalens needs on a fresh Debian 12 (bookworm) machine.
+# Install the Debian packages numalens needs, for one job only:
+#   usage: setup.sh [run|test]
+#   run   build numalens and run it (what `make run` needs): the BPF and C
+#         toolchain, bpftool >= 7.5 and the deb-src line for the libraries
+#         scripts/build-deps.sh builds from source;
+#   test  run adds the test toolchain (`make test`): cmocka, qemu and the
+#         initramfs tools, stress-ng, curl, tmux, debhelper and lintian
+#         (`make deb` and its lintian check), and the trixie-backports
+#         suite the guest kernel comes from. Prometheus is not installed as a
+#         package (that would start a server): scripts/test-tools.sh unpacks
+#         its binaries into the build tree instead.
 # Idempotent: a second run with everything present does no network I/O.
-# Must run as root. Adds bookworm-backports and trixie-backports binary
-# suites (Debian pins both at priority 100, so nothing is upgraded from them
-# unless asked with -t) and a trixie deb-src line (source only).
+# Supports Debian 12 (bookworm) only; anything else gets one line and exit 1.
+# The apt sources it adds are pinned by Debian at priority 100, so nothing
+# is upgraded from them unless asked with -t.
 set -euo pipefail
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
-[ "$(id -u)" = 0 ] || die "run as root (apt-get needs it): sudo $0"
+job=${1:-run}
+case "$job" in run|test) ;; *) die "unknown job '$job' (run or test)";; esac
+[ "$(id -u)" = 0 ] || die "run as root (apt-get needs it): sudo $0 $job"
+
+# The package names and suites below are bookworm's; on another release they
+# would pull in the wrong suites, so say what is supported instead of guessing.
+os_id=; os_ver=; os_name=unknown
+if [ -r /etc/os-release ]; then
+	os_id=$(. /etc/os-release && echo "${ID:-}")
+	os_ver=$(. /etc/os-release && echo "${VERSION_ID:-}")
+	os_name=$(. /etc/os-release && echo "${PRETTY_NAME:-$ID $VERSION_ID}")
+fi
+[ "$os_id" = debian ] && [ "$os_ver" = 12 ] ||
+	die "the automatic set-up supports Debian 12 (bookworm) only, this is $os_name: install clang-19, llvm-19, bpftool >= 7.5, libelf-dev, zlib1g-dev and libncurses-dev by hand, then run 'make' as a normal build"
 
 SRC=/etc/apt/sources.list.d/numalens.list
-want_sources='deb http://deb.debian.org/debian bookworm-backports main
-deb http://deb.debian.org/debian trixie-backports main
-deb-src http://deb.debian.org/debian trixie main'
+# bpftool >= 7.5 comes from bookworm-backports; the libbpf/cJSON/libmicrohttpd
+# sources from trixie (deb-src, source only); the guest kernel for the VM
+# tests from trixie-backports.
+src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
+	'deb-src http://deb.debian.org/debian trixie main')
+[ "$job" = test ] && src_lines+=('deb http://deb.debian.org/debian trixie-backports main')
 
-# Binary packages from bookworm (default priority).
-PKGS_MAIN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
-  libncurses-dev libcmocka-dev libcjson-dev libmicrohttpd-dev
-  qemu-system-x86 busybox-static cpio zstd xz-utils kmod
-  prometheus curl iproute2 stress-ng dpkg-dev tmux"
-# From bookworm-backports: bpftool >= 7.5 (skeletons for struct_ops).
-PKGS_BPO="bpftool"
+PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
+  libncurses-dev dpkg-dev"
+PKGS_TEST="libcmocka-dev qemu-system-x86 busybox-static cpio zstd xz-utils kmod
+  curl iproute2 stress-ng tmux debhelper lintian"
+PKGS_BPO="bpftool"	# from bookworm-backports
+pkgs="$PKGS_RUN $PKGS_BPO"
+[ "$job" = test ] && pkgs="$pkgs $PKGS_TEST"
 
 missing=()
-for p in $PKGS_MAIN $PKGS_BPO; do
+for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
+# Add only the lines this job lacks; lines an earlier `test` set-up wrote stay.
 updated=0
-if [ ! -f "$SRC" ] || [ "$(cat "$SRC")" != "$want_sources" ]; then
-	log "adding Debian backports suites to $SRC"
-	printf '%s\n' "$want_sources" > "$SRC"
+add=()
+for l in "${src_lines[@]}"; do
+	grep -qxF "$l" "$SRC" 2>/dev/null || add+=("$l")
+done
+if [ ${#add[@]} -gt 0 ]; then
+	log "adding to $SRC: ${add[*]}"
+	printf '%s\n' "${add[@]}" >> "$SRC"
 	apt-get update -qq
 	updated=1
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
 	[ $updated = 1 ] || apt-get update -qq
-	log "installing: ${missing[*]}"
+	log "installing ($job): ${missing[*]}"
 	main=(); bpo=()
 	for p in "${missing[@]}"; do
 		case " $PKGS_BPO " in *" $p "*) bpo+=("$p");; *) main+=("$p");; esac
@@ -49,6 +80,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 	[ ${#bpo[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends -t bookworm-backports "${bpo[@]}" >/dev/null
 fi
 
-# bpftool must be >= 7.5 (PLATFORM.md).
 bpftool version >/dev/null 2>&1 || die "bpftool is not runnable after install"
-log "toolchain ready: $(clang-19 --version | head -1); $(bpftool version | head -1)"
+log "toolchain ready ($job): $(clang-19 --version | head -1); $(bpftool version | head -1)"

@@ -3,12 +3,16 @@
 # (qemu guest) layers. Every test reports one line "PASS <name> (<s>s)" or
 # "FAIL <name>: <reason>"; the run ends with "N passed, N failed".
 #   usage: tests/run-all.sh [unit] [live] [vm]     (default: all three)
+# The unit layer also checks the include rules of the source tree and runs
+# the unit tests under ASan+UBSan (`asan` alone runs only those).
 # Exit status: 0 when nothing failed, 1 otherwise. Under CI (CI=true) a
 # test that would skip for lack of root or of a kernel feature fails.
 set -u
 cd "$(dirname "$0")/.."
 B=build
 LOGS=$B/test-logs
+# prometheus and promtool unpacked by scripts/test-tools.sh (not installed)
+export PATH="$PWD/$B/test-tools/bin:$PATH"
 mkdir -p "$LOGS"
 layers=${*:-unit live vm}
 pass=0; fail=0; failed_names=()
@@ -39,6 +43,47 @@ run_unit() {
 	done
 }
 
+# The tree's own rules, one script each (tests/unit/check_*.sh: include
+# direction between layers, libbpf confined, no include loops, no design-note
+# tags in user-visible text; the docs and man pages): a PASS/FAIL line per rule.
+run_layers() {
+	local chk name out line rule
+	for chk in tests/unit/check_*.sh; do
+		name=$(basename "$chk" .sh); name=${name#check_}
+		out=$(bash "$chk" 2>&1)
+		printf '%s\n' "$out" > "$LOGS/check_$name.log"
+		while IFS= read -r line; do
+			case "$line" in
+			"ok - "*) record PASS "unit/$name/${line#ok - }" "";;
+			"not ok - "*) rule=${line#not ok - }
+				record FAIL "unit/$name/$rule" \
+					"$(sed -n "/^not ok - $rule\$/,/^\(not \)\?ok /p" "$LOGS/check_$name.log" | grep '^#' | head -5 | tr '\n' ' ')";;
+			esac
+		done <<< "$out"
+		grep -q '^\(not \)\?ok - ' <<< "$out" || record FAIL "unit/$name" "no output: $(tail -3 <<< "$out" | tr '\n' ' ')"
+	done
+}
+
+# The unit tests again under AddressSanitizer (with leak checks) and
+# UndefinedBehaviorSanitizer: `make unittest-asan-bins` builds them in
+# build/asan/; one PASS/FAIL line per test program.
+run_asan() {
+	local bin name rc
+	if ! make -s --no-print-directory unittest-asan-bins > "$LOGS/asan-build.log" 2>&1; then
+		record FAIL unit-asan/build "$(grep -m3 -i 'error' "$LOGS/asan-build.log" | tr '\n' ' ')"
+		return
+	fi
+	for bin in "$B"/asan/tests/test_*; do
+		[ -x "$bin" ] || continue
+		case $bin in *.d) continue;; esac
+		name=$(basename "$bin")
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			timeout 300 "$bin" > "$LOGS/asan-$name.log" 2>&1; rc=$?
+		if [ $rc = 0 ]; then record PASS "unit-asan/$name" ""
+		else record FAIL "unit-asan/$name" "exit $rc: $(grep -m2 -E 'SUMMARY|runtime error|not ok' "$LOGS/asan-$name.log" | tr '\n' ' ')"; fi
+	done
+}
+
 run_live() {
 	local t name rc start secs
 	for t in tests/live/*.sh; do
@@ -66,13 +111,16 @@ run_vm() {
 		"FAIL "*) fail=$((fail + 1)); failed_names+=("${line#FAIL }"); printf '%s\n' "$line";;
 		*) printf '%s\n' "$line";;
 		esac
-	done < <(bash tests/vm/run.sh 2>&1)
+	done < <(bash tests/vm/run.sh 2>&1
+		# the second guest kernel(s): the tests whose header lists them
+		for k in ${NL_VM_MORE_KERNELS-6.12}; do NL_VM_KERNEL=$k bash tests/vm/run.sh 2>&1; done)
 }
 
 for l in $layers; do
 	case $l in
-	unit) run_unit;; live) run_live;; vm) run_vm;;
-	*) echo "run-all: unknown layer '$l' (unit, live, vm)" >&2; exit 2;;
+	unit) run_layers; run_unit; run_asan;;
+	asan) run_asan;; live) run_live;; vm) run_vm;;
+	*) echo "run-all: unknown layer '$l' (unit, asan, live, vm)" >&2; exit 2;;
 	esac
 done
 if [ $fail -gt 0 ]; then

@@ -163,6 +163,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	co.cgroup_root = s->root;
 	co.cgroup_grace = o->cgroup_grace;
 	co.watch_pid = o->watch_pid;
+	co.all_procs = o->all_procs;
 	e = nl_collect_open(&s->col, &s->bpf, &co, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

@@ -58,6 +58,7 @@ struct nl_cli_open_opts {
 	int cgroup_grace;	/* intervals a removed cgroup stays in snapshots; 0 = 1 */
 	bool vmscan_only;	/* load only the reclaim figures (nl_bpf_opts) */
 	int watch_pid;		/* > 0: always in the snapshots (nl_collect_opts) */
+	bool all_procs;		/* idle processes with resident memory too (nl_collect_opts) */
 };
 
 /* The BPF objects and the collector a command reads snapshots from. */

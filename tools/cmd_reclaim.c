@@ -2,7 +2,7 @@
 /*
  * `numalens reclaim`: background reclaim for chosen cgroups, from the
  * victim node a BPF lottery draws (spec/seed_reclaim.md). The agent itself
- * is tools/lib/reclaim_agent.c; this file is options, cgroup matching, the
+ * is tools/reclaim/reclaim_agent.c; this file is options, cgroup matching, the
  * loop and --status; its state is published for top/export by
  * reclaim_pub.c.
  */
@@ -19,7 +19,9 @@
 #include "cgroup.h"
 #include "reclaim_agent.h"
 #include "reclaim_feed.h"
+#include "reclaim_pub.h"
 #include "reclaim_read.h"
+#include "reclaim_report.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
        OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER };
@@ -202,7 +204,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		if (a->cfg.high.pct == a->cfg.low.pct &&
 		    (a->cfg.high.pct ? a->cfg.low.pct_val >= a->cfg.high.pct_val
 				     : a->cfg.low.bytes >= a->cfg.high.bytes))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis, R17)%s",
+			argp_failure(st, NL_EXIT_USAGE, 0, "--low%s must be below --high (hysteresis)%s",
 				     a->low_given ? "" : " (default 70%)",
 				     a->low_given ? "" : ": give --low too");
 		break;
@@ -377,6 +379,11 @@ int nl_cmd_reclaim(int argc, char **argv)
 	nl_wm_parse("70%", &a.cfg.low);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
 		return NL_EXIT_USAGE;
+	if (a.status && a.cfg.dry_run) {
+		/* said rather than ignored: the user may think --status acts otherwise */
+		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
+		return NL_EXIT_USAGE;
+	}
 
 	if (a.cg_mode < 0) {
 		if (nl_cgroup_detect("/proc/self/mounts", &mode, root, sizeof(root))) {

@@ -17,12 +17,12 @@
 #include "view_text.h"
 #include "view_tui.h"
 
-enum { OPT_CG_HIER = 1000, OPT_NO_CLASS };
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE };
 
 struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
-	bool batch, json, force_tui, verbose, no_class;
+	bool batch, json, force_tui, verbose, no_class, no_legend, active;
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -60,6 +60,11 @@ static const struct argp_option top_opts[] = {
 	{ "top", 't', "N", 0, "Show at most N process and cgroup rows", 0 },
 	{ "batch", 'b', NULL, 0, "Plain-text snapshots instead of the full-screen view", 1 },
 	{ "json", 'j', NULL, 0, "One JSON object per interval (JSON Lines)", 1 },
+	{ "active", OPT_ACTIVE, NULL, 0, "List only processes that ran or allocated since numalens "
+	  "started (default: every process with resident memory, idle ones with zero figures)", 0 },
+	{ "no-legend", OPT_NO_LEGEND, NULL, 0, "With --batch, leave out the legend of the columns "
+	  "(printed once, before the first snapshot)", 1 },
+	{ "version", 'V', NULL, 0, "Print the version and exit", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by. auto: cgroup v2 when it has the memory "
 	  "controller, else the v1 memory hierarchy (hybrid hosts)", 2 },
@@ -137,6 +142,15 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	case OPT_NO_CLASS:
 		a->no_class = true;
 		break;
+	case OPT_ACTIVE:
+		a->active = true;
+		break;
+	case OPT_NO_LEGEND:
+		a->no_legend = true;
+		break;
+	case 'V':
+		printf("numalens %s\n", NL_VERSION);
+		exit(0);
 	case 'v':
 		a->verbose = true;
 		break;
@@ -155,6 +169,8 @@ static int run_stream(struct nl_collector *col, const struct top_args *a)
 	struct timespec next;
 	int rc = NL_EXIT_OK;
 
+	if (!a->json && !a->no_legend && nl_text_write_legend(stdout, sysconf(_SC_PAGESIZE)) == -EPIPE)
+		return NL_EXIT_OK;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !nl_stop_req && (!a->count || i < a->count); i++) {
 		int e;
@@ -165,7 +181,7 @@ static int run_stream(struct nl_collector *col, const struct top_args *a)
 			break;
 		e = nl_collect_snapshot(col, &s);
 		if (e) {
-			fprintf(stderr, "numalens: reading the BPF maps failed: %s\n", strerror(-e));
+			fprintf(stderr, "numalens top: reading the BPF maps failed: %s\n", strerror(-e));
 			rc = NL_EXIT_FAIL;
 			break;
 		}
@@ -173,7 +189,7 @@ static int run_stream(struct nl_collector *col, const struct top_args *a)
 		if (e) {	/* a closed pipe ends the run quietly */
 			rc = e == -EPIPE ? NL_EXIT_OK : NL_EXIT_FAIL;
 			if (e != -EPIPE)
-				fprintf(stderr, "numalens: writing the snapshot failed: %s\n", strerror(-e));
+				fprintf(stderr, "numalens top: writing the snapshot failed: %s\n", strerror(-e));
 			break;
 		}
 	}
@@ -190,7 +206,7 @@ static int run_tui(struct nl_collector *col, const struct top_args *a)
 	int rc = NL_EXIT_OK;
 
 	if (!tui) {
-		fprintf(stderr, "numalens: cannot start the full-screen view (%s, TERM=%s): use --batch\n",
+		fprintf(stderr, "numalens top: cannot start the full-screen view (%s, TERM=%s): use --batch\n",
 			strerror(errno), getenv("TERM") ? getenv("TERM") : "unset");
 		return NL_EXIT_FAIL;
 	}
@@ -227,7 +243,7 @@ static int run_tui(struct nl_collector *col, const struct top_args *a)
 	nl_tui_close(tui);
 	nl_snapshot_free(&s);
 	if (rc)
-		fprintf(stderr, "numalens: reading the BPF maps failed\n");
+		fprintf(stderr, "numalens top: reading the BPF maps failed\n");
 	return rc;
 }
 
@@ -247,8 +263,16 @@ int nl_cmd_top(int argc, char **argv)
 	}
 	if (!a.batch && !a.json && !isatty(STDOUT_FILENO))
 		a.batch = true;
+	if (!a.batch && !a.json && !nl_tui_term_usable()) {
+		/* a terminal that cannot place the cursor would show garbage */
+		fprintf(stderr, "numalens top: TERM=%s cannot address the cursor: printing text snapshots (--batch) instead\n",
+			getenv("TERM") && *getenv("TERM") ? getenv("TERM") : "(unset)");
+		a.batch = true;
+	}
+	if (a.no_legend && !a.batch && !a.json)
+		fprintf(stderr, "numalens top: --no-legend applies to --batch only: the full-screen view has its legend under '?'\n");
 	if (a.view.filter.pid && kill(a.view.filter.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "numalens: no process with pid %d: check it with ps\n", (int)a.view.filter.pid);
+		fprintf(stderr, "numalens top: no process with pid %d: check it with ps\n", (int)a.view.filter.pid);
 		return NL_EXIT_USAGE;
 	}
 	if (a.view.filter.pid) {
@@ -257,21 +281,22 @@ int nl_cmd_top(int argc, char **argv)
 		/* per-process figures are keyed by tgid: a thread id would
 		 * match nothing and show a row of zeros */
 		if (!nl_proc_tgid("/proc", a.view.filter.pid, &tgid) && tgid != a.view.filter.pid) {
-			fprintf(stderr, "numalens: -p %d is a thread of process %d: showing the process\n",
+			fprintf(stderr, "numalens top: -p %d is a thread of process %d: showing the process\n",
 				(int)a.view.filter.pid, (int)tgid);
 			a.view.filter.pid = tgid;
 		}
 	}
 	oo = (struct nl_cli_open_opts){ .cg_mode = a.cg_mode, .cgroup = a.view.filter.cgroup,
 					.track_class = !a.no_class, .verbose = a.verbose,
-					.prog = "numalens", .watch_pid = a.view.filter.pid };
+					.prog = "numalens top", .watch_pid = a.view.filter.pid,
+					.all_procs = !a.active };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);
 	if (rc)
 		return rc;
 	if (s.bpf.missing[0] && (a.batch || a.json))
-		fprintf(stderr, "numalens: running without: %s\n", s.bpf.missing);
+		fprintf(stderr, "numalens top: running without: %s\n", s.bpf.missing);
 
 	rc = (a.batch || a.json) ? run_stream(s.col, &a) : run_tui(s.col, &a);
 	nl_cli_close(&s);

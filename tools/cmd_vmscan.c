@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * `numalens vmscan`: the seed's memory.vmscan_stat per cgroup from the
- * vmscan tracepoints (spec/seed_reclaim.md §1.1, R13-R15), printed every
+ * vmscan tracepoints, with its derived ratios, printed every
  * interval as totals since the command started.
  */
 #include <errno.h>
@@ -38,7 +38,7 @@ static const char vs_doc[] =
 	"Extra fields: refill_* (the active-list part of scanned, memory.stat "
 	"pgrefill), pageout_* (MADV_PAGEOUT/DAMON pages, no anon/file split), "
 	"episodes, throttled. Under MGLRU \"rotated\" is the pages the eviction "
-	"pass found referenced and moved to a younger generation; see the README.\n\n"
+	"pass found referenced and moved to a younger generation; see docs/vmscan.md.\n\n"
 	"On kernels whose reclaim tracepoints do not name the memcg (before 7.x), "
 	"limit reclaim is charged to the cgroup of the task that reclaims.\n\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 bad usage, 3 not root, 4 kernel "

@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\n'numalens COMMAND --help' describes a command's options.\n"
+	fprintf(f, "\n'numalens COMMAND --help' describes a command's options, "
+		   "'man numalens-COMMAND' more.\n"
 		   "Needs root (CAP_BPF, CAP_PERFMON) and a kernel with BTF.\n");
 }
 

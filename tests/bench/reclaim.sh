@@ -14,7 +14,7 @@ res=$B/test-logs/vm/reclaim_bench.out
 bash tests/bench/reclaim_r19.sh
 grep -q '^RUN ' "$res" 2>/dev/null || { echo "reclaim bench: no results (see $OUT/reclaim_vm.log, $res)"; exit 0; }
 {
-echo "Reclaim (R20 scaled: dd bs=1M count=128 | tail in a 16M memcg, zram swap, 4-node TCG guest)"
+echo "Reclaim (the seed's dd | tail run scaled: dd bs=1M count=128 | tail in a 16M memcg, zram swap, 4-node TCG guest)"
 grep -E '^node |^lru_gen' "$res"
 grep '^RUN ' "$res" | awk -v keys="elapsed_ms majfault stall_us events_max scan_anon scan_file agent_pages" \
 	-f tests/bench/arm_stats.awk -f /dev/fd/3 3<<'AWK'

@@ -13,9 +13,9 @@ B=${B:-build}
 OUT=$B/bench; mkdir -p "$OUT"
 NL_VM_TESTS_DIR=tests/bench/vm bash tests/vm/run.sh r19_bench > "$OUT/reclaim_r19_vm.log" 2>&1
 res=$B/test-logs/vm/r19_bench.out
-grep -q '^R19 ' "$res" 2>/dev/null || { echo "R19 bench: no results (see $OUT/reclaim_r19_vm.log, $res)"; exit 0; }
+grep -q '^R19 ' "$res" 2>/dev/null || { echo "S0 bench: no results (see $OUT/reclaim_r19_vm.log, $res)"; exit 0; }
 {
-echo "Reclaim R19 (S0 scaled: 100 MiB of anon + file cache unevenly on 4 nodes in a 64M memcg, repeated passes, zram swap, ext2 disk, 4-node TCG guest)"
+echo "Reclaim (the seed's S0 run scaled: 100 MiB of anon + file cache unevenly on 4 nodes in a 64M memcg, repeated passes, zram swap, ext2 disk, 4-node TCG guest)"
 grep -E '^lru_gen|^layout|^numa_stat' "$res"
 grep '^R19 ' "$res" | awk -v keys="elapsed_ms majfault reclaim_ns events_max scan_anon scan_file agent_pageout pageout_n2 agent_memcg" \
 	-f tests/bench/arm_stats.awk -f /dev/fd/3 3<<'AWK'
@@ -29,7 +29,7 @@ END {
       mean(a, 1) / 1000, sd(a, 1) / 1000, mean(a, 2), sd(a, 2), mean(a, 3) / 1e9, sd(a, 3) / 1e9,
       mean(a, 4), sd(a, 4), sh, mean(a, 7), n2, mean(a, 9) }
   if (!n["none"]) exit
-  printf "change of the means against no agent (seed R19, before -> patched: elapsed -7..-13%%, major faults -42..-66%%, reclaim time -44..-49%%):\n"
+  printf "change of the means against no agent (the seed's S0 figures, before -> patched: elapsed -7..-13%%, major faults -42..-66%%, reclaim time -44..-49%%):\n"
   for (j = 2; j <= 3; j++) { a = arms[j]; if (!n[a]) continue
     printf "  %-8s elapsed %+6.1f%%  major faults %+6.1f%%  reclaim time %+6.1f%%  memory.events max %+6.1f%%\n", a,
       pct(mean(a, 1), mean("none", 1)), pct(mean(a, 2), mean("none", 2)), pct(mean(a, 3), mean("none", 3)),

@@ -12,6 +12,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
+export PATH="$PWD/$B/test-tools/bin:$PATH"	# promtool (scripts/test-tools.sh)
 NL=$B/numalens; WORK=$B/tests/nlwork; JQ=$B/vm/nljq
 OUT=$B/bench; mkdir -p "$OUT"
 REPORT=$OUT/report.txt
@@ -63,7 +64,7 @@ awk -v b="$mb" -v w="$mw" 'BEGIN { printf "median %d us -> %d us: ratio %.3f (%+
 echo
 bash tests/bench/export.sh
 
-# 4. scx_cling in the 4-node guest (issue 6): its own boot, its own table.
+# 4. scx_cling in the 4-node guest: its own boot, its own table.
 if [ "${BENCH_CLING:-1}" = 1 ]; then
 	echo
 	echo "4. scx_cling vs the default scheduler (4-node TCG guest, 4 cgroups x 3 memory-walking threads on 8 CPUs)"
@@ -84,5 +85,5 @@ fi
 } | tee "$REPORT"
 echo "bench: report written to $REPORT"
 
-# The reclaim agent in the VM (R20 and R19 scaled; own reports, build/bench/reclaim.txt, reclaim_r19.txt).
+# The reclaim agent in the VM (the seed's dd | tail and S0 runs scaled; own reports, build/bench/reclaim.txt, reclaim_r19.txt).
 bash tests/bench/reclaim.sh

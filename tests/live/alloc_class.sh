@@ -1,4 +1,4 @@
-# Allocation classes (seed_alloc.md R5): a workload's anon, file (page
+# Allocation classes (a user page whose class was never seen stays unclassified, never guessed): a workload's anon, file (page
 # cache) and shmem pages must be classified right for >= 95% of the pages
 # of each kind, via the mm_lru_insertion join.
 . "$(dirname "$0")/common.bash"
@@ -6,10 +6,10 @@ MIB=64
 want=$(( MIB * 1024 * 1024 / $(getconf PAGESIZE) ))
 check() { # check KIND OPTS...
 	local kind=$1; shift
-	start_top "$TMP/$kind.jsonl" 1 4
+	start_top "$TMP/$kind.jsonl" 1 600
 	sleep 1.2
 	"$WORK" --cpu 0 "$@" --hold 2 > "$TMP/work.out" || fail "nlwork $* failed: $(cat "$TMP/work.out")"
-	wait $TOP_PID || fail "numalens exited $?"
+	stop_top "$TMP/$kind.jsonl"
 	local pid got
 	pid=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' "$TMP/work.out")
 	got=$("$JQ" -s "$TMP/$kind.jsonl" "processes[pid=$pid].alloc.pages_by_class.$kind")

@@ -38,17 +38,25 @@ rss=$("$JQ" "$TMP/idle.json" "processes[pid=$SLP].rss_pages_by_node" | tr -c '0-
 [ "$rss" -gt 0 ] || fail "top -p of an idle process: no resident pages ($rss)"
 note "idle process $SLP with -p: shown, $rss resident pages"
 # -p of a thread id: the figures are per process, so its process is shown
-"$WORK" --threads 2 --spin 4 > /dev/null & WP=$!
+"$WORK" --threads 2 --spin 600 > /dev/null & WP=$!	# killed after top
 for i in $(seq 1 50); do
 	[ "$(ls /proc/$WP/task 2>/dev/null | wc -l)" -ge 3 ] && break
 	sleep 0.1
 done
 TID=$(ls /proc/$WP/task | grep -v "^$WP\$" | head -1)
 [ -n "$TID" ] || fail "nlwork --threads 2 started no thread"
+# the CPU time the process got while top ran (its threads' schedstat), and
+# how long top ran: on a busy host the spinners get less than 2 CPUs
+c0=$(proc_cpu_ns $WP); t0=$(date +%s%N)
 "$NL" top --json -n 1 -d 1 -p "$TID" > "$TMP/tid.json" 2> "$TMP/tid.err" || fail "top -p $TID exited $?: $(cat "$TMP/tid.err")"
+c1=$(proc_cpu_ns $WP); t1=$(date +%s%N)
 kill $WP 2>/dev/null; wait $WP 2>/dev/null
 grep -q "is a thread of process $WP" "$TMP/tid.err" || fail "top -p $TID (a thread of $WP) did not say so: $(cat "$TMP/tid.err")"
 run=$("$JQ" "$TMP/tid.json" "processes[pid=$WP].run_ns_total")
-note "thread $TID of $WP with -p: process shown, run_ns_total=$run"
-ge_pct "$run" 500000000 100 || fail "top -p of a thread: its process should show >= 0.5 s of run time, saw $run"
+iv=$("$JQ" "$TMP/tid.json" interval_ns)
+# its share of what it got while top ran (start-up included) that fell in
+# the one interval: at least half of the pro-rata share
+exp=$(awk -v c=$((c1 - c0)) -v i="$iv" -v w=$((t1 - t0)) 'BEGIN { printf "%.0f", c * i / w }')
+note "thread $TID of $WP with -p: process shown, run_ns_total=$run; it got $((c1 - c0)) ns of CPU in the $((t1 - t0)) ns top ran (interval $iv ns: $exp ns pro rata)"
+ge_pct "$run" "$exp" 50 || fail "top -p of a thread: its process should show >= 50% of the $exp ns of CPU it got pro rata in the interval, saw $run"
 exit 0

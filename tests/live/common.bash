@@ -65,9 +65,60 @@ cold_file() {
 
 # hold_file CGROUP PATH MIB: in the background, an nlwork in CGROUP that maps
 # the existing file PATH (MIB MiB), reads it once and keeps it mapped for
-# 60 s; its pid is appended to WPID
+# 60 s; its pid is appended to WPID. Returns once the file has been read.
 hold_file() {
+	local rdy; rdy=$(mktemp -u "$TMP/hold.XXXXXX")
 	(echo $BASHPID > "$1/cgroup.procs"; exec "$WORK" --file "$3" --file-path "$2" --file-exists \
-		--passes 1 --hold 60 > /dev/null) &
+		--passes 1 --ready-file "$rdy" --hold 60 > /dev/null) &
 	WPID="${WPID:-} $!"
+	wait_until 60 test -f "$rdy" || fail "nlwork holding $2 did not read it within 60 s"
+}
+
+# work_field FILE KEY: the value of KEY=value in nlwork's output line in FILE
+# (e.g. cpu_ns, the CPU time the workload really got, in ns)
+work_field() {
+	sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | tail -1
+}
+
+# wait_until CAP_S CMD...: run CMD every 0.1 s until it succeeds (0) or CAP_S
+# seconds pass (1). The cap is generous: a busy host makes things slow, and
+# a condition replaces a fixed sleep that guessed how slow.
+wait_until() {
+	local cap=$1 end; shift
+	end=$(( $(date +%s) + cap ))
+	until "$@"; do
+		[ "$(date +%s)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# lines_ge FILE N: true when FILE has at least N lines
+lines_ge() { [ "$(wc -l < "$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
+
+# more_lines OUT N PID: wait (up to 60 s) until PID (a numalens top or
+# vmscan writing JSON lines) has written N more lines to OUT than it has now:
+# N more intervals.
+more_lines() {
+	local want=$(( $(wc -l < "$1") + $2 ))
+	wait_until 60 lines_or_gone "$1" "$want" "$3" ||
+		fail "numalens wrote no $2 more interval(s) to $1 in 60 s (now $(wc -l < "$1") lines)"
+}
+lines_or_gone() { lines_ge "$1" "$2" || ! kill -0 "$3" 2>/dev/null; }
+# top_more_lines OUT N: more_lines for the top started by start_top
+top_more_lines() { more_lines "$1" "$2" "$TOP_PID"; }
+
+# stop_top OUT [N]: once top (started with a large -n) has written N (default
+# 1) more intervals, each one ending after the workload did, stop it with
+# SIGINT and check it exited 0. The window so covers the work however slow
+# the host makes it (a fixed -n raced with a slow workload).
+stop_top() {
+	top_more_lines "$1" "${2:-1}"
+	kill -INT "$TOP_PID" 2>/dev/null
+	wait "$TOP_PID" || fail "numalens top exited $?: $(tail -2 "$1.err")"
+}
+
+# proc_cpu_ns PID: the CPU time PID has had, in ns: utime + stime of
+# /proc/PID/stat (all threads, ended ones included; clock-tick resolution)
+proc_cpu_ns() {
+	sed 's/.*) //' /proc/"$1"/stat | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f\n", ($12 + $13) * 1e9 / hz }'
 }

@@ -26,6 +26,21 @@ start_export() {
 	fail "numalens export did not serve /metrics within 20 s: $(cat "$TMP/export.err")"
 }
 
+# export_snapshot_ge PORT N: true when the export on PORT serves snapshot N
+# or later (its /healthz names the snapshot it serves)
+export_snapshot_ge() {
+	local s
+	s=$(curl -s "http://127.0.0.1:$1/healthz" | sed -n 's/.*snapshot \([0-9]*\) taken.*/\1/p')
+	[ -n "$s" ] && [ "$s" -ge "$2" ]
+}
+
+# wait_export_snapshot PORT N: wait (up to 60 s) for snapshot N: after the
+# start-up one, snapshot 2 holds a real interval
+wait_export_snapshot() {
+	wait_until 60 export_snapshot_ge "$1" "$2" ||
+		fail "numalens export on port $1 did not reach snapshot $2 in 60 s: $(curl -s "http://127.0.0.1:$1/healthz")"
+}
+
 # stop_export: SIGTERM and wait; the exit status goes to EXPORT_RC.
 stop_export() {
 	EXPORT_RC=0
@@ -45,5 +60,5 @@ promtool_ok() {
 # prometheus, sysctls, cgroups)
 trap 'exit 143' TERM INT
 
-command -v promtool >/dev/null || skip "promtool is not installed (the prometheus package; 'sudo make deps')"
+command -v promtool >/dev/null || skip "promtool is not found ('sudo make test-deps' unpacks it into build/test-tools)"
 command -v curl >/dev/null || skip "curl is not installed"

@@ -6,7 +6,7 @@
 # so and checks the histogram's shape instead.
 . "$(dirname "$0")/common.bash"
 . "$(dirname "$0")/export_common.bash"
-command -v prometheus >/dev/null || skip "prometheus is not installed ('sudo make deps' installs it)"
+command -v prometheus >/dev/null || skip "prometheus is not found ('sudo make test-deps' unpacks it into build/test-tools)"
 root=$("$NL" top --json -n 1 -d 0.2 | "$JQ" - sources.cgroup_root)
 [ -d "$root" ] || fail "cgroup root '$root' does not exist"
 CG=export-prom-$$

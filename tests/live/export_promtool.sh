@@ -8,7 +8,7 @@ port=$(free_port) || fail "no free port"
 start_export "$port" --interval 1 --cgroup-depth 2 --top-procs 5
 U=http://127.0.0.1:$port
 
-sleep 1.5	# a real interval, not only the start-up snapshot
+wait_export_snapshot "$port" 2	# a real interval, not only the start-up snapshot
 curl -s -D "$TMP/h" "$U/metrics" > "$TMP/m" || fail "curl /metrics failed"
 promtool_ok "$TMP/m" || fail "promtool check metrics: $(head -5 "$TMP/m.lint")"
 grep -qi '^content-type: text/plain; version=0.0.4' "$TMP/h" || fail "Content-Type: $(grep -i content-type "$TMP/h")"

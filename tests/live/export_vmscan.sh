@@ -58,7 +58,7 @@ freed() {	# every lru of the limit context, in bytes
 }
 # wait until two scrapes of different snapshots agree: the counters settled
 prev=-1 prev_seq=-1
-for i in $(seq 1 40); do
+for i in $(seq 1 120); do
 	curl -s "$U" > "$TMP/m"
 	seq=$(sed -n 's/^numalens_snapshots_total //p' "$TMP/m")
 	f=$(freed)
@@ -66,7 +66,7 @@ for i in $(seq 1 40); do
 	[ "$seq" != "$prev_seq" ] && { prev=$f; prev_seq=$seq; }
 	sleep 0.5
 done
-sleep 1.2	# one more vmscan report after the settled snapshot
+more_lines "$TMP/vs.jsonl" 2 $VS	# a whole vmscan report after the settled snapshot
 kill -INT $VS; wait $VS || fail "numalens vmscan exited $?: $(cat "$TMP/vs.err")"; VS=
 promtool_ok "$TMP/m" || fail "promtool check metrics: $(head -5 "$TMP/m.lint")"
 

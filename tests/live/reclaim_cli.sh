@@ -55,8 +55,8 @@ grep -q 'reclaimed .* pages' "$TMP/dry" && fail "dry run reclaimed pages"
 # on and exits 0
 "$NL" reclaim -i 0.2 -d 2.5 --high 8M --low 4M "/reclaim-live-*" > "$TMP/gone" 2>&1 &
 AG=$!
-sleep 1
 J=/run/numalens/reclaim/$AG.json
+wait_until 30 grep -q '"path":"/'"$(basename "$CG")"'"' "$J"
 grep -q '"path":"/'"$(basename "$CG")"'"' "$J" || fail "agent state $J lacks the cgroup: $(head -c 300 "$J" 2>&1)"
 grep -q '"draws_by_node":{"limit":\[[0-9]' "$J" || fail "agent state lacks draws: $(head -c 300 "$J")"
 [ -f "/run/numalens/reclaim/$AG.status" ] || fail "no status file beside $J"
@@ -77,7 +77,7 @@ cleanup_hook() { rmdir "$L" 2>/dev/null; rm -f "$TMP/f2"; }
 if [ -f "$L/memory.limit_in_bytes" ]; then echo $((16 << 20)) > "$L/memory.limit_in_bytes"; else echo $((16 << 20)) > "$L/memory.max"; fi
 "$NL" reclaim --dry-run -i 0.5 -d 5 --high 12M --low 8M "/$(basename "$L")" > "$TMP/lim" 2>&1 &
 AG=$!
-sleep 1
+wait_until 30 grep -q 'limit-reclaim hook' "$TMP/lim"	# started, its hook attached
 # twice: a first burst can fall between two refreshes while the published
 # table is still the empty memcg's (no eligible node, R9); the second one
 # meets the page cache the first left
@@ -95,9 +95,13 @@ note "limit-path draws: $n; $(grep 'draws limit' "$TMP/lim")"
 # last one is still managed
 "$NL" reclaim --dry-run -i 0.05 --high 1M --low 512K "/reclaim-churn-$$-*" > "$TMP/churn" 2>&1 &
 AG=$!
-mkdir "$root/reclaim-churn-$$-first"; sleep 0.5
+# each step waits until the agent's published state shows the cgroup
+managed() { grep -q "\"path\":\"/reclaim-churn-$$-$1\"" "/run/numalens/reclaim/$AG.json" 2>/dev/null; }
+mkdir "$root/reclaim-churn-$$-first"
+wait_until 30 managed first || fail "the agent did not take /reclaim-churn-$$-first within 30 s"
 for i in $(seq 1 70); do mkdir "$root/reclaim-churn-$$-$i"; sleep 0.1; rmdir "$root/reclaim-churn-$$-$i"; done
-mkdir "$root/reclaim-churn-$$-last"; sleep 0.5
+mkdir "$root/reclaim-churn-$$-last"
+wait_until 30 managed last
 kill $AG; wait $AG
 rmdir "$root/reclaim-churn-$$-first" "$root/reclaim-churn-$$-last"
 grep -q "more than 64 cgroups match" "$TMP/churn" && fail "entries of removed cgroups are not reused: $(grep -m1 'more than' "$TMP/churn")"

@@ -84,7 +84,7 @@ grep -q "^/$CG .* $AG madvise" "$TMP/top.txt" || fail "top's RECLAIM AGENTS sect
 # numalens export (default depth 0: the managed cgroup is exported anyway)
 port=$(free_port) || fail "no free port"
 start_export "$port" --interval 1
-sleep 1.5
+wait_export_snapshot "$port" 2
 curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m"
 ep=$(awk -v k="numalens_reclaim_agent_passes_total{cgroup=\"/$CG\"}" '$1 == k { print $2 }' "$TMP/m")
 eb=$(awk -v p="numalens_reclaim_agent_reclaimed_bytes_total{cgroup=\"/$CG\"," 'index($1, p) == 1 && $1 ~ /backend="madvise"/ { s += $2 } END { printf "%.0f\n", s }' "$TMP/m")
@@ -101,7 +101,9 @@ promtool_ok "$TMP/m" || fail "promtool check metrics: $(head -5 "$TMP/m.lint")"
 # the agent exits: its file goes, and so do its series
 kill -CONT "$AG"; kill "$AG"; wait "$AG"; AG=
 [ -e "$J" ] && fail "$J left behind"
-sleep 2.5
-curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m2"
-grep -q "^numalens_reclaim_agent_.*cgroup=\"/$CG\"" "$TMP/m2" && fail "series of an exited agent still exported"
+agent_series_gone() {
+	curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m2"
+	! grep -q "^numalens_reclaim_agent_.*cgroup=\"/$CG\"" "$TMP/m2"
+}
+wait_until 30 agent_series_gone || fail "series of an exited agent still exported after 30 s"
 exit 0

@@ -25,10 +25,8 @@ r0=$(resident)
 # that its pages come first in a step, and a task mapping its own file G,
 # read first here (charged to own): what the agent may free
 hold_file "$OWN" "$F" 16
-sleep 0.5
 cold_file "$F.g" 16
 hold_file "$OWN" "$F.g" 16
-sleep 1
 o0=$(usage "$OTHER")
 "$NL" reclaim -v --backend madvise --high 2M --low 1M -i 0.2 -d 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
 	fail "numalens reclaim exited $?: $(tail -3 "$TMP/log")"

@@ -27,12 +27,13 @@ for i in $(seq 1 100); do [ -s "$TMP/vs.jsonl" ] && break; sleep 0.1; done
 [ -s "$TMP/vs.jsonl" ] || fail "numalens vmscan wrote nothing: $(cat "$TMP/vs.err")"
 sh -c "echo \$\$ > '$root/$C/tasks' && exec '$WORK' --file 96 --file-path '$DATA'" > "$TMP/work.out" ||
 	fail "nlwork in $C failed: $(cat "$TMP/work.out")"
-sleep 1.5
+more_lines "$TMP/vs.jsonl" 2 $VS	# a whole interval after the work
 # the child goes: its BPF entries are evicted after the grace interval,
 # and the parent must keep every page of it
 n_before=$(wc -l < "$TMP/vs.jsonl")
 rmdir "$root/$C" || fail "cannot remove $root/$C"
-sleep 3.5
+child_gone() { [ "$("$JQ" -L "$TMP/vs.jsonl" "cgroups[path=/$C].path")" = missing ]; }
+wait_until 30 child_gone	# the grace interval; checked below
 kill -INT $VS; wait $VS || fail "numalens vmscan exited $?: $(cat "$TMP/vs.err")"
 q() { "$JQ" -l "$n_before" "$TMP/vs.jsonl" "$1"; }
 cs=$(q "cgroups[path=/$C].scanned_pages_by_limit"); cf=$(q "cgroups[path=/$C].freed_pages_by_limit")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* cgroup.c: mode detection from mounts fixtures, the id <-> path walker on
  * real temporary trees (real inode numbers), and the hierarchy fold
- * (seed_numa.md HIE-1 Peter's A/B/t1 example, HIE-2 rmdir monotonicity). */
+ * (Peter's A/B/t1 example; a parent's counts never go down at rmdir). */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>

@@ -1,8 +1,8 @@
 /*
- * Unit tests for scx_cling's policy math (sched_ext/cling.h, the same
+ * Unit tests for scx_cling's policy math (bpf/include/cling.h, the same
  * header the BPF scheduler compiles) against spec/seed_numa.md §4 and the
  * CLG-1..CLG-8 test vectors, and for the statistics folding of
- * tools/lib/cling_stats.c.
+ * tools/source/cling_stats.c.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* bpf/locality.h: compat bucket vectors of spec/seed_numa.md §1.4, LOC-1, LOC-2. */
+/* bpf/include/locality.h: the kernel-compatible bucket vectors of the seed, and no v1 bucketing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@ struct vec {
 	int bucket;
 };
 
-/* Every vector listed in seed_numa.md §1.4 (and LOC-1). */
+/* Every vector the seed lists for 8 * L / (L + R + 1). */
 static const struct vec compat[] = {
 	{ 0, 1, 0 }, { 1, 9, 0 }, { 19, 81, 1 }, { 29, 71, 2 }, { 1, 1, 2 },
 	{ 50, 50, 3 }, { 500, 500, 3 }, { 1, 0, 4 }, { 3, 0, 6 }, { 7, 0, 7 },
@@ -33,7 +33,7 @@ static void test_compat_vectors(void **state)
 	}
 }
 
-/* LOC-2: 10% locality is bucket 0, never 7 (the v1 unsigned wrap). */
+/* 10% locality is bucket 0, never 7 (the v1 unsigned wrap). */
 static void test_loc2_low_locality(void **state)
 {
 	(void)state;

@@ -253,6 +253,8 @@ static void test_pids_comm(void **state)
 	wfile(r, "pids/1/stat", "1 (systemd) S 0 1 1 0 -1\n");
 	wfile(r, "pids/42/comm", "a-very-long-name\n");
 	wfile(r, "pids/42/stat", "42 (we) ird) Z 1 42 42\n");
+	wfile(r, "pids/1/statm", "5650 3012 1800 12 0 900 0\n");
+	wfile(r, "pids/42/statm", "garbage\n");
 	wfile(r, "pids/7x/comm", "no\n");
 	wfile(r, "pids/self/comm", "no\n");
 	wfile(r, "pids/meminfo", "");
@@ -271,6 +273,14 @@ static void test_pids_comm(void **state)
 		assert_int_equal(nl_read_comm(p, 42, comm, 8), 0);
 		assert_string_equal(comm, "a-very-");
 		assert_int_equal(nl_read_comm(p, 43, comm, sizeof(comm)), -ENOENT);
+		uint64_t res = 0;
+
+		assert_int_equal(nl_statm_resident(p, 1, &res), 0);
+		assert_int_equal(res, 3012);	/* the second field: resident pages */
+		assert_int_equal(nl_statm_resident(p, 42, &res), -EINVAL);
+		assert_int_equal(nl_statm_resident(p, 43, &res), -ENOENT);
+		assert_int_equal(nl_statm_resident("/proc", getpid(), &res), 0);
+		assert_true(res > 0);
 	}
 	{	/* thread 51 of process 50 */
 		char p[PATH_MAX];

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/lib/reclaim_feed.c: the snapshot's vmscan figures become the
+/* tools/reclaim/reclaim_feed.c: the snapshot's vmscan figures become the
  * weights' scanned/rotated input (spec/seed_reclaim.md §2.2): which
  * figures count, and a node that rotates what reclaim scans (hot) losing
  * its share to one that does not (cold). */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/lib/reclaim_read.c: a running agent's state file becomes
+/* tools/model/reclaim_read.c: a running agent's state file becomes
  * nl_cgroup.agent in the snapshot: values, deltas between two reads, and
  * the files that must be ignored (dead pid, other hierarchy, other
  * format, a temporary file, a removed cgroup). */

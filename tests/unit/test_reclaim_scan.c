@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/lib/reclaim_scan.c: the decayed scanned/rotated source, and its
+/* tools/reclaim/reclaim_scan.c: the decayed scanned/rotated source, and its
  * effect on the weights (a hot node, rotating most of what is scanned,
  * loses its share; spec/seed_reclaim.md §2.2). */
 #include <setjmp.h>

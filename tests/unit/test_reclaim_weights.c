@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* bpf/lottery.h: the vectors of spec/seed_reclaim.md R1, R2, R4-R10, R12. */
+/* bpf/include/lottery.h: the vectors of spec/seed_reclaim.md R1, R2, R4-R10, R12. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/lib/reclaim_wm.c: watermark parsing, R17 hysteresis, R16 step
+/* tools/reclaim/reclaim_wm.c: watermark parsing, R17 hysteresis, R16 step
  * bound, rate limit, PSI back-off. */
 #include <setjmp.h>
 #include <stdarg.h>

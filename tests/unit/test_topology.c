@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* topology.c: cpulist parser, nl_topo_load on fixture sysfs trees, pfn range
  * table (interleaved nodes, holes, zone split, boundaries) and the shared
- * BPF/user binary search (bpf/pfn_lookup.h). */
+ * BPF/user binary search (bpf/include/pfn_lookup.h). */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The scx_cling families of the Prometheus exposition (issue 6): nothing
+ * The scx_cling families of the Prometheus exposition: nothing
  * but numalens_scx_cling_running 0 when it does not run; when it runs, its
  * settings in base units, the per-node counters as read, and per group the
  * home, failure ratio and busy flag derived by nl_cling_stats_fold() from
- * the decayed weights (spec/seed_numa.md §4.2 vector 2/9 -> 22%).
+ * the decayed weights (the seed's vector: 2 failures in 9 attempts -> 22%).
  */
 #include <stdarg.h>
 #include <stddef.h>

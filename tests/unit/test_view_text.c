@@ -128,7 +128,6 @@ static void test_procs(void **state)
 	assert_int_equal(fix_build(&s, true), 0);
 	char *out = render(&s, NULL);
 	assert_non_null(strstr(out, "PROCESSES  3 of 3 shown, sorted by CPU%"));
-	assert_non_null(strstr(out, "page = 4096 B"));
 	find_line(out, "PID ", line, sizeof(line));
 	assert_int_equal(fields(line, f, 32), 14);
 	const char *head[] = { "PID", "COMM", "CPU%", "RUN%N0", "RUN%N1", "RSS_N0", "RSS_N1",
@@ -344,6 +343,68 @@ static void test_agent(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* The legend comes once, from its own call: a snapshot carries none (a
+ * batch log repeated ~17 lines of it every interval). */
+static void test_legend(void **state)
+{
+	struct nl_snapshot s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(nl_text_write_legend(f, 4096), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "page = 4096 B"));
+	assert_non_null(strstr(buf, "RCLM/s = pages freed by reclaim"));
+	assert_non_null(strstr(buf, "\"(exited)\""));
+	assert_non_null(strstr(buf, "\"(removed)\""));
+	assert_non_null(strstr(buf, "AGT/s ="));
+	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		assert_true((strchr(l, '\n') ? strchr(l, '\n') - l : (long)strlen(l)) <= 100);
+	free(buf);
+	assert_int_equal(nl_text_write_legend(NULL, 4096), -EINVAL);
+
+	assert_int_equal(fix_build(&s, true), 0);
+	char *out = render(&s, NULL);
+	assert_null(strstr(out, "CPU% = on-CPU"));
+	assert_null(strstr(out, "RSS_Nn ="));
+	assert_null(strstr(out, "LOCBAR ="));
+	assert_null(strstr(out, "busy share"));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+/* -p with -c that exclude each other, or a pid not in the snapshot: the
+ * empty table says why instead of a bare "0 of N". */
+static void test_pid_hint(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_view_opts o;
+
+	assert_int_equal(fix_build(&s, true), 0);
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	strcpy(o.filter.cgroup, "/other");
+	char *out = render(&s, &o);
+	assert_non_null(strstr(out, "PROCESSES  0 of 3 shown"));
+	assert_non_null(strstr(out, "pid 100 is in cgroup /work/a, not under /other"));
+	free(out);
+
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "999"), 0);
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "pid 999 is not in this snapshot"));
+	free(out);
+
+	nl_view_opts_default(&o);	/* a match: no hint */
+	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	out = render(&s, &o);
+	assert_null(strstr(out, "pid 100 is"));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
 static void test_errors(void **state)
 {
 	struct nl_snapshot s;
@@ -374,6 +435,8 @@ int main(void)
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_agent),
+		cmocka_unit_test(test_legend),
+		cmocka_unit_test(test_pid_hint),
 		cmocka_unit_test(test_errors),
 	};
 

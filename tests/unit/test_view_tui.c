@@ -77,6 +77,18 @@ static void test_fit(void **state)
 	assert_string_equal(nl_tui_fit(b, "abc", 0, true, false), "");
 }
 
+/* TERM=dumb, unknown or unset: no full-screen view (the CLI falls back to
+ * --batch); a terminal that addresses the cursor gets it. */
+static void test_term_usable(void **state)
+{
+	assert_true(nl_tui_term_usable_as("xterm"));
+	assert_true(nl_tui_term_usable_as("vt100"));
+	assert_false(nl_tui_term_usable_as("dumb"));
+	assert_false(nl_tui_term_usable_as("nl-no-such-terminal"));
+	assert_false(nl_tui_term_usable_as(""));
+	assert_false(nl_tui_term_usable_as(NULL));
+}
+
 static void test_open_not_a_tty(void **state)
 {
 	FILE *f = tmpfile();
@@ -461,6 +473,12 @@ static void test_pty_session(void **state)
 	assert_non_null(strstr(scr_row(&p.scr, r1), "/work/a"));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "sleeper")), "n/a"));
 	assert_true(scr_find(&p.scr, "LOCALITY") < r1);
+	{	/* the batch text's column order: local before remote */
+		const char *head = scr_row(&p.scr, scr_find(&p.scr, "LOCALITY"));
+
+		assert_non_null(strstr(head, "LCL/s"));
+		assert_true(strstr(head, "LCL/s") < strstr(head, "RMT/s"));
+	}
 
 	if (getenv("NL_TUI_DUMP"))
 		scr_dump(&p.scr);
@@ -521,7 +539,14 @@ static void test_pty_session(void **state)
 	assert_true(scr_find(&p.scr, "sleeper") > 0);
 	type(&p, "/\r");
 	wait_screen(&p, "memhog", true);
-	type(&p, "/xyz\r");
+	/* a name filter: a part of the process name */
+	type(&p, "/hog\r");
+	wait_screen(&p, "filter: name hog", true);
+	wait_screen(&p, "sleeper", false);
+	assert_true(scr_find(&p.scr, "memhog") > 0);
+	type(&p, "/\r");
+	wait_screen(&p, "sleeper", true);
+	type(&p, "/0\r");
 	wait_screen(&p, "bad filter", true);
 
 	/* resizes: narrower drops columns but keeps the essentials */
@@ -533,6 +558,26 @@ static void test_pty_session(void **state)
 	wait_screen(&p, "terminal too small", true);
 	if (getenv("NL_TUI_DUMP"))
 		scr_dump(&p.scr);
+	/* 80x24: the node view keeps the remote figures and the footer its
+	 * last key; the help is longer than the screen and scrolls to its end */
+	resize(&p, 24, 80);
+	type(&p, "n");
+	wait_screen(&p, "[Nodes]", true);
+	wait_screen(&p, "OTHER_NODE", true);
+	r1 = scr_find(&p.scr, "OTHER_NODE");
+	assert_non_null(strstr(scr_row(&p.scr, r1), "BPF_OTHER"));
+	assert_non_null(strstr(scr_row(&p.scr, r1), "RCLM/s"));
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "0-1")), "106"));	/* other_node */
+	assert_true(scr_find(&p.scr, "? help") > 0);
+	type(&p, "?");
+	wait_screen(&p, "[Help]", true);
+	wait_screen(&p, "a reclaim agent in a dry run", false);
+	type(&p, "G");
+	wait_screen(&p, "a reclaim agent in a dry run", true);
+	assert_true(scr_find(&p.scr, "name*") > 0);	/* the exited marker explained */
+	type(&p, "h");
+	wait_screen(&p, "[Processes]", true);
+
 	resize(&p, 30, 130);
 	wait_screen(&p, "[Processes]", true);
 	wait_screen(&p, "memhog", true);
@@ -615,6 +660,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_term_usable),
 		cmocka_unit_test(test_open_not_a_tty),
 		cmocka_unit_test(test_pty_session),
 		cmocka_unit_test(test_pty_stop_flag),

@@ -3,8 +3,8 @@
  * vmscan_figs.c / view_vmscan.c: the hierarchy fold of the reclaim
  * counters into snapshot figures (parents are recursive sums, removed
  * cgroups stay in their parent, deltas), the invariants of the report
- * fields (total == anon + file, freed <= scanned), and the R15 ratios
- * checked against the seed's own table (spec/seed_reclaim.md §3.2).
+ * fields (total == anon + file, freed <= scanned), and the derived ratios
+ * checked against the seed's own table (its cover letter).
  */
 #include <errno.h>
 #include <math.h>
@@ -242,7 +242,7 @@ static void test_fold_tree(void **state)
 	rmtree(root);
 }
 
-/* R15 on the seed's cover-letter table, spread=0 "before" (§3.2): the
+/* The ratios on the seed's cover-letter table, spread=0 "before": the
  * spec's derived figures are 26.0% freed/scanned, 39.3% anon share,
  * 21.4k ns/scanned, 82.4k ns/freed, 33.2% of 249.64 s, 3.7% file rotate. */
 static void test_ratios_seed(void **state)

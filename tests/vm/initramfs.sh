@@ -2,7 +2,8 @@
 # Build the guest initramfs (cpio newc, gzip) on the fly.
 #   usage: tests/vm/initramfs.sh OUT.cpio.gz KERNEL_DIR [BINARY...]
 # KERNEL_DIR is kernel.sh's output (modules/ go to /nl/modules). Each
-# BINARY (static executables: numalens, nlwork, ...) goes to /nl/bin; a
+# BINARY (static executables: numalens, nlwork, ...) goes to /nl/bin, a
+# BPF object (*.bpf.o, for the verifier budget test) to /nl/bpf; a
 # missing one is skipped with a note (tests that need it say so). Also
 # packed: busybox-static (/bin, with its applet links), tests/vm/guest/init
 # as /init, tests/vm/guest/lib.sh as /nl/lib.sh, tests/vm/tests/*.sh (or
@@ -21,7 +22,7 @@ done
 command -v cpio >/dev/null || die "no cpio: install cpio (make deps)"
 
 root=$(mktemp -d); trap 'rm -rf "$root"' EXIT
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,nl/bin,nl/tests,nl/modules}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,nl/bin,nl/bpf,nl/tests,nl/modules}
 cp "$bb" "$root/bin/busybox"
 for a in $("$bb" --list); do
 	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
@@ -31,7 +32,8 @@ cp "$here/guest/lib.sh" "$root/nl/lib.sh"
 cp "${NL_VM_TESTS_DIR:-$here/tests}"/*.sh "$root/nl/tests/" 2>/dev/null || true
 if [ -d "$kdir/modules" ]; then cp "$kdir"/modules/* "$root/nl/modules/"; fi
 for b in "$@"; do
-	if [ -x "$b" ]; then cp "$b" "$root/nl/bin/"
+	if [ "${b%.bpf.o}" != "$b" ] && [ -f "$b" ]; then cp "$b" "$root/nl/bpf/"
+	elif [ -x "$b" ]; then cp "$b" "$root/nl/bin/"
 	else printf 'initramfs: note: %s not built, not in the guest\n' "$b" >&2; fi
 done
 # /dev/console for init's first output (devtmpfs comes later); needs root.

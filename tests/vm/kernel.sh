@@ -2,7 +2,11 @@
 # Get the guest kernel for the VM tests: the newest Debian amd64 kernel that
 # apt knows (trixie-backports today) whose config has CONFIG_SCHED_CLASS_EXT=y,
 # plus the modules the tests need, with their dependencies.
-#   usage: tests/vm/kernel.sh CACHE_DIR OUT_DIR
+#   usage: tests/vm/kernel.sh CACHE_DIR OUT_DIR [SERIES]
+# SERIES (e.g. 6.12) asks instead for the newest Debian kernel of that series
+# apt knows (Debian 12's linux-image-6.12.*-amd64-unsigned, which holds the
+# image, config and modules in one package), sched_ext or not; it must have
+# BTF (CONFIG_DEBUG_INFO_BTF=y).
 # Downloads (apt-get download, no install) go to CACHE_DIR/vm-kernel and are
 # reused: a second run needs no network. OUT_DIR receives
 #   vmlinuz, config, release (the kernel release string),
@@ -13,7 +17,7 @@
 # Modules: NL_VM_MODULES (default "zram virtio_blk ext4 loop").
 set -euo pipefail
 export PATH=$PATH:/usr/sbin:/sbin	# modinfo (kmod)
-cache=${1:?cache dir}; out=${2:?out dir}
+cache=${1:?cache dir}; out=${2:?out dir}; series=${3:-}
 mods_wanted=${NL_VM_MODULES:-zram virtio_blk ext4 loop}
 log() { printf 'kernel: %s\n' "$*" >&2; }
 die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
@@ -48,11 +52,43 @@ deb_file() {
 	dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards "./lib/modules/*/$2" "./usr/lib/modules/*/$2" 2>/dev/null || true
 }
 
+# boot_file DEB NAME: print ./boot/NAME (a glob) of DEB to stdout (where
+# Debian 12's image packages keep vmlinuz and config).
+boot_file() {
+	dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards "./boot/$2" 2>/dev/null || true
+}
+
+# series_candidates SERIES: ABI names of SERIES ("6.12.107+deb12-amd64"),
+# newest first, from the image packages apt knows and those in the cache.
+series_candidates() {
+	local re; re=$(printf '%s' "$1" | sed 's/\./\\./g')
+	{
+		apt-cache search --names-only "^linux-image-$re\.[0-9]+\+deb[0-9]+-amd64-unsigned\$" 2>/dev/null |
+			awk '{print $1}' | sed -n 's/^linux-image-\(.*-amd64\)-unsigned$/\1/p'
+		ls "$kc" 2>/dev/null | sed -n "s/^linux-image-\($re\.[0-9]*+deb[0-9]*-amd64\)-unsigned_.*\.deb\$/\1/p"
+	} | sort -uV | tac
+}
+
 # Candidates newest first: linux-base-ABI holds the config (1 MB), so check
 # it before the 14 MB image (linux-binary-unsigned-ABI).
 abi=''
 tried=0
-for c in $(candidates); do
+if [ -n "$series" ]; then
+	# a named series: one package (about 100 MB, once) holds it all
+	abi=$(series_candidates "$series" | head -1)
+	[ -n "$abi" ] || die "no Debian $series kernel (linux-image-$series.*-amd64-unsigned) in apt's lists or $kc: run 'make deps' as root (apt-get update), and check the network"
+	img=$(fetch "linux-image-$abi-unsigned") || die "cannot download linux-image-$abi-unsigned (network? 'make deps' as root?)"
+	base=$img; modsdeb=$img
+	# ready from an earlier run: reading the config means decompressing
+	# the whole package (a minute on a busy host)
+	if [ -f "$out/stamp" ] && [ -f "$out/vmlinuz" ] &&
+	   [ "$(cat "$out/stamp")" = "$abi $(basename "$img") $(basename "$img") $(basename "$img") $mods_wanted" ]; then
+		exit 0
+	fi
+	cfg=$(boot_file "$img" "config-$abi")
+	grep -qx 'CONFIG_DEBUG_INFO_BTF=y' <<< "$cfg" || die "linux-image-$abi-unsigned has no CONFIG_DEBUG_INFO_BTF=y: numalens' CO-RE objects need BTF"
+fi
+for c in $( [ -n "$series" ] || candidates); do
 	[ $tried -lt 3 ] || break
 	tried=$((tried + 1))
 	if ! base=$(fetch "linux-base-$c"); then log "cannot download linux-base-$c"; continue; fi
@@ -66,8 +102,10 @@ for c in $(candidates); do
 done
 [ -n "$abi" ] || die "no Debian kernel with CONFIG_SCHED_CLASS_EXT=y could be had (candidates from apt and the cache: $(candidates | tr "\n" " " | grep . || echo none)); run 'make deps' as root (adds trixie-backports and runs apt-get update), and check the network"
 
-img=$(fetch "linux-binary-unsigned-$abi") || die "cannot download linux-binary-unsigned-$abi (network? 'make deps' as root?)"
-modsdeb=$(fetch "linux-modules-$abi") || die "cannot download linux-modules-$abi (network? 'make deps' as root?)"
+if [ -z "$series" ]; then
+	img=$(fetch "linux-binary-unsigned-$abi") || die "cannot download linux-binary-unsigned-$abi (network? 'make deps' as root?)"
+	modsdeb=$(fetch "linux-modules-$abi") || die "cannot download linux-modules-$abi (network? 'make deps' as root?)"
+fi
 
 stamp="$abi $(basename "$base") $(basename "$img") $(basename "$modsdeb") $mods_wanted"
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -f "$out/vmlinuz" ]; then
@@ -79,6 +117,8 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 deb_file "$base" config > "$out/config"
 deb_file "$img" 'vmlinuz*' > "$out/vmlinuz"
+[ -s "$out/config" ] || boot_file "$base" "config-$abi" > "$out/config"
+[ -s "$out/vmlinuz" ] || boot_file "$img" "vmlinuz-$abi" > "$out/vmlinuz"
 [ -s "$out/vmlinuz" ] || die "no vmlinuz in $img"
 release=$abi
 printf '%s\n' "$release" > "$out/release"
@@ -86,7 +126,7 @@ deb_file "$base" modules.builtin > "$work/modules.builtin"
 
 # Modules: the package has no modules.dep (depmod makes it at install), so
 # unpack the module tree and follow each module's "depends=" (modinfo).
-log "unpacking linux-modules-$abi to resolve module dependencies"
+log "unpacking $(basename "$modsdeb") to resolve module dependencies"
 dpkg-deb --fsys-tarfile "$modsdeb" | tar -x -C "$work" --wildcards './lib/modules/*' './usr/lib/modules/*' 2>/dev/null || true
 mdir=$(ls -d "$work"/lib/modules/"$release" "$work"/usr/lib/modules/"$release" 2>/dev/null | head -1 || true)
 [ -n "$mdir" ] && [ -d "$mdir/kernel" ] || die "no kernel/ module tree for $release in $modsdeb"
@@ -115,7 +155,7 @@ for m in $mods_wanted; do
 		if grep -qE "(^|/)${pat}\.ko" "$work/modules.builtin" 2>/dev/null; then
 			log "module $m is built in"; continue
 		fi
-		die "module $m not found in linux-modules-$abi"
+		die "module $m not found in $(basename "$modsdeb")"
 	fi
 	resolve "$m"
 done

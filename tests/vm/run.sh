@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Run the VM tests: each tests/vm/tests/NAME.sh boots a fresh 4-node qemu
 # (TCG) guest from the Debian sched_ext kernel and our initramfs, runs in it,
-# and its result comes back through the second serial port.
-#   usage: tests/vm/run.sh [NAME...]        (default: every test)
+# and its result comes back through the second serial port. Guests run in
+# parallel, each one single-threaded TCG, so one guest keeps one host CPU busy.
+#   usage: tests/vm/run.sh [-j N] [NAME...]   (default: every test)
+#   -j N: at most N guests at once (default NL_VM_JOBS, else the number of
+#   CPUs). Results print in the tests' order, each one as soon as it and all
+#   tests before it are done, so the output is the same whatever finishes first.
 # Environment: B (build dir, default build), CACHE (default cache),
+#   NL_VM_JOBS (default for -j),
+#   NL_VM_KERNEL: a kernel series (e.g. 6.12) to boot instead of the default
+#   sched_ext kernel (tests/vm/kernel.sh fetches and caches it); the tests
+#   are then named vm-SERIES/NAME, their logs go to $B/test-logs/vm-SERIES,
+#   and with no NAME given only the tests whose header lists the series
+#   in "kernels=" run (no header: the default kernel only),
 #   NL_VM_KEEP=1 keep the guest console in $B/test-logs/vm/NAME.console
 #   even on success (it is always kept; NL_VM_KEEP=1 also prints it),
 #   NL_VM_TIMEOUT (default per-test timeout, seconds; default 150),
+#   NL_VM_TIMEOUT_SCALE (default 2): every timeout is multiplied by it. A
+#   timeout only catches a hung guest; on a busy host a TCG guest runs 2-3
+#   times slower than alone (numalens' BPF load alone took > 60 s in a guest
+#   at a host load of 13 on 2 CPUs), so the headers' figures are doubled,
 #   NL_VM_TESTS_DIR (where the tests are; default tests/vm/tests),
 #   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens).
 # Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
@@ -20,16 +34,35 @@
 #   cpus=4,4 or cpus=2,0,0   CPUs per node (0: a memory-only node)
 #   mem=512M,64M,64M         memory per node (default mem_per_node each)
 #   dist=10,20,30/20,10,25/30,25,10   the SLIT, one row per node (qemu -numa dist)
+#   kernels=default,6.12: the kernels it runs on (default: "default")
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; CACHE=${CACHE:-cache}
-VM=$B/vm; LOGS=$B/test-logs/vm
+KSERIES=${NL_VM_KERNEL:-}
+VM=$B/vm; SUF=${KSERIES:+-$KSERIES}
+KDIR=$VM/kernel$SUF; INITRD=$VM/initrd$SUF.gz
+P=vm$SUF; LOGS=$B/test-logs/$P
 export NL_VM_TESTS_DIR=${NL_VM_TESTS_DIR:-tests/vm/tests}; TDIR=$NL_VM_TESTS_DIR
 mkdir -p "$VM" "$LOGS"
 fails=0
 
 # fail NAME REASON: print the FAIL line for vm/NAME.
-fail() { printf 'FAIL vm/%s: %s\n' "$1" "$2"; fails=$((fails + 1)); }
+fail() { printf 'FAIL %s/%s: %s\n' "$P" "$1" "$2"; fails=$((fails + 1)); }
+
+jobs=${NL_VM_JOBS:-$(nproc 2>/dev/null || echo 1)}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-j) [ $# -ge 2 ] || { echo "run.sh: -j needs a number of guests" >&2; exit 2; }
+	    jobs=$2; shift 2;;
+	-j*) jobs=${1#-j}; shift;;
+	--) shift; break;;
+	-*) echo "run.sh: unknown option '$1' (usage: run.sh [-j N] [NAME...])" >&2; exit 2;;
+	*) break;;
+	esac
+done
+case "$jobs" in
+''|*[!0-9]*|0) echo "run.sh: -j / NL_VM_JOBS wants a number of guests >= 1, got '$jobs'" >&2; exit 2;;
+esac
 
 # secs_since START_NS: print seconds elapsed since START_NS, one decimal.
 secs_since() {
@@ -37,10 +70,18 @@ secs_since() {
 	printf '%d.%d' $((d / 10)) $((d % 10))
 }
 
+# on_kernel T: true when test file T runs on this kernel (its "kernels=")
+on_kernel() {
+	local ks
+	ks=$(sed -n 's/^# vm:.*[[:space:]]\?\<kernels=\([^[:space:]]*\).*/\1/p' "$1" | tail -1)
+	case ",${ks:-default}," in *",${KSERIES:-default},"*) return 0;; esac
+	return 1
+}
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
-	for t in "$TDIR"/*.sh; do tests+=("$(basename "$t" .sh)"); done
+	for t in "$TDIR"/*.sh; do on_kernel "$t" && tests+=("$(basename "$t" .sh)"); done
 fi
+[ ${#tests[@]} -gt 0 ] || { echo "vm: no test runs on the ${KSERIES:-default} kernel"; exit 0; }
 
 # --- guest programs, kernel, initramfs -------------------------------------
 t0=$(date +%s%N)
@@ -52,20 +93,21 @@ if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 	echo "vm: building the guest programs failed (tests that need them will fail); $LOGS/build.log:"
 	tail -5 "$LOGS/build.log" | sed 's/^/  | /'
 fi
-if ! bash tests/vm/kernel.sh "$CACHE" "$VM/kernel" 2> "$LOGS/kernel.log"; then
+if ! bash tests/vm/kernel.sh "$CACHE" "$KDIR" $KSERIES 2> "$LOGS/kernel.log"; then
 	sed 's/^/  | /' "$LOGS/kernel.log"
 	fail kernel "$(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
-	for t in "${tests[@]}"; do fail "$t" "no guest kernel (see vm/kernel)"; done
+	for t in "${tests[@]}"; do fail "$t" "no guest kernel (see $P/kernel)"; done
 	exit 1
 fi
 sed 's/^/vm: /' "$LOGS/kernel.log"
-bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling")
-if ! bash tests/vm/initramfs.sh "$VM/initrd.gz" "$VM/kernel" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
+bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
+      "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o")
+if ! bash tests/vm/initramfs.sh "$INITRD" "$KDIR" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
 	for t in "${tests[@]}"; do fail "$t" "initramfs: $(tail -1 "$LOGS/initramfs.log")"; done
 	exit 1
 fi
 sed 's/^/vm: /' "$LOGS/initramfs.log"
-echo "vm: kernel $(cat "$VM/kernel/release"), initramfs $(( $(stat -c %s "$VM/initrd.gz") / 1024 )) KiB, prepared in $(secs_since "$t0")s"
+echo "vm: kernel $(cat "$KDIR/release"), initramfs $(( $(stat -c %s "$INITRD") / 1024 )) KiB, prepared in $(secs_since "$t0")s"
 
 # header T KEY DEFAULT: the "# vm: KEY=value" of test file T, or DEFAULT.
 header() {
@@ -115,7 +157,8 @@ numa_topology() {
 	done
 }
 
-# run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report.
+# run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report (on
+# stdout: the PASS/FAIL line, then on failure what the guest printed).
 run_one() {
 	local name=$1 f=$TDIR/$1.sh
 	[ -f "$f" ] || { fail "$name" "no such test $f"; return; }
@@ -123,6 +166,7 @@ run_one() {
 	nodes=$(header "$f" nodes 4); cpn=$(header "$f" cpus_per_node 1)
 	mem=$(mib "$(header "$f" mem_per_node 512M)")
 	tmo=$(header "$f" timeout "${NL_VM_TIMEOUT:-150}"); mods=$(header "$f" modules '')
+	tmo=$(awk -v t="$tmo" -v s="${NL_VM_TIMEOUT_SCALE:-2}" 'BEGIN { printf "%d", t * s + 0.5 }')
 	local con=$LOGS/$name.console res=$LOGS/$name.out
 	rm -f "$con" "$res"
 	local drive=() dsize; dsize=$(header "$f" disk '')
@@ -145,8 +189,8 @@ run_one() {
 	start=$(date +%s%N)
 	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m "$memtot" \
 		-smp "$ncpus" "${numa[@]}" "${drive[@]}" \
-		-kernel "$VM/kernel/vmlinuz" -initrd "$VM/initrd.gz" \
-		-append "console=ttyS0 quiet panic=-1 nl.test=$name nl.modules=$mods" \
+		-kernel "$KDIR/vmlinuz" -initrd "$INITRD" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check nl.test=$name nl.modules=$mods" \
 		-display none -no-reboot -monitor none \
 		-serial "file:$con" -serial "file:$res" < /dev/null > "$LOGS/$name.qemu" 2>&1
 	rc=$?
@@ -156,7 +200,7 @@ run_one() {
 	local grc; grc=$(sed -n 's/^NLVM-RC \([0-9]*\)$/\1/p' "$res" 2>/dev/null | tail -1)
 	if [ "${NL_VM_KEEP:-}" = 1 ]; then sed 's/^/  console| /' "$con"; fi
 	if [ "$grc" = 0 ]; then
-		printf 'PASS vm/%s (%ss)\n' "$name" "$secs"
+		printf 'PASS %s/%s (%ss)\n' "$P" "$name" "$secs"
 		return
 	fi
 	local why
@@ -171,9 +215,30 @@ run_one() {
 		else why="guest ended without a result (qemu exit $rc: $(tail -1 "$LOGS/$name.qemu" 2>/dev/null))"; fi
 		fail "$name" "$why (${secs}s); console: $con"
 		tail -20 "$con" 2>/dev/null | tr -d '\r' | sed 's/^/  console| /'
+		# what the test printed before it stopped (streamed to ttyS1)
+		[ -s "$res" ] && grep -v '^NLVM-RC' "$res" | tail -15 | sed 's/^/  out| /'
 	fi
 }
 
-for t in "${tests[@]}"; do run_one "$t"; done
+# Each guest's report is buffered in $RUN/I (I = the test's position) and
+# $RUN/I.done marks it complete; flush prints the finished reports in order.
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
+next=0
+flush() {
+	while [ $next -lt ${#tests[@]} ] && [ -e "$RUN/$next.done" ]; do
+		cat "$RUN/$next"
+		grep -q '^FAIL ' "$RUN/$next" && fails=$((fails + 1))
+		next=$((next + 1))
+	done
+}
+echo "vm: ${#tests[@]} tests, up to $jobs guests at once"
+for i in "${!tests[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; flush; done
+	( run_one "${tests[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+	flush
+done
+while [ -n "$(jobs -rp)" ]; do wait -n; flush; done
+wait; flush
 echo "vm: ${#tests[@]} tests in $(secs_since "$t0")s"
 [ $fails = 0 ]

@@ -11,7 +11,7 @@ VM_DIR := $(B)/vm
 # `make` builds the guest programs too: the live tests also use nljq.
 all: $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
 
-vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
+vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/tests/verify_stats
 
 vm-kernel:
 	@bash tests/vm/kernel.sh $(CACHE) $(VM_DIR)/kernel
@@ -28,7 +28,7 @@ $(VM_DIR)/nljq: tests/vm/guest/nljq.c | $(DEPS)/.stamp
 # scx_smoke: the tests' own trivial sched_ext scheduler and its loader.
 $(VM_DIR)/scx_smoke.bpf.o: tests/vm/scx_smoke/scx_smoke.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(DEPS)/.stamp
 	@mkdir -p $(@D)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wno-missing-declarations -Ivmlinux/$(ARCH) \
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-missing-declarations -Ivmlinux/$(ARCH) \
 		-I$(DEPS)/include -c $< -o $@
 
 $(VM_DIR)/scx_smoke.skel.h: $(VM_DIR)/scx_smoke.bpf.o

@@ -12,6 +12,13 @@
  *
  * Output: one line at the end,
  *   nlwork pid=P anon_mib=M touched_pages=T cpu=LIST|- node=N|- ...
+ *          cpu_ns=C spin_cpu_ns=S [walked=...]
+ * cpu_ns is the CPU time the process really got (CLOCK_PROCESS_CPUTIME_ID,
+ * all threads, at exit) and spin_cpu_ns the part its spinners got (each
+ * thread's CLOCK_THREAD_CPUTIME_ID across its spin): on a busy host a spin
+ * of S wall seconds gets less than S of CPU, so tests compare numalens with
+ * these figures, never with the wall time asked for. --spin-cpu spins
+ * until each thread has S seconds of its own CPU time instead.
  * Exit: 0 done; 1 a syscall failed (which one and which node is said);
  *       2 bad arguments. Errors are one line on stderr.
  */
@@ -44,6 +51,7 @@ struct opts {
 	const char *file_path;
 	int threads, repeat;
 	double spin_s, hold_s, walk_s;
+	double spin_cpu_s;     /* --spin-cpu: spin until each thread used this much CPU */
 	int after_default;
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
 	int passes;            /* --passes: re-access anon + file this many times after the work */
@@ -59,6 +67,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
 static unsigned long walked[MAX_THREADS]; /* pages rewritten by each thread's --walk */
+static long long spin_cpu_ns[MAX_THREADS]; /* CPU time each thread got while spinning, ns */
 /* With --walk the workers stay alive: after the work they wait at
  * work_done, main does the after-work steps, then all pass after_done and
  * the workers walk their own slices (the process stays multi-threaded,
@@ -83,6 +92,39 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* clock_ns: clock id's time in ns (thread or process CPU clocks here). */
+static long long clock_ns(clockid_t id)
+{
+	struct timespec ts;
+	if (clock_gettime(id, &ts))
+		die(1, "clock_gettime(%d): %s", (int)id, strerror(errno));
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* spin: busy-loop until wall_s seconds of wall time pass (when > 0) and
+ * until the calling thread has used cpu_s seconds of CPU (when > 0); return
+ * the thread CPU time it used, ns. A --spin-cpu that cannot get its CPU time
+ * (a stopped or starved thread) gives up after max(120 s, 100 x cpu_s) of
+ * wall time; its output still says what it got. */
+static long long spin(double wall_s, double cpu_s)
+{
+	long long c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), want = (long long)(cpu_s * 1e9);
+	double t0 = now_s(), cap = cpu_s * 100 > 120 ? cpu_s * 100 : 120;
+	volatile unsigned long x = 0;
+
+	for (;;) {
+		for (int i = 0; i < 10000; i++)
+			x += i;
+		double t = now_s();
+		if (wall_s > 0 && t < t0 + wall_s)
+			continue;
+		if (cpu_s > 0 && clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < want && t < t0 + cap)
+			continue;
+		break;
+	}
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 }
 
 /* parse_cpus: fill set from "1", "0-1" or "0,2-3"; return 0 or -1 on bad text. */
@@ -193,13 +235,8 @@ static void *worker(void *arg)
 		else
 			keep_anon[id] = p, keep_len[id] = len;
 	}
-	if (o.spin_s > 0) {
-		double end = now_s() + o.spin_s;
-		volatile unsigned long x = 0;
-		while (now_s() < end)
-			for (int i = 0; i < 10000; i++)
-				x += i;
-	}
+	if (o.spin_s > 0 || o.spin_cpu_s > 0)
+		spin_cpu_ns[id] = spin(o.spin_s, o.spin_cpu_s);
 	if (o.walk_s > 0) {
 		pthread_barrier_wait(&work_done);
 		pthread_barrier_wait(&after_done);
@@ -303,7 +340,9 @@ static void usage(FILE *f)
 	      "                    e.g. synced outside a memcg limit): only map it (--passes)\n"
 	      "  --shmem MIB       touch MIB of MAP_SHARED|MAP_ANONYMOUS memory\n"
 	      "  --threads N       run the work (anon touch, spin) in N threads (anon split)\n"
-	      "  --spin SECONDS    busy-loop for SECONDS (per thread)\n"
+	      "  --spin SECONDS    busy-loop for SECONDS of wall time (per thread)\n"
+	      "  --spin-cpu SECONDS busy-loop until each thread used SECONDS of its own CPU\n"
+	      "                    time (with --spin: both); spin_cpu_ns= says what it got\n"
 	      "  --repeat N        touch the anon memory N times (munmap + mmap again)\n"
 	      "  --ready-file P    write \"ready\\n\" to P once the work (and --after-*) is done\n"
 	      "  --after-cpu LIST  after the work, move to these CPUs\n"
@@ -320,7 +359,10 @@ static void usage(FILE *f)
 	      "                    with walked=P1,P2,... (pages rewritten per thread)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
 	      "  --help            this text\n"
-	      "Prints 'nlwork pid=.. anon_mib=.. touched_pages=.. cpu=.. node=..' at the end.\n"
+	      "Prints 'nlwork pid=.. anon_mib=.. touched_pages=.. cpu=.. node=.. ...\n"
+	      "cpu_ns=.. spin_cpu_ns=..' at the end: cpu_ns is the CPU time the process got\n"
+	      "(all threads), spin_cpu_ns the part its spinners got; compare with these,\n"
+	      "not with --spin, on a busy host.\n"
 	      "Exit 0 ok, 1 a syscall failed, 2 bad arguments.\n", f);
 }
 
@@ -340,6 +382,7 @@ static void parse(int argc, char **argv)
 		{ "cpu", 1, 0, 'c' }, { "node", 1, 0, 'n' }, { "anon", 1, 0, 'a' },
 		{ "file", 1, 0, 'f' }, { "file-path", 1, 0, 'F' }, { "shmem", 1, 0, 's' },
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
+		{ "spin-cpu", 1, 0, 'C' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
@@ -359,6 +402,7 @@ static void parse(int argc, char **argv)
 		case 's': o.shmem_mib = (long)num("shmem", optarg); break;
 		case 't': o.threads = (int)num("threads", optarg); break;
 		case 'S': o.spin_s = num("spin", optarg); break;
+		case 'C': o.spin_cpu_s = num("spin-cpu", optarg); break;
 		case 'H': o.hold_s = num("hold", optarg); break;
 		case 'r': o.repeat = (int)num("repeat", optarg); break;
 		case 'R': o.ready_file = optarg; break;
@@ -458,6 +502,10 @@ int main(int argc, char **argv)
 	       o.threads, o.repeat, o.file_mib, o.shmem_mib, o.spin_s);
 	if (o.passes)
 		printf(" passes=%d", o.passes);
+	long long spun = 0;
+	for (int t = 0; t < o.threads; t++)
+		spun += spin_cpu_ns[t];
+	printf(" cpu_ns=%lld spin_cpu_ns=%lld", clock_ns(CLOCK_PROCESS_CPUTIME_ID), spun);
 	/* Work done per thread, for throughput and fairness ratios. */
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)

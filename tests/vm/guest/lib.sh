@@ -114,6 +114,47 @@ nl_top_wait() {
 	echo "numalens: $(wc -l < "$1") intervals in $1"
 }
 
+# nl_top_stop OUT N: once the nl_top on OUT (started with a large COUNT) has
+# written N more intervals than now (at most 120 s), stop it with SIGINT and
+# check it exited 0. The window so covers the work however slow the host
+# makes the guest (a fixed COUNT raced with a slow workload).
+nl_top_stop() {
+	local want=$(( $(wc -l < "$1") + $2 )) i=0
+	while [ "$(wc -l < "$1")" -lt $want ] && kill -0 $NL_TOP_PID 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 1200 ] || nl_fail "numalens top wrote no $2 more interval(s) in 120 s"
+		sleep 0.1
+	done
+	kill -INT $NL_TOP_PID 2>/dev/null
+	nl_top_wait "$1"
+}
+
+# nl_work_field FILE KEY: KEY's value in nlwork's output line in FILE (e.g.
+# cpu_ns: the CPU time the workload measured it got, ns).
+nl_work_field() {
+	sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | tail -1
+}
+
+# nl_export_seq URL: the snapshot number a numalens export serves (from its
+# /healthz at URL, e.g. http://127.0.0.1:10072), or 0.
+nl_export_seq() {
+	local s
+	s=$(wget -q -O - "$1/healthz" 2>/dev/null | sed -n 's/.*snapshot \([0-9]*\) taken.*/\1/p')
+	echo "${s:-0}"
+}
+
+# nl_export_wait URL N: wait until the export at URL serves a snapshot taken
+# N snapshots after the one it serves now (at most 120 s): its counters
+# then include everything done before the call.
+nl_export_wait() {
+	local want=$(( $(nl_export_seq "$1") + $2 )) i=0
+	while [ "$(nl_export_seq "$1")" -lt $want ]; do
+		i=$((i + 1))
+		[ $i -le 1200 ] || nl_fail "numalens export at $1 took no $2 more snapshot(s) in 120 s"
+		sleep 0.1
+	done
+}
+
 # nl_within WHAT A B PCT: fail unless |A - B| <= PCT% of max(A, B).
 nl_within() {
 	case "$2$3" in *null*|*missing*) nl_fail "$1: expected numbers, saw '$2' and '$3'";; esac

@@ -3,7 +3,7 @@
  * scx_smoke: the VM tests' trivial sched_ext scheduler. Every runnable task
  * goes to the global DSQ with the default slice; it counts what it does so
  * the loader can show it really scheduled. It proves that the guest kernel,
- * clang/bpftool and the static libbpf work for sched_ext (issue 3, test 4).
+ * clang/bpftool and the static libbpf work for sched_ext.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

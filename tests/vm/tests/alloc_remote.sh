@@ -1,4 +1,4 @@
-# Allocation locality on real NUMA (issue 3, test 1). nlwork runs on node
+# Allocation locality on real NUMA. nlwork runs on node
 # 1's CPU and allocates 2 x 200 MiB of anonymous memory (base pages: THP off,
 # so every page is one allocator call):
 #  A. bound to node 3 (MPOL_BIND): >= 99% of its pages are remote, on node

@@ -1,4 +1,4 @@
-# scx_cling's statistics in `numalens export` (issue 6): with scx_cling
+# scx_cling's statistics in `numalens export`: with scx_cling
 # running and one NUMA group /cling_e1 holding its memory on node 2 while
 # one of its tasks wakes 200 times, /metrics shows numalens_scx_cling_running 1, the
 # group's home node 2 (label: its cgroup path), attempts on node 2 counted
@@ -39,7 +39,7 @@ sh -c 'echo $$ > /sys/fs/cgroup/cling_e1/cgroup.procs; i=0; while [ $i -lt 200 ]
 wait $holder || nl_fail "nlwork failed: $(cat /tmp/work.out)"
 # The work is over: counters are still. Scrape after a fresh snapshot, and
 # read the same pins through scx_cling --monitor.
-sleep 2.5
+nl_export_wait http://127.0.0.1:10072 2
 wget -q -O /tmp/m $U || nl_fail "scrape failed"
 grep '^numalens_scx_cling_' /tmp/m | grep -v '{node="[01]"}' | grep -v 'node="[013]"}' | head -40
 [ "$(val numalens_scx_cling_running)" = 1 ] || nl_fail "numalens_scx_cling_running with scx_cling attached: '$(val numalens_scx_cling_running)'"
@@ -59,7 +59,7 @@ done
 echo "ok: attempts per node equal in --monitor and /metrics"
 
 kill -INT $loader; wait $loader || nl_fail "scx_cling exit $? after SIGINT: $(tail -2 /tmp/cling.out)"
-sleep 2.5
+nl_export_wait http://127.0.0.1:10072 2
 wget -q -O /tmp/m $U || nl_fail "scrape after detach failed"
 [ "$(val numalens_scx_cling_running)" = 0 ] || nl_fail "numalens_scx_cling_running after detach: '$(val numalens_scx_cling_running)'"
 n=$(grep -c '^numalens_scx_cling_' /tmp/m)

@@ -1,4 +1,4 @@
-# NUMA balancing seen by numalens (issue 3, test 3). A 2-thread nlwork
+# NUMA balancing seen by numalens. A 2-thread nlwork
 # first-touches 64 MiB on node 3 (MPOL_BIND, from node 3's CPU), then resets
 # its memory policy to default, moves to node 1's CPU and keeps rewriting its
 # pages. Two threads, because the kernel never re-scans pages already on the

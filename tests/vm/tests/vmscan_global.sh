@@ -1,4 +1,4 @@
-# Global reclaim contexts (issue 5): no memcg limit; a 360 MiB file written
+# Global reclaim contexts: no memcg limit; a 360 MiB file written
 # and read back on an ext2 virtio disk with the page cache bound to node 3
 # (256 MiB here: more than it holds) forces kswapd of node 3 and direct reclaim. numalens' kswapd +
 # direct freed pages (every cgroup, from the node view) must match the
@@ -32,7 +32,12 @@ while [ ! -s $J ]; do
 done
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 3 --node 3 --file 360 --file-path /mnt/d/f" \
 	> /tmp/work.out 2>&1 || nl_fail "nlwork failed: $(cat /tmp/work.out)"
-sleep 1.5	# let kswapd go back to sleep: its episode ends there
+# let kswapd go back to sleep (its episode ends there): until pgsteal_kswapd
+# stays put for 0.5 s, at most 60 s; then one more vmscan interval
+i=0; kp=-1
+while [ "$(vm pgsteal_kswapd)" != "$kp" ] && [ $i -lt 120 ]; do kp=$(vm pgsteal_kswapd); sleep 0.5; i=$((i + 1)); done
+n=$(wc -l < $J); i=0
+while [ "$(wc -l < $J)" -le "$n" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $VS; wait $VS || nl_fail "numalens vmscan exited $?: $(tail -2 $J.err | tr '\n' ' ')"
 k1=$(vm pgsteal_kswapd); d1=$(vm pgsteal_direct)
 cat /tmp/work.out

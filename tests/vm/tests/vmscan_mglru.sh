@@ -1,4 +1,4 @@
-# Reclaim figures (issue 5) against the kernel's own memcg counters, with
+# Reclaim figures against the kernel's own memcg counters, with
 # MGLRU on (the 7.3 default). vmscan_classic.sh runs this same script with
 # the classic active/inactive LRU (lru_gen/enabled = n).
 #  1. limit: cgroup /vmscan-t/w with memory.max 48M reads a 16 MiB file

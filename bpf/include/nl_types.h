@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Types shared by numalens' BPF programs and user space: map keys, map
+ * values and limits. Every counter here is monotonic (never reset by BPF);
+ * user space makes deltas and rates (tools/model/collect.c).
+ *
+ * Units: *_ns are nanoseconds, pages are base pages (1 << order per
+ * allocation event), events are page-allocator calls.
+ */
+#ifndef NL_TYPES_H
+#define NL_TYPES_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+#endif
+
+/* Highest number of NUMA nodes a BPF value holds per-node slots for.
+ * A node id >= NL_MAX_NODES is counted in NL_DROP_NODE_RANGE, never folded
+ * into another node. */
+#define NL_MAX_NODES 16
+/* Locality buckets: 8 equal 12.5% bins of L/(L+R+1). */
+#define NL_LOC_BUCKETS 8
+/* Entries in the pfn -> (nid, zone) range table (pfn_ranges map). */
+#define NL_MAX_PFN_RANGES 256
+/* Migration reasons we keep apart (enum migrate_reason, MR_TYPES is 10 on
+ * 6.18 and 7.3); larger values go to the last slot. */
+#define NL_MIGRATE_REASONS 12
+/* "No node": the pfn is in no known range. */
+#define NL_NID_UNKNOWN 0xff
+/* nl_alloc_key.zone markers: the allocation failed (pfn == -1; never
+ * local or remote), or its pfn is in no known range. */
+#define NL_ZONE_FAILED 0xfe
+#define NL_ZONE_UNKNOWN 0xff
+
+/* What a key's id names. */
+enum nl_id_kind {
+	NL_KIND_TGID = 0,	/* a process, by tgid */
+	NL_KIND_CGROUP = 1,	/* a cgroup, by kernfs id (see nl_cgroup_mode) */
+};
+
+/* Which hierarchy the cgroup id comes from; set by user space before load. */
+enum nl_cgroup_mode {
+	NL_CG_V2 = 0,		/* bpf_get_current_cgroup_id(): cgroup v2 id */
+	NL_CG_V1_MEMORY = 1,	/* the task's v1 memory-controller cgroup id,
+				 * for hybrid hosts where v2 holds nothing */
+};
+
+/* Allocation class. KERNEL/RECLAIMABLE/MOVABLE are decided at
+ * mm_page_alloc from the migratetype; ANON/FILE/SHMEM are added later when
+ * a page allocated under MOVABLE reaches an LRU (pagemap:mm_lru_insertion,
+ * joined by pfn). MOVABLE - (ANON + FILE + SHMEM) is "unclassified": a user
+ * page we never saw reach an LRU (never guessed). */
+enum nl_alloc_class {
+	NL_CLASS_KERNEL = 0,		/* MIGRATE_UNMOVABLE and others */
+	NL_CLASS_RECLAIMABLE = 1,	/* MIGRATE_RECLAIMABLE: slab, dentries */
+	NL_CLASS_MOVABLE = 2,		/* MIGRATE_MOVABLE: user pages */
+	NL_CLASS_ANON = 3,
+	NL_CLASS_FILE = 4,
+	NL_CLASS_SHMEM = 5,		/* file + swap-backed: tmpfs, sysv, MAP_SHARED anon */
+	NL_NR_CLASSES = 6,
+};
+
+/* Indices of the per-CPU `drops` array each BPF object has. */
+enum nl_drop {
+	NL_DROP_TASK_MAP_FULL = 0,	/* per-tgid map full: event not counted per task */
+	NL_DROP_CGROUP_MAP_FULL = 1,	/* per-cgroup map full */
+	NL_DROP_PENDING_FULL = 2,	/* pfn join slot reused before its page reached an LRU:
+				 * that page stays unclassified */
+	NL_DROP_NODE_RANGE = 3,		/* node id >= NL_MAX_NODES */
+	NL_DROP_PFN_UNKNOWN = 4,	/* pfn in no range of the table */
+	NL_NR_DROPS = 5,
+};
+
+/* sched map: key and value. One entry per (kind, id). */
+struct nl_id_key {
+	u64 id;		/* tgid or cgroup kernfs id */
+	u32 kind;	/* enum nl_id_kind */
+	u32 pad;
+};
+
+/* On-CPU time and NUMA-fault locality of one tgid or cgroup (sched.bpf.c).
+ * run_ns[n]: time on CPUs of node n (the seed's "exectime").
+ * loc_ns[b]: run time of slices whose task had local/remote hinting faults
+ *   in its current scan window, in locality bucket b, weighted by run time.
+ * nofault_ns: run time of user tasks with no faults in the window.
+ * Sum(loc_ns) + nofault_ns <= Sum(run_ns): kernel threads and exiting tasks
+ * add only to run_ns (they have no locality of their own). */
+struct nl_sched_val {
+	u64 run_ns[NL_MAX_NODES];
+	u64 loc_ns[NL_LOC_BUCKETS];
+	u64 nofault_ns;
+	u64 slices;	/* sched_switch-outs counted */
+};
+
+/* Name of an exited process (sched.bpf.c exited_comm map). */
+struct nl_comm {
+	char comm[16];
+};
+
+/* alloc map key: one entry per (kind, id, cpu node, page node, zone, class). */
+struct nl_alloc_key {
+	u64 id;
+	u8 kind;	/* enum nl_id_kind */
+	u8 cpu_nid;	/* node of the allocating CPU */
+	u8 page_nid;	/* node of the page, from the pfn table; NL_NID_UNKNOWN */
+	u8 zone;	/* zone index in its node (ZONE_DMA=0, DMA32, NORMAL, MOVABLE...) */
+	u8 class;	/* enum nl_alloc_class */
+	u8 pad[3];
+};
+
+struct nl_alloc_val {
+	u64 events;	/* allocator calls (what numastat counts) */
+	u64 pages;	/* base pages: sum of 1 << order */
+};
+
+/* Allocation failures (pfn == -1) use the same key with page_nid =
+ * NL_NID_UNKNOWN and zone = NL_ZONE_FAILED; class is the requested one. */
+
+/* A movable page waiting to reach an LRU, so that its anon/file/shmem
+ * class can be charged to whoever allocated it (pending map, keyed by pfn). */
+struct nl_pending_page {
+	u64 pfn;	/* 0: free slot (pfn 0 is never handed out) */
+	u64 tgid;
+	u64 cgroup_id;
+	u8 cpu_nid;
+	u8 page_nid;
+	u8 zone;
+	u8 order;
+	u32 pad;
+};
+
+/* One contiguous pfn range on one node and zone, [start, end). */
+struct nl_pfn_range {
+	u64 start;
+	u64 end;
+	u32 nid;
+	u32 zone;
+};
+
+/* NUMA moves and page migrations of one tgid or cgroup (migrate.bpf.c). */
+struct nl_migrate_val {
+	u64 move_numa;		/* sched:sched_move_numa: task moved to its preferred node */
+	u64 swap_numa;		/* sched:sched_swap_numa, counted for both tasks */
+	u64 stick_numa;		/* sched:sched_stick_numa: move attempt that failed */
+	u64 pages_ok[NL_MIGRATE_REASONS];	/* migrate:mm_migrate_pages succeeded, by reason */
+	u64 pages_fail[NL_MIGRATE_REASONS];	/* ... failed, by reason */
+};
+
+#endif /* NL_TYPES_H */

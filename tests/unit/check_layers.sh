@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The rules of the source tree (docs/architecture.md: the include rules of
+# the layers; user-visible text free of design-note tags), checked on
+# the sources: run by tests/run-all.sh (unit layer) and `make check-layers`.
+# Prints TAP lines, one per rule: "ok - <rule>" or "not ok - <rule>"
+# followed by the offending includes, "# <file>: ..."; exit 1 on any.
+#
+# Rules:
+#  no-parent-includes  no #include "../...": each layer is found through -I
+#  layer-direction     a file includes only its own layer and the layers it
+#                      may use (table below); a view never reaches past the
+#                      model to the source layer
+#  libbpf-confined     <bpf/...> (libbpf) only in the source layer, the BPF
+#                      programs, scx_cling's loader and the bench tools
+#  unique-headers      no two headers share a name (an include names one file)
+#  no-include-cycles   no two modules include each other, even within a layer
+#  no-tags-in-user-text  what users read (C string literals in tools/ and
+#                      sched_ext/, README.md, docs/, dashboards/) names no
+#                      design-note tag (R17, LOC-1, CLG-4, ...), spec file
+#                      or issue number: the notes are not in the repository
+#  own-header          every module of a layer folder (tools/<layer>/x.c) has
+#                      its header x.h and includes it, so what it exports is
+#                      declared in one place and checked against it
+set -u
+cd "$(dirname "$0")/../.."
+
+# Which layers each layer may include (its own included). "shared" is
+# bpf/include, "skel" the generated BPF skeletons, "bpf" the BPF programs'
+# private headers (bpf/*.h), "cling" scx_cling's own files.
+declare -A may=(
+	[shared]="shared vmlinux"
+	[bpf]="shared bpf vmlinux"
+	[core]="shared core"
+	[source]="shared core source skel"
+	[model]="shared core source model"
+	[view]="shared core model view"
+	[prom]="shared core model view prom"
+	[reclaim]="shared core source model reclaim"
+	[cmd]="shared core source model view prom reclaim cmd"
+	[cling]="shared core source cling skel vmlinux"
+	[test]="shared core source model view prom reclaim cmd cling test"
+	[bench]="shared core source model view prom reclaim cmd cling test bench"
+)
+# bench tools load BPF objects themselves (the verifier budget), so they may
+# use libbpf; the tests proper go through the source layer.
+libbpf_ok=" source bpf cling bench "
+
+layer_of() { # path -> layer name
+	case $1 in
+	bpf/include/*) echo shared;;
+	bpf/*) echo bpf;;
+	tools/*/*) local d=${1#tools/}; echo "${d%%/*}";;
+	tools/*) echo cmd;;
+	sched_ext/*) echo cling;;
+	tests/bench/*) echo bench;;
+	tests/*) echo test;;
+	esac
+}
+
+srcs=$(git ls-files -co --exclude-standard 'bpf/*.[ch]' 'tools/*.[ch]' 'sched_ext/*.[ch]' 'tests/unit/*.[ch]' \
+	'tests/live/*.c' 'tests/bench/*.c' 2>/dev/null)
+[ -n "$srcs" ] || srcs=$(find bpf tools sched_ext tests/unit tests/live tests/bench -name '*.[ch]')
+
+declare -A where=()
+dups=()
+for f in $srcs; do
+	case $f in *.h) [ -f "$f" ] || continue;; *) continue;; esac
+	b=${f##*/}
+	[ -n "${where[$b]:-}" ] && dups+=("$b: ${where[$b]} and $f")
+	where[$b]=$f
+done
+
+parent=(); upward=(); libbpf=(); edges=()
+for f in $srcs; do
+	[ -f "$f" ] || continue		# deleted but not yet committed
+	l=$(layer_of "$f")
+	while IFS=: read -r n line; do
+		inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//' <<< "$line")
+		case $inc in
+		\"*../*) parent+=("$f:$n: $inc");;
+		\<bpf/*) [[ $libbpf_ok == *" $l "* ]] || libbpf+=("$f:$n: $inc ($l layer)");;
+		\"*)
+			h=${inc#\"}; h=${h%%\"*}
+			case $h in
+			*.skel.h) tl=skel;;
+			vmlinux.h) tl=vmlinux;;
+			*) [ -n "${where[$h]:-}" ] || continue
+			   tl=$(layer_of "${where[$h]}")
+			   m=${f##*/}; m=${m%.*}; t=${h%.h}
+			   [ "$m" = "$t" ] || edges+=("${f%.*} ${where[$h]%.h}");;
+			esac
+			[[ " ${may[$l]} " == *" $tl "* ]] ||
+				upward+=("$f:$n: \"$h\" is in layer $tl; $l may include: ${may[$l]}");;
+		esac
+	done < <(grep -n -E '^[[:space:]]*#[[:space:]]*include' "$f")
+done
+
+fail=0
+report() { # rule, then offending lines
+	local rule=$1; shift
+	if [ $# -eq 0 ]; then echo "ok - $rule"; return; fi
+	fail=1; echo "not ok - $rule"
+	printf '# %s\n' "$@"
+}
+report no-parent-includes "${parent[@]}"
+report layer-direction "${upward[@]}"
+report libbpf-confined "${libbpf[@]}"
+report unique-headers "${dups[@]}"
+# tsort names a loop on stderr ("input contains a loop") with its members.
+loops=$(printf '%s\n' "${edges[@]}" | sort -u | tsort 2>&1 >/dev/null | grep -v 'input contains a loop' | sed 's/^tsort: //')
+report no-include-cycles ${loops:+"modules in a loop: $(tr '\n' ' ' <<< "$loops")"}
+own=()
+for f in $srcs; do
+	case $f in tools/*/*.c) ;; *) continue;; esac
+	if [ ! -f "${f%.c}.h" ]; then own+=("$f: no ${f%.c}.h")
+	elif ! grep -q "^#include \"$(basename "${f%.c}").h\"" "$f"; then own+=("$f: does not include its header")
+	fi
+done
+report own-header "${own[@]}"
+
+tag='(\b(R[0-9]{1,2}|(LOC|CLG|EXE|GRP|HIE|TOOL)-[0-9]+)\b|seed_[a-z]+\.md|spec/|§|\b[Ii]ssue [0-9]+)'
+tags=()
+while IFS= read -r hit; do tags+=("$hit"); done < <(
+	{ git ls-files -co --exclude-standard 'tools/*.c' 'tools/*.h' 'sched_ext/*.c' 2>/dev/null |
+		xargs -r grep -nE "\"[^\"]*$tag[^\"]*\"" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)'
+	  git ls-files -co --exclude-standard README.md 'docs/*.md' 'dashboards/*' 2>/dev/null |
+		xargs -r grep -nE "$tag"; } | cut -c1-160)
+report no-tags-in-user-text "${tags[@]}"
+exit $fail

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* procfs/sysfs/cgroupfs readers; see procfs.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "procfs.h"
+#include "topology.h"
+
+/* Parse an unsigned decimal at *p; advance *p. Returns false if no digit. */
+static bool parse_u64(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s)) {
+		x = x * 10 + (uint64_t)(*s - '0');
+		s++;
+	}
+	*v = x;
+	*p = s;
+	return true;
+}
+
+/* Parse "N<nid>=<value>" at the start of token @tok (which ends at
+ * whitespace or NUL). Returns true and sets nid/val on a match. */
+static bool parse_node_item(const char *tok, uint64_t *nid, uint64_t *val)
+{
+	const char *p = tok;
+
+	if (*p != 'N')
+		return false;
+	p++;
+	if (!parse_u64(&p, nid) || *p != '=')
+		return false;
+	p++;
+	if (!parse_u64(&p, val))
+		return false;
+	return *p == '\0' || isspace((unsigned char)*p);
+}
+
+int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES])
+{
+	char path[PATH_MAX];
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int ret = 0;
+
+	memset(pages_by_node, 0, sizeof(uint64_t) * NL_MAX_NODES);
+	if (page_kb <= 0)
+		page_kb = 4;
+	snprintf(path, sizeof(path), "%s/%d/numa_maps", procfs_root, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	errno = 0;
+	while (getline(&line, &cap, f) > 0) {
+		uint64_t line_pages[NL_MAX_NODES] = { 0 };
+		uint64_t kps_kb = (uint64_t)page_kb, nid, val, mult;
+		char *save = NULL, *tok;
+		bool any = false;
+
+		for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+			if (parse_node_item(tok, &nid, &val)) {
+				if (nid < NL_MAX_NODES) {
+					line_pages[nid] += val;
+					any = true;
+				}
+			} else if (!strncmp(tok, "kernelpagesize_kB=", 18)) {
+				const char *p = tok + 18;
+				uint64_t k;
+
+				if (parse_u64(&p, &k) && k)
+					kps_kb = k;
+			}
+		}
+		if (!any)
+			continue;
+		mult = kps_kb / (uint64_t)page_kb;
+		if (!mult)
+			mult = 1;
+		for (int n = 0; n < NL_MAX_NODES; n++)
+			pages_by_node[n] += line_pages[n] * mult;
+		errno = 0;
+	}
+	if (ferror(f))
+		ret = errno ? -errno : -EIO;
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "numa_hit", offsetof(struct nl_numastat, numa_hit) },
+		{ "numa_miss", offsetof(struct nl_numastat, numa_miss) },
+		{ "numa_foreign", offsetof(struct nl_numastat, numa_foreign) },
+		{ "interleave_hit", offsetof(struct nl_numastat, interleave_hit) },
+		{ "local_node", offsetof(struct nl_numastat, local_node) },
+		{ "other_node", offsetof(struct nl_numastat, other_node) },
+	};
+	char path[PATH_MAX], buf[1024], *save = NULL, *line;
+	ssize_t r;
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/numastat", sysfs_root, nid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key[32];
+		unsigned long long v;
+
+		if (sscanf(line, "%31s %llu", key, &v) != 2)
+			continue;
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			if (!strcmp(key, keys[i].key)) {
+				*(uint64_t *)((char *)out + keys[i].off) = v;
+				found++;
+			}
+		}
+	}
+	return found ? 0 : -ENODATA;
+}
+
+int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
+			    uint64_t file_bytes[NL_MAX_NODES], long page_size)
+{
+	/* v1 candidates: [0] plain, [1] hierarchical_ */
+	uint64_t v1_anon[2][NL_MAX_NODES] = { { 0 } }, v1_file[2][NL_MAX_NODES] = { { 0 } };
+	bool v1_have_anon[2] = { false }, v1_have_file[2] = { false };
+	bool v2_anon = false, v2_file = false;
+	int fmt = 0;	/* 1 = v2, 2 = v1 */
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int ret;
+
+	memset(anon_bytes, 0, sizeof(uint64_t) * NL_MAX_NODES);
+	memset(file_bytes, 0, sizeof(uint64_t) * NL_MAX_NODES);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *save = NULL, *key = strtok_r(line, " \t\n", &save), *eq, *tok;
+		uint64_t *dst = NULL, nid, val;
+		bool *flag = NULL;
+
+		if (!key)
+			continue;
+		eq = strchr(key, '=');
+		if (eq) {	/* v1: key=total N0=.. */
+			int h = 0;
+
+			*eq = '\0';
+			if (!fmt)
+				fmt = 2;
+			if (!strncmp(key, "hierarchical_", 13)) {
+				h = 1;
+				key += 13;
+			}
+			if (!strcmp(key, "anon")) {
+				dst = v1_anon[h];
+				flag = &v1_have_anon[h];
+			} else if (!strcmp(key, "file")) {
+				dst = v1_file[h];
+				flag = &v1_have_file[h];
+			}
+		} else {	/* v2: key N0=.. */
+			if (!fmt)
+				fmt = 1;
+			if (!strcmp(key, "anon")) {
+				dst = anon_bytes;
+				flag = &v2_anon;
+			} else if (!strcmp(key, "file")) {
+				dst = file_bytes;
+				flag = &v2_file;
+			}
+		}
+		if (!dst)
+			continue;
+		*flag = true;
+		while ((tok = strtok_r(NULL, " \t\n", &save))) {
+			if (parse_node_item(tok, &nid, &val) && nid < NL_MAX_NODES)
+				dst[nid] = val;
+		}
+	}
+	ret = ferror(f) ? -EIO : 0;
+	free(line);
+	fclose(f);
+	if (ret)
+		return ret;
+	if (fmt == 1)
+		return (v2_anon || v2_file) ? 1 : -ENODATA;
+	if (fmt == 2) {
+		int ha = v1_have_anon[1] ? 1 : 0, hf = v1_have_file[1] ? 1 : 0;
+
+		if (!v1_have_anon[ha] && !v1_have_file[hf])
+			return -ENODATA;
+		for (int n = 0; n < NL_MAX_NODES; n++) {
+			anon_bytes[n] = v1_anon[ha][n] * (uint64_t)page_size;
+			file_bytes[n] = v1_file[hf][n] * (uint64_t)page_size;
+		}
+		return 2;
+	}
+	return -ENODATA;
+}
+
+int nl_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max_cpus)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	int hi = -1;
+	FILE *f;
+
+	if (max_cpus > 0)
+		memset(out, 0, sizeof(*out) * (size_t)max_cpus);
+	snprintf(path, sizeof(path), "%s/stat", procfs_root);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long v[8] = { 0 };
+		int cpu, n;
+
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		/* cpuN user nice system idle iowait irq softirq steal [guest guest_nice] */
+		n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (n < 5 || cpu < 0 || cpu >= max_cpus)
+			continue;
+		out[cpu].present = true;
+		out[cpu].busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+		out[cpu].total = out[cpu].busy + v[3] + v[4];
+		if (cpu > hi)
+			hi = cpu;
+	}
+	free(line);
+	fclose(f);
+	return hi < 0 ? -ENODATA : hi + 1;
+}
+
+int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
+		     const struct nl_cpu_times *cur, int n, double pct[NL_MAX_NODES])
+{
+	uint64_t busy[NL_MAX_NODES] = { 0 }, total[NL_MAX_NODES] = { 0 };
+	int cnt = 0;
+
+	for (int c = 0; c < n; c++) {
+		int nid = nl_topo_cpu_nid(t, c);
+
+		if (nid < 0 || nid >= NL_MAX_NODES || !prev[c].present || !cur[c].present)
+			continue;
+		if (cur[c].busy > prev[c].busy)
+			busy[nid] += cur[c].busy - prev[c].busy;
+		if (cur[c].total > prev[c].total)
+			total[nid] += cur[c].total - prev[c].total;
+	}
+	for (int nid = 0; nid < NL_MAX_NODES; nid++) {
+		if (!t->node[nid].online || !total[nid]) {
+			pct[nid] = NAN;
+			continue;
+		}
+		if (busy[nid] > total[nid])
+			busy[nid] = total[nid];
+		pct[nid] = 100.0 * (double)busy[nid] / (double)total[nid];
+		cnt++;
+	}
+	return cnt;
+}
+
+bool nl_pid_alive(const char *procfs_root, pid_t pid)
+{
+	char path[PATH_MAX], buf[512], *rp;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
+	if (nl_read_file(path, buf, sizeof(buf)) <= 0)
+		return false;
+	/* "pid (comm) S ..."; comm may hold ')' so take the last one */
+	rp = strrchr(buf, ')');
+	if (!rp || rp[1] != ' ')
+		return true;
+	return rp[2] != 'Z' && rp[2] != 'X' && rp[2] != 'x';
+}
+
+int nl_list_pids(const char *procfs_root, pid_t *out, int max)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d = opendir(procfs_root);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long v;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		v = strtol(de->d_name, &end, 10);
+		if (*end || v <= 0 || v > INT_MAX)
+			continue;
+		if (n < max)
+			out[n] = (pid_t)v;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
+{
+	char path[PATH_MAX], buf[256];
+	unsigned long long size, res;
+
+	snprintf(path, sizeof(path), "%s/%d/statm", procfs_root, (int)pid);
+	ssize_t r = nl_read_file(path, buf, sizeof(buf));
+
+	if (r < 0)
+		return (int)r;
+	if (sscanf(buf, "%llu %llu", &size, &res) != 2)
+		return -EINVAL;
+	*pages = res;
+	return 0;
+}
+
+int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
+{
+	char path[PATH_MAX], buf[64];
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/%d/comm", procfs_root, (int)pid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	buf[strcspn(buf, "\n")] = '\0';
+	if (len) {
+		strncpy(out, buf, len - 1);
+		out[len - 1] = '\0';
+	}
+	return 0;
+}
+
+int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid)
+{
+	char path[PATH_MAX], buf[2048];
+	const char *t;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/%d/status", procfs_root, (int)tid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	t = strstr(buf, "\nTgid:");
+	if (!t)
+		return -EINVAL;
+	*tgid = (pid_t)strtol(t + 6, NULL, 10);
+	return *tgid > 0 ? 0 : -EINVAL;
+}
+
+static bool list_has(const char *list, size_t n, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = list, *end = list + n;
+
+	while (p < end) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		size_t l = c ? (size_t)(c - p) : (size_t)(end - p);
+
+		if (l == wl && !memcmp(p, word, wl))
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}
+
+int nl_proc_cgroup_path(const char *procfs_root, pid_t pid, int mode, char *out, size_t len)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+	FILE *f;
+
+	if (mode != NL_CG_V2 && mode != NL_CG_V1_MEMORY)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/%d/cgroup", procfs_root, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *c1 = strchr(line, ':'), *c2, *p;
+		bool match;
+
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+			continue;
+		if (mode == NL_CG_V2)
+			match = c1 - line == 1 && line[0] == '0' && c2 == c1 + 1;
+		else
+			match = list_has(c1 + 1, (size_t)(c2 - c1 - 1), "memory");
+		if (!match)
+			continue;
+		p = c2 + 1;
+		p[strcspn(p, "\n")] = '\0';
+		if (strlen(p) + 1 > len)
+			ret = -ENAMETOOLONG;
+		else {
+			memcpy(out, p, strlen(p) + 1);
+			ret = 0;
+		}
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val)
+{
+	char path[PATH_MAX], buf[64], *end, *q;
+	ssize_t r;
+	long v;
+	int n;
+
+	n = snprintf(path, sizeof(path), "%s/sys/", procfs_root);
+	if (n < 0 || (size_t)n + strlen(name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	q = path + n;
+	for (const char *p = name; *p; p++)
+		*q++ = *p == '.' ? '/' : *p;
+	*q = '\0';
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (end == buf || errno || (*end && !isspace((unsigned char)*end)))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int nl_sysctl_read_int(const char *procfs_root, const char *name)
+{
+	long v;
+	int r = nl_sysctl_read_long(procfs_root, name, &v);
+
+	if (r < 0)
+		return r;
+	if (v < 0 || v > INT_MAX)
+		return -ERANGE;
+	return (int)v;
+}

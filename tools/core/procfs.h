@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * procfs / sysfs / cgroupfs readers that user space cross-checks the BPF
+ * counts with: numa_maps, node numastat, memory.numa_stat, /proc/stat CPU
+ * times, comm, pid liveness, /proc/PID/cgroup and sysctls
+ *
+ * Every reader takes a root ("/proc", "/sys") or a full path so unit tests
+ * can use fixture trees. Errors are negative errno values.
+ */
+#ifndef NL_PROCFS_H
+#define NL_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "file.h"
+#include "nl_types.h"
+
+/* sysfs numastat counters of one node (deltas over the interval), the
+ * kernel's own view beside the BPF counts (one event per allocator call). */
+struct nl_numastat {
+	uint64_t numa_hit, numa_miss, numa_foreign;
+	uint64_t interleave_hit, local_node, other_node;
+};
+
+struct nl_topo;
+
+
+/*
+ * nl_numa_maps_read - resident pages per node of process @pid, summed over
+ * all lines of <procfs_root>/<pid>/numa_maps ("N<nid>=<pages>" items).
+ * @pages_by_node: output, zeroed first, in base pages (sysconf page size).
+ *   A line's counts are in units of its mapping's page size
+ *   (kernelpagesize_kB); hugetlb lines (kernelpagesize_kB=2048 or 1048576)
+ *   are scaled to base pages by kernelpagesize_kB / (page_size / 1024).
+ *   Node ids >= NL_MAX_NODES are ignored.
+ * Returns 0 (also for kernel threads: empty file, all zeros), -ENOENT or
+ * -ESRCH if the process is gone, -EACCES/-EPERM without permission, -errno.
+ */
+int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES]);
+
+/*
+ * nl_numastat_read - <sysfs_root>/devices/system/node/node<nid>/numastat
+ * (numa_hit, numa_miss, numa_foreign, interleave_hit, local_node,
+ * other_node; events, absolute since boot) into @out (zeroed first; missing
+ * keys stay 0, unknown keys are ignored).
+ * Returns 0, -ENOENT if the node has no numastat, -ENODATA if no known key
+ * was found, or -errno.
+ */
+int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out);
+
+/*
+ * nl_memcg_numa_stat_read - per-node anon and file memory of one memory
+ * cgroup, from its memory.numa_stat file @path, in bytes.
+ * Both formats:
+ *  - cgroup v2: "<key> N0=<bytes> N1=<bytes> ..." per key; uses "anon" and
+ *    "file" (v2 "file" includes shmem).
+ *  - cgroup v1: "<key>=<pages> N0=<pages> ..."; uses hierarchical_anon and
+ *    hierarchical_file when present (our cgroup figures are hierarchical),
+ *    else anon and file; pages * @page_size. (v1 "anon"/"file" are the LRU
+ *    lists: shmem counts as anon there.)
+ * @anon_bytes, @file_bytes: outputs, zeroed first; node ids >= NL_MAX_NODES
+ * are ignored.
+ * Returns 1 for a v2 file, 2 for v1 (>0 = success), -ENODATA if neither
+ * anon nor file was found, -ENOENT if @path does not exist, or -errno.
+ */
+int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
+			    uint64_t file_bytes[NL_MAX_NODES], long page_size);
+
+/* Busy and total jiffies of one CPU (USER_HZ ticks) from /proc/stat. */
+struct nl_cpu_times {
+	bool present;		/* a "cpuN" line existed (online CPU) */
+	uint64_t busy;		/* user+nice+system+irq+softirq+steal */
+	uint64_t total;		/* busy + idle + iowait (guest time is inside user/nice) */
+};
+
+/*
+ * nl_cpu_times_read - per-CPU times from <procfs_root>/stat into @out[0..max_cpus)
+ * (zeroed first; CPU c goes to out[c]; CPUs >= max_cpus are ignored).
+ * Returns the highest CPU id seen + 1 (capped at @max_cpus), or -errno
+ * (-ENODATA if there is no cpuN line).
+ */
+int nl_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max_cpus);
+
+/*
+ * nl_node_busy_pct - per-node CPU busy percentage between two /proc/stat
+ * readings: 100 * Σ_cpu∈node Δbusy / Σ_cpu∈node Δtotal.
+ * @t:         topology (cpu -> node)
+ * @prev/@cur: readings of @n entries each (CPU c at index c); CPUs not
+ *             present in both are skipped; a counter going backwards counts 0
+ * @pct:       output indexed by node id; nodes not online, without CPUs or
+ *             with Δtotal == 0 get NAN
+ * Returns the number of nodes with a value.
+ */
+int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
+		     const struct nl_cpu_times *cur, int n, double pct[NL_MAX_NODES]);
+
+/* nl_pid_alive - true if <procfs_root>/<pid> exists and the task is not a
+ * zombie/dead (state Z or X in <pid>/stat). */
+bool nl_pid_alive(const char *procfs_root, pid_t pid);
+
+/*
+ * nl_list_pids - numeric entries of @procfs_root (thread-group ids).
+ * Fills up to @max into @out (any order). Returns the total number found
+ * (may exceed @max: call again with a larger array) or -errno.
+ */
+int nl_list_pids(const char *procfs_root, pid_t *out, int max);
+
+/*
+ * nl_statm_resident - resident pages of process @pid, the second field of
+ * <procfs_root>/<pid>/statm (pages of the kernel's page size; 0 for a
+ * kernel thread). Cheap beside numa_maps: used to rank processes by size
+ * before reading their numa_maps. Returns 0, or -errno (-ENOENT if gone,
+ * -EINVAL if unparsable).
+ */
+int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
+
+/* nl_read_comm - <procfs_root>/<pid>/comm without the newline into @out
+ * (truncated to @len - 1). Returns 0 or -errno (-ENOENT if gone). */
+int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);
+
+/* nl_proc_tgid - the process (thread group) id of thread @tid, from the
+ * "Tgid:" line of <procfs_root>/<tid>/status; @tid itself for a process.
+ * Returns 0, -ENOENT if gone, -EINVAL if the line is missing, or -errno. */
+int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid);
+
+/*
+ * nl_proc_cgroup_path - the cgroup path of @pid from <procfs_root>/<pid>/cgroup.
+ * @mode: NL_CG_V2 -> the "0::<path>" line; NL_CG_V1_MEMORY -> the
+ *        "<id>:<controllers>:<path>" line whose comma-separated controller
+ *        list contains "memory".
+ * @out:  path relative to the hierarchy's mount, e.g. "/" or "/a/b"
+ * Returns 0, -ENOENT if the process is gone or has no such line,
+ * -ENAMETOOLONG if @len is too small, -EINVAL for a bad mode, or -errno.
+ */
+int nl_proc_cgroup_path(const char *procfs_root, pid_t pid, int mode, char *out, size_t len);
+
+/*
+ * nl_sysctl_read_long - read integer sysctl @name ("kernel/numa_balancing"
+ * or "kernel.numa_balancing") from <procfs_root>/sys/ into @val.
+ * Returns 0, -ENOENT if the sysctl does not exist, -EINVAL if not a number.
+ */
+int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val);
+
+/*
+ * nl_sysctl_read_int - like nl_sysctl_read_long() but returns the value
+ * itself (>= 0) or -errno; only for non-negative sysctls such as
+ * kernel.numa_balancing (0, 1, 2, 3) and vm.numa_stat (0, 1).
+ */
+int nl_sysctl_read_int(const char *procfs_root, const char *name);
+
+#endif /* NL_PROCFS_H */

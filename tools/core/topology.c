@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* NUMA topology and pfn range table; see topology.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "topology.h"
+
+/* Walk a list; call fn(lo, hi, ctx) per item. Returns 0 or -EINVAL. */
+static int cpulist_walk(const char *s, int (*fn)(long lo, long hi, void *ctx), void *ctx)
+{
+	const char *p = s;
+
+	for (;;) {
+		long lo, hi;
+		char *end;
+		int r;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			return 0;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		errno = 0;
+		lo = strtol(p, &end, 10);
+		if (errno)
+			return -EINVAL;
+		p = end;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			hi = strtol(p, &end, 10);
+			if (errno)
+				return -EINVAL;
+			p = end;
+			if (hi < lo)
+				return -EINVAL;
+		}
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+		r = fn(lo, hi, ctx);
+		if (r)
+			return r;
+	}
+}
+
+struct mask_ctx {
+	uint8_t *mask;
+	int nbits;
+	int count;
+};
+
+static int mask_set(long lo, long hi, void *vctx)
+{
+	struct mask_ctx *c = vctx;
+
+	if (hi >= c->nbits)
+		return -ERANGE;
+	for (long b = lo; b <= hi; b++) {
+		if (!nl_mask_test(c->mask, (int)b)) {
+			c->mask[b >> 3] |= (uint8_t)(1u << (b & 7));
+			c->count++;
+		}
+	}
+	return 0;
+}
+
+int nl_parse_cpulist(const char *s, uint8_t *mask, int nbits)
+{
+	struct mask_ctx c = { mask, nbits, 0 };
+	int r;
+
+	if (nbits < 0)
+		return -EINVAL;
+	memset(mask, 0, ((size_t)nbits + 7) / 8);
+	r = cpulist_walk(s, mask_set, &c);
+	return r ? r : c.count;
+}
+
+static int max_fn(long lo, long hi, void *vctx)
+{
+	long *m = vctx;
+
+	(void)lo;
+	if (hi > INT_MAX)
+		return -ERANGE;
+	if (hi > *m)
+		*m = hi;
+	return 0;
+}
+
+int nl_cpulist_max(const char *s)
+{
+	long m = -1;
+	int r = cpulist_walk(s, max_fn, &m);
+
+	return r ? r : (int)m;
+}
+
+void nl_topo_free(struct nl_topo *t)
+{
+	char err[sizeof(t->err)];
+
+	memcpy(err, t->err, sizeof(err));
+	for (int n = 0; n < NL_MAX_NODES; n++)
+		free(t->node[n].cpus);
+	free(t->cpu_nid);
+	memset(t, 0, sizeof(*t));
+	memcpy(t->err, err, sizeof(err));
+}
+
+static void set_err(struct nl_topo *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_err(struct nl_topo *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof(t->err), fmt, ap);
+	va_end(ap);
+}
+
+int nl_topo_cpu_nid(const struct nl_topo *t, int cpu)
+{
+	if (!t->cpu_nid || cpu < 0 || cpu >= t->nr_cpu_ids)
+		return -1;
+	return t->cpu_nid[cpu];
+}
+
+static int read_node_mem(const char *sysfs_root, int nid, struct nl_topo_node *nd)
+{
+	char path[PATH_MAX], buf[4096], *save = NULL, *line;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/meminfo", sysfs_root, nid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long kb;
+		char key[32];
+		int id;
+
+		/* "Node 0 MemTotal:        5466316 kB" */
+		if (sscanf(line, "Node %d %31s %llu", &id, key, &kb) != 3)
+			continue;
+		if (!strcmp(key, "MemTotal:"))
+			nd->mem_total_bytes = (uint64_t)kb * 1024;
+		else if (!strcmp(key, "MemFree:"))
+			nd->mem_free_bytes = (uint64_t)kb * 1024;
+	}
+	return 0;
+}
+
+int nl_topo_refresh_mem(struct nl_topo *t, const char *sysfs_root)
+{
+	int ret = 0;
+
+	for (int i = 0; i < t->nr_nodes; i++) {
+		int r = read_node_mem(sysfs_root, t->nids[i], &t->node[t->nids[i]]);
+
+		if (r && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
+struct online_ctx {
+	struct nl_topo *t;
+};
+
+static int online_fn(long lo, long hi, void *vctx)
+{
+	struct nl_topo *t = ((struct online_ctx *)vctx)->t;
+
+	if (hi >= NL_MAX_NODES) {
+		set_err(t, "online NUMA node %ld >= NL_MAX_NODES (%d): rebuild numalens with a larger NL_MAX_NODES",
+			 hi, NL_MAX_NODES);
+		return -E2BIG;
+	}
+	for (long n = lo; n <= hi; n++)
+		t->node[n].online = true;
+	return 0;
+}
+
+/* The online nodes from devices/system/node/online. Without that file
+ * (CONFIG_NUMA=n) there is one node 0 and *@numa becomes false. 0 or a
+ * negative errno, with t->err set. */
+static int topo_read_online(struct nl_topo *t, const char *sysfs_root, bool *numa)
+{
+	char path[PATH_MAX], buf[4096];
+	struct online_ctx c = { t };
+	ssize_t r;
+	int ret;
+
+	*numa = true;
+	snprintf(path, sizeof(path), "%s/devices/system/node/online", sysfs_root);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r == -ENOENT) {
+		*numa = false;
+		t->node[0].online = true;
+		return 0;
+	}
+	if (r < 0) {
+		set_err(t, "%s: %s", path, strerror((int)-r));
+		return (int)r;
+	}
+	ret = cpulist_walk(buf, online_fn, &c);
+	if (ret == -EINVAL)
+		set_err(t, "%s: cannot parse \"%s\"", path, buf);
+	return ret;
+}
+
+/* The highest possible CPU id (devices/system/cpu/possible), -1 if unknown. */
+static int topo_max_possible_cpu(const char *sysfs_root)
+{
+	char path[PATH_MAX], buf[4096];
+	int max_cpu = -1;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", sysfs_root);
+	if (nl_read_file(path, buf, sizeof(buf)) >= 0) {
+		max_cpu = nl_cpulist_max(buf);
+		if (max_cpu < -1)
+			max_cpu = -1;
+	}
+	return max_cpu;
+}
+
+/* Node @n's cpulist into @lists[n] (malloc'ed) and its display copy;
+ * widens *@max_cpu to the highest CPU it names. 0 or a negative errno. */
+static int topo_read_cpulist(struct nl_topo *t, const char *sysfs_root, int n, char **lists, int *max_cpu)
+{
+	struct nl_topo_node *nd = &t->node[n];
+	char path[PATH_MAX], buf[4096];
+	ssize_t r;
+	size_t l;
+	int m;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root, n);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0) {
+		set_err(t, "%s: %s", path, strerror((int)-r));
+		return (int)r;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	lists[n] = strdup(buf);
+	if (!lists[n])
+		return -ENOMEM;
+	l = strlen(buf);
+	if (l >= sizeof(nd->cpulist))
+		l = sizeof(nd->cpulist) - 1;	/* display only; the mask is exact */
+	memcpy(nd->cpulist, buf, l);
+	nd->cpulist[l] = '\0';
+	m = nl_cpulist_max(buf);
+	if (m < -1) {
+		set_err(t, "%s: cannot parse \"%s\"", path, buf);
+		return -EINVAL;
+	}
+	if (m > *max_cpu)
+		*max_cpu = m;
+	return 0;
+}
+
+/* Size the CPU -> node map from @max_cpu (the configured CPU count when
+ * nothing named one); every CPU starts on no node, or node 0 without NUMA.
+ * 0 or -ENOMEM. */
+static int topo_alloc_cpus(struct nl_topo *t, int max_cpu, bool numa)
+{
+	if (max_cpu < 0) {
+		long c = sysconf(_SC_NPROCESSORS_CONF);
+
+		max_cpu = c > 0 ? (int)c - 1 : 0;
+	}
+	t->nr_cpu_ids = max_cpu + 1;
+	t->cpu_nid = malloc(sizeof(int) * (size_t)t->nr_cpu_ids);
+	if (!t->cpu_nid)
+		return -ENOMEM;
+	for (int c = 0; c < t->nr_cpu_ids; c++)
+		t->cpu_nid[c] = numa ? -1 : 0;
+	return 0;
+}
+
+/* Node @n's CPU mask from @list (every CPU without NUMA), the CPU -> node
+ * map, and its meminfo (absent meminfo is not an error). 0 or a negative
+ * errno. */
+static int topo_fill_node(struct nl_topo *t, const char *sysfs_root, int n, const char *list, bool numa)
+{
+	struct nl_topo_node *nd = &t->node[n];
+	int ret;
+
+	nd->cpus = calloc(((size_t)t->nr_cpu_ids + 7) / 8, 1);
+	if (!nd->cpus)
+		return -ENOMEM;
+	if (!numa) {
+		for (int c = 0; c < t->nr_cpu_ids; c++)
+			nd->cpus[c >> 3] |= (uint8_t)(1u << (c & 7));
+		nd->nr_cpus = t->nr_cpu_ids;
+		snprintf(nd->cpulist, sizeof(nd->cpulist), "0-%d", t->nr_cpu_ids - 1);
+		return 0;
+	}
+	ret = nl_parse_cpulist(list, nd->cpus, t->nr_cpu_ids);
+	if (ret < 0)
+		return ret;
+	nd->nr_cpus = ret;
+	for (int c = 0; c < t->nr_cpu_ids; c++)
+		if (nl_mask_test(nd->cpus, c))
+			t->cpu_nid[c] = n;
+	ret = read_node_mem(sysfs_root, n, nd);
+	if (ret && ret != -ENOENT) {
+		set_err(t, "node%d/meminfo: %s", n, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int nl_topo_load(struct nl_topo *t, const char *sysfs_root)
+{
+	char *lists[NL_MAX_NODES] = { 0 };	/* full node cpulists */
+	int ret, max_cpu;
+	bool numa;
+
+	t->err[0] = '\0';
+	nl_topo_free(t);
+	ret = topo_read_online(t, sysfs_root, &numa);
+	max_cpu = topo_max_possible_cpu(sysfs_root);
+	/* online node ids; their cpulists may name CPUs past "possible" */
+	for (int n = 0; n < NL_MAX_NODES && !ret; n++) {
+		if (!t->node[n].online)
+			continue;
+		t->nids[t->nr_nodes++] = n;
+		if (numa)
+			ret = topo_read_cpulist(t, sysfs_root, n, lists, &max_cpu);
+	}
+	if (!ret)
+		ret = topo_alloc_cpus(t, max_cpu, numa);
+	for (int i = 0; i < t->nr_nodes && !ret; i++)
+		ret = topo_fill_node(t, sysfs_root, t->nids[i], lists[t->nids[i]], numa);
+	if (ret)
+		nl_topo_free(t);
+	for (int n = 0; n < NL_MAX_NODES; n++)
+		free(lists[n]);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ pfn */
+
+struct zspan {
+	int nid;
+	int zone;
+	uint64_t start, end;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct nl_pfn_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Parse zoneinfo into spans (only populated spans, spanned > 0). */
+static int read_zones(const char *zoneinfo_path, struct zspan **out, int *nout)
+{
+	FILE *f = fopen(zoneinfo_path, "re");
+	struct zspan *z = NULL;
+	int n = 0, cap = 0, cur_nid = -1, cur_zone = -1;
+	uint64_t spanned = 0, start = 0;
+	bool have_start = false, have_spanned = false;
+	char *line = NULL;
+	size_t lcap = 0;
+
+	if (!f)
+		return -errno;
+#define FLUSH()								\
+	do {								\
+		if (cur_nid >= 0 && have_start && have_spanned && spanned) { \
+			if (n == cap) {					\
+				cap = cap ? cap * 2 : 16;		\
+				void *nz = realloc(z, sizeof(*z) * (size_t)cap); \
+				if (!nz) { free(z); free(line); fclose(f); return -ENOMEM; } \
+				z = nz;					\
+			}						\
+			z[n++] = (struct zspan){ cur_nid, cur_zone, start, start + spanned }; \
+		}							\
+		have_start = have_spanned = false;			\
+	} while (0)
+	while (getline(&line, &lcap, f) > 0) {
+		int nid;
+		char name[32];
+		unsigned long long v;
+
+		if (sscanf(line, "Node %d, zone %31s", &nid, name) == 2) {
+			FLUSH();
+			if (nid != cur_nid) {
+				cur_nid = nid;
+				cur_zone = 0;
+			} else {
+				cur_zone++;
+			}
+		} else if (sscanf(line, " spanned %llu", &v) == 1) {
+			spanned = v;
+			have_spanned = true;
+		} else if (sscanf(line, " start_pfn: %llu", &v) == 1) {
+			start = v;
+			have_start = true;
+		}
+	}
+	FLUSH();
+#undef FLUSH
+	free(line);
+	fclose(f);
+	*out = z;
+	*nout = n;
+	return 0;
+}
+
+/* Growable list of ranges. */
+struct rlist {
+	struct nl_pfn_range *r;
+	int n, cap;
+};
+
+static int rl_add(struct rlist *l, uint64_t s, uint64_t e, uint32_t nid, uint32_t zone)
+{
+	if (s >= e)
+		return 0;
+	if (l->n && l->r[l->n - 1].end == s && l->r[l->n - 1].nid == nid && l->r[l->n - 1].zone == zone) {
+		l->r[l->n - 1].end = e;
+		return 0;
+	}
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+		void *nr = realloc(l->r, sizeof(*l->r) * (size_t)cap);
+
+		if (!nr)
+			return -ENOMEM;
+		l->r = nr;
+		l->cap = cap;
+	}
+	l->r[l->n++] = (struct nl_pfn_range){ .start = s, .end = e, .nid = nid, .zone = zone };
+	return 0;
+}
+
+/* Memory blocks of each node -> merged (nid, NL_ZONE_UNKNOWN) ranges, sorted. */
+static int read_blocks(const char *sysfs_root, long page_size, struct rlist *out)
+{
+	char path[PATH_MAX], buf[64];
+	uint64_t block_bytes, block_pages, *blocks = NULL;
+	int nb = 0, cap = 0, ret = 0;
+	DIR *nd;
+	struct dirent *de;
+	ssize_t r;
+	char *end;
+
+	snprintf(path, sizeof(path), "%s/devices/system/memory/block_size_bytes", sysfs_root);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	errno = 0;
+	block_bytes = strtoull(buf, &end, 16);
+	if (errno || end == buf || !block_bytes || page_size <= 0 || block_bytes % (uint64_t)page_size)
+		return -EINVAL;
+	block_pages = block_bytes / (uint64_t)page_size;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs_root);
+	nd = opendir(path);
+	if (!nd)
+		return -errno;
+	while ((de = readdir(nd))) {
+		char npath[PATH_MAX];
+		unsigned long nid;
+		struct dirent *me;
+		DIR *md;
+
+		if (strncmp(de->d_name, "node", 4) || !isdigit((unsigned char)de->d_name[4]))
+			continue;
+		nid = strtoul(de->d_name + 4, &end, 10);
+		if (*end || nid >= NL_NID_UNKNOWN)
+			continue;
+		if (snprintf(npath, sizeof(npath), "%s/%s", path, de->d_name) >= (int)sizeof(npath))
+			continue;
+		md = opendir(npath);
+		if (!md)
+			continue;
+		while ((me = readdir(md))) {
+			unsigned long long m;
+
+			if (strncmp(me->d_name, "memory", 6) || !isdigit((unsigned char)me->d_name[6]))
+				continue;
+			m = strtoull(me->d_name + 6, &end, 10);
+			if (*end)
+				continue;
+			if (nb == cap) {
+				cap = cap ? cap * 2 : 256;
+				void *nbk = realloc(blocks, sizeof(*blocks) * (size_t)cap);
+
+				if (!nbk) {
+					closedir(md);
+					ret = -ENOMEM;
+					goto out;
+				}
+				blocks = nbk;
+			}
+			/* pack (block, nid): nid < 256 */
+			blocks[nb++] = ((uint64_t)m << 8) | nid;
+		}
+		closedir(md);
+	}
+	if (!nb) {
+		ret = -ENOENT;
+		goto out;
+	}
+	qsort(blocks, (size_t)nb, sizeof(*blocks), cmp_u64);
+	for (int i = 0; i < nb; i++) {
+		uint64_t m = blocks[i] >> 8;
+
+		ret = rl_add(out, m * block_pages, (m + 1) * block_pages,
+			     (uint32_t)(blocks[i] & 0xff), NL_ZONE_UNKNOWN);
+		if (ret)
+			goto out;
+	}
+out:
+	closedir(nd);
+	free(blocks);
+	return ret;
+}
+
+/* Split node range @nr by the zone spans of its node; append to @out. */
+static int split_zones(const struct nl_pfn_range *nr, const struct zspan *z, int nz, struct rlist *out)
+{
+	uint64_t pts[2 + 2 * 64];
+	int np = 0, ret;
+
+	pts[np++] = nr->start;
+	pts[np++] = nr->end;
+	for (int i = 0; i < nz && np + 2 <= (int)(sizeof(pts) / sizeof(pts[0])); i++) {
+		if (z[i].nid != (int)nr->nid)
+			continue;
+		if (z[i].start > nr->start && z[i].start < nr->end)
+			pts[np++] = z[i].start;
+		if (z[i].end > nr->start && z[i].end < nr->end)
+			pts[np++] = z[i].end;
+	}
+	qsort(pts, (size_t)np, sizeof(pts[0]), cmp_u64);
+	for (int i = 0; i + 1 < np; i++) {
+		uint64_t s = pts[i], e = pts[i + 1];
+		int zone = -1;
+
+		if (s == e)
+			continue;
+		for (int j = 0; j < nz; j++)
+			if (z[j].nid == (int)nr->nid && z[j].start <= s && e <= z[j].end && z[j].zone > zone)
+				zone = z[j].zone;
+		if (zone < 0)
+			continue;	/* in no zone: never allocated */
+		ret = rl_add(out, s, e, nr->nid, (uint32_t)zone);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int nl_pfn_ranges_build_ps(struct nl_pfn_range *out, int max, const char *sysfs_root,
+			   const char *zoneinfo_path, long page_size)
+{
+	struct rlist blk = { 0 }, res = { 0 }, fin = { 0 };
+	struct zspan *z = NULL;
+	int nz = 0, ret;
+	bool zones = false;
+
+	ret = read_blocks(sysfs_root, page_size, &blk);
+	if (ret)
+		goto out;
+	if (zoneinfo_path && read_zones(zoneinfo_path, &z, &nz) == 0 && nz > 0)
+		zones = true;
+	for (int i = 0; i < blk.n; i++) {
+		ret = zones ? split_zones(&blk.r[i], z, nz, &res)
+			    : rl_add(&res, blk.r[i].start, blk.r[i].end, blk.r[i].nid, NL_ZONE_UNKNOWN);
+		if (ret)
+			goto out;
+	}
+	/* blocks were sorted by (block, nid): a block on two nodes gives two
+	 * equal ranges; sort and trim overlaps so the table stays searchable */
+	qsort(res.r, (size_t)res.n, sizeof(*res.r), cmp_range);
+	for (int i = 0; i < res.n; i++) {
+		struct nl_pfn_range r = res.r[i];
+
+		if (fin.n && r.start < fin.r[fin.n - 1].end)
+			r.start = fin.r[fin.n - 1].end;
+		ret = rl_add(&fin, r.start, r.end, r.nid, r.zone);
+		if (ret)
+			goto out;
+	}
+	if (fin.n > max) {
+		ret = -E2BIG;
+		goto out;
+	}
+	memcpy(out, fin.r, sizeof(*out) * (size_t)fin.n);
+	ret = fin.n;
+out:
+	free(blk.r);
+	free(res.r);
+	free(fin.r);
+	free(z);
+	return ret;
+}
+
+int nl_pfn_ranges_build(struct nl_pfn_range *out, int max, const char *sysfs_root,
+			const char *zoneinfo_path)
+{
+	return nl_pfn_ranges_build_ps(out, max, sysfs_root, zoneinfo_path, sysconf(_SC_PAGESIZE));
+}
+
+int nl_pfn_lookup(const struct nl_pfn_range *r, int n, uint64_t pfn)
+{
+	if (n <= 0)
+		return -1;
+	return nl_pfn_search(r, (u32)n, pfn);
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * NUMA topology from sysfs: online nodes, their CPUs and memory, the
+ * cpu -> node map, and the pfn -> (node, zone) range table that the alloc
+ * BPF program searches.
+ *
+ * Every reader takes the sysfs root ("/sys" normally) so unit tests can point
+ * it at a fixture tree. Errors are negative errno values.
+ */
+#ifndef NL_TOPOLOGY_H
+#define NL_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "nl_types.h"
+#include "pfn_lookup.h"
+
+/* One node of struct nl_topo. */
+struct nl_topo_node {
+	bool online;
+	int nr_cpus;			/* CPUs in cpulist */
+	char cpulist[128];		/* sysfs nodeN/cpulist, newline stripped ("" if none) */
+	uint8_t *cpus;			/* bitmap of nr_cpu_ids bits (bit c = CPU c), owned */
+	uint64_t mem_total_bytes;	/* nodeN/meminfo MemTotal (kB * 1024) */
+	uint64_t mem_free_bytes;	/* nodeN/meminfo MemFree (kB * 1024) */
+};
+
+/* The machine's NUMA topology. Zero-initialise, fill with nl_topo_load(),
+ * release with nl_topo_free(). */
+struct nl_topo {
+	int nr_nodes;			/* online nodes */
+	int nids[NL_MAX_NODES];		/* online node ids, ascending */
+	struct nl_topo_node node[NL_MAX_NODES];	/* indexed by node id */
+	int nr_cpu_ids;			/* possible CPU ids: 0 .. nr_cpu_ids-1 */
+	int *cpu_nid;			/* [nr_cpu_ids]: node of each CPU, -1 if none */
+	char err[192];			/* human message for the last error, "" if none */
+};
+
+/*
+ * nl_topo_load - read the topology under @sysfs_root.
+ * @t:          zero-initialised or previously loaded (it is freed first)
+ * @sysfs_root: "/sys", or a fixture root holding devices/system/{node,cpu}/...
+ *
+ * Reads devices/system/node/online (cpulist format), per online node
+ * nodeN/cpulist and nodeN/meminfo (MemTotal, MemFree), and the possible CPU
+ * count from devices/system/cpu/possible (falling back to the highest CPU in
+ * any node cpulist). A machine without devices/system/node (CONFIG_NUMA=n)
+ * is reported as one node 0 holding all possible CPUs, memory unknown (0).
+ *
+ * Returns 0, or -E2BIG if an online node id is >= NL_MAX_NODES (t->err says
+ * which), -EINVAL on unparsable files, -ENOMEM, or another -errno from
+ * reading. On error @t is left freed (zeroed) except t->err.
+ */
+int nl_topo_load(struct nl_topo *t, const char *sysfs_root);
+
+/*
+ * nl_topo_refresh_mem - re-read MemTotal/MemFree of every online node of @t
+ * (cheap, once per interval). Returns 0 or -errno of the first failure.
+ */
+int nl_topo_refresh_mem(struct nl_topo *t, const char *sysfs_root);
+
+/* nl_topo_free - free what nl_topo_load() allocated and zero @t. Safe on a
+ * zeroed struct. */
+void nl_topo_free(struct nl_topo *t);
+
+/* nl_topo_cpu_nid - node of CPU @cpu, or -1 if unknown/out of range. */
+int nl_topo_cpu_nid(const struct nl_topo *t, int cpu);
+
+/*
+ * nl_parse_cpulist - parse a sysfs list ("0-3,8,10-11", "" or "\n" = empty)
+ * into bitmap @mask of @nbits bits (cleared first; bit b is
+ * mask[b / 8] >> (b % 8) & 1). Whitespace around items is allowed.
+ *
+ * Returns the number of bits set, -EINVAL on bad syntax (including a
+ * descending range "5-3"), -ERANGE if an id is >= @nbits.
+ */
+int nl_parse_cpulist(const char *s, uint8_t *mask, int nbits);
+
+/* nl_cpulist_max - highest id in list @s, -1 if empty, -EINVAL on bad syntax. */
+int nl_cpulist_max(const char *s);
+
+/* nl_mask_test - true if bit @bit of bitmap @mask is set. */
+static inline bool nl_mask_test(const uint8_t *mask, int bit)
+{
+	return (mask[bit >> 3] >> (bit & 7)) & 1;
+}
+
+/*
+ * nl_pfn_ranges_build - build the pfn -> (nid, zone) table.
+ * @out:           array of @max ranges to fill
+ * @max:           capacity of @out (NL_MAX_PFN_RANGES for the BPF map)
+ * @sysfs_root:    "/sys" or a fixture root
+ * @zoneinfo_path: "/proc/zoneinfo", a fixture, or NULL for no zone split
+ *
+ * Node of a pfn: devices/system/memory/block_size_bytes (hex bytes, e.g.
+ * "8000000" = 128 MiB) gives block_pages = block_size / page size; each
+ * devices/system/node/nodeN/memoryM link puts pfns [M*block_pages,
+ * (M+1)*block_pages) on node N. Adjacent same-node blocks are merged.
+ * Zone: each node range is intersected with that node's zone spans from
+ * zoneinfo ("Node N, zone NAME" ... "start_pfn: S", "spanned P" => zone span
+ * [S, S+P)); the zone index is the zone's position among that node's zones
+ * in zoneinfo (DMA=0, DMA32=1, Normal=2, Movable=3, Device=4 on x86_64).
+ * Parts of a block outside every zone span of its node are dropped (the
+ * allocator never hands them out, e.g. pfn 0 before ZONE_DMA's start 1).
+ * If two zone spans of a node overlap (ZONE_MOVABLE inside ZONE_NORMAL with
+ * kernelcore=mirror) the higher zone index wins. If a block is linked to two
+ * nodes (blocks straddling a node boundary) and zone spans do not separate
+ * them, the lower-start range keeps the overlap and the later one is trimmed.
+ * With @zoneinfo_path NULL, or if it cannot be read, every range has
+ * zone = NL_ZONE_UNKNOWN and -errno is NOT returned for that.
+ *
+ * The page size is sysconf(_SC_PAGESIZE).
+ * Returns the number of ranges written (sorted by start, non-overlapping,
+ * half-open [start, end), adjacent ranges with equal nid and zone merged),
+ * -E2BIG if more than @max are needed, -ENOENT if there are no memory
+ * blocks, -EINVAL on a bad block size, -ENOMEM, or another -errno.
+ */
+int nl_pfn_ranges_build(struct nl_pfn_range *out, int max, const char *sysfs_root,
+			const char *zoneinfo_path);
+
+/* nl_pfn_ranges_build_ps - nl_pfn_ranges_build() with an explicit page size
+ * in bytes (tests, or a guest with another page size). */
+int nl_pfn_ranges_build_ps(struct nl_pfn_range *out, int max, const char *sysfs_root,
+			   const char *zoneinfo_path, long page_size);
+
+/*
+ * nl_pfn_lookup - index of the range of @r (n entries, as built above)
+ * holding @pfn, or -1. Same code as the BPF side (nl_pfn_search() in
+ * bpf/include/pfn_lookup.h); @n is clamped to NL_MAX_PFN_RANGES.
+ */
+int nl_pfn_lookup(const struct nl_pfn_range *r, int n, uint64_t pfn);
+
+#endif /* NL_TOPOLOGY_H */

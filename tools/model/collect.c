@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* One snapshot per interval; see collect.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "cgroup.h"
+#include "collect.h"
+#include "counts.h"
+#include "figs.h"
+#include "maps.h"
+#include "procfs.h"
+#include "reclaim_read.h"
+#include "topology.h"
+#include "vmscan_figs.h"
+#include "vmscan_read.h"
+
+#define MAX_CPUS 4096
+
+struct nl_collector {
+	struct nl_bpf *b;
+	struct nl_collect_opts o;
+	struct nl_topo topo;
+	uint64_t last_ns;		/* CLOCK_MONOTONIC of the previous snapshot */
+	uint64_t seq;
+	/* this and the previous interval's raw counters */
+	struct nl_counts_table tgids, prev_tgids;
+	struct nl_counts_table cgroups;		/* own, as read */
+	struct nl_counts_table cg_tot, prev_cg_tot;	/* hierarchical */
+	struct nl_node_counts nodes[NL_MAX_NODES], prev_nodes[NL_MAX_NODES];
+	struct nl_numastat numastat_prev[NL_MAX_NODES];
+	struct nl_cpu_times *cpu_prev, *cpu_cur;
+	int nr_cpu_slots;
+	struct nl_cgroup_map cgmap;
+	struct nl_cgroup_fold fold;
+	uint64_t procs_evicted, cgroups_evicted;
+	/* pid -> comm of the previous interval, sorted by pid: the name of a
+	 * process that exited before we could read /proc/PID/comm */
+	struct comm_ent { pid_t pid; char comm[16]; char cgroup[256]; uint64_t cgroup_id; } *comms;
+	int nr_comms;
+	/* removed cgroups still shown: id and intervals left */
+	struct { uint64_t id, parent; int left; char *path; int depth; } *gone;	/* path: full, owned */
+	int nr_gone, cap_gone;
+	/* reclaim (vmscan): own fold, NULL without the vmscan program */
+	struct nl_vs_state *vs;
+	struct nl_vs_raw vs_raw;
+	/* reclaim agents' published state -> nl_cgroup.agent */
+	struct nl_ra_reader *ra_rd;
+};
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Keep the vmscan program's LRU mode in step with the kernel's (MGLRU can
+ * be switched at run time). Returns true when MGLRU is on. */
+static bool set_lru_mode(struct nl_collector *c)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/kernel/mm/lru_gen/enabled", c->o.sysfs_root);
+	return nl_vs_set_lru_mode(c->b, path) != 0;
+}
+
+static void read_numastat(struct nl_collector *c, struct nl_numastat out[NL_MAX_NODES])
+{
+	memset(out, 0, sizeof(*out) * NL_MAX_NODES);
+	for (int i = 0; i < c->topo.nr_nodes; i++) {
+		int nid = c->topo.nids[i];
+
+		nl_numastat_read(c->o.sysfs_root, nid, &out[nid]);
+	}
+}
+
+int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl_collect_opts *o,
+		    char *err, size_t errlen)
+{
+	struct nl_collector *c = calloc(1, sizeof(*c));
+	struct nl_pfn_range ranges[NL_MAX_PFN_RANGES];
+	char zoneinfo[512];
+	int e, n;
+
+	if (!c)
+		return -ENOMEM;
+	c->b = b;
+	c->o = *o;
+	/* before the first interval, so its slices are binned only if balancing runs */
+	nl_bpf_set_numa_balancing(b, nl_sysctl_read_int(c->o.procfs_root, "kernel/numa_balancing") > 0);
+	if (!c->o.rss_max_procs)
+		c->o.rss_max_procs = 64;
+	if (!c->o.cgroup_grace)
+		c->o.cgroup_grace = 1;
+	e = nl_topo_load(&c->topo, o->sysfs_root);
+	if (e) {
+		snprintf(err, errlen, "cannot read the NUMA topology under %s: %s", o->sysfs_root,
+			 c->topo.err[0] ? c->topo.err : strerror(-e));
+		free(c);
+		return e;
+	}
+	snprintf(zoneinfo, sizeof(zoneinfo), "%s/zoneinfo", o->procfs_root);
+	n = nl_pfn_ranges_build(ranges, NL_MAX_PFN_RANGES, o->sysfs_root, zoneinfo);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot build the pfn -> node table from %s/devices/system/memory: %s",
+			 o->sysfs_root, strerror(-n));
+		nl_collect_close(c);
+		return n;
+	}
+	e = nl_bpf_set_pfn_table(b, ranges, n);
+	if (e) {
+		snprintf(err, errlen, "cannot load the pfn table into BPF: %s", strerror(-e));
+		nl_collect_close(c);
+		return e;
+	}
+	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
+	if (!e && !(c->ra_rd = nl_ra_reader_new()))
+		e = -ENOMEM;
+	if (!e && b->vmscan) {
+		e = nl_vs_state_new(&c->vs);
+		set_lru_mode(c);
+	}
+	if (e) {
+		nl_collect_close(c);
+		return e;
+	}
+	c->nr_cpu_slots = c->topo.nr_cpu_ids > 0 ? c->topo.nr_cpu_ids : 1;
+	if (c->nr_cpu_slots > MAX_CPUS)
+		c->nr_cpu_slots = MAX_CPUS;
+	c->cpu_prev = calloc((size_t)c->nr_cpu_slots, sizeof(*c->cpu_prev));
+	c->cpu_cur = calloc((size_t)c->nr_cpu_slots, sizeof(*c->cpu_cur));
+	if (!c->cpu_prev || !c->cpu_cur) {
+		nl_collect_close(c);
+		return -ENOMEM;
+	}
+	nl_cpu_times_read(o->procfs_root, c->cpu_prev, c->nr_cpu_slots);
+	read_numastat(c, c->numastat_prev);
+	c->last_ns = now_ns(CLOCK_MONOTONIC);
+	/* Baseline: the programs have been counting since attach, before
+	 * this interval began; a throwaway snapshot makes the first real one
+	 * a delta over its own interval only. */
+	struct nl_snapshot base = {};
+
+	e = nl_collect_snapshot(c, &base);
+	nl_snapshot_free(&base);
+	if (e) {
+		snprintf(err, errlen, "cannot read the BPF maps: %s", strerror(-e));
+		nl_collect_close(c);
+		return e;
+	}
+	c->seq = 0;
+	*out = c;
+	return 0;
+}
+
+static struct nl_numastat numastat_delta(const struct nl_numastat *a, const struct nl_numastat *b)
+{
+#define D(f) .f = a->f >= b->f ? a->f - b->f : 0
+	return (struct nl_numastat){ D(numa_hit), D(numa_miss), D(numa_foreign),
+				     D(interleave_hit), D(local_node), D(other_node) };
+#undef D
+}
+
+static uint64_t d64(uint64_t a, uint64_t b)
+{
+	return a >= b ? a - b : 0;
+}
+
+static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct nl_numastat cur[NL_MAX_NODES];
+	double busy[NL_MAX_NODES];
+
+	nl_topo_refresh_mem(&c->topo, c->o.sysfs_root);
+	read_numastat(c, cur);
+	nl_cpu_times_read(c->o.procfs_root, c->cpu_cur, c->nr_cpu_slots);
+	nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy);
+	s->nodes = calloc((size_t)c->topo.nr_nodes, sizeof(*s->nodes));
+	if (!s->nodes)
+		return -ENOMEM;
+	s->nr_nodes = c->topo.nr_nodes;
+	for (int i = 0; i < c->topo.nr_nodes; i++) {
+		int nid = c->topo.nids[i];
+		const struct nl_topo_node *tn = &c->topo.node[nid];
+		struct nl_node *n = &s->nodes[i];
+		const struct nl_node_counts *bc = &c->nodes[nid], *bp = &c->prev_nodes[nid];
+
+		n->nid = nid;
+		n->nr_cpus = tn->nr_cpus;
+		snprintf(n->cpulist, sizeof(n->cpulist), "%s", tn->cpulist);
+		n->cpu_busy_pct = isnan(busy[nid]) ? 0 : busy[nid];
+		n->mem_total_bytes = tn->mem_total_bytes;
+		n->mem_free_bytes = tn->mem_free_bytes;
+		n->mem_used_bytes = d64(tn->mem_total_bytes, tn->mem_free_bytes);
+		n->numastat_total = cur[nid];
+		n->numastat = numastat_delta(&cur[nid], &c->numastat_prev[nid]);
+		n->bpf_events_local = d64(bc->events_local, bp->events_local);
+		n->bpf_events_other = d64(bc->events_other, bp->events_other);
+		n->bpf_events_from_remote = d64(bc->events_from_remote, bp->events_from_remote);
+		n->bpf_pages = d64(bc->pages, bp->pages);
+		n->run_ns = d64(bc->run_ns, bp->run_ns);
+		n->numastat_unattributed = d64(n->numastat.local_node + n->numastat.other_node,
+					       n->bpf_events_local + n->bpf_events_other);
+	}
+	memcpy(c->numastat_prev, cur, sizeof(cur));
+	struct nl_cpu_times *t = c->cpu_prev;
+
+	c->cpu_prev = c->cpu_cur;
+	c->cpu_cur = t;
+	return 0;
+}
+
+/* Order for numa_maps reads: busiest first, so the rows a view shows on
+ * top have RSS even when reads are capped. */
+static int cmp_run_desc(const void *a, const void *b)
+{
+	const struct nl_proc *x = a, *y = b;
+
+	return x->f.run_ns < y->f.run_ns ? 1 : x->f.run_ns > y->f.run_ns ? -1 : 0;
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct comm_ent *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Remember the names of this interval's processes for the next one. */
+static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
+{
+	struct comm_ent *v = realloc(c->comms, ((size_t)s->nr_procs + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	c->comms = v;
+	for (int i = 0; i < s->nr_procs; i++) {
+		v[i].pid = s->procs[i].pid;
+		memcpy(v[i].comm, s->procs[i].comm, sizeof(v[i].comm));
+		memcpy(v[i].cgroup, s->procs[i].cgroup_path, sizeof(v[i].cgroup));
+		v[i].cgroup_id = s->procs[i].cgroup_id;
+	}
+	c->nr_comms = s->nr_procs;
+	qsort(v, (size_t)c->nr_comms, sizeof(*v), cmp_comm);
+}
+
+/* Name and cgroup of a process that has exited: from the previous
+ * interval, else its name as recorded at exit by BPF (cgroup unknown). */
+static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
+{
+	struct comm_ent key = { .pid = p->pid }, *e = NULL;
+
+	if (c->nr_comms)
+		e = bsearch(&key, c->comms, (size_t)c->nr_comms, sizeof(key), cmp_comm);
+	if (e) {
+		snprintf(p->comm, sizeof(p->comm), "%s", e->comm);
+		snprintf(p->cgroup_path, sizeof(p->cgroup_path), "%s", e->cgroup);
+		p->cgroup_id = e->cgroup_id;
+	} else if (nl_maps_exited_comm(c->b, (uint32_t)p->pid, p->comm, sizeof(p->comm))) {
+		snprintf(p->comm, sizeof(p->comm), "<exited>");
+	}
+}
+
+/* Length of the valid UTF-8 sequence at @s (1-4), 0 if invalid (RFC 3629:
+ * no overlongs, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
+ * snapshot's). JSON and Prometheus need valid UTF-8: bytes that are not
+ * are shown as '?'. A path that does not fit keeps its head, cut on a
+ * character boundary; a cut or altered path ends in "...#<id>" (cut) or
+ * "#<id>" (altered), so two cgroups never share a label (export series,
+ * JSON keys would otherwise collide). Returns true if the label is not the
+ * path itself. */
+static bool path_label(char *out, size_t len, const char *path, uint64_t id)
+{
+	char tail[32];
+	size_t o = 0, tl, rest = strlen(path);	/* rest: bytes of @path not yet copied */
+	bool altered = false;
+
+	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
+	for (const unsigned char *s = (const unsigned char *)path; *s;) {
+		size_t n = utf8_seq(s);
+
+		/* '?' replaces one byte: the label is as long as the path */
+		if (o + rest > len - 1 && o + (n ? n : 1) > len - 1 - tl) {
+			memcpy(out + o, tail, tl + 1);	/* does not fit: cut here */
+			return true;
+		}
+		if (n) {
+			memcpy(out + o, s, n);
+			o += n;
+			s += n;
+			rest -= n;
+		} else {
+			out[o++] = '?';
+			s++;
+			rest--;
+			altered = true;
+		}
+	}
+	out[o] = '\0';
+	if (altered && o + tl - 3 < len)
+		memcpy(out + o, tail + 3, tl - 2);	/* "#<id>" */
+	return altered;
+}
+
+/* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
+ * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
+static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
+{
+	char rel[4096], full[4608];
+	uint64_t id = 0;
+
+	if (nl_read_comm(c->o.procfs_root, p->pid, p->comm, sizeof(p->comm)) ||
+	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
+		return -ESRCH;
+	if (c->cgmap.n) {
+		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, rel);
+		if (!nl_cgroup_id_of(full, &id))
+			p->cgroup_id = id;
+	}
+	/* a path longer than cgroup_path[] gets a label like the cgroup's */
+	path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
+	return 0;
+}
+
+/* The watched pid that BPF saw nothing of (it neither ran nor allocated
+ * since attach): an entry with zero figures, its name and cgroup, so that
+ * `top -p` shows the process and its resident memory. Returns 1 if @p was
+ * filled, 0 if the process went meanwhile. */
+static int watched_idle(const struct nl_collector *c, struct nl_proc *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = c->o.watch_pid;
+	p->alive = true;
+	return proc_identity(c, p) == 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Append to s->procs[0..n) every live process with resident memory that
+ * BPF saw nothing of since attach (it neither ran nor allocated): zero
+ * figures, its name and cgroup, so a view can show where an idle process's
+ * memory lies. Returns the new count (n when /proc cannot be listed or
+ * memory runs out: the snapshot then has the active processes only). */
+static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
+{
+	int total = nl_list_pids(c->o.procfs_root, NULL, 0), got, n0 = n;
+	pid_t *pids, *seen;
+	struct nl_proc *v;
+
+	if (total <= 0)
+		return n;
+	pids = calloc((size_t)total + 64, sizeof(*pids));	/* + room for new ones */
+	seen = calloc((size_t)n + 1, sizeof(*seen));
+	if (!pids || !seen)
+		goto out;
+	got = nl_list_pids(c->o.procfs_root, pids, total + 64);
+	if (got > total + 64)
+		got = total + 64;
+	v = got > 0 ? realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v)) : NULL;
+	if (!v)
+		goto out;
+	s->procs = v;
+	for (int i = 0; i < n; i++)
+		seen[i] = v[i].pid;
+	qsort(seen, (size_t)n, sizeof(*seen), cmp_pid);
+	for (int i = 0; i < got; i++) {
+		struct nl_proc *p = &v[n];
+		uint64_t res = 0;
+
+		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid) ||
+		    nl_statm_resident(c->o.procfs_root, pids[i], &res) || !res)
+			continue;	/* listed already, gone, or a kernel thread */
+		memset(p, 0, sizeof(*p));
+		p->pid = pids[i];
+		p->alive = true;
+		if (proc_identity(c, p) == 0)
+			n++;
+	}
+out:
+	free(pids);
+	free(seen);
+	return n;
+}
+
+struct rss_rank { uint64_t pages; int i; };
+
+static int cmp_rank_desc(const void *a, const void *b)
+{
+	const struct rss_rank *x = a, *y = b;
+
+	return x->pages < y->pages ? 1 : x->pages > y->pages ? -1 : x->i - y->i;
+}
+
+/* numa_maps (RSS per node) for the rss_max_procs busiest live processes
+ * (s->procs is in CPU order) and, with all_procs, for as many of the
+ * largest by resident size (statm, cheap): `-s rss` must find the big idle
+ * process, not only the busy one. */
+static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct rss_rank *r = c->o.all_procs ? calloc((size_t)s->nr_procs + 1, sizeof(*r)) : NULL;
+	int nr = 0;
+
+	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
+		struct nl_proc *p = &s->procs[i];
+
+		if (!p->alive)
+			continue;
+		reads++;
+		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+	}
+	if (!r)
+		return;
+	for (int i = 0; i < s->nr_procs; i++) {
+		uint64_t pages;
+
+		if (s->procs[i].alive && !s->procs[i].rss_known &&
+		    !nl_statm_resident(c->o.procfs_root, s->procs[i].pid, &pages) && pages)
+			r[nr++] = (struct rss_rank){ pages, i };
+	}
+	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
+	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++) {
+		struct nl_proc *p = &s->procs[r[k].i];
+
+		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+	}
+	free(r);
+}
+
+static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
+{
+	uint64_t *dead = NULL;
+	int nr_dead = 0, n = 0;
+
+	/* + 1: room for the watched pid when BPF has nothing of it */
+	s->procs = calloc((size_t)c->tgids.n + 2, sizeof(*s->procs));
+	dead = calloc((size_t)c->tgids.n + 1, sizeof(*dead));
+	if (!s->procs || !dead) {
+		free(dead);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < c->tgids.n; i++) {
+		const struct nl_id_counts *ic = &c->tgids.v[i];
+		const struct nl_counts *prev = nl_counts_find(&c->prev_tgids, ic->id);
+		struct nl_proc *p = &s->procs[n];
+		pid_t pid = (pid_t)ic->id;
+
+		if (pid <= 0)
+			continue;
+		p->pid = pid;
+		p->alive = nl_pid_alive(c->o.procfs_root, pid);
+		nl_figs_compute(&p->f, &ic->c, prev, interval, s->src.numa_balancing);
+		if (!p->alive) {
+			dead[nr_dead++] = ic->id;
+			/* a process that exited unseen in an earlier interval has
+			 * nothing new to show */
+			if (!p->f.run_ns && !p->f.alloc.events_local && !p->f.alloc.events_remote &&
+			    prev)
+				continue;
+		}
+		if (proc_identity(c, p))
+			exited_proc(c, p);
+		n++;
+	}
+	if (c->o.watch_pid > 0 && nl_pid_alive(c->o.procfs_root, c->o.watch_pid)) {
+		bool seen = false;
+
+		for (int i = 0; i < n && !seen; i++)
+			seen = s->procs[i].pid == c->o.watch_pid;
+		if (!seen)
+			n += watched_idle(c, &s->procs[n]);
+	}
+	if (c->o.all_procs)
+		n = add_idle_procs(c, s, n);
+	s->nr_procs = n;
+	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
+	read_rss(c, s);
+	if (nr_dead) {
+		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
+		c->procs_evicted += (uint64_t)nr_dead;
+	}
+	keep_comms(c, s);
+	free(dead);
+	return 0;
+}
+
+/* Fill @g's label and, for a path longer than the label holds, its owned
+ * full path (nl_cgroup_full_path). Returns 0 or -ENOMEM. */
+static int set_cgroup_path(struct nl_cgroup *g, const char *path)
+{
+	g->long_path = NULL;
+	if (!path_label(g->path, sizeof(g->path), path, g->id))
+		return 0;
+	g->long_path = strdup(path);
+	return g->long_path ? 0 : -ENOMEM;
+}
+
+static int add_gone(struct nl_collector *c, const struct nl_cgroup_ent *e)
+{
+	if (c->nr_gone == c->cap_gone) {
+		int cap = c->cap_gone ? c->cap_gone * 2 : 16;
+		void *v = realloc(c->gone, (size_t)cap * sizeof(*c->gone));
+
+		if (!v)
+			return -ENOMEM;
+		c->gone = v;
+		c->cap_gone = cap;
+	}
+	c->gone[c->nr_gone].id = e->id;
+	c->gone[c->nr_gone].parent = e->parent_id;
+	c->gone[c->nr_gone].depth = e->depth;
+	c->gone[c->nr_gone].left = c->o.cgroup_grace;
+	c->gone[c->nr_gone].path = strdup(e->path);
+	if (!c->gone[c->nr_gone].path)
+		return -ENOMEM;
+	c->nr_gone++;
+	return 0;
+}
+
+/* @path: the cgroup's full path (g->path may be a shortened label) */
+static void fill_numa_stat(struct nl_collector *c, struct nl_cgroup *g, const char *path,
+			   long page_size)
+{
+	char p[4700];
+
+	snprintf(p, sizeof(p), "%s%s%smemory.numa_stat", c->o.cgroup_root,
+		 strcmp(path, "/") ? path : "", "/");
+	g->numa_stat_known = nl_memcg_numa_stat_read(p, g->anon_bytes_by_node,
+						     g->file_bytes_by_node, page_size) > 0;
+}
+
+/* Read this interval's cgroup tree into c->cgmap. Cgroups that vanished
+ * since the last interval are kept (add_gone) to be shown as removed for
+ * the grace period, with their last hierarchical figures. 0, or a negative
+ * errno when the tree cannot be read (the old tree stays). */
+static int cgroups_refresh_tree(struct nl_collector *c)
+{
+	struct nl_cgroup_map old = c->cgmap;
+	int e;
+
+	memset(&c->cgmap, 0, sizeof(c->cgmap));
+	e = nl_cgroup_map_build(&c->cgmap, c->o.cgroup_root);
+	if (e < 0) {
+		c->cgmap = old;
+		return e;
+	}
+	for (int i = 0; i < old.n; i++)
+		if (nl_cgroup_map_index(&c->cgmap, old.ents[i].id) < 0)
+			add_gone(c, &old.ents[i]);
+	nl_cgroup_map_free(&old);
+	return 0;
+}
+
+/* The fold's input: every counted cgroup id in @ids with its own counts
+ * in @own (NL_COUNTS_WIDTH words each). Removed cgroups past their grace
+ * period go to @dead: their BPF entries are deleted, the fold has moved
+ * their counts to the parent. Returns how many are dead. */
+static int cgroups_fold_input(const struct nl_collector *c, uint64_t *ids, uint64_t *own, uint64_t *dead)
+{
+	int nr_dead = 0;
+
+	for (int i = 0; i < c->cgroups.n; i++) {
+		ids[i] = c->cgroups.v[i].id;
+		memcpy(own + (size_t)i * NL_COUNTS_WIDTH, &c->cgroups.v[i].c, sizeof(struct nl_counts));
+		if (nl_cgroup_map_index(&c->cgmap, ids[i]) < 0) {
+			bool shown = false;
+
+			for (int g = 0; g < c->nr_gone; g++)
+				shown |= c->gone[g].id == ids[i] && c->gone[g].left > 0;
+			if (!shown)
+				dead[nr_dead++] = ids[i];
+		}
+	}
+	return nr_dead;
+}
+
+/* A snapshot row per live cgroup, from s->cgroups[*@k] on: the fold's
+ * hierarchical totals @tot (kept in cg_tot for the next deltas), path,
+ * figures over @interval ns and memory.numa_stat. 0 or -ENOMEM. */
+static int cgroups_fill_live(struct nl_collector *c, struct nl_snapshot *s, const uint64_t *tot,
+			     uint64_t interval, int *k)
+{
+	nl_counts_clear(&c->cg_tot);
+	for (int i = 0; i < c->cgmap.n; i++) {
+		const struct nl_cgroup_ent *ent = &c->cgmap.ents[i];
+		struct nl_counts *t = nl_counts_get(&c->cg_tot, ent->id);
+		struct nl_cgroup *g = &s->cgroups[(*k)++];
+
+		if (!t)
+			return -ENOMEM;
+		memcpy(t, tot + (size_t)i * NL_COUNTS_WIDTH, sizeof(*t));
+		g->id = ent->id;
+		g->parent_id = ent->parent_id;
+		g->depth = ent->depth;
+		if (set_cgroup_path(g, ent->path))
+			return -ENOMEM;
+		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
+				s->src.numa_balancing);
+		fill_numa_stat(c, g, ent->path, s->page_size);
+	}
+	return 0;
+}
+
+/* A snapshot row per removed cgroup still in its grace period (each call
+ * spends one interval of it), from s->cgroups[*@k] on. A removed cgroup
+ * keeps its last hierarchical totals; its counts live on in the parent
+ * through the fold. 0 or -ENOMEM. */
+static int cgroups_fill_gone(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval, int *k)
+{
+	for (int gi = 0; gi < c->nr_gone; gi++) {
+		const struct nl_counts *last;
+		struct nl_counts dc, *t;
+		struct nl_cgroup *g;
+
+		if (c->gone[gi].left-- <= 0)
+			continue;
+		last = nl_counts_find(&c->prev_cg_tot, c->gone[gi].id);
+		if (last)
+			dc = *last;
+		else if (nl_cgroup_fold_dead(&c->fold, c->gone[gi].id, (uint64_t *)&dc))
+			memset(&dc, 0, sizeof(dc));
+		g = &s->cgroups[(*k)++];
+		g->id = c->gone[gi].id;
+		g->parent_id = c->gone[gi].parent;
+		g->depth = c->gone[gi].depth;
+		g->removed = true;
+		if (set_cgroup_path(g, c->gone[gi].path))
+			return -ENOMEM;
+		nl_figs_compute(&g->f, &dc, nl_counts_find(&c->prev_cg_tot, g->id), interval,
+				s->src.numa_balancing);
+		t = nl_counts_get(&c->cg_tot, g->id);
+		if (t)
+			*t = dc;
+	}
+	return 0;
+}
+
+/* Drop the removed cgroups whose grace period is over. */
+static void cgroups_expire_gone(struct nl_collector *c)
+{
+	for (int gi = 0; gi < c->nr_gone;)
+		if (c->gone[gi].left <= 0) {
+			free(c->gone[gi].path);
+			c->gone[gi] = c->gone[--c->nr_gone];
+		} else {
+			gi++;
+		}
+}
+
+/* Delete the BPF entries of the @n cgroups @dead (removed, past their
+ * grace period) and count them as evicted. */
+static void cgroups_forget(struct nl_collector *c, uint64_t *dead, int n)
+{
+	if (!n)
+		return;
+	nl_maps_forget(c->b, NL_KIND_CGROUP, dead, n);
+	nl_vs_forget(c->b, dead, n);	/* the vmscan fold retires them next */
+	c->cgroups_evicted += (uint64_t)n;
+}
+
+static int fill_cgroups(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
+{
+	uint64_t *ids = NULL, *own = NULL, *tot = NULL, *dead = NULL;
+	int e, nr_dead, k = 0;
+
+	if (cgroups_refresh_tree(c) < 0)
+		return 0;	/* no cgroup view this interval; keep the old tree */
+	ids = calloc((size_t)c->cgroups.n + 1, sizeof(*ids));
+	own = calloc(((size_t)c->cgroups.n + 1) * NL_COUNTS_WIDTH, sizeof(*own));
+	tot = calloc((size_t)c->cgmap.n * NL_COUNTS_WIDTH, sizeof(*tot));
+	dead = calloc((size_t)c->cgroups.n + 1, sizeof(*dead));
+	s->cgroups = calloc((size_t)c->cgmap.n + (size_t)c->nr_gone, sizeof(*s->cgroups));
+	if (!ids || !own || !tot || !dead || !s->cgroups) {
+		e = -ENOMEM;
+		goto out;
+	}
+	nr_dead = cgroups_fold_input(c, ids, own, dead);
+	e = nl_cgroup_fold_run(&c->fold, &c->cgmap, ids, own, c->cgroups.n, tot);
+	if (!e)
+		e = cgroups_fill_live(c, s, tot, interval, &k);
+	if (!e)
+		e = cgroups_fill_gone(c, s, interval, &k);
+	if (!e) {
+		struct nl_counts_table tmp = c->prev_cg_tot;
+
+		cgroups_expire_gone(c);
+		cgroups_forget(c, dead, nr_dead);
+		/* this interval's totals become the previous ones */
+		c->prev_cg_tot = c->cg_tot;
+		c->cg_tot = tmp;
+	}
+out:
+	if (s->cgroups)
+		s->nr_cgroups = k;	/* also on failure: nl_snapshot_free frees their parts */
+	free(ids);
+	free(own);
+	free(tot);
+	free(dead);
+	return e;
+}
+
+static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct nl_sources *src = &s->src;
+	int nb = nl_sysctl_read_int(c->o.procfs_root, "kernel/numa_balancing");
+	int ns = nl_sysctl_read_int(c->o.procfs_root, "vm/numa_stat");
+
+	src->sched = c->b->have_sched;
+	src->alloc = c->b->have_alloc;
+	src->alloc_class = c->b->have_alloc_class;
+	src->migrate = c->b->have_migrate;
+	src->vmscan = c->b->have_vmscan;
+	src->vmscan_memcg_arg = c->b->vmscan_memcg_arg;
+	src->numa_balancing = nb > 0;
+	nl_bpf_set_numa_balancing(c->b, src->numa_balancing);
+	src->vm_numa_stat = ns != 0;	/* absent sysctl (old kernels): always counted */
+	src->cgroup_mode = c->o.cgroup_mode;
+	snprintf(src->cgroup_root, sizeof(src->cgroup_root), "%s", c->o.cgroup_root);
+	snprintf(src->missing, sizeof(src->missing), "%s", c->b->missing);
+	if (nb == 0) {
+		size_t l = strlen(src->missing);
+
+		snprintf(src->missing + l, sizeof(src->missing) - l, "%slocality: NUMA balancing is off (kernel.numa_balancing=0)",
+			 l ? "; " : "");
+	}
+}
+
+static void fill_self(struct nl_collector *c, struct nl_snapshot *s)
+{
+	unsigned long long drops[NL_NR_DROPS], cnt[32], ns[32];
+	char names[32][64];
+	int n;
+
+	nl_bpf_drops(c->b, drops);
+	for (int i = 0; i < NL_NR_DROPS; i++)
+		s->self.drops[i] = drops[i];
+	s->self.procs_evicted = c->procs_evicted;
+	s->self.cgroups_evicted = c->cgroups_evicted;
+	s->self.bpf_stats_enabled = c->b->stats_fd >= 0;
+	n = nl_bpf_prog_stats(c->b, names, cnt, ns, 32);
+	s->self.nr_progs = n;
+	for (int i = 0; i < n; i++) {
+		snprintf(s->self.progs[i].name, sizeof(s->self.progs[i].name), "%s", names[i]);
+		s->self.progs[i].run_cnt = cnt[i];
+		s->self.progs[i].run_time_ns = ns[i];
+	}
+}
+
+int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
+{
+	struct utsname u;
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	int e;
+
+	nl_snapshot_free(s);
+	/* swap the tgid tables so the previous reading stays for deltas */
+	struct nl_counts_table t = c->prev_tgids;
+
+	c->prev_tgids = c->tgids;
+	c->tgids = t;
+	memcpy(c->prev_nodes, c->nodes, sizeof(c->nodes));
+	e = nl_maps_read(c->b, &c->tgids, &c->cgroups, c->nodes);
+	if (e)
+		return e;
+	s->seq = ++c->seq;
+	s->timestamp_ns = now_ns(CLOCK_REALTIME);
+	s->interval_ns = now - c->last_ns ? now - c->last_ns : 1;
+	c->last_ns = now;
+	s->page_size = sysconf(_SC_PAGESIZE);
+	if (!uname(&u))
+		snprintf(s->kernel, sizeof(s->kernel), "%s", u.release);
+	fill_sources(c, s);
+	/* scx_cling is another process: its pinned maps, when it runs */
+	s->cling_running = !nl_cling_stats_read(c->o.cling_pin_dir ? c->o.cling_pin_dir : CLING_PIN_DIR,
+						&s->cling);
+	e = fill_nodes(c, s);
+	if (!e)
+		e = fill_procs(c, s, s->interval_ns);
+	if (!e)
+		e = fill_cgroups(c, s, s->interval_ns);
+	if (!e && c->vs && c->cgmap.n) {
+		s->src.mglru = set_lru_mode(c);
+		e = nl_vs_read(c->b, &c->vs_raw);
+		if (!e)
+			e = nl_vs_fill(c->vs, &c->vs_raw, &c->cgmap, s);
+	}
+	if (!e && c->cgmap.n) {
+		int n = nl_ra_read(c->ra_rd, c->o.reclaim_dir, c->o.cgroup_mode, s);
+
+		e = n < 0 ? n : 0;
+	}
+	fill_self(c, s);
+	if (e)
+		nl_snapshot_free(s);
+	return e;
+}
+
+void nl_collect_close(struct nl_collector *c)
+{
+	if (!c)
+		return;
+	nl_topo_free(&c->topo);
+	nl_counts_free(&c->tgids);
+	nl_counts_free(&c->prev_tgids);
+	nl_counts_free(&c->cgroups);
+	nl_counts_free(&c->cg_tot);
+	nl_counts_free(&c->prev_cg_tot);
+	nl_cgroup_map_free(&c->cgmap);
+	nl_cgroup_fold_free(&c->fold);
+	nl_vs_state_free(c->vs);
+	nl_vs_raw_free(&c->vs_raw);
+	nl_ra_reader_free(c->ra_rd);
+	free(c->cpu_prev);
+	free(c->cpu_cur);
+	for (int gi = 0; gi < c->nr_gone; gi++)
+		free(c->gone[gi].path);
+	free(c->gone);
+	free(c->comms);
+	free(c);
+}

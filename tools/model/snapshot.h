@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The snapshot model: one interval's view of the machine, built by
+ * collect.c from the BPF maps plus procfs/sysfs/cgroupfs, and the only
+ * thing the views (tui, text, json, prometheus) read. Views never touch
+ * BPF maps or /proc themselves.
+ *
+ * Counters named *_total are monotonic since numalens started (or since
+ * the object appeared); the matching *_delta fields are the change over
+ * this interval (interval_ns). Rates are delta / interval.
+ * Units: ns, pages (base pages of page_size bytes), bytes, events.
+ */
+#ifndef NL_SNAPSHOT_H
+#define NL_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "nl_types.h"
+#include "cling_stats.h"
+#include "vmscan_types.h"
+#include "procfs.h"
+
+/* Locality of the NUMA-hinting faults, weighted by CPU time
+ * (8 buckets of L/(L+R+1), L local and R remote faults). */
+struct nl_locality {
+	/* false when NUMA balancing is off or no sampled slice had faults:
+	 * views print "unavailable"/NaN, never 0. */
+	bool available;
+	uint64_t bucket_ns[NL_LOC_BUCKETS];	/* delta over the interval */
+	uint64_t nofault_ns;			/* delta: run time with no faults in window */
+	/* CPU-time-weighted mean locality in [0,1] using bucket midpoints
+	 * ((b + 0.5) / 8); NAN when !available. */
+	double mean;
+};
+
+/* Page allocations of one process or cgroup over the interval. */
+struct nl_alloc_figs {
+	uint64_t events_local;		/* delta: page_nid == cpu_nid */
+	uint64_t events_remote;		/* delta: page_nid != cpu_nid (unknown node excluded) */
+	uint64_t pages_local;
+	uint64_t pages_remote;
+	uint64_t pages_by_node[NL_MAX_NODES];		/* delta, by page node */
+	uint64_t pages_by_class[NL_NR_CLASSES];	/* delta, enum nl_alloc_class */
+	uint64_t pages_unclassified;	/* MOVABLE - (ANON+FILE+SHMEM), clamped >= 0 */
+	uint64_t fail_events;		/* delta: pfn == -1 (never local or remote) */
+	/* since start (or since the process/cgroup was first seen) */
+	uint64_t events_local_total, events_remote_total;
+	uint64_t pages_local_total, pages_remote_total;
+	uint64_t fail_events_total;
+	/* since start, the monotonic twins of pages_by_node/pages_by_class
+	 * (Prometheus counters, view_prom.c) */
+	uint64_t pages_by_node_total[NL_MAX_NODES];
+	uint64_t pages_by_class_total[NL_NR_CLASSES];
+};
+
+/* NUMA moves and migrations (deltas over the interval). */
+struct nl_migrate_figs {
+	uint64_t move_numa, swap_numa, stick_numa;
+	uint64_t pages_ok;			/* all reasons */
+	uint64_t pages_fail;
+	uint64_t numa_misplaced_ok;		/* reason MR_NUMA_MISPLACED */
+	uint64_t numa_misplaced_fail;
+	uint64_t pages_ok_by_reason[NL_MIGRATE_REASONS];
+	uint64_t pages_fail_by_reason[NL_MIGRATE_REASONS];
+	/* since start */
+	uint64_t move_numa_total, swap_numa_total, stick_numa_total;
+	uint64_t pages_ok_total, pages_fail_total;
+	uint64_t numa_misplaced_ok_total, numa_misplaced_fail_total;
+};
+
+/* Figures common to a process and a cgroup. */
+struct nl_figs {
+	uint64_t run_ns_by_node[NL_MAX_NODES];	/* delta: on-CPU time per node */
+	uint64_t run_ns;			/* delta: sum over nodes */
+	uint64_t run_ns_total;			/* since start */
+	uint64_t run_ns_total_by_node[NL_MAX_NODES];
+	double cpu_pct;				/* run_ns / interval_ns * 100 (can exceed 100) */
+	struct nl_locality loc;
+	struct nl_alloc_figs alloc;
+	struct nl_migrate_figs mig;
+	uint64_t locality_ns_total[NL_LOC_BUCKETS];	/* since start, for histograms */
+};
+
+/* ---- reclaim (vmscan) figures: the seed's memory.vmscan_stat ---- */
+
+/* Pages reclaim touched, in one context (enum nl_vs_ctx); [0] anon,
+ * [1] file, base pages. scanned = the seed's scanned_*_pages (inactive
+ * isolated + active taken), refill = its active-list part (memory.stat
+ * pgrefill), rotated = activated, freed = reclaimed. pageout_* are
+ * MADV_PAGEOUT/DAMON pages, which have no anon/file split. Invariants:
+ * freed[t] <= scanned[t], refill[t] <= scanned[t]. */
+struct nl_vs_page_figs {
+	uint64_t scanned[2], refill[2], rotated[2], freed[2];
+	uint64_t pageout_scanned, pageout_rotated, pageout_freed;
+};
+
+/* Reclaim episodes of one context: begin -> end per task, wall clock. */
+struct nl_vs_time_figs {
+	uint64_t elapsed_ns;		/* the seed's elapsed_ns_by_* */
+	uint64_t episodes;
+	uint64_t throttled;		/* mm_vmscan_throttled events */
+	uint64_t throttled_ns;
+	uint64_t hist[NL_VS_HIST];	/* episodes by log2(ns), bucket b = [2^b, 2^(b+1)) */
+};
+
+/* Reclaim of one cgroup, hierarchical (its subtree, removed descendants
+ * included: parents are recursive sums). Deltas over the interval
+ * and *_total since start, per context; node[c][n] splits pages[c] by
+ * node. Attribution rules: README "numalens vmscan". */
+struct nl_vmscan_figs {
+	struct nl_vs_page_figs pages[NL_VS_NR_CTX], pages_total[NL_VS_NR_CTX];
+	struct nl_vs_page_figs node[NL_VS_NR_CTX][NL_MAX_NODES];
+	struct nl_vs_page_figs node_total[NL_VS_NR_CTX][NL_MAX_NODES];
+	struct nl_vs_time_figs time[NL_VS_NR_CTX], time_total[NL_VS_NR_CTX];
+};
+
+/* ---- the reclaim agent (`numalens reclaim`) ---- */
+
+/* Backends of the agent, in the order of its probe (reclaim_backend.h). */
+#define NL_RA_NR_BACKENDS 3	/* damos, madvise, memcg */
+/* Draw sources: [0] the limit-reclaim hook, [1] the agent's own passes. */
+#define NL_RA_NR_SOURCES 2
+
+/* What a running agent published about one cgroup it manages (its state
+ * file under NL_RECLAIM_RUN_DIR, reclaim_read.h). Counters are since that
+ * agent started; *_delta over this snapshot's interval (0 on the first
+ * sight). Arrays by nid. Accounted apart from direct-reclaim stalls: the agent's own reclaim
+ * is never reported as tasks stalling. */
+struct nl_reclaim_agent_figs {
+	int pid;				/* the agent process */
+	char backend[16];			/* in use: "damos", "madvise", "memcg" */
+	char victim[16];			/* "lottery" or "round-robin" */
+	bool dry_run;				/* decisions only, nothing reclaimed */
+	bool reclaiming;			/* usage crossed high and not yet at low */
+	bool scan_vmscan;			/* weights fed by vmscan figures, else the cold-start prior */
+	uint64_t high_bytes, low_bytes;		/* resolved watermarks */
+	uint64_t weight_total;			/* the seed's scan_weight */
+	uint64_t weight[NL_MAX_NODES];
+	uint64_t draws_total[NL_RA_NR_SOURCES][NL_MAX_NODES];	/* victim draws by node */
+	uint64_t pages_total[NL_RA_NR_BACKENDS][NL_MAX_NODES];	/* pages freed (numa_stat deltas) */
+	uint64_t passes_total, steps_total, no_progress_stops_total;
+	uint64_t pages_delta;			/* all backends and nodes */
+	uint64_t passes_delta;
+	double over_high_seconds_total;		/* usage above high */
+	double agent_seconds_total;		/* wall time in the agent's own reclaim calls */
+};
+
+/* One process (tgid). */
+struct nl_proc {
+	pid_t pid;
+	char comm[16];
+	uint64_t cgroup_id;		/* index into the cgroup table, 0 if unknown */
+	char cgroup_path[256];		/* cgroup path relative to its mount, "/" for root */
+	bool alive;			/* false: exited during the interval (last figures) */
+	/* resident pages per node from /proc/PID/numa_maps; rss_known false
+	 * when it could not be read (permissions, exited). */
+	bool rss_known;
+	uint64_t rss_pages_by_node[NL_MAX_NODES];
+	struct nl_figs f;
+};
+
+/* One cgroup. Figures are hierarchical: its own tasks plus all
+ * descendants, including removed ones (a parent's counts never go down). */
+struct nl_cgroup {
+	uint64_t id;			/* kernfs id (inode number) */
+	uint64_t parent_id;		/* 0 for the root */
+	char path[512];			/* relative to the hierarchy root, "/" for root;
+					 * a longer path is cut (UTF-8 safe) and ends in
+					 * "...#<id>": a unique label */
+	char *long_path;		/* owned: the full path when path[] is such a
+					 * label, else NULL; see nl_cgroup_full_path() */
+	int depth;			/* 0 for the root */
+	bool removed;			/* gone from cgroupfs; kept for the grace period */
+	/* memory.numa_stat per node (bytes): anon and file; known false on
+	 * kernels/hierarchies without it */
+	bool numa_stat_known;
+	uint64_t anon_bytes_by_node[NL_MAX_NODES];
+	uint64_t file_bytes_by_node[NL_MAX_NODES];
+	struct nl_figs f;
+	/* reclaim (owned by the snapshot); NULL when the vmscan program is
+	 * not loaded or the cgroup never reclaimed: read it through
+	 * nl_vs_cgroup() (vmscan_figs.h) */
+	struct nl_vmscan_figs *vmscan;
+	/* the reclaim agent managing this cgroup (owned by the snapshot);
+	 * NULL when none runs for it */
+	struct nl_reclaim_agent_figs *agent;
+};
+
+
+/* One online NUMA node. */
+struct nl_node {
+	int nid;
+	int nr_cpus;
+	char cpulist[128];			/* as in sysfs, e.g. "0-3,8" */
+	double cpu_busy_pct;			/* from /proc/stat over the interval, 0..100 */
+	uint64_t mem_total_bytes, mem_free_bytes, mem_used_bytes;
+	struct nl_numastat numastat;		/* delta */
+	struct nl_numastat numastat_total;	/* absolute, as read */
+	/* BPF view of allocations landing on / made from this node (delta, events) */
+	uint64_t bpf_events_local;		/* cpu node == page node == nid */
+	uint64_t bpf_events_other;		/* page on nid, allocated from another node's CPU
+						 * (what numastat counts as other_node) */
+	uint64_t bpf_events_from_remote;	/* allocated on nid's CPUs, page elsewhere */
+	uint64_t bpf_pages;			/* pages allocated on this node */
+	/* numastat (local_node + other_node) minus the BPF events for this
+	 * node, clamped at 0: allocations mm_page_alloc does not fire for,
+	 * such as the bulk allocator, shown apart rather
+	 * than hidden in a tolerance. */
+	uint64_t numastat_unattributed;
+	uint64_t run_ns;			/* delta: all on-CPU time seen on this node */
+	/* reclaim of this node's LRUs, every cgroup, per context (vmscan) */
+	struct nl_vs_page_figs vmscan[NL_VS_NR_CTX], vmscan_total[NL_VS_NR_CTX];
+};
+
+/* Counters about numalens itself. */
+struct nl_self {
+	uint64_t drops[NL_NR_DROPS];	/* totals since start, enum nl_drop */
+	uint64_t procs_evicted;		/* exited tgids removed from the BPF maps */
+	uint64_t cgroups_evicted;	/* removed cgroups folded into parents and dropped */
+	/* per BPF program: name, run count and run time (kernel.bpf_stats_enabled) */
+	int nr_progs;
+	struct {
+		char name[64];
+		uint64_t run_cnt;
+		uint64_t run_time_ns;
+	} progs[32];
+	bool bpf_stats_enabled;
+};
+
+/* What this kernel/session can and cannot show. */
+struct nl_sources {
+	bool sched;		/* sched_switch program attached */
+	bool alloc;		/* mm_page_alloc attached */
+	bool alloc_class;	/* mm_lru_insertion attached (anon/file/shmem split) */
+	bool migrate;		/* migration tracepoints attached */
+	bool vmscan;		/* reclaim tracepoints attached */
+	bool vmscan_memcg_arg;	/* the kernel names the memcg at reclaim begin
+				 * (7.x); false: limit reclaim is charged to the
+				 * reclaiming task's cgroup */
+	bool mglru;		/* multi-gen LRU on (lru_gen/enabled bit 0) when
+				 * the reclaim figures were read */
+	bool numa_balancing;	/* /proc/sys/kernel/numa_balancing != 0 */
+	bool vm_numa_stat;	/* /proc/sys/vm/numa_stat != 0: numastat cross-check valid */
+	int cgroup_mode;	/* enum nl_cgroup_mode */
+	char cgroup_root[256];	/* mount point the cgroup paths are relative to */
+	char missing[512];	/* human list of what is unavailable and why */
+};
+
+/* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
+struct nl_snapshot {
+	uint64_t seq;			/* 1 for the first interval */
+	uint64_t timestamp_ns;		/* CLOCK_REALTIME at the end of the interval */
+	uint64_t interval_ns;		/* measured, not the requested one */
+	long page_size;			/* bytes */
+	char kernel[128];		/* uname -r */
+	struct nl_sources src;
+
+	int nr_nodes;
+	struct nl_node *nodes;		/* sorted by nid */
+	int nr_procs;
+	struct nl_proc *procs;		/* any order; views sort */
+	int nr_cgroups;
+	struct nl_cgroup *cgroups;	/* parents before children (pre-order) */
+	struct nl_self self;
+	/* scx_cling, read from the maps it pins while it runs
+	 * (tools/source/cling_stats.h): monotonic per-node counters since it
+	 * attached, NUMA groups with their homes and failure ratios.
+	 * cling_running false (and cling empty) when it is not running. */
+	bool cling_running;
+	struct nl_cling_stats cling;
+};
+
+/* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */
+void nl_snapshot_free(struct nl_snapshot *s);
+
+/* nl_snapshot_free_rows - free only @s's process and cgroup rows (with each
+ * cgroup's owned parts) and zero their counts; nodes, sources and the rest
+ * stay (the exporter keeps them after rendering). */
+void nl_snapshot_free_rows(struct nl_snapshot *s);
+
+/* nl_cgroup_full_path - @g's whole path relative to the hierarchy root:
+ * what filters (-c, --cgroup-pattern) match, while g->path is the label
+ * the views print. */
+static inline const char *nl_cgroup_full_path(const struct nl_cgroup *g)
+{
+	return g->long_path ? g->long_path : g->path;
+}
+
+/* Deep-copy @src into @dst (which is overwritten, not freed): nodes,
+ * processes, cgroups with their owned reclaim and agent parts, and the
+ * scx_cling groups, so each snapshot can be freed on its own. Returns 0,
+ * -EINVAL on negative counts, or -ENOMEM (then @dst is untouched). */
+int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src);
+
+/* Return the locality mean in [0,1] of @bucket_ns (CPU-time weighted,
+ * bucket midpoints (b+0.5)/8), or NAN if the buckets sum to 0. */
+double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
+
+#endif /* NL_SNAPSHOT_H */

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Reclaim families of the Prometheus exposition; see view_prom_vmscan.h. */
+#include "prom_write.h"
+#include "view_prom_vmscan.h"
+#include "vmscan_figs.h"
+
+const uint8_t nl_prom_reclaim_bucket[NL_PROM_RECLAIM_LE] = {
+	9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33,
+};
+
+/* lru label values: [0] anon, [1] file as in nl_vs_page_figs; "unknown"
+ * is the pageout_* pages (MADV_PAGEOUT, DAMON), which the kernel reports
+ * without an anon/file split: exported so that a sum over lru is every
+ * page, never guessed into anon or file. */
+enum { LRU_ANON, LRU_FILE, LRU_UNKNOWN, NR_LRU };
+static const char *const lru_names[NR_LRU] = { "anon", "file", "unknown" };
+
+enum pg_kind { PG_SCANNED, PG_ROTATED, PG_FREED, NR_PG };
+
+static const struct {
+	const char *cgroup_name, *node_name, *help;
+} pg_fam[NR_PG] = {
+	[PG_SCANNED] = { "numalens_cgroup_reclaim_scanned_bytes_total", "numalens_node_reclaim_scanned_bytes_total",
+			 "Bytes of pages reclaim scanned (isolated off the inactive list plus taken off the active "
+			 "list: the seed's scanned_*_pages), by reclaim context and LRU type." },
+	[PG_ROTATED] = { "numalens_cgroup_reclaim_rotated_bytes_total", "numalens_node_reclaim_rotated_bytes_total",
+			 "Bytes of pages reclaim scanned but kept (activated: put back on or kept on the active "
+			 "list; under MGLRU promoted by eviction), by reclaim context and LRU type." },
+	[PG_FREED] = { "numalens_cgroup_reclaim_freed_bytes_total", "numalens_node_reclaim_freed_bytes_total",
+		       "Bytes of pages reclaim freed (memory.stat pgsteal), by reclaim context and LRU type." },
+};
+
+static uint64_t pg_value(const struct nl_vs_page_figs *p, enum pg_kind k, int lru)
+{
+	switch (k) {
+	case PG_SCANNED: return lru == LRU_UNKNOWN ? p->pageout_scanned : p->scanned[lru];
+	case PG_ROTATED: return lru == LRU_UNKNOWN ? p->pageout_rotated : p->rotated[lru];
+	case PG_FREED: return lru == LRU_UNKNOWN ? p->pageout_freed : p->freed[lru];
+	case NR_PG: break;
+	}
+	return 0;
+}
+
+/* kswapd (and node-wide reclaim) is charged to the root only. */
+static bool ctx_on(const struct nl_cgroup *c, int ctx)
+{
+	return ctx != NL_VS_KSWAPD || c->depth == 0;
+}
+
+/* "<name><suffix>{<row labels>" */
+static void put_row(struct nl_buf *b, const struct nl_prom_cgroup_rows *r, int i, const char *name,
+		    const char *suffix)
+{
+	nl_prom_open(b, name, suffix);
+	nl_buf_put(b, r->lab + r->off[i], r->len[i]);
+}
+
+static void cgroup_pages(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r,
+			 enum pg_kind k)
+{
+	uint64_t ps = (uint64_t)s->page_size;
+
+	nl_prom_family(b, pg_fam[k].cgroup_name, "counter", pg_fam[k].help);
+	for (int i = 0; i < r->n; i++) {
+		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
+
+		for (int x = 0; x < NL_VS_NR_CTX; x++) {
+			if (!ctx_on(r->cg[i], x))
+				continue;
+			for (int t = 0; t < NR_LRU; t++) {
+				put_row(b, r, i, pg_fam[k].cgroup_name, "");
+				nl_prom_label(b, "context", nl_vs_ctx_name(x));
+				nl_prom_label(b, "lru", lru_names[t]);
+				nl_prom_close_u64(b, pg_value(&v->pages_total[x], k, t) * ps);
+			}
+		}
+	}
+}
+
+static void node_pages(struct nl_buf *b, const struct nl_snapshot *s, enum pg_kind k)
+{
+	uint64_t ps = (uint64_t)s->page_size;
+
+	nl_prom_family(b, pg_fam[k].node_name, "counter", pg_fam[k].help);
+	for (int i = 0; i < s->nr_nodes; i++)
+		for (int x = 0; x < NL_VS_NR_CTX; x++)
+			for (int t = 0; t < NR_LRU; t++) {
+				nl_prom_open(b, pg_fam[k].node_name, NULL);
+				nl_prom_label_u64(b, "node", (uint64_t)s->nodes[i].nid);
+				nl_prom_label(b, "context", nl_vs_ctx_name(x));
+				nl_prom_label(b, "lru", lru_names[t]);
+				nl_prom_close_u64(b, pg_value(&s->nodes[i].vmscan_total[x], k, t) * ps);
+			}
+}
+
+static void cgroup_seconds(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r)
+{
+	static const char *const name = "numalens_cgroup_reclaim_seconds_total";
+
+	nl_prom_family(b, name, "counter",
+		       "Wall-clock time tasks spent in reclaim episodes (begin -> end per task, sleeps and "
+		       "throttling included: the seed's elapsed_ns_by_*), by reclaim context. Equal to "
+		       "numalens_cgroup_reclaim_duration_seconds_sum.");
+	for (int i = 0; i < r->n; i++) {
+		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
+
+		for (int x = 0; x < NL_VS_NR_CTX; x++) {
+			if (!ctx_on(r->cg[i], x))
+				continue;
+			put_row(b, r, i, name, "");
+			nl_prom_label(b, "context", nl_vs_ctx_name(x));
+			nl_prom_close_s(b, v->time_total[x].elapsed_ns);
+		}
+	}
+}
+
+/* Cumulative counts at the NL_PROM_RECLAIM_LE bounds from the log2
+ * buckets, then +Inf (every bucket, the last open-ended one included),
+ * _sum (elapsed_ns) and _count (= +Inf by construction). */
+static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r,
+			     bool all_cgroups)
+{
+	static const char *const name = "numalens_cgroup_reclaim_duration_seconds";
+
+	nl_prom_family(b, name, "histogram",
+		       "Duration of reclaim episodes (one task's begin -> end), by reclaim context. Bucket "
+		       "bounds are every second log2 ns bucket of the BPF histogram, (2^k - 1) ns for even "
+		       "k = 10..34 (~1 us to ~17 s).");
+	for (int i = 0; i < r->n; i++) {
+		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
+
+		if (!all_cgroups && r->cg[i]->depth > 0)
+			continue;
+		for (int x = 0; x < NL_VS_NR_CTX; x++) {
+			const struct nl_vs_time_figs *t = &v->time_total[x];
+			const char *cx = nl_vs_ctx_name(x);
+			uint64_t cum = 0;
+			int h = 0;
+
+			if (!ctx_on(r->cg[i], x))
+				continue;
+			for (int k = 0; k < NL_PROM_RECLAIM_LE; k++) {
+				int last = nl_prom_reclaim_bucket[k];
+
+				for (; h <= last; h++)
+					cum += t->hist[h];
+				put_row(b, r, i, name, "_bucket");
+				nl_prom_label(b, "context", cx);
+				nl_prom_label_s(b, "le", (2ull << last) - 1);
+				nl_prom_close_u64(b, cum);
+			}
+			for (; h < NL_VS_HIST; h++)
+				cum += t->hist[h];
+			put_row(b, r, i, name, "_bucket");
+			nl_prom_label(b, "context", cx);
+			nl_prom_label(b, "le", "+Inf");
+			nl_prom_close_u64(b, cum);
+			put_row(b, r, i, name, "_sum");
+			nl_prom_label(b, "context", cx);
+			nl_prom_close_s(b, t->elapsed_ns);
+			put_row(b, r, i, name, "_count");
+			nl_prom_label(b, "context", cx);
+			nl_prom_close_u64(b, cum);
+		}
+	}
+}
+
+void nl_prom_render_vmscan(struct nl_buf *b, const struct nl_snapshot *s,
+			   const struct nl_prom_cgroup_rows *r, bool all_histograms)
+{
+	if (!s->src.vmscan)
+		return;
+	for (int k = 0; k < NR_PG; k++)
+		cgroup_pages(b, s, r, (enum pg_kind)k);
+	cgroup_seconds(b, s, r);
+	cgroup_histogram(b, s, r, all_histograms);
+	for (int k = 0; k < NR_PG; k++)
+		node_pages(b, s, (enum pg_kind)k);
+}

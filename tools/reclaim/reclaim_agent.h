@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The background reclaim agent (spec/seed_reclaim.md §4, R16-R18) over the
+ * victim-node lottery (R1-R12): for each managed cgroup it refreshes node
+ * weights and the BPF ticket table every interval, and when usage crosses
+ * the high watermark runs bounded passes of bounded steps, each reclaiming
+ * from the drawn node through a backend, until usage is at or below low.
+ * All counters here are the agent's own (R18): they never mix with the
+ * kernel's direct-reclaim stall figures.
+ */
+#ifndef NL_RECLAIM_AGENT_H
+#define NL_RECLAIM_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "reclaim_backend.h"
+#include "reclaim_cg.h"
+#include "reclaim_lot.h"
+#include "reclaim_scan.h"
+#include "reclaim_wm.h"
+
+#define NL_RA_MAX_CG NL_LOT_MAX_CG
+
+enum nl_ra_victim {
+	NL_VICTIM_LOTTERY = 0,	/* drawn in BPF by weight */
+	NL_VICTIM_RR = 1,	/* round-robin over eligible nodes (the pre-2011 rule) */
+};
+
+/* Settings of one agent run. */
+struct nl_ra_cfg {
+	struct nl_wm_spec high, low;
+	uint32_t step_pages;	/* R16 pages per step (default 32 = SWAP_CLUSTER_MAX) */
+	uint32_t pass_steps;	/* R17 steps per pass (default 128, as in S1) */
+	double rate_mib_s;	/* 0 = unlimited */
+	double psi_us_s;	/* PSI stall us per second that pauses; 0 = off */
+	int backend;		/* enum nl_rb_kind, or -1 = best probed */
+	int victim;		/* enum nl_ra_victim */
+	uint32_t anon_rule;	/* enum nl_lot_anon_rule */
+	uint32_t draw_mode;	/* enum nl_lot_mode */
+	uint32_t bal_lo, bal_hi;/* R10 window, percent */
+	bool dry_run;
+	bool v1;		/* cgroup hierarchy is the v1 memory controller */
+	const char *root;	/* cgroup mount point */
+	FILE *log;		/* decisions, one line each */
+	bool verbose;
+};
+
+/* One managed cgroup. */
+struct nl_ra_cg {
+	char rel[1024];		/* path under root, "/a/b" */
+	char dir[4096];		/* absolute */
+	uint64_t id;
+	bool gone;
+	bool wm_bad;		/* watermarks cannot be resolved (reported once) */
+	struct nl_wm wm;
+	uint64_t limit, usage, events_max, events_max0;
+	struct nl_lot_in in;
+	struct nl_lot_weights w;
+	struct nl_lot_weights w_prior;	/* the same inputs with the R4 prior on
+					 * every node: what the scan history changed */
+	struct nl_lot_table t;
+	bool have_scan;		/* the scanned/rotated source answered */
+	struct nl_scan_node scan[NL_MAX_NODES];	/* its recent values, for --status */
+	int rr_next;		/* round-robin cursor */
+	struct nl_psi psi;
+	bool psi_ok;
+	bool stuck;		/* last pass stopped on no progress */
+	bool noswap_told;	/* "no swap for anon" logged */
+	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */
+	/* agent accounting (R18) */
+	uint64_t passes, steps, no_progress_stops;
+	uint64_t pages[NL_RB_NR][NL_MAX_NODES];	/* freed, by backend and node */
+	uint64_t target_pages, offnode_pages;	/* freed on / off the drawn node */
+	uint64_t novictim[NL_LOT_NR_REASONS];
+	uint64_t draws_rr[NL_MAX_NODES];
+	double over_high_s, agent_s;
+	double last_s;
+};
+
+struct nl_ra {
+	uint64_t adds;		/* entries nl_ra_add() created (new or reused) */
+	struct nl_ra_cfg cfg;
+	struct nl_lot_bpf *lot;
+	struct nl_rb_probe probe;
+	int backend;		/* in use */
+	struct nl_rate rate;
+	int nr_cg;
+	struct nl_ra_cg cg[NL_RA_MAX_CG];
+	long psz;
+	/* recent scanned/rotated per memcg x node, fed each interval from
+	 * the snapshot's vmscan figures (reclaim_feed.h); NULL when the
+	 * reclaim tracepoints are unavailable: then the R4 prior applies */
+	struct nl_scan_src *scan;
+	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
+	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
+	bool mglru;		/* multi-gen LRU on (weights count all generations) */
+};
+
+/* True when the multi-gen LRU is on (/sys/kernel/mm/lru_gen/enabled bit 0);
+ * re-read every refresh since it can be switched at run time. */
+bool nl_ra_mglru(void);
+
+/* Probe backends and choose one (cfg->backend or the first that works:
+ * damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */
+int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *lot,
+	       char *err, size_t errlen);
+
+/* Add cgroup @rel (existing directory under cfg->root). Returns its index,
+ * the existing one, -ENOSPC or -errno. When all NL_RA_MAX_CG entries are in
+ * use, the entry of a cgroup that went is reused. a->adds counts entries
+ * created. */
+int nl_ra_add(struct nl_ra *a, const char *rel);
+
+/* Refresh weights/tickets of @c and publish them (R11: from the agent,
+ * never from a tracepoint). 0 or -ENOENT (cgroup gone). */
+int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c);
+
+/* One tick for @c at @now_s: refresh, watermark check, and if active one
+ * bounded pass. Returns true when a full pass ended with usage still above
+ * low (the caller re-queues at once). */
+bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
+
+/* Monotonic seconds. */
+double nl_ra_now(void);
+
+#endif

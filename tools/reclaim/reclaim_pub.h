@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The agent publishing its state for `numalens top`/`export` and --status
+ * (the reader is reclaim_read.h). */
+#ifndef NL_RECLAIM_PUB_H
+#define NL_RECLAIM_PUB_H
+
+#include "reclaim_agent.h"
+
+/* Publish the agent's state for `numalens top`/`export` and --status:
+ * @dir/<pid>.json (format of reclaim_read.h) and @dir/<pid>.status (the
+ * nl_ra_status() blocks), each written to a .tmp file and renamed over
+ * the old one. @dir NULL: NL_RECLAIM_RUN_DIR, created if missing.
+ * 0 or -errno. */
+int nl_ra_publish(struct nl_ra *a, const char *dir);
+
+/* Remove this process's two files from @dir (NULL: the default). */
+void nl_ra_unpublish(const char *dir);
+
+#endif

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What the agent shows: the status block (the seed's scan_weight line,
+ * R14). Its metrics are `numalens export`'s (view_prom_reclaim.c), from
+ * the state it publishes (reclaim_pub.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "reclaim_report.h"
+#include "reclaim_damos.h"
+
+void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
+{
+	struct nl_lot_counts k = { 0 };
+	int n = c->in.nr_nodes ? (int)c->in.nr_nodes : 1;
+
+	fprintf(f, "cgroup %s id=%" PRIu64 " usage=%" PRIu64 "KiB limit=", c->rel, c->id, c->usage / 1024);
+	if (c->limit == NL_RCG_NO_LIMIT)
+		fprintf(f, "max");
+	else
+		fprintf(f, "%" PRIu64 "KiB", c->limit / 1024);
+	if (c->wm.high && !c->wm_bad)
+		fprintf(f, " high=%" PRIu64 "KiB low=%" PRIu64 "KiB", c->wm.high / 1024, c->wm.low / 1024);
+	else	/* unresolvable for this limit: the agent skips the cgroup */
+		fprintf(f, " high=n/a low=n/a (cannot resolve for this limit: skipped)");
+	fprintf(f, " state=%s backend=%s victim=%s\n", c->wm.active ? "reclaiming" : "idle",
+		nl_rb_name(a->backend), a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
+	if (a->backend == NL_RB_DAMOS && c->steps)
+		fprintf(f, "damos step bound: %s\n", nl_damos_step_bounded()
+			? "yes (quota charged with paged-out bytes only: quotas/fail_charge_num=0)"
+			: "no (this kernel charges the quota before the memcg filter: the quota spans "
+			  "the node, and one step can page out all of the cgroup's pages there)");
+	fprintf(f, "scan_weight=%llu", (unsigned long long)c->w.total);
+	for (int i = 0; i < n; i++)
+		fprintf(f, " N%d=%llu", i, (unsigned long long)c->w.w[i]);
+	fprintf(f, "\ntickets");
+	for (uint32_t i = 0; i < c->t.nr && i < NL_LOT_MAX_NODES; i++)
+		fprintf(f, " N%u=[%u,%u)", c->t.e[i].nid, c->t.e[i].start,
+			c->t.e[i].start + c->t.e[i].tickets);
+	fprintf(f, " sum=%u balanced=%s (window %u-%u%% of W/%s) anon=%s active_file=%s swap=%s lru=%s\n",
+		c->t.sum, c->t.balanced ? "yes" : "no", a->cfg.bal_lo, a->cfg.bal_hi,
+		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
+		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
+		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
+	if (!c->have_scan) {
+		fprintf(f, "scan source=prior: no scanned/rotated figures (%s): cold-start prior, "
+			   "factor 1.0 on every node\n", a->scan ? "none fed yet"
+			: a->scan_from ? "no reclaim tracepoints" : "a one-shot --status has no history");
+	} else {
+		/* per node: anon scanned/rotated, file scanned/rotated; a type
+		 * under NL_LOT_SCAN_MIN scanned pages still uses the prior */
+		fprintf(f, "scan source=vmscan (recent scanned/rotated, all contexts, decayed):");
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=anon:%llu/%llu,file:%llu/%llu", i,
+				(unsigned long long)c->scan[i].scanned[0], (unsigned long long)c->scan[i].rotated[0],
+				(unsigned long long)c->scan[i].scanned[1], (unsigned long long)c->scan[i].rotated[1]);
+		fprintf(f, "\nscan_weight_prior=%llu", (unsigned long long)c->w_prior.total);
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%llu", i, (unsigned long long)c->w_prior.w[i]);
+		fputc('\n', f);
+	}
+	if (a->lot)
+		nl_lot_read_counts(a->lot, c->id, &k);
+	for (int s = 0; s < NL_LOT_NR_SOURCES; s++) {
+		fprintf(f, "draws %s:", s == NL_LOT_SRC_LIMIT ? "limit" : "agent");
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%llu", i, (unsigned long long)(
+				s == NL_LOT_SRC_AGENT && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i]
+										 : k.draws[s][i]));
+		for (int r = 1; r < NL_LOT_NR_REASONS; r++)
+			if (k.novictim[s][r])
+				fprintf(f, " %s=%llu", nl_lot_reason_str((uint32_t)r),
+					(unsigned long long)k.novictim[s][r]);
+		fputc('\n', f);
+	}
+	for (int b = 0; b < NL_RB_NR; b++) {
+		uint64_t t = 0;
+
+		for (int i = 0; i < n; i++)
+			t += c->pages[b][i];
+		if (!t)
+			continue;
+		fprintf(f, "reclaimed %s pages:", nl_rb_name(b));
+		for (int i = 0; i < n; i++)
+			fprintf(f, " N%d=%" PRIu64, i, c->pages[b][i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "passes=%" PRIu64 " steps=%" PRIu64 " no_progress_stops=%" PRIu64
+		" on_victim_node_pages=%" PRIu64 " off_node_pages=%" PRIu64
+		" over_high_s=%.1f agent_reclaim_s=%.3f %s=%" PRIu64 " (+%" PRIu64
+		" since start) psi_backoffs=%" PRIu64 "%s\n",
+		c->passes, c->steps, c->no_progress_stops, c->target_pages, c->offnode_pages,
+		c->over_high_s, c->agent_s,
+		/* v1 has no memory.events: nl_rcg_events_max reads memory.failcnt */
+		a->cfg.v1 ? "memory.failcnt" : "memory.events.max",
+		c->events_max, c->events_max - c->events_max0,
+		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
+}

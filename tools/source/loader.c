@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Loading and attaching numalens' BPF objects; see loader.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "loader.h"
+#include "pfn_lookup.h"
+#include "sched.skel.h"
+#include "alloc.skel.h"
+#include "migrate.skel.h"
+#include "vmscan.skel.h"
+#include "ksyms.h"
+#include "vmscan_types.h"
+
+#define BPFFS_MAGIC	0xcafe4a11
+#define TRACEFS_MAGIC	0x74726163
+#define TRACEFS		"/sys/kernel/tracing"
+#define DEFAULT_BUDGET	(32u << 20)
+
+static bool verbose;
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* libbpf's log, warnings included, only behind --verbose: the
+	 * loader reports what is missing in its own words */
+	if (!verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void add_missing(struct nl_bpf *b, const char *fmt, ...)
+{
+	size_t len = strlen(b->missing);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(b->missing)) {
+		strcat(b->missing, "; ");
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->missing + len, sizeof(b->missing) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* True when we hold CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN). */
+static bool have_caps(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &h, d))
+		return false;
+#define HAS(c) (d[(c) / 32].effective & (1u << ((c) % 32)))
+	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
+#undef HAS
+}
+
+/* Mount @type on @dir unless a filesystem with @magic is already there. */
+static int ensure_fs(const char *type, const char *dir, long magic)
+{
+	struct statfs st;
+
+	if (!statfs(dir, &st) && (long)st.f_type == magic)
+		return 0;
+	if (mount(type, dir, type, 0, NULL))
+		return -errno;
+	return 0;
+}
+
+static bool tp_btf_exists(const struct btf *vmlinux, const char *name)
+{
+	char tn[128];
+
+	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
+	return vmlinux && btf__find_by_name_kind(vmlinux, tn, BTF_KIND_TYPEDEF) > 0;
+}
+
+static bool tp_exists(const char *cat, const char *name)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), TRACEFS "/events/%s/%s/id", cat, name);
+	return access(p, R_OK) == 0;
+}
+
+/* Shrink a per-CPU hash so that entries * cpus * value size fits @budget. */
+static void size_percpu(struct bpf_map *m, int cpus, size_t value_size, size_t budget)
+{
+	size_t per = (size_t)cpus * ((value_size + 7) & ~7ul);
+	size_t max = per ? budget / per : 0;
+
+	if (max < 256)
+		max = 256;
+	if (max < bpf_map__max_entries(m))
+		bpf_map__set_max_entries(m, (unsigned)max);
+}
+
+static int attach_all(struct nl_bpf *b, struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_link *l;
+
+		if (!bpf_program__autoload(p))
+			continue;
+		l = bpf_program__attach(p);
+		if (!l) {
+			add_missing(b, "%s: attach failed (%s)", bpf_program__name(p), strerror(errno));
+			continue;
+		}
+		if (b->nr_links < (int)(sizeof(b->links) / sizeof(b->links[0])))
+			b->links[b->nr_links++] = l;
+		else
+			bpf_link__destroy(l);
+	}
+	return 0;
+}
+
+void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on)
+{
+	if (b->sched && b->sched->bss)
+		b->sched->bss->nl_numa_balancing_on = on;
+}
+
+static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+		      size_t budget)
+{
+	struct nl_sched *s;
+
+	if (!tp_btf_exists(vm, "sched_switch")) {
+		add_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
+		return 0;
+	}
+	s = nl_sched__open();
+	if (!s)
+		return -errno;
+	s->rodata->nl_cgroup_mode = o->cgroup_mode;
+	bpf_program__set_autoload(s->progs.handle_process_exit,
+				  tp_btf_exists(vm, "sched_process_exit"));
+	size_percpu(s->maps.sched_stats, b->nr_cpus, sizeof(struct nl_sched_val), budget);
+	if (nl_sched__load(s)) {
+		int e = -errno;
+
+		add_missing(b, "on-CPU time and locality: BPF load failed (%s; --verbose shows why)",
+			    strerror(-e));
+		nl_sched__destroy(s);
+		return 0;
+	}
+	b->sched = s;
+	attach_all(b, s->obj);
+	b->have_sched = true;
+	return 0;
+}
+
+static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budget)
+{
+	struct nl_alloc *a;
+	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
+
+	if (!tp_exists("kmem", "mm_page_alloc")) {
+		if (errno == EACCES)
+			add_missing(b, "page allocations: tracefs is not readable (%s): run as root",
+				    TRACEFS);
+		else
+			add_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
+		return 0;
+	}
+	if (o->track_class && !lru)
+		add_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
+	a = nl_alloc__open();
+	if (!a)
+		return -errno;
+	a->rodata->nl_cgroup_mode = o->cgroup_mode;
+	a->rodata->nl_track_class = lru;
+	bpf_program__set_autoload(a->progs.handle_lru_insertion, lru);
+	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
+	if (nl_alloc__load(a)) {
+		int e = -errno;
+
+		add_missing(b, "page allocations: BPF load failed (%s; --verbose shows why)",
+			    strerror(-e));
+		nl_alloc__destroy(a);
+		return 0;
+	}
+	b->alloc = a;
+	attach_all(b, a->obj);
+	b->have_alloc = true;
+	b->have_alloc_class = lru;
+	return 0;
+}
+
+static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+			size_t budget)
+{
+	static const char *const tps[] = { "sched_move_numa", "sched_swap_numa",
+					   "sched_stick_numa", "mm_migrate_pages" };
+	struct nl_migrate *m;
+	struct bpf_program *progs[4];
+	int ok = 0;
+
+	m = nl_migrate__open();
+	if (!m)
+		return -errno;
+	progs[0] = m->progs.handle_move_numa;
+	progs[1] = m->progs.handle_swap_numa;
+	progs[2] = m->progs.handle_stick_numa;
+	progs[3] = m->progs.handle_migrate_pages;
+	for (int i = 0; i < 4; i++) {
+		bool have = tp_btf_exists(vm, tps[i]);
+
+		bpf_program__set_autoload(progs[i], have);
+		if (have)
+			ok++;
+		else
+			add_missing(b, "migrations: tracepoint %s is missing", tps[i]);
+	}
+	if (!ok) {
+		nl_migrate__destroy(m);
+		return 0;
+	}
+	m->rodata->nl_cgroup_mode = o->cgroup_mode;
+	size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
+	if (nl_migrate__load(m)) {
+		int e = -errno;
+
+		add_missing(b, "migrations: BPF load failed (%s; --verbose shows why)", strerror(-e));
+		nl_migrate__destroy(m);
+		return 0;
+	}
+	b->migrate = m;
+	attach_all(b, m->obj);
+	b->have_migrate = true;
+	return 0;
+}
+
+/* True when tracepoint @name's TP_PROTO (from btf_trace_<name>) is
+ * (void *, gfp_t, int, struct mem_cgroup *): the 7.x reclaim begin events,
+ * whose *_v7 programs read the memcg as their third argument. */
+static bool tp_btf_memcg_arg(const struct btf *vm, const char *name)
+{
+	char tn[128];
+	const struct btf_type *t;
+	const struct btf_param *p;
+	int id;
+
+	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
+	id = vm ? btf__find_by_name_kind(vm, tn, BTF_KIND_TYPEDEF) : -1;
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(vm, btf__type_by_id(vm, id)->type);	/* pointer */
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(vm, t->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) != 4)
+		return false;
+	p = btf_params(t);
+	t = btf__type_by_id(vm, p[3].type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(vm, t->type);
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(vm, t->name_off), "mem_cgroup");
+}
+
+/* vmscan: the *_v7 begin programs when the kernel passes the memcg (7.x),
+ * else *_v6 (6.18); proactive entry points from kallsyms. */
+static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+		       size_t budget)
+{
+	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
+	struct nl_vmscan *v;
+	uint64_t lo[2], hi[2];
+	bool v7 = tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
+		  tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
+
+	if (!tp_btf_exists(vm, "mm_vmscan_lru_shrink_inactive")) {
+		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
+		return 0;
+	}
+	v = nl_vmscan__open();
+	if (!v)
+		return -errno;
+	struct { struct bpf_program *p; const char *tp; bool want; } pr[] = {
+		{ v->progs.memcg_begin_v7, "mm_vmscan_memcg_reclaim_begin", v7 },
+		{ v->progs.memcg_begin_v6, "mm_vmscan_memcg_reclaim_begin", !v7 },
+		{ v->progs.memcg_end, "mm_vmscan_memcg_reclaim_end", true },
+		{ v->progs.direct_begin_v7, "mm_vmscan_direct_reclaim_begin", v7 },
+		{ v->progs.direct_begin_v6, "mm_vmscan_direct_reclaim_begin", !v7 },
+		{ v->progs.direct_end, "mm_vmscan_direct_reclaim_end", true },
+		{ v->progs.node_begin, "mm_vmscan_node_reclaim_begin", true },
+		{ v->progs.node_end, "mm_vmscan_node_reclaim_end", true },
+		{ v->progs.kswapd_wake, "mm_vmscan_kswapd_wake", true },
+		{ v->progs.kswapd_sleep, "mm_vmscan_kswapd_sleep", true },
+		{ v->progs.throttled, "mm_vmscan_throttled", true },
+		{ v->progs.lru_isolate, "mm_vmscan_lru_isolate", true },
+		{ v->progs.shrink_inactive, "mm_vmscan_lru_shrink_inactive", true },
+		{ v->progs.shrink_active, "mm_vmscan_lru_shrink_active", true },
+		{ v->progs.reclaim_pages, "mm_vmscan_reclaim_pages", true },
+	};
+	for (size_t i = 0; i < sizeof(pr) / sizeof(pr[0]); i++) {
+		bool have = pr[i].want && tp_btf_exists(vm, pr[i].tp);
+
+		bpf_program__set_autoload(pr[i].p, have);
+		if (pr[i].want && !have)
+			add_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
+	}
+	v->rodata->nl_cgroup_mode = o->cgroup_mode;
+	if (nl_ksym_ranges("/proc/kallsyms", proactive_fns, 2, lo, hi) > 0) {
+		for (int i = 0; i < 2; i++) {
+			v->rodata->nl_proactive_lo[i] = lo[i];
+			v->rodata->nl_proactive_hi[i] = hi[i];
+		}
+		b->vmscan_proactive = true;
+	} else {
+		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms: memory.reclaim counts as limit reclaim");
+	}
+	size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
+	size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
+	if (nl_vmscan__load(v)) {
+		int e = -errno;
+
+		add_missing(b, "reclaim: BPF load failed (%s; --verbose shows why)", strerror(-e));
+		nl_vmscan__destroy(v);
+		return 0;
+	}
+	b->vmscan = v;
+	attach_all(b, v->obj);
+	b->have_vmscan = true;
+	b->vmscan_memcg_arg = v7;
+	return 0;
+}
+
+int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen)
+{
+	size_t budget = o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET;
+	struct btf *vm;
+	int e;
+
+	memset(b, 0, sizeof(*b));
+	b->stats_fd = -1;
+	verbose = o->verbose;
+	libbpf_set_print(print_fn);
+
+	if (!have_caps()) {
+		snprintf(err, errlen, "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs: run it with sudo");
+		return NL_EXIT_PRIV;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(err, errlen, "this kernel has no BTF (/sys/kernel/btf/vmlinux): numalens needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return NL_EXIT_KERNEL;
+	}
+	e = ensure_fs("tracefs", TRACEFS, TRACEFS_MAGIC);
+	if (e) {
+		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "'",
+			 strerror(-e));
+		return NL_EXIT_KERNEL;
+	}
+	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
+	if (e)
+		add_missing(b, "bpffs not mounted on /sys/fs/bpf and mount failed (%s): nothing is pinned",
+			    strerror(-e));
+
+	b->nr_cpus = libbpf_num_possible_cpus();
+	if (b->nr_cpus <= 0) {
+		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));
+		return NL_EXIT_FAIL;
+	}
+	vm = btf__load_vmlinux_btf();
+	if (!vm) {
+		snprintf(err, errlen, "cannot parse the kernel's BTF (%s): is /sys/kernel/btf/vmlinux readable?",
+			 strerror(errno));
+		return NL_EXIT_KERNEL;
+	}
+	e = o->vmscan_only ? 0 : open_sched(b, o, vm, budget);
+	if (!e && !o->vmscan_only)
+		e = open_alloc(b, o, budget);
+	if (!e && !o->vmscan_only)
+		e = open_migrate(b, o, vm, budget);
+	if (!e)
+		e = open_vmscan(b, o, vm, budget);
+	btf__free(vm);
+	if (e) {
+		snprintf(err, errlen, "cannot open BPF objects (%s)", strerror(-e));
+		nl_bpf_close(b);
+		return NL_EXIT_FAIL;
+	}
+	if (!b->have_sched && !b->have_alloc && !b->have_migrate && !b->have_vmscan) {
+		snprintf(err, errlen, "no tracepoint numalens needs could be attached: %s", b->missing);
+		nl_bpf_close(b);
+		return NL_EXIT_KERNEL;
+	}
+	/* Per-program run time for `make bench` and the self metrics; the
+	 * kernel turns it off again when this fd closes. */
+	b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return NL_EXIT_OK;
+}
+
+int nl_bpf_set_pfn_table(struct nl_bpf *b, const struct nl_pfn_range *r, int n)
+{
+	struct nl_pfn_table t = {};
+	unsigned key = 0;
+
+	if (n < 0 || n > NL_MAX_PFN_RANGES)
+		return -EINVAL;
+	if (!b->alloc)
+		return 0;
+	t.n = (unsigned)n;
+	memcpy(t.r, r, (size_t)n * sizeof(*r));
+	if (bpf_map__update_elem(b->alloc->maps.pfn_table, &key, sizeof(key), &t, sizeof(t), 0))
+		return -errno;
+	return 0;
+}
+
+int nl_bpf_prog_stats(const struct nl_bpf *b, char names[][64], unsigned long long *run_cnt,
+		      unsigned long long *run_time_ns, int max)
+{
+	struct bpf_object *objs[4] = {
+		b->sched ? b->sched->obj : NULL,
+		b->alloc ? b->alloc->obj : NULL,
+		b->migrate ? b->migrate->obj : NULL,
+		b->vmscan ? b->vmscan->obj : NULL,
+	};
+	int n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		struct bpf_program *p;
+
+		if (!objs[i])
+			continue;
+		bpf_object__for_each_program(p, objs[i]) {
+			struct bpf_prog_info info = {};
+			__u32 len = sizeof(info);
+			int fd = bpf_program__fd(p);
+
+			if (fd < 0 || n >= max)
+				continue;
+			if (bpf_prog_get_info_by_fd(fd, &info, &len))
+				continue;
+			snprintf(names[n], 64, "%s", bpf_program__name(p));
+			run_cnt[n] = info.run_cnt;
+			run_time_ns[n] = info.run_time_ns;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void add_drops(const struct nl_bpf *b, struct bpf_map *m, unsigned long long drops[NL_NR_DROPS])
+{
+	unsigned long long vals[b->nr_cpus];
+
+	for (unsigned k = 0; k < NL_NR_DROPS; k++) {
+		if (bpf_map__lookup_elem(m, &k, sizeof(k), vals, sizeof(vals), 0))
+			continue;
+		for (int c = 0; c < b->nr_cpus; c++)
+			drops[k] += vals[c];
+	}
+}
+
+void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS])
+{
+	memset(drops, 0, sizeof(unsigned long long) * NL_NR_DROPS);
+	if (b->sched)
+		add_drops(b, b->sched->maps.drops, drops);
+	if (b->alloc)
+		add_drops(b, b->alloc->maps.drops, drops);
+	if (b->migrate)
+		add_drops(b, b->migrate->maps.drops, drops);
+	if (b->vmscan)
+		add_drops(b, b->vmscan->maps.drops, drops);
+}
+
+void nl_bpf_close(struct nl_bpf *b)
+{
+	for (int i = 0; i < b->nr_links; i++)
+		bpf_link__destroy(b->links[i]);
+	b->nr_links = 0;
+	nl_sched__destroy(b->sched);
+	nl_alloc__destroy(b->alloc);
+	nl_migrate__destroy(b->migrate);
+	nl_vmscan__destroy(b->vmscan);
+	b->vmscan = NULL;
+	b->sched = NULL;
+	b->alloc = NULL;
+	b->migrate = NULL;
+	if (b->stats_fd >= 0)
+		close(b->stats_fd);
+	b->stats_fd = -1;
+}

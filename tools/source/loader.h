@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Loading numalens' BPF objects (sched, alloc, migrate skeletons) on the
+ * live kernel: preflight checks with one clear message per missing
+ * prerequisite, map sizing to a memory budget, per-tracepoint degradation
+ * (a missing tracepoint disables only its figure), and BPF run-time stats.
+ */
+#ifndef NL_LOADER_H
+#define NL_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "nl_types.h"
+
+struct nl_sched;
+struct nl_alloc;
+struct nl_migrate;
+struct nl_vmscan;
+struct bpf_link;
+
+/* Exit codes shared by the CLI (documented in numalens --help). */
+enum nl_exit {
+	NL_EXIT_OK = 0,
+	NL_EXIT_FAIL = 1,	/* runtime failure */
+	NL_EXIT_USAGE = 2,	/* bad command line */
+	NL_EXIT_PRIV = 3,	/* not root / missing CAP_BPF, CAP_PERFMON */
+	NL_EXIT_KERNEL = 4,	/* kernel lacks BTF, bpffs/tracefs, or every tracepoint */
+};
+
+struct nl_bpf_opts {
+	int cgroup_mode;	/* enum nl_cgroup_mode */
+	bool track_class;	/* attach mm_lru_insertion for anon/file/shmem */
+	bool verbose;		/* libbpf's log to stderr */
+	size_t map_budget_bytes;/* per per-CPU map; 0 = default 32 MiB */
+	bool vmscan_only;	/* load only the reclaim (vmscan) object: for a
+				 * long-running consumer of reclaim figures such
+				 * as `numalens reclaim`, which has no use for
+				 * the sched_switch/page-alloc hot-path programs */
+};
+
+/* The loaded objects. Any skeleton pointer may be NULL when its
+ * tracepoints are missing; `missing` says which and why. */
+struct nl_bpf {
+	struct nl_sched *sched;
+	struct nl_alloc *alloc;
+	struct nl_migrate *migrate;
+	struct nl_vmscan *vmscan;	/* reclaim figures (vmscan.bpf.c) */
+	struct bpf_link *links[32];
+	int nr_links;
+	bool have_sched, have_alloc, have_alloc_class, have_migrate;
+	bool have_vmscan;
+	bool vmscan_memcg_arg;	/* 7.x: reclaim begin events name the memcg;
+				 * false: limit reclaim is charged to the
+				 * reclaiming task's cgroup */
+	bool vmscan_proactive;	/* memory.reclaim told apart from limit reclaim
+				 * (kallsyms had its entry points) */
+	int stats_fd;		/* BPF_ENABLE_STATS fd, -1 if refused */
+	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
+	char missing[512];
+};
+
+/* Check privileges, BTF, bpffs and tracefs (mounting those two when
+ * absent), then open, size, load and attach every object whose
+ * tracepoints exist. On failure returns an enum nl_exit code (> 0) and
+ * writes a one-line message saying what to do into @err. 0 on success,
+ * also when some figures are missing (see b->missing). */
+int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen);
+
+/* Load the pfn -> (nid, zone) table (@n ranges, sorted, half-open) into
+ * the alloc object. Returns 0, -EINVAL if @n > NL_MAX_PFN_RANGES, or a
+ * negative errno from the map update. No-op without the alloc object. */
+int nl_bpf_set_pfn_table(struct nl_bpf *b, const struct nl_pfn_range *r, int n);
+
+/* Fill names/run counts/run times of the attached programs (from
+ * bpf_prog_info; run time needs the stats fd). Returns the count written,
+ * at most @max. */
+int nl_bpf_prog_stats(const struct nl_bpf *b, char names[][64], unsigned long long *run_cnt,
+		      unsigned long long *run_time_ns, int max);
+
+/* Tell the sched program whether kernel.numa_balancing is on: while it is
+ * off, on-CPU time is binned into no locality bucket (the tasks' fault
+ * counters are stale then). No-op without the sched object. */
+void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on);
+
+/* Sum the drop counters of all objects into @drops[NL_NR_DROPS]. */
+void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS]);
+
+/* Detach and free everything. Safe on a zeroed or partly opened struct. */
+void nl_bpf_close(struct nl_bpf *b);
+
+#endif

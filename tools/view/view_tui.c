@@ -1,0 +1,1097 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The ncurses TUI. Everything drawn comes from a private copy of the last
+ * snapshot, so keys (views, sort, filter, resize) redraw at once without
+ * waiting for the next interval and without the CLI keeping its snapshot.
+ * ASCII only: it must read the same on a serial console, in a VM guest and
+ * through a pty in the tests.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "view_agent.h"
+#include "view_fmt.h"
+#include "view_tui.h"
+#include "vmscan_figs.h"
+
+#define MIN_COLS 40
+#define MIN_LINES 8
+#define HEAD_LINES 4		/* title, sources, view line, column header */
+#define MAX_COLS 64
+#define STACK 8
+#define MIB (1024.0 * 1024.0)
+
+struct nl_tui {
+	SCREEN *scr;
+	struct nl_view_opts opts;
+	enum nl_tui_view view;
+	enum nl_tui_view stack[STACK];	/* for 'b' (back) */
+	int depth;
+	struct nl_snapshot snap;
+	bool have_snap;
+	/* selection follows the row's identity across refreshes and re-sorts */
+	pid_t sel_pid;
+	uint64_t sel_cg;
+	int sel_node;
+	int sel_idx[3], top[3];		/* per list view: row index and scroll offset */
+	bool detail_is_cg;
+	pid_t detail_pid;
+	uint64_t detail_cg;
+	int text_top;			/* scroll offset of detail/help */
+	bool prompt;
+	char pbuf[256];
+	int plen;
+	char msg[160];
+	volatile sig_atomic_t *stop;
+	int *idx;			/* current row order */
+	int nidx, idx_cap;
+};
+
+/* --- pure pieces --------------------------------------------------------- */
+
+int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown)
+{
+	int used = -1, flex = -1;
+
+	for (int i = 0; i < n; i++) {
+		shown[i] = true;
+		used += cols[i].width + 1;
+	}
+	while (used > width) {
+		int drop = -1;
+
+		for (int i = 0; i < n; i++)
+			if (shown[i] && cols[i].prio > 0 &&
+			    (drop < 0 || cols[i].prio >= cols[drop].prio))
+				drop = i;
+		if (drop < 0)
+			break;	/* only prio-0 columns left: the caller clips */
+		shown[drop] = false;
+		used -= cols[drop].width + 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (shown[i] && cols[i].flex && flex < 0)
+			flex = i;
+	if (flex < 0)
+		return 0;
+	return cols[flex].width + (width > used ? width - used : 0);
+}
+
+char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail)
+{
+	int len = (int)strlen(src);
+
+	if (width <= 0) {
+		dst[0] = '\0';
+		return dst;
+	}
+	if (len <= width) {
+		if (left)
+			snprintf(dst, width + 1, "%-*s", width, src);
+		else
+			snprintf(dst, width + 1, "%*s", width, src);
+		return dst;
+	}
+	if (width == 1) {
+		dst[0] = '~';
+	} else if (keep_tail) {
+		dst[0] = '~';
+		memcpy(dst + 1, src + len - (width - 1), width - 1);
+	} else {
+		memcpy(dst, src, width - 1);
+		dst[width - 1] = '~';
+	}
+	dst[width] = '\0';
+	return dst;
+}
+
+/* --- snapshot copy -------------------------------------------------------- */
+
+static int snap_copy(struct nl_tui *t, const struct nl_snapshot *s)
+{
+	struct nl_snapshot c;
+	int cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
+	int e;
+
+	if (cap > t->idx_cap) {
+		int *idx = realloc(t->idx, (size_t)cap * sizeof(*idx));
+
+		if (!idx)
+			return -ENOMEM;
+		t->idx = idx;
+		t->idx_cap = cap;
+	}
+	e = nl_snapshot_copy(&c, s);
+	if (e)
+		return e;
+	nl_snapshot_free(&t->snap);
+	t->snap = c;
+	t->have_snap = true;
+	return 0;
+}
+
+/* --- drawing helpers ------------------------------------------------------ */
+
+/* Print @fmt at row @y, clipped to the screen width and cleared to the end. */
+static void line_at(int y, attr_t attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (y < 0 || y >= LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	move(y, 0);
+	clrtoeol();
+	attron(attr);
+	addnstr(buf, COLS);
+	attroff(attr);
+}
+
+static const char *view_name(enum nl_tui_view v)
+{
+	switch (v) {
+	case NL_TUI_VIEW_PROC: return "Processes";
+	case NL_TUI_VIEW_CGROUP: return "Cgroups (tree)";
+	case NL_TUI_VIEW_NODE: return "Nodes";
+	case NL_TUI_VIEW_DETAIL: return "Detail";
+	case NL_TUI_VIEW_HELP: return "Help";
+	}
+	return "?";
+}
+
+static void draw_title(struct nl_tui *t)
+{
+	const struct nl_snapshot *s = &t->snap;
+	char ts[32] = "--:--:--", filt[300] = "";
+	time_t sec = (time_t)(s->timestamp_ns / 1000000000ull);
+	struct tm tm;
+
+	if (t->have_snap && localtime_r(&sec, &tm))
+		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+	line_at(0, A_BOLD, "numalens top  seq %llu  %s  interval %.2f s  kernel %s",
+		(unsigned long long)s->seq, ts, s->interval_ns / 1e9,
+		s->kernel[0] ? s->kernel : "?");
+	if (!t->have_snap) {
+		line_at(1, 0, "waiting for the first interval...");
+	} else {
+		line_at(1, 0, "locality: %s  alloc: %s  migrate: %s  %s%s",
+			nl_locality_source_ok(s) ? "on" :
+			(s->src.numa_balancing ? "unavail (no sched program)" :
+			 "unavail (numa_balancing off)"),
+			s->src.alloc ? "on" : "off", s->src.migrate ? "on" : "off",
+			s->src.missing[0] ? "missing: " : "", s->src.missing);
+	}
+	if (t->opts.filter.pid > 0)
+		snprintf(filt, sizeof(filt), "  filter: pid %d", (int)t->opts.filter.pid);
+	else if (t->opts.filter.cgroup[0])
+		snprintf(filt, sizeof(filt), "  filter: cgroup %.200s%s", t->opts.filter.cgroup,
+			 strlen(t->opts.filter.cgroup) > 200 ? "..." : "");	/* a header line */
+	else if (t->opts.filter.comm[0])
+		snprintf(filt, sizeof(filt), "  filter: name %s", t->opts.filter.comm);
+	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
+		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
+}
+
+static void draw_footer(struct nl_tui *t)
+{
+	if (t->prompt)
+		line_at(LINES - 1, A_BOLD, "filter (pid, name or /cgroup, empty clears): %s_", t->pbuf);
+	else if (t->msg[0])
+		line_at(LINES - 1, A_BOLD, "%s", t->msg);
+	else
+		line_at(LINES - 1, A_REVERSE, "%s", COLS >= 92 ?
+			"q quit  h procs  c cgroups  n nodes  d detail  b back  / filter  1-9 sort  r refresh  ? help" :
+			"q quit  h c n views  d detail  b back  / filter  1-9 sort  r refresh  ? help");
+}
+
+/* A table: columns plus, per column, what it shows and for which node. */
+struct table {
+	struct nl_tui_col cols[MAX_COLS];
+	int kind[MAX_COLS];
+	int node[MAX_COLS];	/* index into snap.nodes for per-node columns */
+	bool shown[MAX_COLS];
+	int n, flexw;
+};
+
+static void tcol(struct table *tb, const char *name, int width, int prio, bool flex,
+		 bool left, int kind, int node)
+{
+	if (tb->n >= MAX_COLS)
+		return;
+	tb->cols[tb->n] = (struct nl_tui_col){ name, width, prio, flex, left };
+	tb->kind[tb->n] = kind;
+	tb->node[tb->n] = node;
+	tb->n++;
+}
+
+/* Per-node column names live as long as the table. */
+static char g_names[MAX_COLS][24];
+
+static const char *node_col(int slot, const char *fmt, int nid)
+{
+	snprintf(g_names[slot % MAX_COLS], sizeof(g_names[0]), fmt, nid);
+	return g_names[slot % MAX_COLS];
+}
+
+/* Write one row: @cell(kind, node) gives each cell's text. */
+static void draw_row(struct table *tb, int y, attr_t attr,
+		     void (*cell)(struct nl_tui *, const void *, int, int, char *, size_t),
+		     struct nl_tui *t, const void *row)
+{
+	char line[1024], c[512], fit[512];
+	int pos = 0;
+
+	for (int i = 0; i < tb->n && pos < (int)sizeof(line) - 1; i++) {
+		int w;
+
+		if (!tb->shown[i])
+			continue;
+		w = tb->cols[i].flex ? tb->flexw : tb->cols[i].width;
+		if (w > (int)sizeof(fit) - 1)
+			w = sizeof(fit) - 1;
+		if (row)
+			cell(t, row, tb->kind[i], tb->node[i], c, sizeof(c));
+		else
+			snprintf(c, sizeof(c), "%s", tb->cols[i].name);
+		nl_tui_fit(fit, c, w, tb->cols[i].left, tb->cols[i].flex && tb->kind[i] != 0);
+		pos += snprintf(line + pos, sizeof(line) - pos, "%s%s", pos ? " " : "", fit);
+	}
+	line_at(y, attr, "%s", line);
+}
+
+/* Rows that fit between the header and the footer. */
+static int body_rows(void)
+{
+	return LINES - HEAD_LINES - 1;
+}
+
+/* Clamp the selection of list @v to @n rows and scroll it into view. */
+static void fix_scroll(struct nl_tui *t, int v, int n)
+{
+	int h = body_rows();
+
+	if (t->sel_idx[v] >= n)
+		t->sel_idx[v] = n - 1;
+	if (t->sel_idx[v] < 0)
+		t->sel_idx[v] = 0;
+	if (t->top[v] > t->sel_idx[v])
+		t->top[v] = t->sel_idx[v];
+	if (h > 0 && t->sel_idx[v] >= t->top[v] + h)
+		t->top[v] = t->sel_idx[v] - h + 1;
+	/* never leave blank rows below the list when it shrank or after End */
+	if (h > 0 && t->top[v] > n - h)
+		t->top[v] = n - h;
+	if (t->top[v] < 0)
+		t->top[v] = 0;
+}
+
+/* --- process view --------------------------------------------------------- */
+
+enum { PC_PID = 1, PC_COMM, PC_CPU, PC_RUN, PC_RMT, PC_LCL, PC_RMTPCT, PC_LOC, PC_RSS,
+       PC_RSSN, PC_MIGR, PC_CGROUP };
+
+static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
+{
+	const struct nl_snapshot *s = &t->snap;
+	const struct nl_proc *p = row;
+	int nid = ni >= 0 ? s->nodes[ni].nid : 0;
+	bool nid_ok = nid >= 0 && nid < NL_MAX_NODES;
+	double r;
+	uint64_t rss;
+
+	switch (kind) {
+	case PC_PID: snprintf(b, sz, "%d", (int)p->pid); break;
+	case PC_COMM: snprintf(b, sz, "%s%s", p->comm, p->alive ? "" : "*"); break;
+	case PC_CPU: snprintf(b, sz, "%.1f", p->f.cpu_pct); break;
+	case PC_RUN:
+		if (!nid_ok || !p->f.run_ns)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.1f", nl_pct(p->f.run_ns_by_node[nid], p->f.run_ns));
+		break;
+	case PC_RMT: nl_fmt_num(b, sz, nl_rate(p->f.alloc.pages_remote, s->interval_ns)); break;
+	case PC_LCL: nl_fmt_num(b, sz, nl_rate(p->f.alloc.pages_local, s->interval_ns)); break;
+	case PC_RMTPCT:
+		if (nl_remote_ratio(&p->f.alloc, &r))
+			snprintf(b, sz, "%.1f", r * 100);
+		else
+			snprintf(b, sz, "n/a");
+		break;
+	case PC_LOC: nl_fmt_locality(b, sz, &p->f.loc, nl_locality_source_ok(s)); break;
+	case PC_RSS:
+		if (nl_proc_rss_pages(p, s->nr_nodes, &rss))
+			snprintf(b, sz, "%.1f", rss * (double)s->page_size / MIB);
+		else
+			snprintf(b, sz, "-");
+		break;
+	case PC_RSSN:
+		if (!p->rss_known || !nid_ok)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.1f", p->rss_pages_by_node[nid] * (double)s->page_size / MIB);
+		break;
+	case PC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&p->f)); break;
+	case PC_CGROUP: snprintf(b, sz, "%s", p->cgroup_path); break;
+	default: b[0] = '\0';
+	}
+}
+
+static void proc_table(struct nl_tui *t, struct table *tb)
+{
+	const struct nl_snapshot *s = &t->snap;
+	int slot = 0;
+
+	tb->n = 0;
+	tcol(tb, "PID", 7, 0, false, false, PC_PID, -1);
+	tcol(tb, "COMM", 15, 0, false, true, PC_COMM, -1);
+	tcol(tb, "CPU%", 6, 0, false, false, PC_CPU, -1);
+	for (int i = 0; i < s->nr_nodes && i < 8; i++)
+		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, PC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);	/* the batch text's order and names */
+	tcol(tb, "RMT/s", 6, 1, false, false, PC_RMT, -1);
+	tcol(tb, "RMT%", 5, 1, false, false, PC_RMTPCT, -1);
+	tcol(tb, "LOCALITY", 8, 1, false, false, PC_LOC, -1);
+	tcol(tb, "RSS_MiB", 8, 3, false, false, PC_RSS, -1);
+	for (int i = 0; i < s->nr_nodes && i < 8; i++)
+		tcol(tb, node_col(slot++, "RSS_N%d", s->nodes[i].nid), 8, 5, false, false, PC_RSSN, i);
+	tcol(tb, "MIGR", 6, 3, false, false, PC_MIGR, -1);
+	tcol(tb, "CGROUP", 10, 2, true, true, PC_CGROUP, -1);
+	tb->flexw = nl_tui_layout(tb->cols, tb->n, COLS, tb->shown);
+}
+
+static int order_procs(struct nl_tui *t)
+{
+	int n = nl_sort_procs(&t->snap, t->opts.sort, &t->opts.filter, t->idx);
+
+	if (n < 0)
+		n = 0;
+	if (t->opts.top_n > 0 && n > t->opts.top_n)
+		n = t->opts.top_n;
+	t->nidx = n;
+	/* The selection keeps its row, not its process: following a process
+	 * that went idle would scroll the busiest rows off the screen. */
+	fix_scroll(t, 0, n);
+	if (n)
+		t->sel_pid = t->snap.procs[t->idx[t->sel_idx[0]]].pid;
+	return n;
+}
+
+static void draw_procs(struct nl_tui *t)
+{
+	struct table tb;
+	int n = order_procs(t), h = body_rows();
+
+	proc_table(t, &tb);
+	draw_row(&tb, HEAD_LINES - 1, A_BOLD | A_UNDERLINE, proc_cell, t, NULL);
+	for (int k = t->top[0], y = HEAD_LINES; k < n && y < HEAD_LINES + h; k++, y++)
+		draw_row(&tb, y, k == t->sel_idx[0] ? A_REVERSE : 0, proc_cell, t,
+			 &t->snap.procs[t->idx[k]]);
+	if (!n)
+		line_at(HEAD_LINES, 0, "  no process matches%s",
+			nl_filter_active(&t->opts.filter) ? " the filter (/ then Enter clears it)" : "");
+}
+
+/* --- cgroup view ---------------------------------------------------------- */
+
+enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR, CC_RCLM, CC_AGT };
+
+/* Pages freed per second by reclaim, all contexts; "-" without vmscan. */
+static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
+			const struct nl_vs_page_figs *t)
+{
+	struct nl_vs_summary sum;
+
+	if (!d) {
+		snprintf(b, sz, "-");
+		return;
+	}
+	nl_vs_summarize(d, t, &sum);
+	nl_fmt_num(b, sz, nl_rate(sum.freed, s->interval_ns));
+}
+
+static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
+{
+	const struct nl_snapshot *s = &t->snap;
+	const struct nl_cgroup *c = row;
+	int nid = ni >= 0 ? s->nodes[ni].nid : 0;
+	bool nid_ok = nid >= 0 && nid < NL_MAX_NODES;
+	char bar[16];
+	double r;
+	int depth = c->depth < 0 ? 0 : c->depth > 20 ? 20 : c->depth;
+
+	switch (kind) {
+	case CC_NAME:
+		snprintf(b, sz, "%*s%s%s", 2 * depth, "", depth ? nl_cgroup_name(c->path) : c->path,
+			 c->removed ? " (removed)" : "");
+		break;
+	case CC_CPU: snprintf(b, sz, "%.1f", c->f.cpu_pct); break;
+	case CC_RUN:
+		if (!nid_ok || !c->f.run_ns)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.1f", nl_pct(c->f.run_ns_by_node[nid], c->f.run_ns));
+		break;
+	case CC_RMT: nl_fmt_num(b, sz, nl_rate(c->f.alloc.pages_remote, s->interval_ns)); break;
+	case CC_LCL: nl_fmt_num(b, sz, nl_rate(c->f.alloc.pages_local, s->interval_ns)); break;
+	case CC_RMTPCT:
+		if (nl_remote_ratio(&c->f.alloc, &r))
+			snprintf(b, sz, "%.1f", r * 100);
+		else
+			snprintf(b, sz, "n/a");
+		break;
+	case CC_LOC: nl_fmt_locality(b, sz, &c->f.loc, nl_locality_source_ok(s)); break;
+	case CC_BAR:
+		snprintf(b, sz, "|%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
+						      nl_locality_source_ok(s)));
+		break;
+	case CC_EXEC:
+		if (!nid_ok)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.0f", c->f.run_ns_by_node[nid] / 1e6);
+		break;
+	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&c->f)); break;
+	case CC_RCLM: {
+		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, c);
+
+		fmt_reclaim(b, sz, s, v ? v->pages : NULL, v ? v->pages_total : NULL);
+		break;
+	}
+	case CC_AGT: nl_agent_fmt_rate(b, sz, s, c, true); break;
+	default: b[0] = '\0';
+	}
+}
+
+static void cg_table(struct nl_tui *t, struct table *tb)
+{
+	const struct nl_snapshot *s = &t->snap;
+	int slot = 0;
+
+	tb->n = 0;
+	tcol(tb, "CGROUP", 16, 0, true, true, CC_NAME, -1);
+	tcol(tb, "CPU%", 6, 0, false, false, CC_CPU, -1);
+	for (int i = 0; i < s->nr_nodes && i < 8; i++)
+		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, CC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);	/* the batch text's order and names */
+	tcol(tb, "RMT/s", 6, 1, false, false, CC_RMT, -1);
+	tcol(tb, "RMT%", 5, 1, false, false, CC_RMTPCT, -1);
+	tcol(tb, "LOCALITY", 8, 1, false, false, CC_LOC, -1);
+	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 2, false, true, CC_BAR, -1);
+	for (int i = 0; i < s->nr_nodes && i < 8; i++)
+		tcol(tb, node_col(slot++, "EXEC_MS_N%d", s->nodes[i].nid), 11, 5, false, false, CC_EXEC, i);
+	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
+	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
+	tcol(tb, "AGT/s", 5, 3, false, false, CC_AGT, -1);
+	tb->flexw = nl_tui_layout(tb->cols, tb->n, COLS, tb->shown);
+}
+
+static int order_cgroups(struct nl_tui *t)
+{
+	int n = nl_sort_cgroups(&t->snap, t->opts.sort, &t->opts.filter, true, t->idx);
+
+	if (n < 0)
+		n = 0;
+	if (t->opts.top_n > 0 && n > t->opts.top_n)
+		n = t->opts.top_n;
+	t->nidx = n;
+	fix_scroll(t, 1, n);
+	if (n)
+		t->sel_cg = t->snap.cgroups[t->idx[t->sel_idx[1]]].id;
+	return n;
+}
+
+static void draw_cgroups(struct nl_tui *t)
+{
+	struct table tb;
+	int n = order_cgroups(t), h = body_rows();
+
+	cg_table(t, &tb);
+	draw_row(&tb, HEAD_LINES - 1, A_BOLD | A_UNDERLINE, cg_cell, t, NULL);
+	for (int k = t->top[1], y = HEAD_LINES; k < n && y < HEAD_LINES + h; k++, y++)
+		draw_row(&tb, y, k == t->sel_idx[1] ? A_REVERSE : 0, cg_cell, t,
+			 &t->snap.cgroups[t->idx[k]]);
+	if (!n)
+		line_at(HEAD_LINES, 0, "  no cgroup matches");
+}
+
+/* --- node view ------------------------------------------------------------ */
+
+enum { NC_NODE = 1, NC_CPUS, NC_CPU, NC_USED, NC_FREE, NC_HIT, NC_MISS, NC_FOREIGN,
+       NC_LOCAL, NC_BPFLOCAL, NC_OTHER, NC_BPFOTHER, NC_BPFPAGES, NC_RCLM };
+
+static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
+{
+	const struct nl_node *n = row;
+	const struct nl_numastat *ns = &n->numastat;
+
+	switch (kind) {
+	case NC_NODE: snprintf(b, sz, "%d", n->nid); break;
+	case NC_CPUS: snprintf(b, sz, "%s", n->cpulist); break;
+	case NC_CPU: snprintf(b, sz, "%.1f", n->cpu_busy_pct); break;
+	case NC_USED: snprintf(b, sz, "%.0f", n->mem_used_bytes / MIB); break;
+	case NC_FREE: snprintf(b, sz, "%.0f", n->mem_free_bytes / MIB); break;
+	case NC_HIT: nl_fmt_num(b, sz, (double)ns->numa_hit); break;
+	case NC_MISS: nl_fmt_num(b, sz, (double)ns->numa_miss); break;
+	case NC_FOREIGN: nl_fmt_num(b, sz, (double)ns->numa_foreign); break;
+	case NC_LOCAL: nl_fmt_num(b, sz, (double)ns->local_node); break;
+	case NC_BPFLOCAL: nl_fmt_num(b, sz, (double)n->bpf_events_local); break;
+	case NC_OTHER: nl_fmt_num(b, sz, (double)ns->other_node); break;
+	case NC_BPFOTHER: nl_fmt_num(b, sz, (double)n->bpf_events_other); break;
+	case NC_BPFPAGES: nl_fmt_num(b, sz, (double)n->bpf_pages); break;
+	case NC_RCLM:
+		fmt_reclaim(b, sz, &t->snap, t->snap.src.vmscan ? n->vmscan : NULL, n->vmscan_total);
+		break;
+	default: b[0] = '\0';
+	}
+}
+
+static void draw_nodes(struct nl_tui *t)
+{
+	const struct nl_snapshot *s = &t->snap;
+	struct table tb = { .n = 0 };
+	int h = body_rows(), y = HEAD_LINES;
+
+	/* Priorities keep the local/remote pairs and RCLM/s at 80 columns:
+	 * they answer "is this node's memory served remotely"; memory sizes
+	 * and the other numastat counters give way first. */
+	tcol(&tb, "NODE", 4, 0, false, false, NC_NODE, -1);
+	tcol(&tb, "CPUS", 9, 2, true, true, NC_CPUS, -1);
+	tcol(&tb, "CPU%", 6, 0, false, false, NC_CPU, -1);
+	tcol(&tb, "USED_MiB", 8, 2, false, false, NC_USED, -1);
+	tcol(&tb, "FREE_MiB", 8, 2, false, false, NC_FREE, -1);
+	tcol(&tb, "NUMA_HIT", 8, 3, false, false, NC_HIT, -1);
+	tcol(&tb, "MISS", 6, 3, false, false, NC_MISS, -1);
+	tcol(&tb, "FOREIGN", 7, 3, false, false, NC_FOREIGN, -1);
+	tcol(&tb, "LOCAL_NODE", 10, 1, false, false, NC_LOCAL, -1);
+	tcol(&tb, "BPF_LOCAL", 9, 1, false, false, NC_BPFLOCAL, -1);
+	tcol(&tb, "OTHER_NODE", 10, 1, false, false, NC_OTHER, -1);
+	tcol(&tb, "BPF_OTHER", 9, 1, false, false, NC_BPFOTHER, -1);
+	tcol(&tb, "BPF_PAGES", 9, 3, false, false, NC_BPFPAGES, -1);
+	tcol(&tb, "RCLM/s", 6, 1, false, false, NC_RCLM, -1);
+	tb.flexw = nl_tui_layout(tb.cols, tb.n, COLS, tb.shown);
+	draw_row(&tb, HEAD_LINES - 1, A_BOLD | A_UNDERLINE, node_cell, t, NULL);
+	fix_scroll(t, 2, s->nr_nodes);
+	for (int k = t->top[2]; k < s->nr_nodes && y < HEAD_LINES + h; k++, y++)
+		draw_row(&tb, y, 0, node_cell, t, &s->nodes[k]);
+	if (y < HEAD_LINES + h)
+		line_at(y++, 0, "numastat: sysfs deltas (allocator calls); BPF: mm_page_alloc events%s",
+			s->src.vm_numa_stat ? "" : "  (vm.numa_stat off: numastat not comparable)");
+}
+
+/* --- detail and help: scrollable text ------------------------------------ */
+
+struct lines {
+	char (*l)[256];
+	int n, cap;
+};
+
+static void addl(struct lines *L, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (L->n == L->cap) {
+		int cap = L->cap ? 2 * L->cap : 64;
+		char (*l)[256] = realloc(L->l, (size_t)cap * sizeof(*l));
+
+		if (!l)
+			return;
+		L->l = l;
+		L->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(L->l[L->n++], sizeof(L->l[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void detail_figs(struct nl_tui *t, struct lines *L, const struct nl_figs *f,
+			const struct nl_proc *p, const struct nl_cgroup *c)
+{
+	const struct nl_snapshot *s = &t->snap;
+	char loc[16], bar[64], num[16];
+	uint64_t locsum = 0;
+	double r;
+	const struct nl_alloc_figs *a = &f->alloc;
+	const struct nl_migrate_figs *m = &f->mig;
+
+	addl(L, "CPU %.1f%%  run %.3f s this interval, %.3f s since start", f->cpu_pct,
+	     f->run_ns / 1e9, f->run_ns_total / 1e9);
+	addl(L, "");
+	addl(L, "%4s %7s %10s %10s %12s %12s", "NODE", "RUN%", "RUN_ms", p ? "RSS_MiB" : "MEM_MiB",
+	     "ALLOC_pages", "ALLOC_pg/s");
+	for (int i = 0; i < s->nr_nodes; i++) {
+		int nid = s->nodes[i].nid;
+		char mem[24] = "-";
+
+		if (nid < 0 || nid >= NL_MAX_NODES)
+			continue;
+		if (p && p->rss_known)
+			snprintf(mem, sizeof(mem), "%.1f",
+				 p->rss_pages_by_node[nid] * (double)s->page_size / MIB);
+		else if (c && c->numa_stat_known)
+			snprintf(mem, sizeof(mem), "%.1f",
+				 (c->anon_bytes_by_node[nid] + c->file_bytes_by_node[nid]) / MIB);
+		addl(L, "%4d %7.1f %10.1f %10s %12llu %12.1f", nid,
+		     nl_pct(f->run_ns_by_node[nid], f->run_ns), f->run_ns_by_node[nid] / 1e6, mem,
+		     (unsigned long long)a->pages_by_node[nid],
+		     nl_rate(a->pages_by_node[nid], s->interval_ns));
+	}
+	addl(L, "");
+	if (nl_remote_ratio(a, &r))
+		snprintf(num, sizeof(num), "%.1f%%", r * 100);
+	else
+		snprintf(num, sizeof(num), "n/a");
+	addl(L, "Allocations (pages; events = allocator calls): local %llu  remote %llu  remote %s"
+	     "  events local %llu remote %llu  failed %llu",
+	     (unsigned long long)a->pages_local, (unsigned long long)a->pages_remote, num,
+	     (unsigned long long)a->events_local, (unsigned long long)a->events_remote,
+	     (unsigned long long)a->fail_events);
+	addl(L, "  by class: kernel %llu  reclaimable %llu  movable %llu  (anon %llu  file %llu"
+	     "  shmem %llu  unclassified %llu)",
+	     (unsigned long long)a->pages_by_class[NL_CLASS_KERNEL],
+	     (unsigned long long)a->pages_by_class[NL_CLASS_RECLAIMABLE],
+	     (unsigned long long)a->pages_by_class[NL_CLASS_MOVABLE],
+	     (unsigned long long)a->pages_by_class[NL_CLASS_ANON],
+	     (unsigned long long)a->pages_by_class[NL_CLASS_FILE],
+	     (unsigned long long)a->pages_by_class[NL_CLASS_SHMEM],
+	     (unsigned long long)a->pages_unclassified);
+	addl(L, "  since start: local %llu  remote %llu pages",
+	     (unsigned long long)a->pages_local_total, (unsigned long long)a->pages_remote_total);
+	addl(L, "");
+	addl(L, "NUMA-fault locality (CPU time per bucket this interval): mean %s",
+	     nl_fmt_locality(loc, sizeof(loc), &f->loc, nl_locality_source_ok(s)));
+	for (int b = 0; b < NL_LOC_BUCKETS; b++)
+		locsum += f->loc.bucket_ns[b];
+	if (f->loc.available && locsum) {
+		int w = COLS - 36;
+
+		if (w > 40)
+			w = 40;
+		if (w < 4)
+			w = 4;
+		for (int b = 0; b < NL_LOC_BUCKETS; b++)
+			addl(L, "  %-10s |%s| %5.1f%% %9.1f ms", nl_bucket_label(b),
+			     nl_fmt_hbar(bar, w, (double)f->loc.bucket_ns[b] / locsum),
+			     nl_pct(f->loc.bucket_ns[b], locsum), f->loc.bucket_ns[b] / 1e6);
+	}
+	addl(L, "  no-fault run time %.1f ms", f->loc.nofault_ns / 1e6);
+	addl(L, "");
+	addl(L, "Migrations: task moves %llu  swaps %llu  failed moves %llu;"
+	     " pages migrated %llu  failed %llu (NUMA misplaced %llu / %llu)",
+	     (unsigned long long)m->move_numa, (unsigned long long)m->swap_numa,
+	     (unsigned long long)m->stick_numa, (unsigned long long)m->pages_ok,
+	     (unsigned long long)m->pages_fail, (unsigned long long)m->numa_misplaced_ok,
+	     (unsigned long long)m->numa_misplaced_fail);
+	addl(L, "  since start: moves %llu  swaps %llu  pages %llu  failed %llu",
+	     (unsigned long long)m->move_numa_total, (unsigned long long)m->swap_numa_total,
+	     (unsigned long long)m->pages_ok_total, (unsigned long long)m->pages_fail_total);
+}
+
+static void build_detail(struct nl_tui *t, struct lines *L)
+{
+	const struct nl_snapshot *s = &t->snap;
+
+	if (!t->detail_is_cg) {
+		for (int i = 0; i < s->nr_procs; i++) {
+			const struct nl_proc *p = &s->procs[i];
+
+			if (p->pid != t->detail_pid)
+				continue;
+			addl(L, "PROCESS %d %s  cgroup %s%s", (int)p->pid, p->comm, p->cgroup_path,
+			     p->alive ? "" : "  (exited)");
+			detail_figs(t, L, &p->f, p, NULL);
+			return;
+		}
+		addl(L, "process %d is gone (exited and evicted); b goes back", (int)t->detail_pid);
+		return;
+	}
+	for (int i = 0; i < s->nr_cgroups; i++) {
+		const struct nl_cgroup *c = &s->cgroups[i];
+
+		if (c->id != t->detail_cg)
+			continue;
+		addl(L, "CGROUP %s  id %llu%s  (own tasks + descendants)", c->path,
+		     (unsigned long long)c->id, c->removed ? "  (removed)" : "");
+		detail_figs(t, L, &c->f, NULL, c);
+		return;
+	}
+	addl(L, "cgroup %llu is gone; b goes back", (unsigned long long)t->detail_cg);
+}
+
+/* Help fits 80 columns; longer than a 24-line screen, it scrolls like the
+ * detail view (the footer says how). */
+static void build_help(struct lines *L)
+{
+	addl(L, "Keys  (Up Down j k PgUp PgDn Home End scroll this help; b or Esc leaves it)");
+	addl(L, "  q        quit");
+	addl(L, "  h        home: process view");
+	addl(L, "  c        cgroup tree view");
+	addl(L, "  n        node view");
+	addl(L, "  Enter d  detail of the selected process or cgroup");
+	addl(L, "  b Esc    back to the previous view");
+	addl(L, "  Up Down j k PgUp PgDn Home End   move the selection / scroll");
+	addl(L, "  1..9     sort by:");
+	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
+		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
+	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
+	addl(L, "           prefix such as /system.slice; empty clears");
+	addl(L, "  r        refresh now");
+	addl(L, "  ?        this help");
+	addl(L, "");
+	addl(L, "Columns");
+	addl(L, "  CPU%%      on-CPU time / interval (100 = one CPU)");
+	addl(L, "  RUN%%Nn    share of that time on node n");
+	addl(L, "  LCL/s     pages/s allocated on the allocating CPU's node");
+	addl(L, "  RMT/s     pages/s allocated on another node; RMT%% = remote share");
+	addl(L, "  LOCALITY  CPU-time-weighted NUMA-fault locality");
+	addl(L, "  LOCBAR    time per 12.5%% locality bucket, \" .:-=+*#@\" = none .. all");
+	addl(L, "  RSS_Nn    resident MiB on node n; MEM = memory.numa_stat anon+file MiB");
+	addl(L, "  MIGR      pages migrated; MOVES = NUMA task moves + swaps");
+	addl(L, "  RCLM/s    pages freed by reclaim per second; AGT/s = by a reclaim agent");
+	addl(L, "  Nodes: numastat columns are sysfs deltas (allocator calls); BPF_ columns");
+	addl(L, "         are the mm_page_alloc events numalens counted for the same node");
+	addl(L, "");
+	addl(L, "Markers");
+	addl(L, "  name*     the process exited during the interval (its last figures)");
+	addl(L, "  (removed) the cgroup was deleted; its counts stay in its parents");
+	addl(L, "  ~         a name or path cut to fit the column");
+	addl(L, "  n/a       no NUMA hinting faults (or no allocations) in the interval");
+	addl(L, "  unavail   locality cannot be measured here (kernel.numa_balancing=0)");
+	addl(L, "  -         not known (unreadable numa_maps, no vmscan program, no agent)");
+	addl(L, "  dry       a reclaim agent in a dry run manages this cgroup");
+}
+
+static void draw_text(struct nl_tui *t, struct lines *L)
+{
+	int h = LINES - (HEAD_LINES - 1) - 1;
+
+	if (t->text_top > L->n - h)
+		t->text_top = L->n - h;
+	if (t->text_top < 0)
+		t->text_top = 0;
+	for (int i = 0; i < h; i++) {
+		int k = t->text_top + i;
+
+		line_at(HEAD_LINES - 1 + i, k == 0 ? A_BOLD : 0, "%s", k < L->n ? L->l[k] : "");
+	}
+}
+
+/* --- top-level draw ------------------------------------------------------- */
+
+static void draw(struct nl_tui *t)
+{
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		/* say so instead of drawing a garbled table */
+		mvaddnstr(0, 0, "terminal too small", COLS);
+		if (LINES > 1) {
+			char b[64];
+
+			snprintf(b, sizeof(b), "need %dx%d, have %dx%d", MIN_COLS, MIN_LINES, COLS, LINES);
+			mvaddnstr(1, 0, b, COLS);
+		}
+		if (LINES > 2)
+			mvaddnstr(2, 0, "q quits", COLS);
+		refresh();
+		return;
+	}
+	draw_title(t);
+	if (t->view == NL_TUI_VIEW_HELP || t->view == NL_TUI_VIEW_DETAIL) {
+		struct lines L = { 0 };
+
+		if (t->view == NL_TUI_VIEW_HELP)
+			build_help(&L);
+		else
+			build_detail(t, &L);
+		draw_text(t, &L);
+		free(L.l);
+	} else if (!t->have_snap) {
+		line_at(HEAD_LINES, 0, "  no data yet");
+	} else if (t->view == NL_TUI_VIEW_PROC) {
+		draw_procs(t);
+	} else if (t->view == NL_TUI_VIEW_CGROUP) {
+		draw_cgroups(t);
+	} else {
+		draw_nodes(t);
+	}
+	draw_footer(t);
+	refresh();
+}
+
+/* --- keys ----------------------------------------------------------------- */
+
+static void go(struct nl_tui *t, enum nl_tui_view v)
+{
+	if (v == t->view)
+		return;
+	if (t->depth == STACK) {
+		memmove(t->stack, t->stack + 1, (STACK - 1) * sizeof(t->stack[0]));
+		t->depth--;
+	}
+	t->stack[t->depth++] = t->view;
+	t->view = v;
+	t->text_top = 0;
+}
+
+static void back(struct nl_tui *t)
+{
+	t->view = t->depth ? t->stack[--t->depth] : NL_TUI_VIEW_PROC;
+	t->text_top = 0;
+}
+
+static void open_detail(struct nl_tui *t)
+{
+	if (t->view == NL_TUI_VIEW_PROC) {
+		if (order_procs(t) <= 0)
+			return;
+		t->detail_is_cg = false;
+		t->detail_pid = t->sel_pid;
+	} else if (t->view == NL_TUI_VIEW_CGROUP) {
+		if (order_cgroups(t) <= 0)
+			return;
+		t->detail_is_cg = true;
+		t->detail_cg = t->sel_cg;
+	} else {
+		return;
+	}
+	go(t, NL_TUI_VIEW_DETAIL);
+}
+
+/* Move the selection (or scroll the text views) by @d rows. */
+static void move_sel(struct nl_tui *t, int d)
+{
+	int v;
+
+	if (t->view == NL_TUI_VIEW_DETAIL || t->view == NL_TUI_VIEW_HELP) {
+		t->text_top += d;
+		if (t->text_top < 0)
+			t->text_top = 0;
+		return;
+	}
+	v = t->view == NL_TUI_VIEW_PROC ? 0 : t->view == NL_TUI_VIEW_CGROUP ? 1 : 2;
+	if (v == 0)
+		order_procs(t);
+	else if (v == 1)
+		order_cgroups(t);
+	else
+		t->nidx = t->snap.nr_nodes;
+	long k = (long)t->sel_idx[v] + d;
+	if (k >= t->nidx)
+		k = t->nidx - 1;
+	if (k < 0)
+		k = 0;
+	t->sel_idx[v] = (int)k;
+	fix_scroll(t, v, t->nidx);
+	if (v == 0 && t->nidx)
+		t->sel_pid = t->snap.procs[t->idx[k]].pid;
+	else if (v == 1 && t->nidx)
+		t->sel_cg = t->snap.cgroups[t->idx[k]].id;
+}
+
+static void prompt_key(struct nl_tui *t, int key)
+{
+	struct nl_filter f;
+	int err;
+
+	switch (key) {
+	case '\n': case '\r': case KEY_ENTER:
+		t->prompt = false;
+		err = nl_filter_parse(&f, t->pbuf);
+		if (err)
+			snprintf(t->msg, sizeof(t->msg), "bad filter \"%.60s\": type a pid, a part of a"
+				 " process name, or a cgroup path starting with /", t->pbuf);
+		else
+			t->opts.filter = f;
+		break;
+	case 27:
+		t->prompt = false;
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (t->plen)
+			t->pbuf[--t->plen] = '\0';
+		break;
+	default:
+		if (key >= 32 && key < 127 && t->plen < (int)sizeof(t->pbuf) - 1) {
+			t->pbuf[t->plen++] = (char)key;
+			t->pbuf[t->plen] = '\0';
+		}
+	}
+}
+
+enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key)
+{
+	enum nl_tui_action a = NL_TUI_NONE;
+	int sk;
+
+	if (!t)
+		return NL_TUI_QUIT;
+	if (t->prompt) {
+		prompt_key(t, key);
+		draw(t);
+		return NL_TUI_NONE;
+	}
+	t->msg[0] = '\0';
+	switch (key) {
+	case 'q': case 'Q': return NL_TUI_QUIT;
+	case 'h': case 'H': go(t, NL_TUI_VIEW_PROC); break;
+	case 'c': case 'C': go(t, NL_TUI_VIEW_CGROUP); break;
+	case 'n': case 'N': go(t, NL_TUI_VIEW_NODE); break;
+	case '?': go(t, NL_TUI_VIEW_HELP); break;
+	case 'b': case 'B': case 27: back(t); break;
+	case 'd': case 'D': case '\n': case '\r': case KEY_ENTER: open_detail(t); break;
+	case 'j': case KEY_DOWN: move_sel(t, 1); break;
+	case 'k': case KEY_UP: move_sel(t, -1); break;
+	case KEY_NPAGE: case ' ': move_sel(t, body_rows() > 1 ? body_rows() - 1 : 1); break;
+	case KEY_PPAGE: move_sel(t, -(body_rows() > 1 ? body_rows() - 1 : 1)); break;
+	case KEY_HOME: case 'g': move_sel(t, -(1 << 28)); break;
+	case KEY_END: case 'G': move_sel(t, 1 << 28); break;
+	case '/':
+		t->prompt = true;
+		t->plen = 0;
+		t->pbuf[0] = '\0';
+		break;
+	case 'r': case 'R': a = NL_TUI_REFRESH; break;
+	case KEY_RESIZE: break;		/* ncurses updated LINES/COLS: just redraw */
+	default:
+		sk = nl_sort_key_from_char(key);
+		if (sk >= 0)
+			t->opts.sort = sk;
+		else
+			return NL_TUI_NONE;	/* unknown key: no redraw flicker */
+	}
+	draw(t);
+	return a;
+}
+
+enum nl_tui_action nl_tui_poll_key(struct nl_tui *t, int timeout_ms)
+{
+	struct timespec start, now;
+
+	if (!t)
+		return NL_TUI_QUIT;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		long left = 100;
+		int key;
+
+		if (t->stop && *t->stop)
+			return NL_TUI_QUIT;
+		if (timeout_ms >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			long el = (now.tv_sec - start.tv_sec) * 1000 +
+				  (now.tv_nsec - start.tv_nsec) / 1000000;
+			left = timeout_ms - el;
+			if (left <= 0 && timeout_ms > 0)
+				return NL_TUI_NONE;
+			if (left > 100)
+				left = 100;
+			if (left < 0)
+				left = 0;
+		}
+		timeout((int)left);
+		key = getch();
+		if (key != ERR) {
+			enum nl_tui_action a = nl_tui_handle_key(t, key);
+
+			if (a != NL_TUI_NONE)
+				return a;
+		} else if (timeout_ms == 0) {
+			return NL_TUI_NONE;
+		}
+		if (t->stop && *t->stop)
+			return NL_TUI_QUIT;
+	}
+}
+
+/* --- lifetime ------------------------------------------------------------- */
+
+struct nl_tui *nl_tui_open_term(const char *term, FILE *out, FILE *in,
+				const struct nl_view_opts *init)
+{
+	struct nl_tui *t;
+
+	if (!out || !in) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!isatty(fileno(out))) {
+		errno = ENOTTY;
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (init)
+		t->opts = *init;
+	else
+		nl_view_opts_default(&t->opts);
+	t->scr = newterm(term, out, in);
+	if (!t->scr) {
+		free(t);
+		errno = ENOENT;	/* newterm fails on an unknown terminal type */
+		return NULL;
+	}
+	set_term(t->scr);
+	cbreak();
+	noecho();
+	nonl();			/* Enter arrives as '\r' and is handled as such */
+	keypad(stdscr, TRUE);
+	intrflush(stdscr, FALSE);
+	set_escdelay(50);	/* Esc as "back" must not feel sluggish */
+	curs_set(0);
+	/* plain redraws only: no insert/delete line tricks the pty test (and
+	 * dumb serial consoles) would have to emulate */
+	idlok(stdscr, FALSE);
+	idcok(stdscr, FALSE);
+	draw(t);
+	return t;
+}
+
+struct nl_tui *nl_tui_open(const struct nl_view_opts *init)
+{
+	return nl_tui_open_term(NULL, stdout, stdin, init);
+}
+
+int nl_tui_render(struct nl_tui *t, const struct nl_snapshot *s)
+{
+	int err;
+
+	if (!t || !s)
+		return -EINVAL;
+	err = snap_copy(t, s);
+	set_term(t->scr);
+	draw(t);
+	return err;
+}
+
+void nl_tui_set_stop_flag(struct nl_tui *t, volatile sig_atomic_t *flag)
+{
+	if (t)
+		t->stop = flag;
+}
+
+enum nl_tui_view nl_tui_current_view(const struct nl_tui *t)
+{
+	return t ? t->view : NL_TUI_VIEW_PROC;
+}
+
+void nl_tui_close(struct nl_tui *t)
+{
+	if (!t)
+		return;
+	set_term(t->scr);
+	curs_set(1);
+	endwin();
+	delscreen(t->scr);
+	nl_snapshot_free(&t->snap);
+	free(t->idx);
+	free(t);
+}

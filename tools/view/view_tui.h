@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * `numalens top`: the full-screen ncurses view (numatop-like windows and
+ * keys). The CLI owns the loop and the data; the TUI owns the terminal:
+ *
+ *	t = nl_tui_open(&opts);			// after installing SIGINT/TERM handlers
+ *	nl_tui_set_stop_flag(t, &stop);		// the flag those handlers set
+ *	while (!stop) {
+ *		collect(&snap);
+ *		nl_tui_render(t, &snap);		// copies what it needs
+ *		for (left = interval_ms; left > 0; left = ms until next interval)
+ *			switch (nl_tui_poll_key(t, left)) {
+ *			case NL_TUI_QUIT: goto out;
+ *			case NL_TUI_REFRESH: goto next;	// collect now
+ *			default: break;
+ *			}
+ *	}
+ *	out: nl_tui_close(t);
+ *
+ * View switches, sorting, scrolling, filtering and resizes are handled
+ * inside nl_tui_poll_key, redrawn from the last rendered snapshot.
+ */
+#ifndef NL_VIEW_TUI_H
+#define NL_VIEW_TUI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "snapshot.h"
+#include "view_sort.h"
+
+/* What the CLI must do after a key. */
+enum nl_tui_action {
+	NL_TUI_NONE = 0,	/* nothing: keep waiting */
+	NL_TUI_QUIT,		/* 'q', or the stop flag was raised */
+	NL_TUI_REFRESH,		/* 'r': collect a new snapshot now */
+};
+
+/* The windows. */
+enum nl_tui_view {
+	NL_TUI_VIEW_PROC = 0,	/* home: processes (numatop WIN1) */
+	NL_TUI_VIEW_CGROUP,	/* cgroup tree */
+	NL_TUI_VIEW_NODE,	/* node overview (numatop WIN11) */
+	NL_TUI_VIEW_DETAIL,	/* one process or cgroup, broken down by node */
+	NL_TUI_VIEW_HELP,
+};
+
+struct nl_tui;
+
+/*
+ * Take over the controlling terminal (stdout/stdin, $TERM). @init sets the
+ * starting sort key, filter and top-N (NULL: defaults). Returns NULL with
+ * errno set (ENOTTY when stdout is not a terminal, ENOENT when $TERM is
+ * unknown, ENOMEM).
+ */
+struct nl_tui *nl_tui_open(const struct nl_view_opts *init);
+
+/*
+ * Whether terminal type @term can show the full-screen view: it is known
+ * to terminfo and can address the cursor (cup), and is no hard-copy
+ * terminal. False for NULL, "", "dumb" and unknown types. Loads terminfo
+ * only; nothing is written to any terminal.
+ */
+bool nl_tui_term_usable_as(const char *term);
+
+/* nl_tui_term_usable_as($TERM). */
+bool nl_tui_term_usable(void);
+
+/* As nl_tui_open on an explicit terminal: @term type (NULL: $TERM), output
+ * and input streams (a pty in tests). */
+struct nl_tui *nl_tui_open_term(const char *term, FILE *out, FILE *in,
+				const struct nl_view_opts *init);
+
+/*
+ * Keep a private copy of @s (the caller may free it afterwards) and draw the
+ * current view from it. Returns 0 or -ENOMEM (the previous copy is kept).
+ */
+int nl_tui_render(struct nl_tui *t, const struct nl_snapshot *s);
+
+/*
+ * Wait up to @timeout_ms (< 0: forever, 0: just check) for keys and act on
+ * them; returns at the first key that needs the CLI (quit, refresh) or when
+ * the time is up (NL_TUI_NONE). Waits in slices of at most 100 ms so a
+ * raised stop flag is seen promptly even if no signal interrupts it.
+ */
+enum nl_tui_action nl_tui_poll_key(struct nl_tui *t, int timeout_ms);
+
+/* Act on one key code (ncurses KEY_* or a char) as if typed, redrawing.
+ * What nl_tui_poll_key does per key; exposed for the CLI's own bindings. */
+enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key);
+
+/* Make nl_tui_poll_key return NL_TUI_QUIT once *@flag is non-zero. */
+void nl_tui_set_stop_flag(struct nl_tui *t, volatile sig_atomic_t *flag);
+
+/* The window shown now. */
+enum nl_tui_view nl_tui_current_view(const struct nl_tui *t);
+
+/* Restore the terminal (leave the alternate screen, show the cursor, reset
+ * modes) and free @t. NULL and repeated calls on a closed pointer are not
+ * allowed; NULL is ignored. Call from the main loop, not a signal handler. */
+void nl_tui_close(struct nl_tui *t);
+
+/* --- pure pieces, exposed for tests ------------------------------------ */
+
+/* One table column. Lower @prio survives longer when space runs out; prio 0
+ * is never dropped. A @flex column takes the width left over (at least
+ * @width). */
+struct nl_tui_col {
+	const char *name;
+	int width;
+	int prio;
+	bool flex;
+	bool left;		/* left-aligned (text) instead of right (numbers) */
+};
+
+/*
+ * Decide which of @n columns fit in @width terminal cells, one space between
+ * columns. Drops the highest-@prio columns first (rightmost first on ties).
+ * Sets @shown[i]; returns the width of the flex column (0 if none is shown),
+ * which absorbs the remaining space.
+ */
+int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown);
+
+/*
+ * Copy @src into @dst (room for @width + 1) fitted to exactly @width cells:
+ * padded with spaces, or cut with '~' marking the cut. @keep_tail keeps the
+ * end ("~ork/a", for paths), otherwise the start. Returns @dst.
+ */
+char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail);
+
+#endif /* NL_VIEW_TUI_H */

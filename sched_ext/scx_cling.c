@@ -509,12 +509,12 @@ static void print_stats(const struct nl_cling_stats *s, int tasks_fd)
 		return;
 	}
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
-	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu steal_after_us=%llu groups=%d "
-	       "restarts=%u hotplug=%llu\n",
+	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu steal_after_us=%llu "
+	       "restarts=%u hotplug=%llu groups=%d\n",
 	       ts, s->info.degree, s->info.decay_ms,
 	       (unsigned long long)(s->info.wait_bound_ns / 1000),
-	       (unsigned long long)(s->info.steal_ns / 1000), s->nr_groups, s->info.restarts,
-	       (unsigned long long)s->info.hotplug_events);
+	       (unsigned long long)(s->info.steal_ns / 1000), s->info.restarts,
+	       (unsigned long long)s->info.hotplug_events, s->nr_groups);
 	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %5s %4s %8s\n", "node", "queued", "local",
 	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes", "cpus",
 	       "ignored");

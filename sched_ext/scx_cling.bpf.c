@@ -240,7 +240,9 @@ static void update_serve(void)
 {
 	s32 n;
 
-	cling_for(n, nr_nodes) {
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
 		serve[n] = cling_nearest(dist[n], node_cpus, nr_nodes, n);
 	}
 }
@@ -526,7 +528,9 @@ static bool drain_orphans(s32 node, bool any)
 {
 	s32 n;
 
-	cling_for(n, nr_nodes) {
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
 		if (has_cpus(n) || !scx_bpf_dsq_nr_queued(n))
 			continue;
 		if ((any || serve[n] == node) && scx_bpf_dsq_move_to_local(n))
@@ -542,8 +546,8 @@ static bool idle_elsewhere(s32 n)
 	bool found = false;
 	s32 m;
 
-	cling_for(m, nr_nodes) {
-		if (found)
+	for (m = 0; m < CLING_MAX_NODES; m++) {
+		if (m >= nr_nodes || found)
 			break;
 		/* Nodes without CPUs have no idle CPU (and asking the kernel
 		 * about an impossible node id would be an error). */
@@ -575,7 +579,9 @@ void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
 	if (orphans_pending && drain_orphans(node, true))
 		return;
 	/* Work conservation: steal only what waited past the bound. */
-	bpf_for(i, 1, nr_nodes < CLING_MAX_NODES ? nr_nodes : CLING_MAX_NODES) {
+	for (i = 1; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
 		n = node + i;
 		if (n >= nr_nodes)
 			n -= nr_nodes;
@@ -677,7 +683,9 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 	u32 orphans = 0;
 	s32 n, cpu;
 
-	cling_for(n, nr_nodes) {
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
 		if (!scx_bpf_dsq_nr_queued(n))
 			continue;
 		if (!has_cpus(n)) {
@@ -782,7 +790,9 @@ static s32 count_cpus(void)
 	u32 k;
 	s32 n, cpu;
 
-	cling_for(n, nr_nodes) {
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
 		k = (u32)n;
 		nm = bpf_map_lookup_elem(&node_masks, &k);
 		if (!nm)
@@ -815,7 +825,9 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 	u32 zero = 0;
 	s32 n, err;
 
-	cling_for(n, nr_nodes) {
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
 		err = scx_bpf_create_dsq(n, n);
 		if (err)
 			return err;

@@ -46,18 +46,6 @@ _Static_assert((CLING_MAX_NODES & (CLING_MAX_NODES - 1)) == 0,
 	       "CLING_MAX_NODES must be a power of two (index masking)");
 
 /*
- * cling_for - i over 0..@n-1. In BPF an open-coded iterator (bpf_for):
- * the verifier then checks the body once instead of once per node, which
- * with dozens of nodes and data-dependent branches in the body exceeded
- * its budget (the load failed with E2BIG at 24 nodes).
- */
-#ifdef __bpf__
-#define cling_for(i, n) bpf_for(i, 0, (n) < CLING_MAX_NODES ? (n) : CLING_MAX_NODES)
-#else
-#define cling_for(i, n) for (i = 0; i < (n) && i < CLING_MAX_NODES; i++)
-#endif
-
-/*
  * cling_idx - @nid as an array index in 0..CLING_MAX_NODES-1. The empty asm
  * keeps the compiler from dropping the mask after a range check it has
  * seen (it did, and the verifier then rejected the access as unbounded).
@@ -148,7 +136,9 @@ static inline void cling_decay(struct cling_mstat *st, int nr_nodes)
 	cling_u64 max_failure = 0, f;
 	int i;
 
-	cling_for(i, nr_nodes) {
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
 		cling_halve(&st->failure[i]);
 		cling_halve(&st->total[i]);
 		f = st->failure[i];
@@ -232,10 +222,14 @@ static inline int cling_group_home(const cling_u64 *pages, int nr_nodes,
 	cling_u64 best = 0, sum = 0;
 	int i, s, home = CLING_NO_NODE;
 
-	cling_for(i, nr_nodes) {
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
 		sum += pages[i];
 	}
-	cling_for(i, nr_nodes) {
+	for (i = 0; i < CLING_MAX_NODES; i++) {
+		if (i >= nr_nodes)
+			break;
 		if (pages[i] <= best || pages[i] * CLING_HOME_MIN_DIV < sum)
 			continue;
 		s = cling_serving(serve, i);
@@ -269,7 +263,9 @@ static inline int cling_nearest(const unsigned char *dist, const cling_u32 *cpus
 
 	if (nid >= 0 && nid < nr_nodes && nid < CLING_MAX_NODES && cpus[cling_idx(nid)])
 		return nid;
-	cling_for(m, nr_nodes) {
+	for (m = 0; m < CLING_MAX_NODES; m++) {
+		if (m >= nr_nodes)
+			break;
 		if (!cpus[m])
 			continue;
 		if (best < 0 || dist[m] < dist[cling_idx(best)] ||

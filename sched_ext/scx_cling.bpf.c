@@ -235,16 +235,21 @@ static __always_inline s32 serving(s32 n)
 	return has_cpus(s) ? s : CLING_NO_NODE;
 }
 
-/* Recompute serve[] from node_cpus[] and dist (hotplug and init only). */
+/* serve[] entry @index (a bpf_loop callback). */
+static long update_serve_one(u64 index, void *ctx)
+{
+	s32 n = (s32)index;
+
+	serve[cling_idx(n)] = cling_nearest(dist[cling_idx(n)], node_cpus, nr_nodes, n);
+	return 0;
+}
+
+/* Recompute serve[] from node_cpus[] and dist (hotplug and init only).
+ * Through bpf_loop: the verifier checks one node's search once, where an
+ * unrolled loop of searches exceeded its budget at 24 nodes. */
 static void update_serve(void)
 {
-	s32 n;
-
-	for (n = 0; n < CLING_MAX_NODES; n++) {
-		if (n >= nr_nodes)
-			break;
-		serve[n] = cling_nearest(dist[n], node_cpus, nr_nodes, n);
-	}
+	bpf_loop(nr_nodes < CLING_MAX_NODES ? nr_nodes : CLING_MAX_NODES, update_serve_one, NULL, 0);
 }
 
 /* True when @p may run on an online CPU of node @n. */

@@ -31,6 +31,17 @@
  * - One BPF timer: every tick it kicks an idle CPU for any node whose
  *   oldest-vtime task has waited past the bound, and every decay_ns it
  *   halves every group's weights (cling_decay).
+ * - CPU hotplug and CPU-less nodes: ops.init counts the online CPUs of
+ *   each node and ops.cpu_online/cpu_offline keep the counts (and a
+ *   cpumask per node) current, so the kernel never has to eject us. A node
+ *   without online CPUs (memory-only, CXL, or all its CPUs offline) is
+ *   served by the nearest node that has CPUs (SLIT distance, the loader's
+ *   dist table): homes map there and nothing is queued on its DSQ; what
+ *   was queued when its last CPU left is taken first by the CPUs of the
+ *   serving node and at once by any idle CPU.
+ * - Restricted affinity (cpusets, taskset, isolcpus): a task clings within
+ *   its allowed CPUs; when none of them is an online CPU of its home node
+ *   the home is ignored for that placement (counted in home_ignored).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -53,7 +64,7 @@ char _license[] SEC("license") = "GPL";
 	SEC("struct_ops.s/" #name) BPF_PROG(name, ##args)
 
 /* Set by the loader before load. */
-const volatile __u32 nr_nodes = 1;
+const volatile __u32 nr_nodes = 1;	/* node ids 0..nr_nodes-1 (possible nodes) */
 const volatile __u32 degree = CLING_DEGREE_DEFAULT;
 const volatile __u64 wait_bound_ns = 5000000ULL;
 const volatile __u64 steal_ns = 40000000ULL;
@@ -61,6 +72,8 @@ const volatile __u64 decay_ns = 6000000000ULL;
 
 /* Why the kernel ejected us (ops.exit); the loader prints it. */
 struct cling_exit_info exit_info;
+/* bpf_ktime_get_ns() at ops.exit: the loader measures a restart from it. */
+__u64 exit_ns;
 
 /* Per node: scx_bpf_now() when the timer last saw this node's queue head
  * waiting past the bound while another node had an idle CPU. */
@@ -69,6 +82,20 @@ __u64 idle_elsewhere_at[CLING_MAX_NODES];
 __u64 vtime_now[CLING_MAX_NODES];
 /* Sticky error from ops.init or the timer, for the loader. */
 int timer_err;
+
+/* SLIT distances, row = from node (/sys/devices/system/node/nodeN/distance),
+ * written by the loader after load and before attach. Not const: the
+ * loader fills it in after the object is loaded. */
+__u8 dist[CLING_MAX_NODES][CLING_MAX_NODES];
+/* Online CPUs per node: counted by ops.init, kept by cpu_online/offline. */
+__u32 node_cpus[CLING_MAX_NODES];
+/* The node serving each node (cling_serving): itself while it has CPUs. */
+__s32 serve[CLING_MAX_NODES];
+/* CPU hotplug events seen (cpu_online + cpu_offline calls). */
+__u64 hotplug_events;
+/* Set when a node lost its last CPU: dispatch then also drains the DSQs
+ * of nodes without CPUs; the timer clears it once they are empty. */
+__u32 orphans_pending;
 
 /* Per-task scheduler state. */
 struct task_ctx {
@@ -95,6 +122,18 @@ struct {
 	__type(key, u32);
 	__type(value, struct cling_info);
 } info SEC(".maps");
+
+/* Per node, its online CPUs as a cpumask (for restricted affinity). */
+struct node_mask {
+	struct bpf_cpumask __kptr *mask;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CLING_MAX_NODES);
+	__type(key, u32);
+	__type(value, struct node_mask);
+} node_masks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -152,20 +191,121 @@ static __always_inline s32 cpu_node(s32 cpu)
 	return (n >= 0 && n < CLING_MAX_NODES) ? n : 0;
 }
 
+/* CPUs between ops.cpu_offline and ops.cpu_online (bit per CPU). */
+#define CLING_MAX_CPUS 8192
+__u64 cpu_leaving[CLING_MAX_CPUS / 64];
+
+static __always_inline bool cpu_is_leaving(s32 cpu)
+{
+	u32 c = (u32)cpu;
+
+	asm volatile("" : "+r"(c));
+	c &= CLING_MAX_CPUS - 1;
+	return cpu_leaving[c / 64] & (1ULL << (c % 64));
+}
+
+/*
+ * Kick @cpu if idle, unless this CPU is on its way offline: a kick queues
+ * an irq_work on the kicking CPU, and one queued while the CPU goes down
+ * stayed pending after it came back in the 7.3 test kernel, so that
+ * detaching the scheduler later waited for it forever. The timer, on a
+ * live CPU, kicks for whatever waits too long.
+ */
+static __always_inline void kick_idle(s32 cpu)
+{
+	if (!cpu_is_leaving(bpf_get_smp_processor_id()))
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
+/* True when node @n has an online CPU now. */
+static __always_inline bool has_cpus(s32 n)
+{
+	return n >= 0 && n < CLING_MAX_NODES && node_cpus[cling_idx(n)] > 0;
+}
+
+/* The node that runs node @n's work (itself, or the nearest with CPUs),
+ * or CLING_NO_NODE when none has a CPU (tasks then go to the global DSQ). */
+static __always_inline s32 serving(s32 n)
+{
+	s32 s;
+
+	if (has_cpus(n))
+		return n;
+	s = cling_serving(serve, n);
+	return has_cpus(s) ? s : CLING_NO_NODE;
+}
+
+/* serve[] entry @index (a bpf_loop callback). */
+static long update_serve_one(u64 index, void *ctx)
+{
+	s32 n = (s32)index;
+
+	serve[cling_idx(n)] = cling_nearest(dist[cling_idx(n)], node_cpus, nr_nodes, n);
+	return 0;
+}
+
+/* Recompute serve[] from node_cpus[] and dist (hotplug and init only).
+ * Through bpf_loop: the verifier checks one node's search once, where an
+ * unrolled loop of searches exceeded its budget at 24 nodes. */
+static void update_serve(void)
+{
+	bpf_loop(nr_nodes < CLING_MAX_NODES ? nr_nodes : CLING_MAX_NODES, update_serve_one, NULL, 0);
+}
+
+/* True when @p may run on an online CPU of node @n. */
+static bool allowed_on(struct task_struct *p, s32 n)
+{
+	struct node_mask *nm;
+	struct bpf_cpumask *m;
+	u32 k = (u32)n;
+	bool ok = false;
+
+	if (!has_cpus(n))
+		return false;
+	if (p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids())
+		return true;
+	nm = bpf_map_lookup_elem(&node_masks, &k);
+	if (!nm)
+		return false;
+	bpf_rcu_read_lock();
+	m = nm->mask;
+	if (m)
+		ok = bpf_cpumask_intersects(p->cpus_ptr, (const struct cpumask *)m);
+	bpf_rcu_read_unlock();
+	return ok;
+}
+
+/* The node to queue a non-clinging @p on, from its current CPU: a node
+ * with online CPUs it may use, or CLING_NO_NODE (then the global DSQ). */
+static s32 queue_node(struct task_struct *p, s32 cpu)
+{
+	s32 n = serving(cpu_node(cpu));
+
+	if (n >= 0 && allowed_on(p, n))
+		return n;
+	cpu = bpf_cpumask_any_distribute(p->cpus_ptr);
+	if (cpu >= scx_bpf_nr_cpu_ids())
+		return CLING_NO_NODE;
+	n = serving(cpu_node(cpu));
+	return n >= 0 && allowed_on(p, n) ? n : CLING_NO_NODE;
+}
+
 static __always_inline u64 task_cgid(struct task_struct *p)
 {
 	return BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id);
 }
 
+/* A new group's state: a global, as it is too large for the BPF stack. */
+struct cling_group group_init = { .ms.busiest = CLING_NO_NODE, .home = CLING_NO_NODE };
+
 /* The NUMA group of cgroup @cgid (created on first use), or NULL. */
 static struct cling_group *group_get(u64 cgid)
 {
 	struct cling_group *g = bpf_map_lookup_elem(&groups, &cgid);
-	struct cling_group init = { .ms.busiest = CLING_NO_NODE, .home = CLING_NO_NODE };
 
 	if (g)
 		return g;
-	bpf_map_update_elem(&groups, &cgid, &init, BPF_NOEXIST);
+	bpf_map_update_elem(&groups, &cgid, &group_init, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&groups, &cgid);
 }
 
@@ -180,11 +320,11 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 	struct cling_group *g = NULL;
 	s32 home, mem_home;
 
-	mem_home = cling_group_home(tc->alloc_pages, nr_nodes, NULL, 0);
+	mem_home = cling_group_home(tc->alloc_pages, nr_nodes, NULL, 0, serve);
 	if (gm)
 		g = group_get(cgid);
 	if (g) {
-		home = cling_group_home(gm->pages, nr_nodes, &g->ms, degree);
+		home = cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
 		g->home = home;
 	} else {
 		cgid = 0;
@@ -202,11 +342,23 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 	return home;
 }
 
-/* True when @p may run on every CPU: only then is it moved between nodes
- * by us (pinned tasks stay where their affinity puts them). */
-static __always_inline bool unpinned(struct task_struct *p)
+/*
+ * May @p cling to @home now? Only to a node with online CPUs that its
+ * affinity allows; a home outside its allowed CPUs is ignored for this
+ * placement (counted on @home), never enforced.
+ */
+static bool may_cling(struct task_struct *p, s32 home)
 {
-	return p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids();
+	struct cling_node_stats *ns;
+
+	if (home < 0)
+		return false;
+	if (allowed_on(p, home))
+		return true;
+	ns = nstat(home);
+	if (ns)
+		ns->home_ignored++;
+	return false;
 }
 
 /* Account one attempt at @home in the node stats and the group, @failed
@@ -240,7 +392,7 @@ s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wa
 	snid = cpu_node(prev_cpu);
 	dnid = cpu_node(bpf_get_smp_processor_id());
 
-	if (g && home >= 0 && !tc->skip_cling && unpinned(p)) {
+	if (g && home >= 0 && !tc->skip_cling && may_cling(p, home)) {
 		/* CLG-2: prefer the home node, never the waker's. */
 		if (cling_predicate(true, home, snid, dnid, cling_busy(&g->ms, snid, degree))) {
 			ns = nstat(home);
@@ -269,8 +421,8 @@ s32 BPF_STRUCT_OPS(cling_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wa
 	cpu = -1;
 	if (home >= 0)
 		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, home, SCX_PICK_IDLE_IN_NODE);
-	if (cpu < 0)
-		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, snid, 0);
+	if (cpu < 0 && serving(snid) >= 0)
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, serving(snid), 0);
 	if (cpu >= 0) {
 		tc->placed_at = scx_bpf_now();
 		tc->qnode = cpu_node(cpu);
@@ -300,32 +452,40 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 		tc->qnode = CLING_NO_NODE;
 		tc->target = CLING_NO_NODE;
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		kick_idle(cpu);
 		return;
 	}
 	home = task_home(p, tc, &g);
-	node = cpu_node(cpu);
 	tc->target = CLING_NO_NODE;
-	if (g && home >= 0 && !tc->skip_cling && unpinned(p)) {
+	if (g && home >= 0 && !tc->skip_cling && may_cling(p, home)) {
 		node = home;
 		tc->target = home;
+	} else {
+		node = queue_node(p, cpu);
 	}
 	tc->skip_cling = 0;
-	if (tc->target < 0 && unpinned(p)) {
+	if (tc->target < 0) {
 		/* Not clinging: work conservation first, an idle CPU on the
 		 * nearest node (its own node first) runs it now. */
-		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node, 0);
+		cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node >= 0 ? node : 0, 0);
 		if (cpu >= 0) {
 			tc->placed_at = scx_bpf_now();
 			tc->qnode = cpu_node(cpu);
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, SCX_SLICE_DFL, enq_flags);
-			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+			kick_idle(cpu);
 			return;
 		}
 	}
+	if (node < 0) {
+		/* No node with an online CPU it may use: the global DSQ,
+		 * which every CPU drains. */
+		tc->qnode = CLING_NO_NODE;
+		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
+		return;
+	}
 
 	vtime = p->scx.dsq_vtime;
-	vnow = vtime_now[node & CLING_NODE_MASK];
+	vnow = vtime_now[cling_idx(node)];
 	/* Fairness by weight within the node: at most one slice of credit
 	 * or debt against the node's clock (tasks arrive from other nodes). */
 	if ((s64)(vtime - (vnow - SCX_SLICE_DFL)) < 0)
@@ -344,7 +504,7 @@ void BPF_STRUCT_OPS(cling_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	cpu = scx_bpf_pick_idle_cpu_node(p->cpus_ptr, node, SCX_PICK_IDLE_IN_NODE);
 	if (cpu >= 0)
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		kick_idle(cpu);
 }
 
 /* True when the head of node @n's DSQ has waited at least @ns. */
@@ -366,6 +526,24 @@ static bool head_waited(s32 n, u64 now)
 	return head_waited_for(n, now, steal_ns);
 }
 
+/* Drain the DSQs of nodes without online CPUs (their last CPU went
+ * offline with tasks queued): the CPUs of the serving node first, any
+ * CPU once nothing is queued at its own node. True when one moved. */
+static bool drain_orphans(s32 node, bool any)
+{
+	s32 n;
+
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
+		if (has_cpus(n) || !scx_bpf_dsq_nr_queued(n))
+			continue;
+		if ((any || serve[n] == node) && scx_bpf_dsq_move_to_local(n))
+			return true;
+	}
+	return false;
+}
+
 /* True when some node other than @n has an idle CPU. */
 static bool idle_elsewhere(s32 n)
 {
@@ -376,7 +554,9 @@ static bool idle_elsewhere(s32 n)
 	for (m = 0; m < CLING_MAX_NODES; m++) {
 		if (m >= nr_nodes || found)
 			break;
-		if (m == n)
+		/* Nodes without CPUs have no idle CPU (and asking the kernel
+		 * about an impossible node id would be an error). */
+		if (m == n || !has_cpus(m))
 			continue;
 		idle = scx_bpf_get_idle_cpumask_node(m);
 		found = !bpf_cpumask_empty(idle);
@@ -391,6 +571,8 @@ void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
 	u64 now = scx_bpf_now();
 	struct cling_node_stats *ns;
 
+	if (orphans_pending && drain_orphans(node, false))
+		return;
 	if (scx_bpf_dsq_move_to_local(node)) {
 		ns = nstat(node);
 		if (ns) {
@@ -399,6 +581,8 @@ void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
 		}
 		return;
 	}
+	if (orphans_pending && drain_orphans(node, true))
+		return;
 	/* Work conservation: steal only what waited past the bound. */
 	for (i = 1; i < CLING_MAX_NODES; i++) {
 		if (i >= nr_nodes)
@@ -417,7 +601,7 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 	s32 node = cpu_node(scx_bpf_task_cpu(p));
 	struct cling_node_stats *ns;
 	struct cling_group *g;
-	u64 *vn = &vtime_now[node & CLING_NODE_MASK];
+	u64 *vn = &vtime_now[cling_idx(node)];
 	bool failed;
 
 	if ((s64)(p->scx.dsq_vtime - *vn) > 0)
@@ -431,11 +615,13 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 		else
 			ns->remote++;
 	}
-	if (tc->target >= 0) {
+	/* An attempt whose home lost its last CPU meanwhile is neither a
+	 * success nor a failure: hotplug, not contention, moved the task. */
+	if (tc->target >= 0 && has_cpus(tc->target)) {
 		/* Waited past the bound while capacity elsewhere sat idle. */
 		failed = node != tc->target ||
 			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
-			  idle_elsewhere_at[tc->target & CLING_NODE_MASK] > tc->placed_at);
+			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at);
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		attempt_done(tc, g, tc->target, failed);
 	}
@@ -454,7 +640,7 @@ void BPF_STRUCT_OPS(cling_stopping, struct task_struct *p, bool runnable)
 
 void BPF_STRUCT_OPS(cling_enable, struct task_struct *p)
 {
-	p->scx.dsq_vtime = vtime_now[cpu_node(scx_bpf_task_cpu(p)) & CLING_NODE_MASK];
+	p->scx.dsq_vtime = vtime_now[cling_idx(cpu_node(scx_bpf_task_cpu(p)))];
 }
 
 s32 BPF_STRUCT_OPS(cling_init_task, struct task_struct *p, struct scx_init_task_args *args)
@@ -482,7 +668,7 @@ static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
 	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, cgid);
 
 	cling_decay(&g->ms, nr_nodes);
-	g->home = gm ? cling_group_home(gm->pages, nr_nodes, &g->ms, degree) : CLING_NO_NODE;
+	g->home = gm ? cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve) : CLING_NO_NODE;
 	return 0;
 }
 
@@ -499,6 +685,7 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 {
 	const struct cpumask *online = scx_bpf_get_online_cpumask();
 	u64 now = scx_bpf_now();
+	u32 orphans = 0;
 	s32 n, cpu;
 
 	for (n = 0; n < CLING_MAX_NODES; n++) {
@@ -506,6 +693,15 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 			break;
 		if (!scx_bpf_dsq_nr_queued(n))
 			continue;
+		if (!has_cpus(n)) {
+			/* Left behind by its last CPU: wake the nearest idle
+			 * CPU to take it now. */
+			orphans++;
+			cpu = scx_bpf_pick_idle_cpu_node(online, serving(n) >= 0 ? serving(n) : 0, 0);
+			if (cpu >= 0)
+				kick_idle(cpu);
+			continue;
+		}
 		if (head_waited_for(n, now, wait_bound_ns) && idle_elsewhere(n))
 			idle_elsewhere_at[n] = now;
 		if (!head_waited(n, now))
@@ -513,14 +709,118 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 		/* Any idle CPU, nearest node first, takes it in dispatch. */
 		cpu = scx_bpf_pick_idle_cpu_node(online, n, 0);
 		if (cpu >= 0)
-			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+			kick_idle(cpu);
 	}
 	scx_bpf_put_cpumask(online);
+	if (!orphans)
+		orphans_pending = 0;
 	if (now - ct->last_decay >= decay_ns) {
 		ct->last_decay = now;
 		bpf_for_each_map_elem(&groups, decay_one, NULL, 0);
 	}
 	bpf_timer_start(&ct->t, tick_ns(), 0);
+	return 0;
+}
+
+/* Node @n's online-CPU mask: set or clear @cpu in it. */
+static void node_mask_set(s32 n, s32 cpu, bool on)
+{
+	struct node_mask *nm;
+	struct bpf_cpumask *m;
+	u32 k = (u32)n;
+
+	nm = bpf_map_lookup_elem(&node_masks, &k);
+	if (!nm)
+		return;
+	bpf_rcu_read_lock();
+	m = nm->mask;
+	if (m) {
+		if (on)
+			bpf_cpumask_set_cpu((u32)cpu, m);
+		else
+			bpf_cpumask_clear_cpu((u32)cpu, m);
+	}
+	bpf_rcu_read_unlock();
+}
+
+/* A CPU came or went (the kernel holds the hotplug lock: one at a time). */
+static void cpu_hotplug(s32 cpu, bool on)
+{
+	s32 n = scx_bpf_cpu_node(cpu);
+	u32 *c;
+
+	u32 bit = (u32)cpu;
+
+	hotplug_events++;
+	asm volatile("" : "+r"(bit));
+	bit &= CLING_MAX_CPUS - 1;
+	if (on)
+		__sync_fetch_and_and(&cpu_leaving[bit / 64], ~(1ULL << (bit % 64)));
+	else
+		__sync_fetch_and_or(&cpu_leaving[bit / 64], 1ULL << (bit % 64));
+	if (n < 0 || n >= CLING_MAX_NODES)
+		return;
+	c = &node_cpus[cling_idx(n)];
+	/* Plain updates: the kernel runs hotplug callbacks one at a time. */
+	if (on) {
+		node_mask_set(n, cpu, true);
+		*c += 1;
+	} else if (*c > 0) {
+		*c -= 1;
+		node_mask_set(n, cpu, false);
+		if (!*c)
+			orphans_pending = 1;
+	}
+	update_serve();
+}
+
+void BPF_STRUCT_OPS(cling_cpu_online, s32 cpu)
+{
+	cpu_hotplug(cpu, true);
+}
+
+void BPF_STRUCT_OPS(cling_cpu_offline, s32 cpu)
+{
+	cpu_hotplug(cpu, false);
+}
+
+/* Create each node's cpumask and count its online CPUs. The kernel keeps
+ * CPUs from coming or going between ops.init and the hotplug callbacks
+ * taking over, so the counts start exact. */
+static s32 count_cpus(void)
+{
+	const struct cpumask *online;
+	struct bpf_cpumask *m;
+	struct node_mask *nm;
+	u32 k;
+	s32 n, cpu;
+
+	for (n = 0; n < CLING_MAX_NODES; n++) {
+		if (n >= nr_nodes)
+			break;
+		k = (u32)n;
+		nm = bpf_map_lookup_elem(&node_masks, &k);
+		if (!nm)
+			return -ENOENT;
+		m = bpf_cpumask_create();
+		if (!m)
+			return -ENOMEM;
+		m = bpf_kptr_xchg(&nm->mask, m);
+		if (m)
+			bpf_cpumask_release(m);
+	}
+	online = scx_bpf_get_online_cpumask();
+	bpf_for(cpu, 0, scx_bpf_nr_cpu_ids()) {
+		if (!bpf_cpumask_test_cpu((u32)cpu, online))
+			continue;
+		n = scx_bpf_cpu_node(cpu);
+		if (n < 0 || n >= CLING_MAX_NODES)
+			continue;
+		node_cpus[cling_idx(n)]++;
+		node_mask_set(n, cpu, true);
+	}
+	scx_bpf_put_cpumask(online);
+	update_serve();
 	return 0;
 }
 
@@ -537,6 +837,9 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 		if (err)
 			return err;
 	}
+	err = count_cpus();
+	if (err)
+		return err;
 	ct = bpf_map_lookup_elem(&timers, &zero);
 	if (!ct)
 		return -ENOENT;
@@ -553,6 +856,7 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 
 void BPF_STRUCT_OPS(cling_exit, struct scx_exit_info *ei)
 {
+	exit_ns = bpf_ktime_get_ns();
 	exit_info.exit_code = ei->exit_code;
 	bpf_probe_read_kernel_str(exit_info.reason, sizeof(exit_info.reason), ei->reason);
 	bpf_probe_read_kernel_str(exit_info.msg, sizeof(exit_info.msg), ei->msg);
@@ -594,6 +898,8 @@ struct sched_ext_ops cling_ops = {
 	.running = (void *)cling_running,
 	.stopping = (void *)cling_stopping,
 	.enable = (void *)cling_enable,
+	.cpu_online = (void *)cling_cpu_online,
+	.cpu_offline = (void *)cling_cpu_offline,
 	.init_task = (void *)cling_init_task,
 	.exit_task = (void *)cling_exit_task,
 	.init = (void *)cling_init,

@@ -4,12 +4,16 @@
  * NUMA groups' resident memory (memory.numa_stat) fresh in the gmem map
  * about once a second, pins the statistics maps for other readers
  * (bpf/include/cling_maps.h), prints --stats, and detaches cleanly on
- * SIGINT/SIGTERM or after --duration. `scx_cling --help` explains.
+ * SIGINT/SIGTERM or after --duration. When the kernel ends the scheduler
+ * asking for a restart (SCX_ECODE_ACT_RESTART in the exit code, as after a
+ * CPU hotplug event with --restart-on-hotplug), it loads and attaches a
+ * fresh copy by itself, rate-limited. `scx_cling --help` explains.
  *
  * Exit: 0 detached on request; 1 runtime failure (including the kernel
- * ejecting the scheduler: kind, reason and message are printed, or another
- * scheduler being attached); 2 bad usage; 3 not root; 4 kernel without
- * sched_ext.
+ * ejecting the scheduler without asking for a restart: kind, reason and
+ * message are printed, or another scheduler being attached); 2 bad usage
+ * (also: more NUMA nodes than scx_cling supports); 3 not root; 4 kernel
+ * without sched_ext.
  */
 #include <argp.h>
 #include <dirent.h>
@@ -30,12 +34,15 @@
 #include <bpf/libbpf.h>
 #include "cling_stats.h"
 #include "loader.h"
-#include "procfs.h"
 #include "version.h"
 #include "topology.h"
 #include "scx_cling.skel.h"
 
 #define SCX_DIR "/sys/kernel/sched_ext"
+#define NODE_DIR "/sys/devices/system/node"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define CLING_MAX_NODES_STR STR(CLING_MAX_NODES)
 #define BPF_FS_MAGIC_ 0xcafe4a11
 #define MAX_PATTERNS 64
 
@@ -54,6 +61,8 @@ static struct {
 	double duration_s;
 	bool tasks;
 	bool verbose;
+	bool json;
+	bool restart_on_hotplug;
 	const char *cg_root;
 	const char *ready_file;
 	const char *pin_dir;
@@ -87,17 +96,27 @@ static const char doc[] =
 "one recent failure, and which is the group's busiest node, is busy: no cling "
 "to it, and the group's next-best node becomes its home until decay clears "
 "it.\n\n"
+"CPU hotplug: the scheduler follows CPUs going offline and online. A node "
+"without online CPUs (memory-only or CXL nodes, or one whose CPUs are "
+"offline) is never a home: its groups are homed on the nearest node with "
+"CPUs (SLIT distance; ties: more CPUs). A task whose allowed CPUs (cpuset, "
+"taskset) include none of its home node clings nowhere for that placement "
+"(counted as home_ignored). If the kernel ends the scheduler asking for a "
+"restart, scx_cling starts loading a fresh copy within 2 s (sooner unless "
+"restarts come in a burst), attaches it and says so on stderr. Tables for "
+"up to " CLING_MAX_NODES_STR " NUMA nodes (more: exit 2).\n\n"
 "Statistics are pinned under /sys/fs/bpf/scx_cling/ while it runs (read by "
 "`numalens export` and `scx_cling --monitor`).\n\n"
 "Exit status: 0 detached on request, 1 runtime failure (or ejected by the "
-"kernel: its reason is printed), 2 bad usage, 3 not root, 4 kernel without "
-"sched_ext.\v"
+"kernel without a restart request: its reason is printed), 2 bad usage or "
+"more NUMA nodes than supported, 3 not root, 4 kernel without sched_ext.\v"
 "Examples:\n"
 "  scx_cling --group /db1 --group '/jobs/*' --stats 2\n"
 "  scx_cling --all --cling-degree 30\n"
 "  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
 
-enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR, O_BTF };
+enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR, O_JSON,
+       O_RESTART, O_BTF };
 
 static const struct argp_option options[] = {
 	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
@@ -116,6 +135,10 @@ static const struct argp_option options[] = {
 	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
 	  "running every SECONDS", 1 },
 	{ "tasks", O_TASKS, NULL, 0, "With --stats/--monitor, also list each task's home node", 1 },
+	{ "json", O_JSON, NULL, 0, "With --stats/--monitor, print each block as one JSON line", 1 },
+	{ "restart-on-hotplug", O_RESTART, NULL, 0, "Do not follow CPU hotplug in the scheduler: "
+	  "let the kernel end it on every CPU online/offline event and re-attach (how "
+	  "schedulers without hotplug support behave; for measuring that cost)", 1 },
 	{ "duration", 't', "SECONDS", 0, "Detach after SECONDS (default: run until SIGINT/SIGTERM)", 1 },
 	{ "ready-file", O_READY, "PATH", 0, "Write \"attached\" to PATH once the kernel reports the "
 	  "scheduler enabled", 1 },
@@ -162,6 +185,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 'm': opt.monitor_s = num(st, "monitor", arg, 0.1, 86400, false); break;
 	case 't': opt.duration_s = num(st, "duration", arg, 0.1, 1e9, false); break;
 	case O_TASKS: opt.tasks = true; break;
+	case O_JSON: opt.json = true; break;
+	case O_RESTART: opt.restart_on_hotplug = true; break;
 	case O_READY: opt.ready_file = arg; break;
 	case O_CGROOT: opt.cg_root = arg; break;
 	case O_PINDIR: opt.pin_dir = arg; break;
@@ -270,26 +295,40 @@ static bool matches(const char *rel)
 
 /*
  * numa_stat_pages - resident pages per node of the cgroup at @dir: anon +
- * file of memory.numa_stat (tools/core/procfs.c reads either cgroup
- * version), in pages; nodes >= @nr_nodes are left 0. Returns 0 or -errno
- * (-ENODATA: no anon/file line).
+ * file of its cgroup v2 memory.numa_stat ("anon N0=<bytes> N1=..."), in
+ * pages, for nodes below @nr_nodes (others are left 0). Read here rather
+ * than through the numalens tables so that every node scx_cling supports
+ * counts. Returns 0 or -errno (-ENODATA: no anon/file line).
  */
 static int numa_stat_pages(const char *dir, uint64_t *pages, int nr_nodes, long page)
 {
-	uint64_t anon[NL_MAX_NODES], file[NL_MAX_NODES];
-	char p[PATH_MAX];
-	int e;
+	char p[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	bool seen = false;
+	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/memory.numa_stat", dir);
-	e = nl_memcg_numa_stat_read(p, anon, file, page);
-	if (e < 0)
-		return e;
-	if (e == 0)
-		return -ENODATA;
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
 	memset(pages, 0, sizeof(uint64_t) * CLING_MAX_NODES);
-	for (int n = 0; n < nr_nodes && n < CLING_MAX_NODES && n < NL_MAX_NODES; n++)
-		pages[n] = (anon[n] + file[n]) / (uint64_t)page;
-	return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char *save = NULL, *tok = strtok_r(line, " \n", &save);
+
+		if (!tok || (strcmp(tok, "anon") && strcmp(tok, "file")))
+			continue;
+		seen = true;
+		while ((tok = strtok_r(NULL, " \n", &save))) {
+			unsigned long long nid, bytes;
+
+			if (sscanf(tok, "N%llu=%llu", &nid, &bytes) == 2 && nid < (unsigned)nr_nodes &&
+			    nid < CLING_MAX_NODES)
+				pages[nid] += bytes / (uint64_t)page;
+		}
+	}
+	free(line);
+	fclose(f);
+	return seen ? 0 : -ENODATA;
 }
 
 /* scan_one: nftw callback; writes a matching cgroup's pages into gmem,
@@ -314,33 +353,46 @@ static int scan_one(const char *path, const struct stat *sb, int type, struct FT
 	return 0;
 }
 
-/* refresh_groups: write every matching cgroup's pages into gmem, drop the
- * entries of cgroups that no longer match or exist (GRP-4: their tasks
- * stop clinging at their next placement). */
-static void refresh_groups(void)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint64_t key, next, *prev = NULL, dead[64];
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* prune: delete from @map (keys: cgroup ids) every key not in scan.seen
+ * (sorted). Keys are collected first: deleting while walking the hash
+ * would restart the walk. */
+static void prune(struct bpf_map *map)
+{
+	static uint64_t dead[CLING_MAX_GROUPS];
+	uint64_t key, next, *prev = NULL;
 	int nd = 0;
 
+	while (nd < CLING_MAX_GROUPS && !bpf_map__get_next_key(map, prev, &next, sizeof(next))) {
+		key = next;
+		prev = &key;
+		if (!bsearch(&key, scan.seen, (size_t)scan.nr_seen, sizeof(key), cmp_u64))
+			dead[nd++] = key;
+	}
+	for (int i = 0; i < nd; i++)
+		bpf_map__delete_elem(map, &dead[i], sizeof(dead[i]), 0);
+}
+
+/* refresh_groups: write every matching cgroup's pages into gmem, drop the
+ * entries of cgroups that no longer match or exist from gmem and from the
+ * scheduler's groups map (GRP-4: their tasks stop clinging at their next
+ * placement; the groups map would otherwise fill up with dead cgroups). */
+static void refresh_groups(void)
+{
 	if (!opt.all && !opt.nr_patterns)
 		return;
 	scan.nr_seen = 0;
 	scan.root_len = strlen(opt.cg_root);
 	nftw(opt.cg_root, scan_one, 16, FTW_PHYS | FTW_MOUNT);
-	while (nd < 64 && !bpf_map__get_next_key(scan.skel->maps.gmem, prev, &next, sizeof(next))) {
-		bool keep = false;
-
-		key = next;
-		prev = &key;
-		for (int i = 0; i < scan.nr_seen && !keep; i++)
-			keep = scan.seen[i] == key;
-		if (!keep)
-			dead[nd++] = key;
-	}
-	for (int i = 0; i < nd; i++) {
-		bpf_map__delete_elem(scan.skel->maps.gmem, &dead[i], sizeof(dead[i]), 0);
-		bpf_map__delete_elem(scan.skel->maps.groups, &dead[i], sizeof(dead[i]), 0);
-	}
+	qsort(scan.seen, (size_t)scan.nr_seen, sizeof(scan.seen[0]), cmp_u64);
+	prune(scan.skel->maps.gmem);
+	prune(scan.skel->maps.groups);
 }
 
 /* --- statistics output ---------------------------------------------------- */
@@ -365,21 +417,96 @@ static const char *cg_path(uint64_t id)
 	return cg_find.path;
 }
 
-/* print_tasks: the task_homes map (fd), one line per task. */
+/* json_str: @v as a JSON string (quotes and control bytes escaped). */
+static void json_str(const char *v)
+{
+	putchar('"');
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20 || *c >= 0x7f)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
+/* print_tasks: the task_homes map (fd), one line per task (or, with
+ * --json, a "tasks" array member; the caller opened it). */
 static void print_tasks(int fd)
 {
 	uint32_t key, next, *prev = NULL;
 	struct cling_task_home th;
+	bool first = true;
 
-	printf("%-8s %5s %8s  %s\n", "tid", "home", "mem_home", "group");
+	if (!opt.json)
+		printf("%-8s %5s %8s  %s\n", "tid", "home", "mem_home", "group");
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &th))
 			continue;
-		printf("%-8u %5d %8d  %s\n", key, th.home, th.mem_home,
-		       th.cgid ? cg_path(th.cgid) : "-");
+		if (!opt.json) {
+			printf("%-8u %5d %8d  %s\n", key, th.home, th.mem_home,
+			       th.cgid ? cg_path(th.cgid) : "-");
+			continue;
+		}
+		printf("%s{\"tid\":%u,\"home\":%d,\"mem_home\":%d,\"group\":", first ? "" : ",",
+		       key, th.home, th.mem_home);
+		if (th.cgid)
+			json_str(cg_path(th.cgid));
+		else
+			fputs("null", stdout);
+		putchar('}');
+		first = false;
 	}
+}
+
+/* print_json: one block as one JSON line (keys as in the text format). */
+static void print_json(const struct nl_cling_stats *s, int tasks_fd)
+{
+	uint32_t nr = s->info.nr_nodes < CLING_MAX_NODES ? s->info.nr_nodes : CLING_MAX_NODES;
+
+	printf("{\"time\":%lld,\"degree\":%u,\"decay_ms\":%u,\"wait_bound_us\":%llu,"
+	       "\"steal_after_us\":%llu,\"restarts\":%u,\"hotplug_events\":%llu,\"nodes\":[",
+	       (long long)time(NULL), s->info.degree, s->info.decay_ms,
+	       (unsigned long long)(s->info.wait_bound_ns / 1000),
+	       (unsigned long long)(s->info.steal_ns / 1000), s->info.restarts,
+	       (unsigned long long)s->info.hotplug_events);
+	for (uint32_t n = 0; n < nr; n++) {
+		const struct nl_cling_node *o = &s->node[n];
+
+		printf("%s{\"node\":%u,\"cpus\":%u,\"queued\":%llu,\"local\":%llu,\"remote\":%llu,"
+		       "\"cling\":%llu,\"attempts\":%llu,\"failures\":%llu,\"busy\":%u,\"homes\":%u,"
+		       "\"home_ignored\":%llu}", n ? "," : "", n, s->info.node_cpus[n],
+		       (unsigned long long)o->queued, (unsigned long long)o->local,
+		       (unsigned long long)o->remote, (unsigned long long)o->cling_hits,
+		       (unsigned long long)o->attempts, (unsigned long long)o->failures,
+		       o->busy_groups, o->home_groups, (unsigned long long)o->home_ignored);
+	}
+	fputs("],\"groups\":[", stdout);
+	for (int i = 0; i < s->nr_groups; i++) {
+		const struct nl_cling_group *g = &s->groups[i];
+
+		printf("%s{\"group\":", i ? "," : "");
+		json_str(cg_path(g->cgid));
+		printf(",\"home\":%d,\"busiest\":%d,\"nodes\":[", g->home, g->busiest);
+		for (uint32_t n = 0; n < nr; n++)
+			printf("%s{\"pages\":%llu,\"fail\":%llu,\"total\":%llu,\"ratio\":%u,\"busy\":%s}",
+			       n ? "," : "", (unsigned long long)g->pages[n],
+			       (unsigned long long)g->failure[n], (unsigned long long)g->total[n],
+			       g->ratio[n], g->busy[n] ? "true" : "false");
+		fputs("]}", stdout);
+	}
+	putchar(']');
+	if (tasks_fd >= 0) {
+		fputs(",\"tasks\":[", stdout);
+		print_tasks(tasks_fd);
+		putchar(']');
+	}
+	puts("}");
+	fflush(stdout);
 }
 
 /* print_stats: one block per call (format documented in README.md). */
@@ -388,22 +515,30 @@ static void print_stats(const struct nl_cling_stats *s, int tasks_fd)
 	time_t t = time(NULL);
 	char ts[32];
 
+	if (opt.json) {
+		print_json(s, tasks_fd);
+		return;
+	}
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
-	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu steal_after_us=%llu groups=%d\n",
+	printf("scx_cling %s degree=%u decay_ms=%u wait_bound_us=%llu steal_after_us=%llu "
+	       "restarts=%u hotplug=%llu groups=%d\n",
 	       ts, s->info.degree, s->info.decay_ms,
 	       (unsigned long long)(s->info.wait_bound_ns / 1000),
-	       (unsigned long long)(s->info.steal_ns / 1000), s->nr_groups);
-	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %5s\n", "node", "queued", "local",
-	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes");
+	       (unsigned long long)(s->info.steal_ns / 1000), s->info.restarts,
+	       (unsigned long long)s->info.hotplug_events, s->nr_groups);
+	printf("%-4s %6s %10s %10s %8s %10s %9s %8s %5s %5s %4s %8s\n", "node", "queued", "local",
+	       "remote", "cling", "attempts", "failures", "ratio%", "busy", "homes", "cpus",
+	       "ignored");
 	for (uint32_t n = 0; n < s->info.nr_nodes && n < CLING_MAX_NODES; n++) {
 		const struct nl_cling_node *o = &s->node[n];
 		unsigned r = o->attempts ? (unsigned)(o->failures * 100 / o->attempts) : 0;
 
-		printf("%-4u %6llu %10llu %10llu %8llu %10llu %9llu %8u %5u %5u\n", n,
+		printf("%-4u %6llu %10llu %10llu %8llu %10llu %9llu %8u %5u %5u %4u %8llu\n", n,
 		       (unsigned long long)o->queued, (unsigned long long)o->local,
 		       (unsigned long long)o->remote, (unsigned long long)o->cling_hits,
 		       (unsigned long long)o->attempts, (unsigned long long)o->failures, r,
-		       o->busy_groups, o->home_groups);
+		       o->busy_groups, o->home_groups, s->info.node_cpus[n],
+		       (unsigned long long)o->home_ignored);
 	}
 	for (int i = 0; i < s->nr_groups; i++) {
 		const struct nl_cling_group *g = &s->groups[i];
@@ -518,6 +653,11 @@ static int setup_pfn_table(struct scx_cling *skel)
 	return bpf_map__update_elem(skel->maps.pfn_table, &zero, sizeof(zero), &t, sizeof(t), 0);
 }
 
+/* SCX_ECODE_ACT_RESTART (the kernel's enum scx_exit_code): the exit code
+ * bit by which the kernel, or a scheduler, asks its loader to start it
+ * again (CPU hotplug, a hotplug race during attach). */
+#define ECODE_ACT_RESTART (1ULL << 48)
+
 /* report_exit: print why the scheduler left; returns the exit status. */
 static int report_exit(struct scx_cling *skel, bool requested)
 {
@@ -533,12 +673,282 @@ static int report_exit(struct scx_cling *skel, bool requested)
 	return EX_OK;
 }
 
-int main(int argc, char **argv)
+/* parse_max_id: the largest number in a sysfs list such as "0-3,8" or
+ * "0"; -1 when @s holds none. */
+static int parse_max_id(const char *s)
+{
+	long v, max = -1;
+	char *end;
+
+	while (*s) {
+		if (*s < '0' || *s > '9') {
+			s++;
+			continue;
+		}
+		v = strtol(s, &end, 10);
+		if (v > max)
+			max = v > INT_MAX ? INT_MAX : v;
+		s = end;
+	}
+	return (int)max;
+}
+
+/* in_list: is @id in the sysfs list @s ("0-3,8")? */
+static bool in_list(const char *s, int id)
+{
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s)
+			return false;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (id >= lo && id <= hi)
+			return true;
+		s = *end == ',' ? end + 1 : end;
+		if (*s == '\n')
+			break;
+	}
+	return false;
+}
+
+/* possible_nodes: node ids the machine can ever have (highest possible
+ * node + 1), so that nodes coming online later are covered; 1 without
+ * NUMA in sysfs. */
+static int possible_nodes(void)
+{
+	char buf[4096];
+	int max = parse_max_id(read_word(NODE_DIR "/possible", buf, sizeof(buf)));
+
+	if (max < 0)
+		max = parse_max_id(read_word(NODE_DIR "/online", buf, sizeof(buf)));
+	return max < 0 ? 1 : max + 1;
+}
+
+/* read_distances: @d[n][m] = SLIT distance from node n to m, from
+ * NODE_DIR/nodeN/distance (one value per online node, in node order);
+ * CLING_FAR_DISTANCE where unknown, CLING_LOCAL_DISTANCE on the diagonal. */
+static void read_distances(uint8_t d[CLING_MAX_NODES][CLING_MAX_NODES], int nodes)
+{
+	char online[4096], p[PATH_MAX];
+
+	read_word(NODE_DIR "/online", online, sizeof(online));
+	for (int n = 0; n < nodes; n++) {
+		FILE *f;
+		int m = 0, v;
+
+		for (int k = 0; k < CLING_MAX_NODES; k++)
+			d[n][k] = k == n ? CLING_LOCAL_DISTANCE : CLING_FAR_DISTANCE;
+		snprintf(p, sizeof(p), NODE_DIR "/node%d/distance", n);
+		f = fopen(p, "re");
+		if (!f)
+			continue;
+		while (fscanf(f, "%d", &v) == 1) {
+			while (m < nodes && !in_list(online, m))
+				m++;
+			if (m >= nodes)
+				break;
+			d[n][m++] = v < 0 ? 0 : v > CLING_FAR_DISTANCE ? CLING_FAR_DISTANCE : (uint8_t)v;
+		}
+		fclose(f);
+	}
+}
+
+/* Shared by every attach of one loader run. */
+static struct {
+	int nodes;
+	uint8_t dist[CLING_MAX_NODES][CLING_MAX_NODES];
+	uint64_t loader_start;
+	uint32_t restarts;
+	double start;
+} run;
+
+/* write_info: the info map from the options and the scheduler's own
+ * counts (online CPUs per node, hotplug events). */
+static void write_info(struct scx_cling *skel)
+{
+	struct cling_info info = {
+		.loader_pid = (uint32_t)getpid(), .nr_nodes = (uint32_t)run.nodes,
+		.degree = (uint32_t)opt.degree, .decay_ms = (uint32_t)opt.decay_ms,
+		.wait_bound_ns = (uint64_t)opt.wait_us * 1000,
+		.steal_ns = (uint64_t)opt.steal_us * 1000,
+		.loader_start = run.loader_start,
+		.hotplug_events = skel->bss->hotplug_events,
+		.restarts = run.restarts,
+	};
+	uint32_t zero = 0;
+
+	memcpy(info.node_cpus, skel->bss->node_cpus, sizeof(info.node_cpus));
+	bpf_map__update_elem(skel->maps.info, &zero, sizeof(zero), &info, sizeof(info), 0);
+}
+
+/* mono_ns: CLOCK_MONOTONIC in ns (what bpf_ktime_get_ns() reads). */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * run_once - load, attach and run one copy of the scheduler until a stop
+ * request, --duration, or the kernel ending it. *@restart is set when the
+ * kernel asked for a restart (the caller then runs it again); *@exit_ns is
+ * when the scheduler left (CLOCK_MONOTONIC ns, from ops.exit). @prev_exit_ns
+ * (0 on the first run) is the previous copy's exit, to report the time
+ * spent without scx_cling. Returns the exit status.
+ */
+static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 {
 	struct scx_cling *skel;
 	struct bpf_link *link;
 	char st[128], ops[128];
-	int nodes, rc = EX_OK, e;
+	int rc = EX_OK, e;
+
+	*restart = false;
+	skel = scx_cling__open();
+	if (!skel) {
+		die_msg("opening the BPF object: %s", strerror(errno));
+		return EX_FAIL;
+	}
+	skel->rodata->nr_nodes = (uint32_t)run.nodes;
+	skel->rodata->degree = (uint32_t)opt.degree;
+	skel->rodata->wait_bound_ns = (uint64_t)opt.wait_us * 1000;
+	skel->rodata->steal_ns = (uint64_t)opt.steal_us * 1000;
+	skel->rodata->decay_ns = (uint64_t)opt.decay_ms * 1000000;
+	if (opt.restart_on_hotplug) {
+		/* Without these ops the kernel ends the scheduler on every CPU
+		 * online/offline event, asking for a restart. */
+		skel->struct_ops.cling_ops->cpu_online = NULL;
+		skel->struct_ops.cling_ops->cpu_offline = NULL;
+	}
+	bpf_map__set_max_entries(skel->maps.nodes, (uint32_t)run.nodes);
+	double t_load = now_s();
+	if (scx_cling__load(skel)) {
+		e = errno;
+		die_msg("loading the BPF scheduler failed: %s (--verbose shows the verifier log)",
+			strerror(e));
+		scx_cling__destroy(skel);
+		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
+	}
+	double load_ms = (now_s() - t_load) * 1e3;
+
+	memcpy(skel->bss->dist, run.dist, sizeof(run.dist));
+	if ((e = setup_pfn_table(skel)))
+		fprintf(stderr, "scx_cling: warning: no pfn -> node table (%s): tasks' own memory "
+			"homes stay unknown\n", strerror(e < 0 ? -e : e));
+	write_info(skel);
+	scan.skel = skel;
+	scan.nodes = run.nodes;
+	scan.page = sysconf(_SC_PAGESIZE);
+	refresh_groups();
+
+	if (scx_cling__attach(skel)) {
+		e = errno;
+		if (e == EBUSY || e == EEXIST)
+			die_msg("another sched_ext scheduler got attached first (%s): stop it first",
+				read_word(SCX_DIR "/root/ops", ops, sizeof(ops)));
+		else
+			die_msg("attaching the scheduler failed: %s", strerror(e));
+		scx_cling__destroy(skel);
+		return EX_FAIL;
+	}
+	link = skel->links.cling_ops;
+	if (wait_state("enabled", 10) && !skel->bss->exit_info.kind) {
+		die_msg("the kernel did not report the scheduler enabled within 10 s (state=%s)",
+			read_word(SCX_DIR "/state", st, sizeof(st)));
+		rc = EX_FAIL;
+		goto out;
+	}
+	pin_all(skel);
+	write_info(skel);
+	if (!prev_exit_ns) {
+		printf("scx_cling: attached (%d nodes, degree %ld, decay %ld ms, wait bound %ld us, %s)\n",
+		       run.nodes, opt.degree, opt.decay_ms, opt.wait_us,
+		       opt.all ? "all cgroups are NUMA groups" : opt.nr_patterns ?
+		       "NUMA groups by --group" : "no NUMA groups");
+		fflush(stdout);
+	} else if (!skel->bss->exit_info.kind) {
+		fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without scx_cling "
+			"(%.0f ms of it loading the BPF object)\n", run.restarts,
+			(double)(mono_ns() - prev_exit_ns) / 1e6, load_ms);
+	}
+	if (opt.ready_file) {
+		FILE *f = fopen(opt.ready_file, "w");
+		if (f) {
+			fputs("attached\n", f);
+			fclose(f);
+		}
+	}
+
+	double next_refresh = now_s() + 1, next_stats = now_s() + opt.stats_s;
+	int tasks_fd = opt.tasks ? bpf_map__fd(skel->maps.task_homes) : -1;
+
+	while (!stop_req && !skel->bss->exit_info.kind) {
+		double t = now_s();
+
+		if (opt.duration_s && t - run.start >= opt.duration_s)
+			break;
+		if (t >= next_refresh) {
+			refresh_groups();
+			write_info(skel);
+			next_refresh = t + 1;
+		}
+		if (opt.stats_s && t >= next_stats) {
+			struct nl_cling_stats s;
+			write_info(skel);
+			if (!nl_cling_stats_read_fds(bpf_map__fd(skel->maps.info),
+						     bpf_map__fd(skel->maps.nodes),
+						     bpf_map__fd(skel->maps.groups),
+						     bpf_map__fd(skel->maps.gmem), &s)) {
+				print_stats(&s, tasks_fd);
+				nl_cling_stats_free(&s);
+			}
+			next_stats = t + opt.stats_s;
+		}
+		usleep(20000);
+	}
+out:;
+	bool requested = !skel->bss->exit_info.kind;
+	/* Destroying the struct_ops link detaches; the maps stay readable. */
+	bpf_link__destroy(link);
+	skel->links.cling_ops = NULL;
+	if (wait_state("disabled", 10)) {
+		die_msg("the kernel did not report the scheduler disabled within 10 s");
+		rc = EX_FAIL;
+	}
+	unpin_all(skel);
+	*exit_ns = skel->bss->exit_ns;
+	if (rc == EX_OK && !requested && !stop_req &&
+	    ((unsigned long long)skel->bss->exit_info.exit_code & ECODE_ACT_RESTART)) {
+		const struct cling_exit_info *ei = &skel->bss->exit_info;
+
+		fprintf(stderr, "scx_cling: the kernel ended the scheduler and asked for a restart "
+			"(reason=\"%s\" msg=\"%s\"): attaching again\n", ei->reason, ei->msg);
+		*restart = true;
+	} else if (rc == EX_OK) {
+		rc = report_exit(skel, requested);
+	}
+	scx_cling__destroy(skel);
+	return rc;
+}
+
+/* Restarts closer together than this wait for it; the gap doubles while
+ * copies keep ending within RESTART_STABLE_S of their attach, up to
+ * RESTART_MAX_GAP_S, so a storm of hotplug events cannot spin the loader. */
+#define RESTART_MIN_GAP_S 0.1
+#define RESTART_MAX_GAP_S 1.6
+#define RESTART_STABLE_S 5.0
+
+int main(int argc, char **argv)
+{
+	char st[128], ops[128];
+	double gap = RESTART_MIN_GAP_S, attached_at;
+	uint64_t exit_ns = 0;
+	bool restart;
+	int rc;
 
 	argp_err_exit_status = EX_USAGE;
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
@@ -547,6 +957,12 @@ int main(int argc, char **argv)
 	if (opt.monitor_s)
 		return monitor();
 
+	run.nodes = possible_nodes();
+	if (run.nodes > CLING_MAX_NODES) {
+		die_msg("this machine has %d possible NUMA nodes; scx_cling supports at most %d",
+			run.nodes, CLING_MAX_NODES);
+		return EX_USAGE;
+	}
 	if (access(SCX_DIR "/state", R_OK)) {
 		die_msg("this kernel has no sched_ext (%s/state missing: CONFIG_SCHED_CLASS_EXT "
 			"is off); run scx_cling on a kernel built with sched_ext", SCX_DIR);
@@ -568,123 +984,32 @@ int main(int argc, char **argv)
 			st, read_word(SCX_DIR "/root/ops", ops, sizeof(ops))[0] ? ops : "?");
 		return EX_FAIL;
 	}
-	struct nl_topo topo;
-	if ((e = nl_topo_load(&topo, "/sys"))) {
-		die_msg("reading the NUMA topology from /sys: %s", strerror(-e));
-		return EX_FAIL;
-	}
-	nodes = topo.nr_nodes > 0 ? topo.nids[topo.nr_nodes - 1] + 1 : 1;
-	nl_topo_free(&topo);
-	if (nodes > CLING_MAX_NODES) {
-		die_msg("%d nodes: scx_cling handles at most %d", nodes, CLING_MAX_NODES);
-		return EX_FAIL;
-	}
-
-	skel = scx_cling__open();
-	if (!skel) {
-		die_msg("opening the BPF object: %s", strerror(errno));
-		return EX_FAIL;
-	}
-	skel->rodata->nr_nodes = (uint32_t)nodes;
-	skel->rodata->degree = (uint32_t)opt.degree;
-	skel->rodata->wait_bound_ns = (uint64_t)opt.wait_us * 1000;
-	skel->rodata->steal_ns = (uint64_t)opt.steal_us * 1000;
-	skel->rodata->decay_ns = (uint64_t)opt.decay_ms * 1000000;
-	if (scx_cling__load(skel)) {
-		e = errno;
-		die_msg("loading the BPF scheduler failed: %s (--verbose shows the verifier log)",
-			strerror(e));
-		scx_cling__destroy(skel);
-		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
-	}
-	if ((e = setup_pfn_table(skel)))
-		fprintf(stderr, "scx_cling: warning: no pfn -> node table (%s): tasks' own memory "
-			"homes stay unknown\n", strerror(e < 0 ? -e : e));
-	struct cling_info info = {
-		.loader_pid = (uint32_t)getpid(), .nr_nodes = (uint32_t)nodes,
-		.degree = (uint32_t)opt.degree, .decay_ms = (uint32_t)opt.decay_ms,
-		.wait_bound_ns = (uint64_t)opt.wait_us * 1000,
-		.steal_ns = (uint64_t)opt.steal_us * 1000,
-	};
-	uint32_t zero = 0;
-	bpf_map__update_elem(skel->maps.info, &zero, sizeof(zero), &info, sizeof(info), 0);
-	scan.skel = skel;
-	scan.nodes = nodes;
-	scan.page = sysconf(_SC_PAGESIZE);
-	refresh_groups();
+	read_distances(run.dist, run.nodes);
+	run.loader_start = nl_cling_loader_start((uint32_t)getpid());
+	run.start = now_s();
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (scx_cling__attach(skel)) {
-		e = errno;
-		if (e == EBUSY || e == EEXIST)
-			die_msg("another sched_ext scheduler got attached first (%s): stop it first",
-				read_word(SCX_DIR "/root/ops", ops, sizeof(ops)));
-		else
-			die_msg("attaching the scheduler failed: %s", strerror(e));
-		scx_cling__destroy(skel);
-		return EX_FAIL;
-	}
-	link = skel->links.cling_ops;
-	if (wait_state("enabled", 10) && !skel->bss->exit_info.kind) {
-		die_msg("the kernel did not report the scheduler enabled within 10 s (state=%s)",
-			read_word(SCX_DIR "/state", st, sizeof(st)));
-		rc = EX_FAIL;
-		goto out;
-	}
-	pin_all(skel);
-	printf("scx_cling: attached (%d nodes, degree %ld, decay %ld ms, wait bound %ld us, %s)\n",
-	       nodes, opt.degree, opt.decay_ms, opt.wait_us,
-	       opt.all ? "all cgroups are NUMA groups" : opt.nr_patterns ? "NUMA groups by --group"
-	       : "no NUMA groups");
-	fflush(stdout);
-	if (opt.ready_file) {
-		FILE *f = fopen(opt.ready_file, "w");
-		if (f) {
-			fputs("attached\n", f);
-			fclose(f);
-		}
-	}
-
-	double start = now_s(), next_refresh = start + 1, next_stats = start + opt.stats_s;
-	int tasks_fd = opt.tasks ? bpf_map__fd(skel->maps.task_homes) : -1;
-
-	while (!stop_req && !skel->bss->exit_info.kind) {
-		double t = now_s();
-
-		if (opt.duration_s && t - start >= opt.duration_s)
+	for (;;) {
+		attached_at = now_s();
+		rc = run_once(&restart, &exit_ns, run.restarts ? exit_ns : 0);
+		if (!restart || stop_req)
 			break;
-		if (t >= next_refresh) {
-			refresh_groups();
-			next_refresh = t + 1;
-		}
-		if (opt.stats_s && t >= next_stats) {
-			struct nl_cling_stats s;
-			if (!nl_cling_stats_read_fds(bpf_map__fd(skel->maps.info),
-						     bpf_map__fd(skel->maps.nodes),
-						     bpf_map__fd(skel->maps.groups),
-						     bpf_map__fd(skel->maps.gmem), &s)) {
-				print_stats(&s, tasks_fd);
-				nl_cling_stats_free(&s);
-			}
-			next_stats = t + opt.stats_s;
-		}
-		usleep(50000);
+		/* Rate limit: a copy that ended soon after its attach doubles
+		 * the wait before the next one. */
+		if (now_s() - attached_at < RESTART_STABLE_S)
+			gap = gap * 2 > RESTART_MAX_GAP_S ? RESTART_MAX_GAP_S : gap * 2;
+		else
+			gap = RESTART_MIN_GAP_S;
+		while (!stop_req && now_s() < attached_at + gap)
+			usleep(10000);
+		if (stop_req)
+			break;
+		if (!exit_ns)
+			exit_ns = mono_ns();
+		run.restarts++;
 	}
-out:;
-	bool requested = !skel->bss->exit_info.kind;
-	/* Destroying the struct_ops link detaches; the maps stay readable. */
-	bpf_link__destroy(link);
-	skel->links.cling_ops = NULL;
-	if (wait_state("disabled", 10)) {
-		die_msg("the kernel did not report the scheduler disabled within 10 s");
-		rc = EX_FAIL;
-	}
-	unpin_all(skel);
-	if (rc == EX_OK)
-		rc = report_exit(skel, requested);
 	if (rc == EX_OK)
 		printf("scx_cling: detached\n");
-	scx_cling__destroy(skel);
 	return rc;
 }

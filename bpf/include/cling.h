@@ -6,7 +6,8 @@
  * CLG-1), the failure ratio and its bookkeeping (§4.2, CLG-4), the halving
  * decay and busiest node (§4.3, CLG-5), the busy-node rule (§4.4, CLG-6),
  * the degree bounds (§4.1, CLG-7) and the home-node choice that skips a
- * busy node (§4.4 item 2, CLG-8, GRP-5).
+ * busy node (§4.4 item 2, CLG-8, GRP-5), and the node that serves a node
+ * without online CPUs (the nearest one with CPUs, by SLIT distance).
  *
  * No libc, no division by a variable other than (total + 1), loops bounded
  * by CLING_MAX_NODES and indices masked, so the verifier accepts it.
@@ -28,8 +29,10 @@ typedef u32 cling_u32;
 typedef u64 cling_u64;
 #endif
 
-/* Node ids handled: 0..CLING_MAX_NODES-1 (a power of two, for masking). */
-#define CLING_MAX_NODES 16
+/* Node ids handled: 0..CLING_MAX_NODES-1 (a power of two, for masking).
+ * 64 covers the largest machines people run NUMA-aware schedulers on
+ * (8-socket or SGI/HPE class); the loader refuses more in one line. */
+#define CLING_MAX_NODES 64
 #define CLING_NODE_MASK (CLING_MAX_NODES - 1)
 #define CLING_NO_NODE (-1)
 
@@ -41,6 +44,21 @@ typedef u64 cling_u64;
 
 _Static_assert((CLING_MAX_NODES & (CLING_MAX_NODES - 1)) == 0,
 	       "CLING_MAX_NODES must be a power of two (index masking)");
+
+/*
+ * cling_idx - @nid as an array index in 0..CLING_MAX_NODES-1. The empty asm
+ * keeps the compiler from dropping the mask after a range check it has
+ * seen (it did, and the verifier then rejected the access as unbounded).
+ */
+static inline cling_u32 cling_idx(int nid)
+{
+	cling_u32 k = (cling_u32)nid;
+
+#ifdef __bpf__
+	asm volatile("" : "+r"(k));
+#endif
+	return k & CLING_NODE_MASK;
+}
 
 /*
  * struct cling_mstat - one NUMA group's migration statistics (§4.2).
@@ -88,9 +106,22 @@ static inline void cling_note(struct cling_mstat *st, int nid, bool failed)
 {
 	if (nid < 0 || nid >= CLING_MAX_NODES)
 		return;
-	__sync_fetch_and_add(&st->total[nid & CLING_NODE_MASK], CLING_WEIGHT);
+	__sync_fetch_and_add(&st->total[cling_idx(nid)], CLING_WEIGHT);
 	if (failed)
-		__sync_fetch_and_add(&st->failure[nid & CLING_NODE_MASK], CLING_WEIGHT);
+		__sync_fetch_and_add(&st->failure[cling_idx(nid)], CLING_WEIGHT);
+}
+
+/*
+ * cling_halve - halve *@v (rounding down, as v / 2) while other CPUs may
+ * add to it (cling_note): subtracting the upper half of the value read,
+ * atomically, loses none of their adds, where a plain "*v /= 2" could
+ * overwrite one made in between.
+ */
+static inline void cling_halve(cling_u64 *v)
+{
+	cling_u64 old = *(volatile cling_u64 *)v;
+
+	__sync_fetch_and_sub(v, old - old / 2);
 }
 
 /*
@@ -102,16 +133,17 @@ static inline void cling_note(struct cling_mstat *st, int nid, bool failed)
  */
 static inline void cling_decay(struct cling_mstat *st, int nr_nodes)
 {
-	cling_u64 max_failure = 0;
+	cling_u64 max_failure = 0, f;
 	int i;
 
 	for (i = 0; i < CLING_MAX_NODES; i++) {
 		if (i >= nr_nodes)
 			break;
-		st->failure[i] /= 2;
-		st->total[i] /= 2;
-		if (st->failure[i] > max_failure) {
-			max_failure = st->failure[i];
+		cling_halve(&st->failure[i]);
+		cling_halve(&st->total[i]);
+		f = st->failure[i];
+		if (f > max_failure) {
+			max_failure = f;
 			st->busiest = i;
 		}
 	}
@@ -129,8 +161,8 @@ static inline bool cling_busy(const struct cling_mstat *st, int nid, cling_u32 d
 
 	if (nid < 0 || nid >= CLING_MAX_NODES)
 		return false;
-	f = st->failure[nid & CLING_NODE_MASK];
-	t = st->total[nid & CLING_NODE_MASK];
+	f = st->failure[cling_idx(nid)];
+	t = st->total[cling_idx(nid)];
 	if (f < CLING_WEIGHT)
 		return false;
 	if (st->busiest != nid)
@@ -158,19 +190,37 @@ static inline bool cling_predicate(bool grouped, int pnid, int snid, int dnid, b
 #define CLING_HOME_MIN_DIV 8
 
 /*
+ * cling_serving - the node that serves node @nid's tasks: @nid itself when
+ * it has online CPUs, else the node with CPUs nearest to it. @serve is the
+ * table cling_nearest() fills (NULL: every node serves itself). Returns
+ * CLING_NO_NODE when @nid is out of range or no node has a CPU.
+ */
+static inline int cling_serving(const cling_s32 *serve, int nid)
+{
+	if (nid < 0 || nid >= CLING_MAX_NODES)
+		return CLING_NO_NODE;
+	return serve ? serve[cling_idx(nid)] : nid;
+}
+
+/*
  * cling_group_home - a NUMA group's home node (GRP-5, CLG-8): the node with
  * the most resident pages in @pages[0..@nr_nodes) (from the cgroup's
  * memory.numa_stat), skipping a node that is busy for the group, so the
  * second-best node takes over while the best one is busy, and skipping
  * nodes with less than 1/CLING_HOME_MIN_DIV of all pages. Ties go to the
- * lowest nid. @st may be NULL (no statistics yet: nothing is busy).
- * Returns the nid, or CLING_NO_NODE when no node qualifies.
+ * lowest nid. A node without online CPUs (a CXL or memory-only node, or
+ * one whose CPUs went offline) is never a home: its pages make the node
+ * that serves it (@serve, see cling_serving) the home, and the busy test
+ * applies to that serving node. @st may be NULL (no statistics yet:
+ * nothing is busy). Returns the nid, or CLING_NO_NODE when no node
+ * qualifies.
  */
 static inline int cling_group_home(const cling_u64 *pages, int nr_nodes,
-				   const struct cling_mstat *st, cling_u32 degree)
+				   const struct cling_mstat *st, cling_u32 degree,
+				   const cling_s32 *serve)
 {
 	cling_u64 best = 0, sum = 0;
-	int i, home = CLING_NO_NODE;
+	int i, s, home = CLING_NO_NODE;
 
 	for (i = 0; i < CLING_MAX_NODES; i++) {
 		if (i >= nr_nodes)
@@ -182,12 +232,47 @@ static inline int cling_group_home(const cling_u64 *pages, int nr_nodes,
 			break;
 		if (pages[i] <= best || pages[i] * CLING_HOME_MIN_DIV < sum)
 			continue;
-		if (st && cling_busy(st, i, degree))
+		s = cling_serving(serve, i);
+		if (s < 0)
+			continue;
+		if (st && cling_busy(st, s, degree))
 			continue;
 		best = pages[i];
-		home = i;
+		home = s;
 	}
 	return home;
+}
+
+/* Distance of a node to itself in the SLIT (ACPI) and in sysfs. */
+#define CLING_LOCAL_DISTANCE 10
+/* A distance that stands for "no such node" (sysfs values fit in 8 bits). */
+#define CLING_FAR_DISTANCE 255
+
+/*
+ * cling_nearest - the node that serves node @nid (cling_serving): @nid
+ * itself if @cpus[@nid] > 0, else the node m with @cpus[m] > 0 at the
+ * smallest distance @dist[m] (row @nid of the SLIT, as in
+ * /sys/devices/system/node/nodeN/distance), ties to the node with more
+ * online CPUs, then to the lowest nid. Returns CLING_NO_NODE when no node
+ * below @nr_nodes has an online CPU.
+ */
+static inline int cling_nearest(const unsigned char *dist, const cling_u32 *cpus, int nr_nodes,
+				int nid)
+{
+	int m, best = CLING_NO_NODE;
+
+	if (nid >= 0 && nid < nr_nodes && nid < CLING_MAX_NODES && cpus[cling_idx(nid)])
+		return nid;
+	for (m = 0; m < CLING_MAX_NODES; m++) {
+		if (m >= nr_nodes)
+			break;
+		if (!cpus[m])
+			continue;
+		if (best < 0 || dist[m] < dist[cling_idx(best)] ||
+		    (dist[m] == dist[cling_idx(best)] && cpus[m] > cpus[cling_idx(best)]))
+			best = m;
+	}
+	return best;
 }
 
 #endif /* SCX_CLING_H */

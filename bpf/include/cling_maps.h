@@ -26,16 +26,24 @@
 #define CLING_MAX_GROUPS 1024
 
 /*
- * struct cling_info - scheduler-wide facts.
+ * struct cling_info - scheduler-wide facts, written by the loader (at
+ * attach and about once a second).
  * @loader_pid: pid of the scx_cling loader (a reader treats the pins as
  *              stale when it is gone)
- * @nr_nodes:   online nodes scheduled (node ids 0..nr_nodes-1)
+ * @nr_nodes:   possible nodes scheduled (node ids 0..nr_nodes-1)
  * @degree:     --cling-degree, percent
  * @decay_ms:   decay timer period, ms
  * @wait_bound_ns: a task queued on its home node longer than this while
  *              another node has an idle CPU counts as a failure, ns
  * @steal_ns:   an idle CPU of another node may take a task queued this
  *              long, ns
+ * @loader_start: the loader's start time (field 22 of /proc/PID/stat, clock
+ *              ticks since boot): with @loader_pid it names the loader, so
+ *              a reused pid does not make stale pins look alive
+ * @hotplug_events: CPU online/offline events the scheduler handled
+ * @restarts:   times the loader re-attached after the kernel asked it to
+ *              restart (SCX_ECODE_ACT_RESTART)
+ * @node_cpus:  online CPUs per node, as the scheduler counts them
  */
 struct cling_info {
 	cling_u32 loader_pid;
@@ -44,6 +52,11 @@ struct cling_info {
 	cling_u32 decay_ms;
 	cling_u64 wait_bound_ns;
 	cling_u64 steal_ns;
+	cling_u64 loader_start;
+	cling_u64 hotplug_events;
+	cling_u32 restarts;
+	cling_u32 pad;
+	cling_u32 node_cpus[CLING_MAX_NODES];
 };
 
 /*
@@ -63,6 +76,9 @@ struct cling_info {
  *               (a gauge, meaningful in the CPU slot that wrote it last:
  *               readers take the maximum over CPUs of the latest stamp)
  * @queued_at:   scx_bpf_now() of that sample, ns
+ * @home_ignored: placements of group tasks whose allowed CPUs (affinity,
+ *               cpuset) include no online CPU of this node, their home: the
+ *               home was not enforced
  */
 struct cling_node_stats {
 	cling_u64 enqueued;
@@ -73,6 +89,7 @@ struct cling_node_stats {
 	cling_u64 failures;
 	cling_u64 queued;
 	cling_u64 queued_at;
+	cling_u64 home_ignored;
 };
 
 /*

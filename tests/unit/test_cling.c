@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <errno.h>
 #include <cmocka.h>
 #include "cling.h"
@@ -162,43 +163,104 @@ static void test_home_pause_resume(void **state)
 	struct cling_mstat m = fresh();
 	int periods = 0;
 
-	assert_int_equal(cling_group_home(pages, 4, NULL, 20), 1);
-	assert_int_equal(cling_group_home(pages, 4, &m, 20), 1);
+	assert_int_equal(cling_group_home(pages, 4, NULL, 20, NULL), 1);
+	assert_int_equal(cling_group_home(pages, 4, &m, 20, NULL), 1);
 	/* Inject failures at node 1 until it is busy. */
 	for (int i = 0; i < 8; i++)
 		cling_note(&m, 1, i % 2 == 0);		/* 50% failures */
 	cling_decay(&m, 4);
 	assert_true(cling_busy(&m, 1, 20));
-	assert_int_equal(cling_group_home(pages, 4, &m, 20), 2);	/* second best */
+	assert_int_equal(cling_group_home(pages, 4, &m, 20, NULL), 2);	/* second best */
 	/* Cling to node 1 is off while busy. */
 	assert_false(cling_predicate(true, 1, 1, 0, cling_busy(&m, 1, 20)));
 	/* A higher degree tolerates the same failures. */
-	assert_int_equal(cling_group_home(pages, 4, &m, 60), 1);
+	assert_int_equal(cling_group_home(pages, 4, &m, 60, NULL), 1);
 	/* No new events: decay clears it and the home returns. */
 	while (cling_busy(&m, 1, 20) && periods < 20) {
 		cling_decay(&m, 4);
 		periods++;
 	}
 	assert_int_equal(periods, 2);	/* 2048 -> 1024 -> 512 */
-	assert_int_equal(cling_group_home(pages, 4, &m, 20), 1);
+	assert_int_equal(cling_group_home(pages, 4, &m, 20, NULL), 1);
 	assert_true(cling_predicate(true, 1, 1, 0, cling_busy(&m, 1, 20)));
 	/* No pages anywhere (or only on the busy node): no home. */
 	cling_u64 none[4] = { 0 };
-	assert_int_equal(cling_group_home(none, 4, NULL, 20), CLING_NO_NODE);
+	assert_int_equal(cling_group_home(none, 4, NULL, 20, NULL), CLING_NO_NODE);
 	cling_u64 only1[4] = { 0, 5, 0, 0 };
 	m.failure[1] = m.total[1] = 8192; m.busiest = 1;
-	assert_int_equal(cling_group_home(only1, 4, &m, 20), CLING_NO_NODE);
+	assert_int_equal(cling_group_home(only1, 4, &m, 20, NULL), CLING_NO_NODE);
 	/* A residue is no home: 5 pages of 1005 (< 1/8) on node 1. */
 	cling_u64 residue[4] = { 1000, 5, 0, 0 };
-	assert_int_equal(cling_group_home(residue, 4, NULL, 20), 0);
+	assert_int_equal(cling_group_home(residue, 4, NULL, 20, NULL), 0);
 	m = fresh();
 	m.failure[0] = m.total[0] = 8192; m.busiest = 0;
-	assert_int_equal(cling_group_home(residue, 4, &m, 20), CLING_NO_NODE);
+	assert_int_equal(cling_group_home(residue, 4, &m, 20, NULL), CLING_NO_NODE);
 	cling_u64 split[4] = { 600, 200, 150, 50 };	/* 50 < 1000/8 */
-	assert_int_equal(cling_group_home(split, 4, &m, 20), 1);
+	assert_int_equal(cling_group_home(split, 4, &m, 20, NULL), 1);
 	/* Ties go to the lowest nid. */
 	cling_u64 tie[4] = { 0, 7, 7, 0 };
-	assert_int_equal(cling_group_home(tie, 4, NULL, 20), 1);
+	assert_int_equal(cling_group_home(tie, 4, NULL, 20, NULL), 1);
+}
+
+/* CPU-less nodes: the nearest node with CPUs by SLIT distance serves them
+ * (ties: more CPUs, then the lowest nid), and a group whose pages sit on
+ * such a node is homed there; the busy rule applies to the serving node. */
+static void test_cpuless_serving(void **state)
+{
+	/* 4 nodes: 0 and 1 have CPUs, 2 (near 1) and 3 (equally near 0 and
+	 * 1) are memory-only. Rows as in nodeN/distance. */
+	unsigned char d[4][4] = {
+		{ 10, 20, 30, 25 }, { 20, 10, 15, 25 }, { 30, 15, 10, 40 }, { 25, 25, 40, 10 },
+	};
+	cling_u32 cpus[4] = { 2, 4, 0, 0 };
+	cling_s32 serve[4];
+
+	for (int n = 0; n < 4; n++)
+		serve[n] = cling_nearest(d[n], cpus, 4, n);
+	assert_int_equal(serve[0], 0);
+	assert_int_equal(serve[1], 1);
+	assert_int_equal(serve[2], 1);
+	assert_int_equal(serve[3], 1);	/* tie at 25: node 1 has more CPUs */
+	cpus[1] = 2;
+	assert_int_equal(cling_nearest(d[3], cpus, 4, 3), 0);	/* full tie: lowest nid */
+	/* Node 1's CPUs go offline: it is served by node 0 (distance 20). */
+	cpus[1] = 0;
+	assert_int_equal(cling_nearest(d[1], cpus, 4, 1), 0);
+	assert_int_equal(cling_nearest(d[2], cpus, 4, 2), 0);
+	/* No CPU anywhere: nobody serves. */
+	cpus[0] = 0;
+	assert_int_equal(cling_nearest(d[0], cpus, 4, 0), CLING_NO_NODE);
+
+	/* Pages on memory-only node 2: the home is node 1, never node 2. */
+	cling_u64 pages[4] = { 10, 0, 500, 0 };
+	struct cling_mstat m = fresh();
+
+	assert_int_equal(cling_group_home(pages, 4, NULL, 20, NULL), 2);
+	assert_int_equal(cling_group_home(pages, 4, NULL, 20, serve), 1);
+	/* Node 1 busy for the group: node 2's pages no longer pull it there. */
+	for (int i = 0; i < 8; i++)
+		cling_note(&m, 1, i % 2 == 0);
+	cling_decay(&m, 4);
+	assert_true(cling_busy(&m, 1, 20));
+	assert_int_equal(cling_group_home(pages, 4, &m, 20, serve), CLING_NO_NODE);
+	cling_u64 pages2[4] = { 200, 0, 500, 0 };
+	assert_int_equal(cling_group_home(pages2, 4, &m, 20, serve), 0);
+}
+
+/* cling_decay halves by subtraction: an add between the read and the
+ * write is kept (a plain "v /= 2" would drop it). */
+static void test_halve_keeps_adds(void **state)
+{
+	cling_u64 v = 4096;
+
+	cling_halve(&v);
+	assert_int_equal(v, 2048);
+	v = 5;
+	cling_halve(&v);
+	assert_int_equal(v, 2);	/* rounds down, like v / 2 */
+	v = 1;
+	cling_halve(&v);
+	assert_int_equal(v, 0);	/* so decay reaches 0 */
 }
 
 /* Stats folding: ratio/busy per group node, busy and home counts per node. */
@@ -228,6 +290,21 @@ static void test_stats_fold(void **state)
 	assert_int_equal(s.node[0].home_groups, 0);
 }
 
+/* The loader's identity for stale pins: pid plus start time. Our own start
+ * time is stable and matches field 22 of /proc/self/stat; a pid that
+ * does not exist has none (so pins naming it read as not running). */
+static void test_loader_start(void **state)
+{
+	uint64_t a = nl_cling_loader_start((uint32_t)getpid());
+
+	assert_true(a > 0);
+	assert_int_equal(nl_cling_loader_start((uint32_t)getpid()), a);
+	assert_int_equal(nl_cling_loader_start(0x7ffffff0u), 0);
+	/* pid 1 started at boot, before this test */
+	if (nl_cling_loader_start(1))
+		assert_true(nl_cling_loader_start(1) <= a);
+}
+
 /* Not running: no pins -> -ENOENT. */
 static void test_stats_read_not_running(void **state)
 {
@@ -248,8 +325,11 @@ int main(void)
 		cmocka_unit_test(test_predicate_table),
 		cmocka_unit_test(test_degree_bounds),
 		cmocka_unit_test(test_home_pause_resume),
+		cmocka_unit_test(test_cpuless_serving),
+		cmocka_unit_test(test_halve_keeps_adds),
 		cmocka_unit_test(test_stats_fold),
 		cmocka_unit_test(test_stats_read_not_running),
+		cmocka_unit_test(test_loader_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

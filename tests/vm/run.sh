@@ -30,6 +30,10 @@
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
 #   disk=SIZE (e.g. 512M): an empty virtio disk /dev/vda of SIZE (a sparse
 #   file $LOGS/NAME.disk, removed afterwards), for real file-backed I/O
+# Unequal topologies (these override nodes/cpus_per_node/mem_per_node):
+#   cpus=4,4 or cpus=2,0,0   CPUs per node (0: a memory-only node)
+#   mem=512M,64M,64M         memory per node (default mem_per_node each)
+#   dist=10,20,30/20,10,25/30,25,10   the SLIT, one row per node (qemu -numa dist)
 #   kernels=default,6.12: the kernels it runs on (default: "default")
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -119,6 +123,40 @@ mib() {
 	esac
 }
 
+# numa_topology CPUS MEMS DIST DEFMEM: set numa (qemu args), ncpus and
+# memtot (MiB) of the caller from the cpus=/mem=/dist= headers; on bad input
+# return 1 with numa_err set.
+numa_topology() {
+	local -a c m r
+	local n k cpu0=0 mm
+	IFS=, read -ra c <<< "$1"; IFS=, read -ra m <<< "$2"
+	numa=(); ncpus=0; memtot=0
+	for ((n = 0; n < ${#c[@]}; n++)); do
+		[[ ${c[n]} =~ ^[0-9]+$ ]] || { numa_err="cpus: '${c[n]}' is not a count"; return 1; }
+		mm=$(mib "${m[n]:-${4}M}")
+		[[ $mm =~ ^[0-9]+$ && $mm -gt 0 ]] || { numa_err="mem: '${m[n]}' (qemu needs memory on every node)"; return 1; }
+		numa+=(-object "memory-backend-ram,id=m$n,size=${mm}M")
+		if [ "${c[n]}" -gt 0 ]; then
+			numa+=(-numa "node,nodeid=$n,cpus=$cpu0-$((cpu0 + c[n] - 1)),memdev=m$n")
+		else
+			numa+=(-numa "node,nodeid=$n,memdev=m$n")
+		fi
+		cpu0=$((cpu0 + c[n])); memtot=$((memtot + mm))
+	done
+	ncpus=$cpu0
+	[ "$ncpus" -gt 0 ] || { numa_err="cpus: no CPU at all"; return 1; }
+	[ -n "$3" ] || return 0
+	IFS=/ read -ra r <<< "$3"
+	[ ${#r[@]} = ${#c[@]} ] || { numa_err="dist: ${#r[@]} rows for ${#c[@]} nodes"; return 1; }
+	for ((n = 0; n < ${#r[@]}; n++)); do
+		IFS=, read -ra m <<< "${r[n]}"
+		[ ${#m[@]} = ${#c[@]} ] || { numa_err="dist: row $n has ${#m[@]} values"; return 1; }
+		for ((k = 0; k < ${#m[@]}; k++)); do
+			[ $k = $n ] || numa+=(-numa "dist,src=$n,dst=$k,val=${m[k]}")
+		done
+	done
+}
+
 # run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report (on
 # stdout: the PASS/FAIL line, then on failure what the guest printed).
 run_one() {
@@ -142,10 +180,15 @@ run_one() {
 		numa+=(-object "memory-backend-ram,id=m$n,size=${mem}M"
 		       -numa "node,nodeid=$n,cpus=$cpu0-$((cpu0 + cpn - 1)),memdev=m$n")
 	done
+	local ncpus=$((nodes * cpn)) memtot=$((nodes * mem))
+	if [ -n "$(header "$f" cpus '')" ]; then
+		numa_topology "$(header "$f" cpus '')" "$(header "$f" mem '')" "$(header "$f" dist '')" "$mem" || {
+			fail "$name" "bad '# vm:' cpus/mem/dist header: $numa_err"; return; }
+	fi
 	local start rc
 	start=$(date +%s%N)
-	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m $((nodes * mem)) \
-		-smp $((nodes * cpn)) "${numa[@]}" "${drive[@]}" \
+	timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m "$memtot" \
+		-smp "$ncpus" "${numa[@]}" "${drive[@]}" \
 		-kernel "$KDIR/vmlinuz" -initrd "$INITRD" \
 		-append "console=ttyS0 quiet panic=-1 no_timer_check nl.test=$name nl.modules=$mods" \
 		-display none -no-reboot -monitor none \

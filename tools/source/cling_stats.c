@@ -81,6 +81,7 @@ static int read_nodes(int fd, struct nl_cling_stats *s)
 			o->cling_hits += v[c].cling_hits;
 			o->attempts += v[c].attempts;
 			o->failures += v[c].failures;
+			o->home_ignored += v[c].home_ignored;
 			/* queued is a gauge: the newest sample wins. */
 			if (v[c].queued_at >= latest) {
 				latest = v[c].queued_at;
@@ -140,6 +141,35 @@ int nl_cling_stats_read_fds(int info_fd, int nodes_fd, int groups_fd, int gmem_f
 	return 0;
 }
 
+/* proc_start: start time of process @pid (field 22 of /proc/PID/stat,
+ * clock ticks since boot), or 0 when it does not exist. */
+static uint64_t proc_start(uint32_t pid)
+{
+	char p[64], buf[1024], *s;
+	unsigned long long v = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(p, sizeof(p), "/proc/%u/stat", pid);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* the command name may hold spaces and ')': fields count from the last ')' */
+	s = strrchr(buf, ')');
+	if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", &v) != 1)
+		return 0;
+	return v;
+}
+
+uint64_t nl_cling_loader_start(uint32_t pid)
+{
+	return proc_start(pid);
+}
+
 static int pin_fd(const char *dir, const char *name)
 {
 	char p[PATH_MAX];
@@ -170,6 +200,8 @@ int nl_cling_stats_read(const char *pin_dir, struct nl_cling_stats *out)
 			e = -errno;
 		else if (!info.loader_pid || (kill((pid_t)info.loader_pid, 0) && errno == ESRCH))
 			e = -ENOENT;
+		else if (info.loader_start && proc_start(info.loader_pid) != info.loader_start)
+			e = -ENOENT;	/* the pid was reused by another process */
 	}
 	if (!e)
 		e = nl_cling_stats_read_fds(fd[0], fd[1], fd[2], fd[3], out);

@@ -21,7 +21,7 @@
  * The rest: see struct cling_node_stats.
  */
 struct nl_cling_node {
-	uint64_t enqueued, local, remote, cling_hits, attempts, failures, queued;
+	uint64_t enqueued, local, remote, cling_hits, attempts, failures, queued, home_ignored;
 	uint32_t busy_groups, home_groups;
 };
 
@@ -60,7 +60,8 @@ struct nl_cling_stats {
 /*
  * nl_cling_stats_read - read the maps pinned in @pin_dir (CLING_PIN_DIR
  * normally) into @out. Returns 0; -ENOENT when scx_cling is not running
- * (no pins, or the pinning loader's pid is gone); -EACCES/-EPERM without
+ * (no pins, or the pinning loader is gone: its pid is free or now names a
+ * process that started at another time); -EACCES/-EPERM without
  * privileges; -ENOMEM; another negative errno from the bpf syscalls.
  * On error @out holds nothing to free.
  */
@@ -81,6 +82,13 @@ int nl_cling_stats_read_fds(int info_fd, int nodes_fd, int groups_fd, int gmem_f
  * for tests.
  */
 void nl_cling_stats_fold(struct nl_cling_stats *s);
+
+/*
+ * nl_cling_loader_start - start time of process @pid in clock ticks since
+ * boot (field 22 of /proc/PID/stat), what cling_info.loader_start holds;
+ * 0 when there is no such process.
+ */
+uint64_t nl_cling_loader_start(uint32_t pid);
 
 /* nl_cling_stats_free - free @s->groups; @s may be zeroed or NULL. */
 void nl_cling_stats_free(struct nl_cling_stats *s);

@@ -1,7 +1,7 @@
 # scx_cling test 4 (issue 6): --cling-degree accepts 0..100 and nothing
 # else, bad options are rejected with one clear line and exit 2 before
 # anything is loaded; another attached scheduler is refused (exit 1);
-# --monitor reads a running scx_cling through its pinned maps (the export
+# --monitor (text and --json) reads a running scx_cling through its pinned maps (the export
 # path) and refuses when none runs; SIGINT detaches cleanly.
 # vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=150
 . /nl/lib.sh
@@ -64,6 +64,13 @@ grep -q '^node queued' /tmp/mon.out || nl_fail "--monitor printed no node table:
 grep -q '^group /cling_o1 home=' /tmp/mon.out || nl_fail "--monitor did not show the group /cling_o1"
 n=$(awk '$1 ~ /^[0-3]$/ && NF >= 10' /tmp/mon.out | head -4 | wc -l)
 nl_expect "node rows in the first --monitor block" "$n" -eq 4
+# --json: one JSON object per block, the same figures.
+timeout 3 scx_cling --monitor 1 --json --tasks > /tmp/monj.out 2> /tmp/monj.err
+head -c 300 /tmp/monj.out; echo
+nljq -l 1 /tmp/monj.out restarts > /dev/null || nl_fail "--monitor --json: line 1 is not JSON: $(head -c 200 /tmp/monj.out)"
+nl_expect "--json: node 3 online CPUs" "$(nljq -l 1 /tmp/monj.out 'nodes[node=3].cpus')" -eq 2
+nl_expect "--json: /cling_o1 home (-1: its tasks are gone)" "$(nljq -l 1 /tmp/monj.out 'groups[group=/cling_o1].home')" -ge -1
+[ "$(nljq -l 1 /tmp/monj.out tasks)" != missing ] || nl_fail "--json --tasks: no tasks array"
 kill -INT $loader; wait $loader; rc=$?
 [ $rc = 0 ] || nl_fail "scx_cling after SIGINT: expected exit 0, saw $rc: $(tail -1 /tmp/cling.out)"
 nl_wait_disabled

@@ -8,7 +8,7 @@ nl_need_numalens
 taskset -p -c 0 $$ > /dev/null
 cpu2=$(nl_first_cpu_of_node 2)
 mkdir -p /sys/fs/cgroup/a/b || nl_fail "cannot create cgroup /a/b"
-SPIN=3
+SPIN=6	# long enough that the fork-and-exec moments on CPU 0 (0.16 s in a starved guest) stay under 5%
 J=/tmp/exec.jsonl
 nl_top $J 1 600
 # Spin on node 2's CPU in /a/b. The child is born in /a/b (this shell, on

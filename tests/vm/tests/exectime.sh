@@ -24,14 +24,7 @@ echo $$ > /sys/fs/cgroup/cgroup.procs
 wait $PID || nl_fail "nlwork failed: $(cat /tmp/exec.work)"
 cat /tmp/exec.work
 got=$(nl_work_field /tmp/exec.work cpu_ns)
-# the window ends with an interval without nlwork: an exited process is
-# still listed for its last interval(s), and a starved top writes late
-i=0
-while [ "$(nljq -L $J "processes[pid=$PID].pid" 2>/dev/null)" != missing ] && kill -0 $NL_TOP_PID 2>/dev/null; do
-	i=$((i + 1)); [ $i -le 1200 ] || break
-	sleep 0.1
-done
-nl_top_stop $J 0
+nl_top_until_gone $J $PID	# the window ends with an interval without nlwork
 [ "$(nljq -L $J "processes[pid=$PID].pid")" = missing ] ||
 	nl_fail "the window did not outlast nlwork (pid $PID still in the last interval): raise -n"
 p=$(nl_sum $J "processes[pid=$PID].run_ns")

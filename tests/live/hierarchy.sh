@@ -13,7 +13,7 @@ sleep 1.2
 sh -c "echo \$\$ > '$root/$B/cgroup.procs' && exec '$WORK' --cpu 0 --anon 64 --spin-cpu 1" > "$TMP/work.out" ||
 	fail "nlwork in $B failed: $(cat "$TMP/work.out")"
 got=$(work_field "$TMP/work.out" cpu_ns)
-top_more_lines "$TMP/top.jsonl" 1	# an interval with B's final totals
+top_more_lines "$TMP/top.jsonl" 2	# an interval with B's final totals (see stop_top)
 rmdir "$root/$B" || fail "cannot remove $root/$B"
 top_more_lines "$TMP/top.jsonl" 2	# B shown once more as removed, then gone
 rmdir "$root/$A" || fail "cannot remove $root/$A"

@@ -129,6 +129,21 @@ nl_top_stop() {
 	nl_top_wait "$1"
 }
 
+# nl_top_until_gone OUT PID: wait (at most 120 s) until the last interval of
+# the nl_top on OUT (started with a large COUNT) no longer lists PID, which
+# has exited, then stop top (SIGINT) and check it exited 0. An exited
+# process is listed for its last interval(s), and a starved top writes
+# late: a fixed COUNT that outlasted a workload on a quiet host did not on a
+# busy one.
+nl_top_until_gone() {
+	local i=0
+	while [ "$(nljq -L "$1" "processes[pid=$2].pid" 2>/dev/null)" != missing ] && kill -0 $NL_TOP_PID 2>/dev/null; do
+		i=$((i + 1)); [ $i -le 1200 ] || break
+		sleep 0.1
+	done
+	nl_top_stop "$1" 0
+}
+
 # nl_work_field FILE KEY: KEY's value in nlwork's output line in FILE (e.g.
 # cpu_ns: the CPU time the workload measured it got, ns).
 nl_work_field() {

@@ -20,12 +20,12 @@ EVENTS=$((MIB * REP * 256))	# base pages allocated by nlwork
 # run_case NODE OUT: numalens top around nlwork on node 1 bound to NODE;
 # sets PID.
 run_case() {
-	nl_top "$2" 1 11
+	nl_top "$2" 1 600
 	nlwork --cpu "$cpu1" --node "$1" --anon $MIB --repeat $REP --hold 1.5 > "$2.work" 2>&1 &
 	PID=$!
 	wait $PID || nl_fail "nlwork --node $1 failed: $(cat "$2.work")"
 	cat "$2.work"
-	nl_top_wait "$2"
+	nl_top_until_gone "$2" $PID
 	[ "$(nljq -L "$2" "processes[pid=$PID].pid")" = missing ] ||
 		nl_fail "the window did not outlast nlwork (pid $PID still in the last interval): raise -n"
 }

@@ -5,7 +5,7 @@
 # numalens (cgroups[].run_ns_by_node). The same workload under the default
 # scheduler, in the same run, is reported beside it (not asserted).
 # --wait-bound-us 10000: under TCG a vCPU can wait tens of ms for its turn.
-# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170
+# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170 alone=1
 . /nl/lib.sh
 nl_need_numalens
 # The tools (this shell, scx_cling's loader, numalens) are not pinned: they

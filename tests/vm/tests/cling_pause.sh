@@ -7,7 +7,7 @@
 # Work is counted in pages rewritten (nlwork --walk), never in wall time.
 # The default decay (6 s); --wait-bound-us 10000 (under TCG a vCPU can wait
 # tens of ms for its turn).
-# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170
+# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=170 alone=1
 . /nl/lib.sh
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
 taskset -p -c 0 $$ > /dev/null

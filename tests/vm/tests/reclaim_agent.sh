@@ -11,7 +11,7 @@
 #     workload, run side by side; with the agent on, usage settles at or
 #     below high after each growth step, and memory.events max stays lower
 #     than in the cgroup without the agent.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=175 modules=zram
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=175 modules=zram alone=1
 . /nl/lib.sh
 nl_need_numalens
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 ||

@@ -42,6 +42,9 @@ sleep 2
 h2=$(majflt $HOT)
 $NUMALENS reclaim --backend madvise --step 1024 --high 56M --low 48M -i 0.5 -d 15 /rcold > /tmp/m.log 2>&1
 h3=$(majflt $HOT)
-nl_expect "for comparison, madvise of whatever is resident (no page_idle here): hot-set major faults (the measure sees hot paging)" "$((h3 - h2))" -ge 410
+# Reported, not asserted: which VMAs madvise advises first decides whether
+# it reaches the hot set before the low watermark (a CI run: 2 faults; the
+# author's runs: 42,464 and 56,415), so it cannot prove the measure either way.
+echo "for comparison, madvise of whatever is resident (no page_idle here): hot-set major faults $((h3 - h2))"
 kill $COLD $HOT
 echo "reclaim_cold ok"

@@ -69,10 +69,13 @@ for lru in y n; do
 		o = $0; sub(/.*pages \(/, "", o); split(o, b, " "); on = b[1];
 		if (fr > 0 && on * 10 < fr * 9) print }' /tmp/$S.log | head -3)
 	[ -z "$bad" ] || nl_fail "[$lru] step with < 90% from the drawn node: $bad"
-	# the fuller nodes are drawn more often (tickets follow pages)
-	d0=$(grep -c ' step node=0 ' /tmp/$S.log); d1=$(grep -c ' step node=1 ' /tmp/$S.log)
-	echo "[$lru] steps: node0 $d0, node1 $d1, node2 $(grep -c ' step node=2 ' /tmp/$S.log)"
-	nl_expect "[$lru] steps on node 0 (24M) vs node 1 (8M)" "$d0" -gt "$d1"
+	# Reported, not asserted: over ~15 steps the draws per node are no
+	# order by size, since a node whose step freed nothing (node 0 holds
+	# the holders' program text, which madvise cannot free) loses its
+	# tickets until its figures change (a CI run: node0 3, node1 4, node2
+	# 8). The lottery's proportions are checked over 100,000 draws by the
+	# live lottery_dist test and in the guest by reclaim_lottery.
+	echo "[$lru] steps: node0 $(grep -c ' step node=0 ' /tmp/$S.log), node1 $(grep -c ' step node=1 ' /tmp/$S.log), node2 $(grep -c ' step node=2 ' /tmp/$S.log)"
 	# agent's per-node totals vs our own memory.numa_stat deltas
 	tot=$(sed -n 's/^reclaimed madvise pages: //p' /tmp/$S.log | tail -1)
 	nl_memcg_settle $CG/$S

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "topology.h"
 #include "cgroup.h"
 #include "reclaim_agent.h"
 #include "reclaim_damos.h"
@@ -613,6 +614,10 @@ int nl_cmd_reclaim(int argc, char **argv)
 	if (a.status && a.cfg.dry_run) {
 		/* said rather than ignored: the user may think --status acts otherwise */
 		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
+		return NL_EXIT_USAGE;
+	}
+	if (nl_node_limit_check("/sys", err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return NL_EXIT_USAGE;
 	}
 	rc = pick_hierarchy(&a, argv[0], &mode, root, sizeof(root));

@@ -129,14 +129,20 @@ static __always_inline void fold(u64 id, u32 kind, u32 why, const struct slice_a
 {
 	struct nl_id_key key = { .id = id, .kind = kind };
 	struct nl_sched_val *v;
-	u32 nid = a->nid;
+	/* 64-bit and opaque to clang, so that the register the bound check
+	 * narrows is the one that indexes (clang would otherwise index with
+	 * a copy of the switch's nid that the verifier knows no bound of) */
+	u64 nid = a->nid;
+
+	asm volatile("" : "+r"(nid));
 
 	v = nl_lookup_or_init(&sched_stats, &key, zero_sched, why,
 			      kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
-	/* checked at the switch already; again here for the verifier */
-	if (nid < nl_nr_nodes && nid < NL_MAX_NODES)
+	/* checked at the switch already; again here for the verifier, which
+	 * reads nl_nr_nodes as a constant and so bounds nid by the value size */
+	if (nid < nl_nr_nodes)
 		v->run_ns[nid] += a->run_ns;
 	for (int b = 0; b < NL_LOC_BUCKETS; b++)
 		v->loc_ns[b] += a->loc_ns[b];

@@ -631,7 +631,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	if (!a.status)
 		nl_cli_install_signals();
 
-	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, a.btf, &have_limit, err, sizeof(err));
+	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, a.btf, 0, &have_limit, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return rc;

@@ -43,7 +43,7 @@ static void size_draws(struct nl_lot_bpf *l)
 }
 
 int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool verbose,
-		const char *btf_path, bool *have_limit, char *err, size_t errlen)
+		const char *btf_path, int min_nodes, bool *have_limit, char *err, size_t errlen)
 {
 	struct nl_lot_bpf *l = calloc(1, sizeof(*l));
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = btf_path);
@@ -70,6 +70,8 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 	}
 	l->nr_cpus = libbpf_num_possible_cpus();
 	l->nr_nodes = nl_node_possible("/sys");
+	if (l->nr_nodes > 0 && l->nr_nodes < min_nodes)
+		l->nr_nodes = min_nodes;
 	if (l->nr_nodes < 1 || l->nr_nodes > NL_LOT_MAX_NODES) {
 		/* the command has refused more nodes than that already */
 		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node");

@@ -3,9 +3,11 @@
 #  1. top --json: every interval lists 24 nodes with one CPU each; nlwork on
 #     CPU 23 with 24 MiB bound to node 23 (base pages, THP off) is seen
 #     allocating >= 95% of them on node 23, locally, and running on node 23
-#     (run_ns_by_node.23 >= 90% of its run_ns); per-node pages add up to
-#     the total (local + remote) for the process and for the root cgroup;
-#     no event is dropped for its node id.
+#     (run_ns_by_node.23 >= 90% of its run_ns), and one that spins on CPU
+#     21 and then walks its pages on CPU 22 has its run time split between
+#     nodes 21 and 22 (a thread's slices are folded when it changes node);
+#     per-node pages add up to the total (local + remote) for the process
+#     and for the root cgroup; no event is dropped for its node id.
 #  2. export: 24 nodes in numalens_node_cpus, and the cgroup's per-node
 #     allocated bytes add up to its allocated bytes by class (within 1%),
 #     >= 95% of 24 MiB on node 23.
@@ -28,11 +30,15 @@ mkdir -p $CG || nl_fail "cannot create $CG"
 # --- 1. top -------------------------------------------------------------------
 J=/tmp/top.jsonl
 nl_top $J 1 600
+nlwork --cpu 21 --anon 4 --spin-cpu 0.3 --after-cpu 22 --walk 2 > /tmp/mv.out 2>&1 &
+MV=$!
 nlwork --cpu 23 --node 23 --anon $MIB --spin-cpu 0.3 --hold 1 > /tmp/w.out 2>&1 &
 PID=$!
 wait $PID || nl_fail "nlwork failed: $(cat /tmp/w.out)"
-cat /tmp/w.out
+wait $MV || nl_fail "nlwork (moving) failed: $(cat /tmp/mv.out)"
+cat /tmp/w.out /tmp/mv.out
 nl_top_until_gone $J $PID
+nl_top_until_gone $J $MV
 lines=$(wc -l < $J)
 bad=$(nljq $J "nodes[23].nid" "nodes[24].nid" "nodes[23].nr_cpus" | grep -vc "^23	missing	1$")
 nl_expect "intervals of $lines without exactly 24 nodes (node 23 with 1 CPU)" "$bad" -eq 0
@@ -51,6 +57,15 @@ nl_expect "top: nlwork's pages on node 23" "$on23" -ge $WANT
 nl_expect "top: nlwork's local pages (CPU 23, node 23)" "$loc" -ge $WANT
 nl_expect "top: nlwork's per-node pages summed vs its total" "$sum" -eq "$tot"
 nl_expect "top: nlwork's run time on node 23 / its run time" "$(nl_calc "$run23 / $run")" -ge 0.9
+# a process that moved from node 21 to node 22: its run time on each
+mrun=$(nl_sum $J "processes[pid=$MV].run_ns")
+m21=$(nl_sum $J "processes[pid=$MV].run_ns_by_node.21")
+m22=$(nl_sum $J "processes[pid=$MV].run_ns_by_node.22")
+echo "top: the moving nlwork ran $mrun ns: $m21 on node 21, $m22 on node 22"
+spun=$(nl_work_field /tmp/mv.out spin_cpu_ns)
+nl_expect "top: moving nlwork's run time on node 21 (it measured spin_cpu_ns=$spun there)" "$m21" -ge "$(nl_calc "$spun * 0.9")"
+nl_expect "top: moving nlwork's run time on node 22 (walk there)" "$m22" -gt 0
+nl_expect "top: moving nlwork's run time on nodes 21 + 22 / its run time" "$(nl_calc "($m21 + $m22) / $mrun")" -ge 0.9
 rtot=$(( $(nl_sum $J "cgroups[path=/].alloc.pages_local") + $(nl_sum $J "cgroups[path=/].alloc.pages_remote") ))
 rsum=0
 for i in $(seq 0 23); do

@@ -566,7 +566,7 @@ static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 
 	switch (kind) {
 	case NC_NODE: snprintf(b, sz, "%d", n->nid); break;
-	case NC_CPUS: snprintf(b, sz, "%s", n->cpulist); break;
+	case NC_CPUS: snprintf(b, sz, "%s", n->cpulist[0] ? n->cpulist : "-"); break;
 	case NC_CPU:
 		if (isfinite(n->cpu_busy_pct))
 			snprintf(b, sz, "%.1f", n->cpu_busy_pct);

@@ -20,6 +20,7 @@
 #include "migrate.skel.h"
 #include "vmscan.skel.h"
 #include "ksyms.h"
+#include "topology.h"
 #include "vmscan_types.h"
 
 #define BPFFS_MAGIC	0xcafe4a11
@@ -235,9 +236,14 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
 	s->rodata->nl_pidns_inum = b->pidns_inum;
+	s->rodata->nl_nr_nodes = (u32)b->nr_nodes;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
 				  tp_btf_exists(vm, "sched_process_exit"));
-	size_percpu(s->maps.sched_stats, b->nr_cpus, sizeof(struct nl_sched_val), budget);
+	if (bpf_map__set_value_size(s->maps.sched_stats, (u32)nl_sched_val_size(b->nr_nodes))) {
+		nl_sched__destroy(s);
+		return -EINVAL;
+	}
+	size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
 	if (nl_sched__load(s)) {
 		int e = -errno;
 
@@ -490,6 +496,14 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 	b->nr_cpus = libbpf_num_possible_cpus();
 	if (b->nr_cpus <= 0) {
 		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));
+		btf__free(vm);
+		return NL_EXIT_FAIL;
+	}
+	b->nr_nodes = nl_node_possible("/sys");
+	if (b->nr_nodes < 1 || b->nr_nodes > NL_MAX_NODES) {
+		/* nl_cli_open() has refused more nodes than that already */
+		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node (%s)",
+			 b->nr_nodes < 0 ? strerror(-b->nr_nodes) : "out of range");
 		btf__free(vm);
 		return NL_EXIT_FAIL;
 	}

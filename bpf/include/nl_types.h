@@ -77,7 +77,9 @@ enum nl_drop {
 				 * that page stays unclassified */
 	NL_DROP_NODE_RANGE = 3,		/* node id >= the possible node count */
 	NL_DROP_PFN_UNKNOWN = 4,	/* pfn in no range of the table */
-	NL_NR_DROPS = 5,
+	NL_DROP_EXIT_RING_FULL = 5,	/* exit ring buffer full: the name of a
+					 * process that lived < 1 interval is lost */
+	NL_NR_DROPS = 6,
 };
 
 /* sched map: key and value. One entry per (kind, id). */
@@ -106,7 +108,6 @@ struct nl_sched_val {
 /* Bytes of one sched_stats value for @nr_nodes per-node slots. */
 #define nl_sched_val_size(nr_nodes) (sizeof(struct nl_sched_val) + (u64)(nr_nodes) * sizeof(u64))
 
-/* Name of an exited process (sched.bpf.c exited_comm map). */
 /* Ancestors recorded per counted cgroup (bpf/cg_ancestry.h): a cgroup
  * that lives between two collections folds into the nearest of them that
  * user space knows; deeper chains end at the root. */
@@ -122,7 +123,9 @@ struct nl_cg_ancestry {
  * --pid): above any pid_max, so never a real process. */
 #define NL_TGID_OTHER_NS 0xffffffffu
 
+/* Name of an exited process: a record of sched.bpf.c's `exits` ring buffer. */
 struct nl_comm {
+	u32 tgid;	/* as numalens' pid namespace sees it */
 	char comm[16];
 };
 

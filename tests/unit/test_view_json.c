@@ -127,7 +127,7 @@ static void test_top_level(void **state)
 	cJSON *self = get(r, "self");
 	KEYS(self, "self", "drops", "procs_evicted", "cgroups_evicted", "bpf_stats_enabled", "progs");
 	KEYS(get(self, "drops"), "drops", "task_map_full", "cgroup_map_full", "pending_full",
-	     "node_range", "pfn_unknown");
+	     "node_range", "pfn_unknown", "exit_ring_full");
 	assert_near(num(get(self, "drops"), "pfn_unknown"), 4, 0);
 	assert_near(num(self, "procs_evicted"), 2, 0);
 	cJSON *prog = cJSON_GetArrayItem(get(self, "progs"), 0);

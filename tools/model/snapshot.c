@@ -92,3 +92,17 @@ double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])
 		return NAN;
 	return (double)(w / sum);
 }
+
+const char *nl_drop_name(unsigned int i)
+{
+	static const char *const names[NL_NR_DROPS] = {
+		[NL_DROP_TASK_MAP_FULL] = "task_map_full",
+		[NL_DROP_CGROUP_MAP_FULL] = "cgroup_map_full",
+		[NL_DROP_PENDING_FULL] = "pending_full",
+		[NL_DROP_NODE_RANGE] = "node_range",
+		[NL_DROP_PFN_UNKNOWN] = "pfn_unknown",
+		[NL_DROP_EXIT_RING_FULL] = "exit_ring_full",
+	};
+
+	return i < NL_NR_DROPS && names[i] ? names[i] : "unknown";
+}

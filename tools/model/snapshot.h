@@ -309,4 +309,8 @@ int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src);
  * bucket midpoints (b+0.5)/8), or NAN if the buckets sum to 0. */
 double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
 
+/* nl_drop_name - the name views give drop reason @i (enum nl_drop):
+ * "task_map_full", ...; "unknown" past the last. */
+const char *nl_drop_name(unsigned int i);
+
 #endif /* NL_SNAPSHOT_H */

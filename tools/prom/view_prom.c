@@ -23,14 +23,6 @@ const char *const nl_prom_locality_le[NL_LOC_BUCKETS] = {
 	"0.125", "0.25", "0.375", "0.5", "0.625", "0.75", "0.875", "1",
 };
 
-static const char *const drop_names[NL_NR_DROPS] = {
-	[NL_DROP_TASK_MAP_FULL] = "task_map_full",
-	[NL_DROP_CGROUP_MAP_FULL] = "cgroup_map_full",
-	[NL_DROP_PENDING_FULL] = "pending_full",
-	[NL_DROP_NODE_RANGE] = "node_range",
-	[NL_DROP_PFN_UNKNOWN] = "pfn_unknown",
-};
-
 void nl_prom_opts_default(struct nl_prom_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -469,7 +461,7 @@ static void fam_self(struct nl_buf *b, const struct nl_snapshot *s)
 	       "Events a BPF program could not count in full, by reason (a full map, an out-of-range node, "
 	       "a pfn outside the node table).");
 	for (int k = 0; k < NL_NR_DROPS; k++)
-		nl_prom_sample1_u64(b, "numalens_map_drops_total", "reason", drop_names[k], x->drops[k]);
+		nl_prom_sample1_u64(b, "numalens_map_drops_total", "reason", nl_drop_name(k), x->drops[k]);
 	nl_prom_family(b, "numalens_evicted_processes_total", "counter", "Exited processes removed from the BPF maps.");
 	nl_prom_sample_u64(b, "numalens_evicted_processes_total", x->procs_evicted);
 	nl_prom_family(b, "numalens_evicted_cgroups_total", "counter",

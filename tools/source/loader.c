@@ -253,6 +253,9 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return 0;
 	}
 	b->sched = s;
+	/* without it, a process that lives < 1 interval shows unnamed */
+	if (nl_exit_names_open(&b->exit_names, bpf_map__fd(s->maps.exits)))
+		add_missing(b, "names of processes that exited within an interval: ring buffer failed");
 	attach_all(b, s->obj);
 	b->have_sched = true;
 	return 0;
@@ -628,6 +631,8 @@ void nl_bpf_close(struct nl_bpf *b)
 	for (int i = 0; i < b->nr_links; i++)
 		bpf_link__destroy(b->links[i]);
 	b->nr_links = 0;
+	nl_exit_names_free(b->exit_names);
+	b->exit_names = NULL;
 	nl_sched__destroy(b->sched);
 	nl_alloc__destroy(b->alloc);
 	nl_migrate__destroy(b->migrate);

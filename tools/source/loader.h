@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "nl_types.h"
+#include "exit_names.h"
 
 struct nl_sched;
 struct nl_alloc;
@@ -55,6 +56,7 @@ struct nl_bpf {
 	struct nl_alloc *alloc;
 	struct nl_migrate *migrate;
 	struct nl_vmscan *vmscan;	/* reclaim figures (vmscan.bpf.c) */
+	struct nl_exit_names *exit_names;	/* names of exited processes (sched) */
 	struct bpf_link *links[32];
 	int nr_links;
 	bool have_sched, have_alloc, have_alloc_class, have_migrate;

@@ -161,6 +161,8 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 				.nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
 	int e = 0;
 
+	/* the ring holds 8,192 exits: empty it every interval */
+	nl_exit_names_drain(b->exit_names);
 	nl_counts_clear(tgids);
 	nl_counts_clear(cgroups);
 	memset(nodes, 0, sizeof(*nodes) * NL_MAX_NODES);
@@ -254,16 +256,8 @@ int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc,
 
 int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len)
 {
-	struct nl_comm c;
-	int fd;
-
-	if (!b->sched)
-		return -ENOENT;
-	fd = bpf_map__fd(b->sched->maps.exited_comm);
-	if (bpf_map_lookup_elem(fd, &tgid, &c))
-		return -ENOENT;
-	bpf_map_delete_elem(fd, &tgid);
-	c.comm[sizeof(c.comm) - 1] = 0;
-	snprintf(out, len, "%s", c.comm);
-	return 0;
+	/* drained at every nl_maps_read, and here, so that a name that came
+	 * in since is not missed */
+	nl_exit_names_drain(b->exit_names);
+	return nl_exit_names_take(b->exit_names, tgid, out, len);
 }

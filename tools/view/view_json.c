@@ -354,16 +354,13 @@ static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c,
 
 static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
 {
-	static const char *const drop_names[NL_NR_DROPS] = {
-		"task_map_full", "cgroup_map_full", "pending_full", "node_range", "pfn_unknown",
-	};
 	cJSON *o = add_obj(j, root, "self"), *d, *progs;
 
 	if (!o)
 		return;
 	if ((d = add_obj(j, o, "drops")))
 		for (int i = 0; i < NL_NR_DROPS; i++)
-			add_u64(j, d, drop_names[i], self->drops[i]);
+			add_u64(j, d, nl_drop_name(i), self->drops[i]);
 	add_u64(j, o, "procs_evicted", self->procs_evicted);
 	add_u64(j, o, "cgroups_evicted", self->cgroups_evicted);
 	add_bool(j, o, "bpf_stats_enabled", self->bpf_stats_enabled);

@@ -51,12 +51,9 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 		fprintf(out, "locality: unavailable in this session (needs kernel.numa_balancing "
 			"on and the sched program); shown as \"unavail\", not 0\n");
 
-	static const char *const drop_names[NL_NR_DROPS] = {
-		"task_map_full", "cgroup_map_full", "pending_full", "node_range", "pfn_unknown",
-	};
 	fprintf(out, "self: drops");
 	for (int i = 0; i < NL_NR_DROPS; i++)
-		fprintf(out, " %s=%llu", drop_names[i], (unsigned long long)s->self.drops[i]);
+		fprintf(out, " %s=%llu", nl_drop_name(i), (unsigned long long)s->self.drops[i]);
 	fprintf(out, " procs_evicted=%llu cgroups_evicted=%llu\n",
 		(unsigned long long)s->self.procs_evicted,
 		(unsigned long long)s->self.cgroups_evicted);

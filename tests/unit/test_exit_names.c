@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* exit_names.c: the cache of exited processes' names (put, take once, a
+ * reused pid, the oldest forgotten past NL_EXIT_NAMES_MAX, names of 16
+ * bytes with no NUL). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "exit_names.h"
+
+static void put(struct nl_exit_names *x, uint32_t tgid, const char *name)
+{
+	char c[16] = { 0 };
+
+	memcpy(c, name, strnlen(name, sizeof(c)));
+	nl_exit_names_put(x, tgid, c);
+}
+
+static void test_take_once(void **state)
+{
+	struct nl_exit_names *x = nl_exit_names_new();
+	char out[32];
+
+	(void)state;
+	assert_non_null(x);
+	put(x, 42, "short-job");
+	put(x, 43, "other");
+	assert_int_equal(nl_exit_names_take(x, 42, out, sizeof(out)), 0);
+	assert_string_equal(out, "short-job");
+	assert_int_equal(nl_exit_names_take(x, 42, out, sizeof(out)), -ENOENT);
+	assert_int_equal(nl_exit_names_take(x, 44, out, sizeof(out)), -ENOENT);
+	assert_int_equal(nl_exit_names_take(x, 43, out, sizeof(out)), 0);
+	assert_string_equal(out, "other");
+	assert_int_equal(nl_exit_names_take(NULL, 43, out, sizeof(out)), -ENOENT);
+	nl_exit_names_free(x);
+}
+
+/* the kernel's comm fills 16 bytes with no NUL when it is 15 chars + NUL;
+ * a record may carry 16 non-NUL bytes: the name is cut, never overrun */
+static void test_full_width(void **state)
+{
+	struct nl_exit_names *x = nl_exit_names_new();
+	char out[32];
+
+	(void)state;
+	nl_exit_names_put(x, 7, "0123456789abcdefXYZ");
+	assert_int_equal(nl_exit_names_take(x, 7, out, sizeof(out)), 0);
+	assert_string_equal(out, "0123456789abcdef");
+	put(x, 8, "abc");
+	assert_int_equal(nl_exit_names_take(x, 8, out, 3), 0);	/* short buffer */
+	assert_string_equal(out, "ab");
+	nl_exit_names_free(x);
+}
+
+static void test_pid_reuse(void **state)
+{
+	struct nl_exit_names *x = nl_exit_names_new();
+	char out[32];
+
+	(void)state;
+	put(x, 100, "first");
+	put(x, 100, "second");
+	assert_int_equal(nl_exit_names_take(x, 100, out, sizeof(out)), 0);
+	assert_string_equal(out, "second");
+	assert_int_equal(nl_exit_names_take(x, 100, out, sizeof(out)), -ENOENT);
+	nl_exit_names_free(x);
+}
+
+/* past NL_EXIT_NAMES_MAX names the oldest go; the newest MAX stay (those
+ * that lost their index slot to a collision are the only other losses:
+ * none here, pids are consecutive) */
+static void test_oldest_forgotten(void **state)
+{
+	struct nl_exit_names *x = nl_exit_names_new();
+	const uint32_t extra = 1000, base = 5000;
+	char out[32], want[16];
+	uint32_t kept = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < NL_EXIT_NAMES_MAX + extra; i++) {
+		snprintf(want, sizeof(want), "p%u", base + i);
+		put(x, base + i, want);
+	}
+	for (uint32_t i = 0; i < extra; i++)
+		assert_int_equal(nl_exit_names_take(x, base + i, out, sizeof(out)), -ENOENT);
+	for (uint32_t i = extra; i < NL_EXIT_NAMES_MAX + extra; i++) {
+		snprintf(want, sizeof(want), "p%u", base + i);
+		if (!nl_exit_names_take(x, base + i, out, sizeof(out))) {
+			assert_string_equal(out, want);
+			kept++;
+		}
+	}
+	assert_int_equal(kept, NL_EXIT_NAMES_MAX);
+	nl_exit_names_free(x);
+}
+
+/* pids that all hash near each other: lookups stay bounded and a hit is
+ * never another pid's name */
+static void test_collisions(void **state)
+{
+	struct nl_exit_names *x = nl_exit_names_new();
+	char out[32], want[16];
+	uint32_t kept = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < 3 * NL_EXIT_NAMES_MAX; i++) {
+		snprintf(want, sizeof(want), "q%u", i);
+		put(x, i * 2 * NL_EXIT_NAMES_MAX, want);	/* same home slot */
+	}
+	for (uint32_t i = 0; i < 3 * NL_EXIT_NAMES_MAX; i++) {
+		snprintf(want, sizeof(want), "q%u", i);
+		if (!nl_exit_names_take(x, i * 2 * NL_EXIT_NAMES_MAX, out, sizeof(out))) {
+			assert_string_equal(out, want);
+			kept++;
+		}
+	}
+	assert_true(kept >= 1 && kept <= 32);
+	nl_exit_names_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_take_once),
+		cmocka_unit_test(test_full_width),
+		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_oldest_forgotten),
+		cmocka_unit_test(test_collisions),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

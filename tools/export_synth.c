@@ -37,8 +37,9 @@ static void synth_figs(struct nl_figs *f, uint64_t k, uint64_t seq, int nr_nodes
  * consistent with the cgroups: the benchmark needs the series, not sums. */
 static void synth_vmscan(struct nl_vmscan_figs *v, uint64_t k, uint64_t seq, int nr_nodes)
 {
+	v->nr_nids = nr_nodes;
 	for (int n = 0; n < nr_nodes; n++) {
-		struct nl_vs_page_figs *p = &v->node_total[NL_VS_LIMIT][n];
+		struct nl_vs_page_figs *p = &v->node[n].total[NL_VS_LIMIT];
 
 		p->scanned[0] = seq * (k + 1) * 5;
 		p->scanned[1] = seq * (k + 1) * 40;
@@ -129,7 +130,7 @@ int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_
 			c->file_bytes_by_node[n] = (uint64_t)(n + 1) << 20;
 		}
 		synth_figs(&c->f, (uint64_t)i, seq, nr_nodes);
-		c->vmscan = calloc(1, sizeof(*c->vmscan));
+		c->vmscan = calloc(1, nl_vmscan_figs_size(nr_nodes));
 		if (!c->vmscan) {
 			nl_snapshot_free(s);
 			return -ENOMEM;

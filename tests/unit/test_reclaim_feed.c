@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "reclaim_feed.h"
@@ -16,7 +17,20 @@
 
 #define CG 42
 
-static struct nl_vmscan_figs vf;
+static struct nl_vmscan_figs *vf;	/* two node slots */
+
+/* vf zeroed with its two node slots (allocated once, reachable to the end) */
+static void reset_vf(void)
+{
+	if (!vf)
+		vf = malloc(nl_vmscan_figs_size(2));
+	assert_non_null(vf);
+	memset(vf, 0, nl_vmscan_figs_size(2));
+	vf->nr_nids = 2;
+}
+
+/* the interval's pages of context x on node n */
+#define VN(x, n) (vf->node[n].delta[x])
 static struct nl_cgroup cgs[2];
 static struct nl_snapshot snap;
 
@@ -26,25 +40,25 @@ static struct nl_snapshot snap;
  * by direct reclaim. */
 static void setup_snap(void)
 {
-	memset(&vf, 0, sizeof(vf));
+	reset_vf();
 	memset(cgs, 0, sizeof(cgs));
 	memset(&snap, 0, sizeof(snap));
-	vf.node[NL_VS_LIMIT][0].scanned[1] = 1000;
-	vf.node[NL_VS_LIMIT][0].rotated[1] = 50;
-	vf.node[NL_VS_KSWAPD][0].scanned[1] = 200;
-	vf.node[NL_VS_KSWAPD][0].rotated[1] = 10;
-	vf.node[NL_VS_PROACTIVE][0].pageout_scanned = 500;
-	vf.node[NL_VS_PROACTIVE][0].pageout_rotated = 500;
-	vf.node[NL_VS_LIMIT][1].scanned[1] = 1000;
-	vf.node[NL_VS_LIMIT][1].rotated[1] = 900;
-	vf.node[NL_VS_DIRECT][1].scanned[0] = 100;
-	vf.node[NL_VS_DIRECT][1].rotated[0] = 100;
+	VN(NL_VS_LIMIT, 0).scanned[1] = 1000;
+	VN(NL_VS_LIMIT, 0).rotated[1] = 50;
+	VN(NL_VS_KSWAPD, 0).scanned[1] = 200;
+	VN(NL_VS_KSWAPD, 0).rotated[1] = 10;
+	VN(NL_VS_PROACTIVE, 0).pageout_scanned = 500;
+	VN(NL_VS_PROACTIVE, 0).pageout_rotated = 500;
+	VN(NL_VS_LIMIT, 1).scanned[1] = 1000;
+	VN(NL_VS_LIMIT, 1).rotated[1] = 900;
+	VN(NL_VS_DIRECT, 1).scanned[0] = 100;
+	VN(NL_VS_DIRECT, 1).rotated[0] = 100;
 	cgs[0].id = 1;
 	snprintf(cgs[0].path, sizeof(cgs[0].path), "/");
 	cgs[1].id = CG;
 	cgs[1].depth = 1;
 	snprintf(cgs[1].path, sizeof(cgs[1].path), "/a");
-	cgs[1].vmscan = &vf;
+	cgs[1].vmscan = vf;
 	snap.src.vmscan = true;
 	snap.nr_cgroups = 2;
 	snap.cgroups = cgs;
@@ -56,7 +70,7 @@ static void test_delta_sums_contexts_not_pageout(void **state)
 
 	(void)state;
 	setup_snap();
-	nl_scan_delta_from_vmscan(&vf, 2, false, d);
+	nl_scan_delta_from_vmscan(vf, 2, false, d);
 	assert_int_equal(d[0].scanned[1], 1200);
 	assert_int_equal(d[0].rotated[1], 60);
 	assert_int_equal(d[0].scanned[0], 0);
@@ -94,15 +108,15 @@ static void test_mglru_refill_counts_as_rotated(void **state)
 
 	(void)state;
 	setup_snap();
-	memset(&vf, 0, sizeof(vf));
-	vf.node[NL_VS_LIMIT][0].scanned[1] = 1000;
-	vf.node[NL_VS_LIMIT][0].rotated[1] = 30;
-	vf.node[NL_VS_LIMIT][0].refill[1] = 400;
-	vf.node[NL_VS_KSWAPD][0].refill[0] = 5;
-	nl_scan_delta_from_vmscan(&vf, 2, false, d);
+	reset_vf();
+	VN(NL_VS_LIMIT, 0).scanned[1] = 1000;
+	VN(NL_VS_LIMIT, 0).rotated[1] = 30;
+	VN(NL_VS_LIMIT, 0).refill[1] = 400;
+	VN(NL_VS_KSWAPD, 0).refill[0] = 5;
+	nl_scan_delta_from_vmscan(vf, 2, false, d);
 	assert_int_equal(d[0].rotated[1], 30);
 	assert_int_equal(d[0].rotated[0], 0);
-	nl_scan_delta_from_vmscan(&vf, 2, true, d);
+	nl_scan_delta_from_vmscan(vf, 2, true, d);
 	assert_int_equal(d[0].scanned[1], 1000);
 	assert_int_equal(d[0].rotated[1], 430);
 	assert_int_equal(d[0].rotated[0], 5);
@@ -141,10 +155,10 @@ static void test_rotation_moves_the_share(void **state)
 	assert_true(t.e[0].tickets > 9 * t.e[1].tickets);
 	/* node 1 cools down: it stops rotating; after a few intervals its
 	 * share comes back (decay: recent = recent / 2 + delta) */
-	memset(&vf, 0, sizeof(vf));
-	vf.node[NL_VS_LIMIT][0].scanned[1] = 1000;
-	vf.node[NL_VS_LIMIT][0].rotated[1] = 900;
-	vf.node[NL_VS_LIMIT][1].scanned[1] = 1000;
+	reset_vf();
+	VN(NL_VS_LIMIT, 0).scanned[1] = 1000;
+	VN(NL_VS_LIMIT, 0).rotated[1] = 900;
+	VN(NL_VS_LIMIT, 1).scanned[1] = 1000;
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), 1);
 	weights(src, &w);

@@ -18,9 +18,12 @@
 static void add_owned_parts(struct nl_snapshot *s)
 {
 	for (int i = 0; i < s->nr_cgroups; i++) {
-		s->cgroups[i].vmscan = calloc(1, sizeof(*s->cgroups[i].vmscan));
+		/* three node slots past the header: the copy must take them too */
+		s->cgroups[i].vmscan = calloc(1, nl_vmscan_figs_size(3));
 		assert_non_null(s->cgroups[i].vmscan);
+		s->cgroups[i].vmscan->nr_nids = 3;
 		s->cgroups[i].vmscan->pages_total[0].freed[1] = 1000u + (unsigned)i;
+		s->cgroups[i].vmscan->node[2].total[0].freed[1] = 500u + (unsigned)i;
 	}
 	s->cgroups[2].agent = calloc(1, sizeof(*s->cgroups[2].agent));
 	assert_non_null(s->cgroups[2].agent);
@@ -57,8 +60,12 @@ static void test_deep_copy(void **state)
 	assert_null(c.cgroups[0].long_path);
 	/* the source goes first, as the collector's does: the copy still reads */
 	nl_snapshot_free(&s);
-	for (int i = 0; i < c.nr_cgroups; i++)
+	for (int i = 0; i < c.nr_cgroups; i++) {
 		assert_int_equal(c.cgroups[i].vmscan->pages_total[0].freed[1], 1000 + i);
+		assert_int_equal(c.cgroups[i].vmscan->nr_nids, 3);
+		assert_int_equal(nl_vs_node(c.cgroups[i].vmscan, 2)->total[0].freed[1], 500 + i);
+		assert_int_equal(nl_vs_node(c.cgroups[i].vmscan, 3)->total[0].freed[1], 0);
+	}
 	assert_int_equal(c.cgroups[2].agent->pid, 4242);
 	assert_int_equal(c.cling.groups[1].cgid, 77);
 	assert_int_equal(c.cling.groups[1].home, 3);

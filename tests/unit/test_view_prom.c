@@ -462,8 +462,9 @@ static struct nl_snapshot vs_fixture(void)
 
 	s.src.vmscan = true;
 	for (int i = 0; i < s.nr_cgroups; i++) {
-		s.cgroups[i].vmscan = calloc(1, sizeof(*s.cgroups[i].vmscan));
+		s.cgroups[i].vmscan = calloc(1, nl_vmscan_figs_size(s.nr_nodes));
 		assert_non_null(s.cgroups[i].vmscan);
+		s.cgroups[i].vmscan->nr_nids = s.nr_nodes;	/* the fixture's nids are 0.. */
 	}
 	for (size_t k = 0; k < sizeof(vs_pages) / sizeof(vs_pages[0]); k++) {
 		uint64_t id = s.cgroups[vs_pages[k].cg].id;
@@ -473,7 +474,7 @@ static struct nl_snapshot vs_fixture(void)
 
 			vs_add_pages(&v->pages_total[vs_pages[k].ctx], vs_pages[k].lru, vs_pages[k].scanned,
 				     vs_pages[k].rotated, vs_pages[k].freed);
-			vs_add_pages(&v->node_total[vs_pages[k].ctx][vs_pages[k].nid], vs_pages[k].lru,
+			vs_add_pages(&v->node[vs_pages[k].nid].total[vs_pages[k].ctx], vs_pages[k].lru,
 				     vs_pages[k].scanned, vs_pages[k].rotated, vs_pages[k].freed);
 		}
 		vs_add_pages(&s.nodes[vs_pages[k].nid].vmscan_total[vs_pages[k].ctx], vs_pages[k].lru,

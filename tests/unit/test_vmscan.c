@@ -117,8 +117,8 @@ static void check_invariants(const struct nl_vmscan_figs *v)
 			assert_true(p->freed[t] <= p->scanned[t]);
 		for (int n = 0; n < NL_MAX_NODES; n++)
 			for (int t = 0; t < 2; t++) {
-				sum.scanned[t] += v->node_total[x][n].scanned[t];
-				sum.freed[t] += v->node_total[x][n].freed[t];
+				sum.scanned[t] += nl_vs_node(v, n)->total[x].scanned[t];
+				sum.freed[t] += nl_vs_node(v, n)->total[x].freed[t];
 			}
 		assert_memory_equal(sum.scanned, p->scanned, sizeof(sum.scanned));
 		assert_memory_equal(sum.freed, p->freed, sizeof(sum.freed));
@@ -163,11 +163,13 @@ static void test_fold_tree(void **state)
 	vr = figs_of(&s, r);
 	/* B alone */
 	assert_int_equal(field(&vb->pages_total[NL_VS_LIMIT], NULL, NL_VS_LIMIT, "scanned_pages_by_limit"), 1500);
-	assert_int_equal(vb->node_total[NL_VS_LIMIT][1].scanned[0], 500);
+	assert_int_equal(vb->node[1].total[NL_VS_LIMIT].scanned[0], 500);
+	/* node slots for the machine's nids only, not NL_MAX_NODES */
+	assert_int_equal(vb->nr_nids, 2);
 	/* A = A + B + C, per context and per node */
 	assert_int_equal(va->pages_total[NL_VS_LIMIT].scanned[1], 1300);
 	assert_int_equal(va->pages_total[NL_VS_LIMIT].freed[1], 800);
-	assert_int_equal(va->node_total[NL_VS_LIMIT][0].freed[1], 800);
+	assert_int_equal(va->node[0].total[NL_VS_LIMIT].freed[1], 800);
 	assert_int_equal(va->pages_total[NL_VS_PROACTIVE].freed[1], 64);
 	assert_int_equal(va->time_total[NL_VS_LIMIT].episodes, 2);
 	assert_int_equal(va->time_total[NL_VS_LIMIT].elapsed_ns, 1500 + (1u << 20));

@@ -63,7 +63,9 @@ int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src)
 				     sizeof(*src->cling.groups), &fail);
 	/* the per-cgroup parts are owned by each snapshot: copy, never share */
 	for (int i = 0; c.cgroups && i < c.nr_cgroups; i++) {
-		c.cgroups[i].vmscan = dup_or_fail(src->cgroups[i].vmscan, 1, sizeof(*c.cgroups[i].vmscan), &fail);
+		c.cgroups[i].vmscan = src->cgroups[i].vmscan ?
+			dup_or_fail(src->cgroups[i].vmscan, 1, nl_vmscan_figs_size(src->cgroups[i].vmscan->nr_nids), &fail) :
+			NULL;
 		c.cgroups[i].agent = dup_or_fail(src->cgroups[i].agent, 1, sizeof(*c.cgroups[i].agent), &fail);
 		c.cgroups[i].long_path = src->cgroups[i].long_path ?
 			dup_or_fail(src->cgroups[i].long_path, strlen(src->cgroups[i].long_path) + 1, 1, &fail) :

@@ -105,16 +105,42 @@ struct nl_vs_time_figs {
 	uint64_t hist[NL_VS_HIST];	/* episodes by log2(ns), bucket b = [2^b, 2^(b+1)) */
 };
 
+/* One node's share of a cgroup's reclaim pages, per context: the
+ * interval's deltas and the totals since start. */
+struct nl_vs_node_figs {
+	struct nl_vs_page_figs delta[NL_VS_NR_CTX], total[NL_VS_NR_CTX];
+};
+
 /* Reclaim of one cgroup, hierarchical (its subtree, removed descendants
  * included: parents are recursive sums). Deltas over the interval
- * and *_total since start, per context; node[c][n] splits pages[c] by
- * node. Attribution rules: README "numalens vmscan". */
+ * and *_total since start, per context; node[nid] splits pages[c] and
+ * pages_total[c] by node. The node split is sized to the nids the
+ * machine has (nr_nids = highest nid + 1), not NL_MAX_NODES, so one
+ * allocation of nl_vmscan_figs_size(nr_nids) bytes holds it all: read
+ * it through nl_vs_node(), which gives zeros past nr_nids.
+ * Attribution rules: README "numalens vmscan". */
 struct nl_vmscan_figs {
 	struct nl_vs_page_figs pages[NL_VS_NR_CTX], pages_total[NL_VS_NR_CTX];
-	struct nl_vs_page_figs node[NL_VS_NR_CTX][NL_MAX_NODES];
-	struct nl_vs_page_figs node_total[NL_VS_NR_CTX][NL_MAX_NODES];
 	struct nl_vs_time_figs time[NL_VS_NR_CTX], time_total[NL_VS_NR_CTX];
+	int nr_nids;
+	struct nl_vs_node_figs node[];
 };
+
+/* Bytes of a struct nl_vmscan_figs with @nr_nids node slots. */
+static inline size_t nl_vmscan_figs_size(int nr_nids)
+{
+	return sizeof(struct nl_vmscan_figs) +
+	       (size_t)(nr_nids > 0 ? nr_nids : 0) * sizeof(struct nl_vs_node_figs);
+}
+
+/* Node @nid's share of @v (NULL allowed): zeros when @v has no slot
+ * for it (a node that joined later, or a cgroup without figures). */
+static inline const struct nl_vs_node_figs *nl_vs_node(const struct nl_vmscan_figs *v, int nid)
+{
+	static const struct nl_vs_node_figs zero;
+
+	return v && nid >= 0 && nid < v->nr_nids ? &v->node[nid] : &zero;
+}
 
 /* ---- the reclaim agent (`numalens reclaim`) ---- */
 

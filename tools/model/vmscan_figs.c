@@ -18,6 +18,7 @@ struct nl_vs_state {
 	struct nl_cgroup_fold fold;
 	bool fold_ready;
 	int nn, nids[NL_MAX_NODES];
+	int nr_nids;			/* highest of nids[] + 1: the figures' node slots */
 	size_t width;
 	struct nl_vs_counts tmp;	/* scratch: one cgroup's unpacked totals */
 	struct nl_vs_raw prev, cur;	/* hierarchical totals by cgroup id */
@@ -95,23 +96,27 @@ static void add_time(struct nl_vs_time_figs *a, const struct nl_vs_time_figs *b)
 }
 
 /* Hierarchical counters @c (and the previous interval's @p, NULL = none)
- * -> figures. */
+ * -> figures @f of @nr_nids node slots (allocated that big; the counters
+ * of nids past them are zero: the fold keeps only the machine's nodes). */
 static void figs_from(const struct nl_vs_counts *c, const struct nl_vs_counts *p,
-		      struct nl_vmscan_figs *f)
+		      int nr_nids, struct nl_vmscan_figs *f)
 {
 	static const struct nl_vs_counts zero;
 
 	if (!p)
 		p = &zero;
-	memset(f, 0, sizeof(*f));
+	memset(f, 0, nl_vmscan_figs_size(nr_nids));
+	f->nr_nids = nr_nids;
 	for (int x = 0; x < NL_VS_NR_CTX; x++) {
 		const struct nl_vs_time *ct = &c->time[x], *pt = &p->time[x];
 		struct nl_vs_time_figs *d = &f->time[x], *t = &f->time_total[x];
 
-		for (int n = 0; n < NL_MAX_NODES; n++) {
-			page_figs(&c->pages[x][n], &p->pages[x][n], &f->node[x][n], &f->node_total[x][n]);
-			add_pages(&f->pages[x], &f->node[x][n]);
-			add_pages(&f->pages_total[x], &f->node_total[x][n]);
+		for (int n = 0; n < nr_nids; n++) {
+			struct nl_vs_node_figs *nf = &f->node[n];
+
+			page_figs(&c->pages[x][n], &p->pages[x][n], &nf->delta[x], &nf->total[x]);
+			add_pages(&f->pages[x], &nf->delta[x]);
+			add_pages(&f->pages_total[x], &nf->total[x]);
 		}
 		t->elapsed_ns = ct->elapsed_ns;
 		t->episodes = ct->episodes;
@@ -197,6 +202,10 @@ static int fold_for_nodes(struct nl_vs_state *st, const struct nl_snapshot *s)
 	st->fold_ready = false;
 	st->nn = nn;
 	memcpy(st->nids, nids, sizeof(int) * (size_t)nn);
+	st->nr_nids = 0;
+	for (int k = 0; k < nn; k++)
+		if (nids[k] >= st->nr_nids)
+			st->nr_nids = nids[k] + 1;
 	st->width = NL_VS_NR_CTX * (size_t)nn * PAGE_W + NL_VS_NR_CTX * TIME_W;
 	nl_vs_raw_clear(&st->prev);
 	if (nl_cgroup_fold_init(&st->fold, (int)st->width))
@@ -250,14 +259,14 @@ int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct
 		if (!prev && all_zero(&st->tmp))
 			continue;
 		c = nl_vs_raw_get(&st->cur, g->id);
-		g->vmscan = calloc(1, sizeof(*g->vmscan));
+		g->vmscan = malloc(nl_vmscan_figs_size(st->nr_nids));
 		if (!c || !g->vmscan) {
 			e = -ENOMEM;
 			goto out;
 		}
 		*c = st->tmp;
 		/* prev is in st->prev, which this loop does not grow */
-		figs_from(c, prev, g->vmscan);
+		figs_from(c, prev, st->nr_nids, g->vmscan);
 	}
 	fill_nodes(st, raw, s);
 	struct nl_vs_raw t = st->prev;

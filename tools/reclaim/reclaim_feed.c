@@ -16,13 +16,15 @@ void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, boo
 	memset(out, 0, sizeof(*out) * (size_t)nr_nodes);
 	if (!v)
 		return;
-	for (int n = 0; n < nr_nodes; n++)
+	for (int n = 0; n < nr_nodes; n++) {
+		const struct nl_vs_page_figs *d = nl_vs_node(v, n)->delta;
+
 		for (int c = 0; c < NL_VS_NR_CTX; c++)
 			for (int t = 0; t < 2; t++) {
-				out[n].scanned[t] += v->node[c][n].scanned[t];
-				out[n].rotated[t] += v->node[c][n].rotated[t] +
-						     (mglru ? v->node[c][n].refill[t] : 0);
+				out[n].scanned[t] += d[c].scanned[t];
+				out[n].rotated[t] += d[c].rotated[t] + (mglru ? d[c].refill[t] : 0);
 			}
+	}
 }
 
 int nl_scan_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,

@@ -122,7 +122,7 @@ static void text_cgroup(FILE *out, const struct nl_snapshot *s, const struct nl_
 
 					if (nid < 0 || nid >= NL_MAX_NODES)
 						continue;
-					nl_vs_fields(x, &v->node_total[x][nid], NULL, nf);
+					nl_vs_fields(x, &nl_vs_node(v, nid)->total[x], NULL, nf);
 					for (int j = 0; j < NL_VS_MAX_FIELDS; j++)
 						if (!strcmp(nf[j].name, f[i].name)) {
 							fprintf(out, " N%d=%" PRIu64, nid, nf[j].v);
@@ -292,7 +292,7 @@ static cJSON *json_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g
 			break;
 		cJSON_AddNumberToObject(n, "nid", nid);
 		for (int x = 0; x < NL_VS_NR_CTX; x++)
-			p[x] = v->node_total[x][nid];
+			p[x] = nl_vs_node(v, nid)->total[x];
 		add_fields(n, p, NULL);
 		cJSON_AddItemToArray(nodes, n);
 	}

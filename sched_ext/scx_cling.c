@@ -792,6 +792,26 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* --verbose: what the verifier did for each program (instructions it
+ * processed, out of its 1,000,000 budget) and the load time, so the
+ * headroom at this machine's node count shows. */
+static void report_verifier(struct scx_cling *skel, double load_ms)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		uint32_t len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+			continue;
+		fprintf(stderr, "scx_cling: verifier: %s %u insns processed (%d nodes)\n",
+			bpf_program__name(prog), info.verified_insns, run.nodes);
+	}
+	fprintf(stderr, "scx_cling: verifier: object loaded in %.0f ms\n", load_ms);
+}
+
 /*
  * run_once - load, attach and run one copy of the scheduler until a stop
  * request, --duration, or the kernel ending it. *@restart is set when the
@@ -834,6 +854,8 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
 	}
 	double load_ms = (now_s() - t_load) * 1e3;
+	if (opt.verbose)
+		report_verifier(skel, load_ms);
 
 	memcpy(skel->bss->dist, run.dist, sizeof(run.dist));
 	if ((e = setup_pfn_table(skel)))

@@ -49,6 +49,10 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	if (!nl_locality_source_ok(s))
 		fprintf(out, "locality: unavailable in this session (needs kernel.numa_balancing "
 			"on and the sched program); shown as \"unavail\", not 0\n");
+	else if (s->src.sched_ext)
+		fprintf(out, "locality: a sched_ext scheduler runs; its tasks take no NUMA hinting "
+			"faults, so a row's locality is shown only when its fault counters moved "
+			"this interval (else \"n/a\")\n");
 
 	static const char *const drop_names[NL_NR_DROPS] = {
 		"task_map_full", "cgroup_map_full", "pending_full", "node_range", "pfn_unknown",

@@ -35,8 +35,9 @@ echo "default scheduler: locality available in $(nljq $J "processes[pid=$PID].lo
 scx_cling --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 120
-# Eight intervals under scx_cling.
-nl_top_stop $J 8
+attach_seq=$(nljq -L $J seq)
+# Nine intervals under scx_cling.
+nl_top_stop $J 9
 kill -0 $PID 2>/dev/null || nl_fail "nlwork exited before the end of the window: $(cat /tmp/work.out)"
 kill -TERM $loader; wait $loader || nl_fail "scx_cling exit $?: $(tail -1 /tmp/cling.err)"
 kill $PID 2>/dev/null; wait $PID 2>/dev/null
@@ -47,10 +48,10 @@ nljq $J seq sources.sched_ext "processes[pid=$PID].run_ns" "processes[pid=$PID].
 		for (k = 1; k <= n; k++) s += v[k]
 		print $1, $2, $3, s, $5, $6 }' > /tmp/rows
 cat /tmp/rows
-# The first three intervals under scx_cling may still bin faults armed
-# before it attached (and slices gathered before, folded late): judge
-# the ones after.
-awk '$2 == "true" { n++; if (n > 3) print }' /tmp/rows > /tmp/after
+# The interval scx_cling attached in, and two after it, may still bin
+# faults armed before (and slices gathered before, folded late): judge the
+# ones after those.
+awk -v a="$attach_seq" '$1 > a + 3' /tmp/rows > /tmp/after
 rows=$(wc -l < /tmp/after)
 nl_expect "intervals judged under scx_cling" "$rows" -ge 4
 ran=$(awk '$3 + 0 > 0' /tmp/after | wc -l)
@@ -59,6 +60,8 @@ obs=$(awk '{ s += $4 } END { print s + 0 }' /tmp/after)
 nl_expect "locality histogram time of the task under scx_cling (ns)" "$obs" -eq 0
 avail=$(awk '$5 == "true"' /tmp/after | wc -l)
 nl_expect "intervals with its locality available under scx_cling" "$avail" -eq 0
+src=$(awk '$2 != "true"' /tmp/after | wc -l)
+nl_expect "of them, intervals without sources.sched_ext true" "$src" -eq 0
 why=$(awk '$3 + 0 > 0 && $6 != "sched_ext"' /tmp/after | wc -l)
 nl_expect "intervals whose unavailable_reason is not sched_ext" "$why" -eq 0
 echo "cling_locality ok"

@@ -10,12 +10,7 @@ n=$(ls -d /sys/devices/system/node/node* | wc -l)
 nl_expect "guest nodes" "$n" -eq 64
 scx_cling --verbose --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
-i=0
-while [ ! -e /tmp/cling.ready ]; do
-	kill -0 $loader 2>/dev/null || nl_fail "scx_cling exited before attaching: $(tail -2 /tmp/cling.err | tr '\n' ' ')"
-	i=$((i + 1)); [ $i -le 3000 ] || nl_fail "scx_cling not attached after 300 s: state=$(cat /sys/kernel/sched_ext/state) $(tail -2 /tmp/cling.err | tr '\n' ' ')"
-	sleep 0.1
-done
+nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300
 grep -q scx_cling /sys/kernel/sched_ext/root/ops || nl_fail "ops: $(cat /sys/kernel/sched_ext/root/ops)"
 sleep 5
 kill -TERM $loader; wait $loader; rc=$?

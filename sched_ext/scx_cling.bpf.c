@@ -57,6 +57,7 @@ char _license[] SEC("license") = "GPL";
 #define CLOCK_MONOTONIC 1
 #define ENOMEM 12
 #define ENOENT 2
+#define EBUSY 16
 
 #define BPF_STRUCT_OPS(name, args...) \
 	SEC("struct_ops/" #name) BPF_PROG(name, ##args)
@@ -808,6 +809,13 @@ static s32 count_cpus(void)
 		if (m)
 			bpf_cpumask_release(m);
 	}
+	/* From zero: the loader may attach this loaded object again after
+	 * the kernel ended it (a restart), with the old counts still here. */
+	cling_for(n, nr_nodes)
+		node_cpus[cling_idx(n)] = 0;
+	bpf_for(cpu, 0, CLING_MAX_CPUS / 64)
+		cpu_leaving[cpu & (CLING_MAX_CPUS / 64 - 1)] = 0;
+	orphans_pending = 0;
 	online = scx_bpf_get_online_cpumask();
 	bpf_for(cpu, 0, scx_bpf_nr_cpu_ids()) {
 		if (!bpf_cpumask_test_cpu((u32)cpu, online))
@@ -842,6 +850,10 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 		return -ENOENT;
 	ct->last_decay = scx_bpf_now();
 	err = bpf_timer_init(&ct->t, &timers, CLOCK_MONOTONIC);
+	/* -EBUSY: initialized by an earlier attach of this loaded object
+	 * (the loader re-attaches it after a restart); ops.exit stopped it. */
+	if (err == -EBUSY)
+		err = 0;
 	if (!err)
 		err = bpf_timer_set_callback(&ct->t, timer_fn);
 	if (!err)
@@ -853,7 +865,15 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 
 void BPF_STRUCT_OPS(cling_exit, struct scx_exit_info *ei)
 {
+	struct cling_timer *ct;
+	u32 zero = 0;
+
 	exit_ns = bpf_ktime_get_ns();
+	/* No tick without a scheduler: the loader may attach this object
+	 * again, and its ops.init starts the timer anew. */
+	ct = bpf_map_lookup_elem(&timers, &zero);
+	if (ct)
+		bpf_timer_cancel(&ct->t);
 	exit_info.exit_code = ei->exit_code;
 	bpf_probe_read_kernel_str(exit_info.reason, sizeof(exit_info.reason), ei->reason);
 	bpf_probe_read_kernel_str(exit_info.msg, sizeof(exit_info.msg), ei->msg);

@@ -6,8 +6,9 @@
  * (bpf/include/cling_maps.h), prints --stats, and detaches cleanly on
  * SIGINT/SIGTERM or after --duration. When the kernel ends the scheduler
  * asking for a restart (SCX_ECODE_ACT_RESTART in the exit code, as after a
- * CPU hotplug event with --restart-on-hotplug), it loads and attaches a
- * fresh copy by itself, rate-limited. `scx_cling --help` explains.
+ * CPU hotplug event with --restart-on-hotplug), it attaches its loaded
+ * object again by itself (a fresh copy with --reload-on-restart),
+ * rate-limited. `scx_cling --help` explains.
  *
  * Exit: 0 detached on request; 1 runtime failure (including the kernel
  * ejecting the scheduler without asking for a restart: kind, reason and
@@ -63,6 +64,7 @@ static struct {
 	bool verbose;
 	bool json;
 	bool restart_on_hotplug;
+	bool reload;		/* --reload-on-restart */
 	const char *cg_root;
 	const char *ready_file;
 	const char *pin_dir;
@@ -102,8 +104,9 @@ static const char doc[] =
 "CPUs (SLIT distance; ties: more CPUs). A task whose allowed CPUs (cpuset, "
 "taskset) include none of its home node clings nowhere for that placement "
 "(counted as home_ignored). If the kernel ends the scheduler asking for a "
-"restart, scx_cling starts loading a fresh copy within 2 s (sooner unless "
-"restarts come in a burst), attaches it and says so on stderr. Tables for "
+"restart, scx_cling attaches its already loaded (verified) BPF object again "
+"within 2 s (sooner unless restarts come in a burst) and says so on stderr. "
+"Tables for "
 "up to " CLING_MAX_NODES_STR " NUMA nodes (more: exit 2).\n\n"
 "Statistics are pinned under /sys/fs/bpf/scx_cling/ while it runs (read by "
 "`numalens export` and `scx_cling --monitor`).\n\n"
@@ -116,7 +119,7 @@ static const char doc[] =
 "  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
 
 enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR, O_JSON,
-       O_RESTART, O_BTF };
+       O_RESTART, O_BTF, O_RELOAD };
 
 static const struct argp_option options[] = {
 	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
@@ -139,6 +142,9 @@ static const struct argp_option options[] = {
 	{ "restart-on-hotplug", O_RESTART, NULL, 0, "Do not follow CPU hotplug in the scheduler: "
 	  "let the kernel end it on every CPU online/offline event and re-attach (how "
 	  "schedulers without hotplug support behave; for measuring that cost)", 1 },
+	{ "reload-on-restart", O_RELOAD, NULL, 0, "When the kernel asks for a restart, load a "
+	  "fresh copy of the BPF object (verifying it again) instead of attaching the loaded "
+	  "one again; slower, for comparison", 1 },
 	{ "duration", 't', "SECONDS", 0, "Detach after SECONDS (default: run until SIGINT/SIGTERM)", 1 },
 	{ "ready-file", O_READY, "PATH", 0, "Write \"attached\" to PATH once the kernel reports the "
 	  "scheduler enabled", 1 },
@@ -187,6 +193,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case O_TASKS: opt.tasks = true; break;
 	case O_JSON: opt.json = true; break;
 	case O_RESTART: opt.restart_on_hotplug = true; break;
+	case O_RELOAD: opt.reload = true; break;
 	case O_READY: opt.ready_file = arg; break;
 	case O_CGROOT: opt.cg_root = arg; break;
 	case O_PINDIR: opt.pin_dir = arg; break;
@@ -820,14 +827,31 @@ static void report_verifier(struct scx_cling *skel, double load_ms)
  * (0 on the first run) is the previous copy's exit, to report the time
  * spent without scx_cling. Returns the exit status.
  */
+/* The loaded (verified) object of a copy the kernel ended asking for a
+ * restart: the next run_once attaches it again instead of loading anew,
+ * which was nearly all of a restart's time without scx_cling. */
+static struct scx_cling *kept;
+
 static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 {
 	struct scx_cling *skel;
 	struct bpf_link *link;
 	char st[128], ops[128];
 	int rc = EX_OK, e;
+	bool reused = false;
+	double load_ms = 0;
 
 	*restart = false;
+	if (kept) {
+		skel = kept;
+		kept = NULL;
+		reused = true;
+		/* the loader polls these for the end of this copy */
+		memset(&skel->bss->exit_info, 0, sizeof(skel->bss->exit_info));
+		skel->bss->exit_ns = 0;
+		skel->bss->timer_err = 0;
+		goto loaded;
+	}
 	skel = scx_cling__open();
 	if (!skel) {
 		die_msg("opening the BPF object: %s", strerror(errno));
@@ -853,9 +877,10 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		scx_cling__destroy(skel);
 		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
 	}
-	double load_ms = (now_s() - t_load) * 1e3;
+	load_ms = (now_s() - t_load) * 1e3;
 	if (opt.verbose)
 		report_verifier(skel, load_ms);
+loaded:
 
 	memcpy(skel->bss->dist, run.dist, sizeof(run.dist));
 	if ((e = setup_pfn_table(skel)))
@@ -869,6 +894,14 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 
 	if (scx_cling__attach(skel)) {
 		e = errno;
+		if (reused && e != EBUSY && e != EEXIST) {
+			/* the kernel would not take the old object again: load
+			 * a fresh copy */
+			fprintf(stderr, "scx_cling: attaching the loaded object again failed (%s): "
+				"loading it anew\n", strerror(e));
+			scx_cling__destroy(skel);
+			return run_once(restart, exit_ns, prev_exit_ns);
+		}
 		if (e == EBUSY || e == EEXIST)
 			die_msg("another sched_ext scheduler got attached first (%s): stop it first",
 				read_word(SCX_DIR "/root/ops", ops, sizeof(ops)));
@@ -893,9 +926,14 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		       "NUMA groups by --group" : "no NUMA groups");
 		fflush(stdout);
 	} else if (!skel->bss->exit_info.kind) {
-		fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without scx_cling "
-			"(%.0f ms of it loading the BPF object)\n", run.restarts,
-			(double)(mono_ns() - prev_exit_ns) / 1e6, load_ms);
+		if (reused)
+			fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without "
+				"scx_cling (the loaded BPF object attached again, no load)\n",
+				run.restarts, (double)(mono_ns() - prev_exit_ns) / 1e6);
+		else
+			fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without "
+				"scx_cling (%.0f ms of it loading the BPF object)\n", run.restarts,
+				(double)(mono_ns() - prev_exit_ns) / 1e6, load_ms);
 	}
 	if (opt.ready_file) {
 		FILE *f = fopen(opt.ready_file, "w");
@@ -953,7 +991,10 @@ out:;
 	} else if (rc == EX_OK) {
 		rc = report_exit(skel, requested);
 	}
-	scx_cling__destroy(skel);
+	if (*restart && !opt.reload)
+		kept = skel;
+	else
+		scx_cling__destroy(skel);
 	return rc;
 }
 

@@ -151,7 +151,8 @@ static const struct argp_option options[] = {
 	{ "cgroup-root", O_CGROOT, "DIR", 0, "cgroup v2 mount point (default /sys/fs/cgroup)", 1 },
 	{ "pin-dir", O_PINDIR, "DIR", 0, "Where to pin the statistics maps (default "
 	  CLING_PIN_DIR ")", 1 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's log", 1 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's log, and after loading the instructions the "
+	  "verifier processed per program (its budget is 1,000,000)", 1 },
 	{ "btf", O_BTF, "PATH", 0, "Refused: a sched_ext scheduler needs the kernel's own BTF "
 	  "(" NL_KERNEL_BTF "), which a BTF file cannot stand in for", 1 },
 	{ 0 }

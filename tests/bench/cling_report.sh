@@ -3,7 +3,8 @@
 # run=R work_pages=W home_share=H remote_share=S" lines (tests/bench/vm/
 # cling_bench.sh): per arm mean +- sd over the runs, the paired difference
 # of scx_cling against the default scheduler (same round, same boot), a
-# plain verdict on throughput, and the seed's own figures beside ours.
+# plain verdict on throughput, a WORSE line for a home share or remote
+# share worse beyond one sd, and the seed's own figures beside ours.
 #   usage: tests/bench/cling_report.sh FILE
 set -u
 f=${1:?usage: cling_report.sh FILE}
@@ -28,6 +29,10 @@ END {
 		printf "scx_cling did more work than the default scheduler (%+.2f%%, beyond one sd)\n", ppct("cling", 1)
 	else
 		printf "scx_cling did about as much work as the default scheduler (%+.2f%%, within one sd)\n", ppct("cling", 1)
+	if (pmean("cling", 2) < -psd("cling", 2))
+		printf "WORSE: scx_cling ran less of the work on its home node than the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 2)
+	if (pmean("cling", 3) > psd("cling", 3))
+		printf "WORSE: more of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd): without NUMA hinting faults under sched_ext, balancing never moves pages after the tasks\n", pmean("cling", 3)
 	print "seed (2-node, 96 CPUs, sysbench oltp_read_write on X mysqld in X cgroups, 20 min, avg eps; v4/v5):"
 	print "  4 inst: +4.83% / +6.34% / +5.17% (24/48/72 threads); 8 inst: +2.06% / +3.10% / +2.63%;"
 	print "  v1-v3: +0.67% to +6.19%. The seed gives no locality or remote-access figures."

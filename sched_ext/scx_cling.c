@@ -14,7 +14,7 @@
  * ejecting the scheduler without asking for a restart: kind, reason and
  * message are printed, or another scheduler being attached); 2 bad usage
  * (also: more NUMA nodes than scx_cling supports); 3 not root; 4 kernel
- * without sched_ext.
+ * without sched_ext or without its per-node idle tracking (before 6.15).
  */
 #include <argp.h>
 #include <dirent.h>
@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cling_stats.h"
 #include "loader.h"
@@ -112,7 +113,9 @@ static const char doc[] =
 "`numalens export` and `scx_cling --monitor`).\n\n"
 "Exit status: 0 detached on request, 1 runtime failure (or ejected by the "
 "kernel without a restart request: its reason is printed), 2 bad usage or "
-"more NUMA nodes than supported, 3 not root, 4 kernel without sched_ext.\v"
+"more NUMA nodes than supported, 3 not root, 4 kernel without sched_ext (or "
+"without its per-node idle tracking, SCX_OPS_BUILTIN_IDLE_PER_NODE: Linux "
+"6.15 and later).\v"
 "Examples:\n"
 "  scx_cling --group /db1 --group '/jobs/*' --stats 2\n"
 "  scx_cling --all --cling-degree 30\n"
@@ -999,6 +1002,21 @@ out:;
 	return rc;
 }
 
+/* True when the running kernel's sched_ext has per-node idle tracking
+ * (SCX_OPS_BUILTIN_IDLE_PER_NODE and the *_node kfuncs scx_cling calls,
+ * Linux 6.15 and later), told by its BTF naming the kfunc. */
+static bool kernel_has_idle_per_node(void)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	bool ok;
+
+	if (!vm)
+		return true;	/* cannot tell: let the load say what is missing */
+	ok = btf__find_by_name_kind(vm, "scx_bpf_pick_idle_cpu_node", BTF_KIND_FUNC) > 0;
+	btf__free(vm);
+	return ok;
+}
+
 /* Restarts closer together than this wait for it; the gap doubles while
  * copies keep ending within RESTART_STABLE_S of their attach, up to
  * RESTART_MAX_GAP_S, so a storm of hotplug events cannot spin the loader. */
@@ -1041,6 +1059,12 @@ int main(int argc, char **argv)
 
 	if (nl_btf_check(NULL, NULL, berr, sizeof(berr))) {
 		die_msg("%s", berr);
+		return EX_KERNEL;
+	}
+	if (!kernel_has_idle_per_node()) {
+		die_msg("this kernel's sched_ext has no per-node idle tracking "
+			"(SCX_OPS_BUILTIN_IDLE_PER_NODE, Linux 6.15 and later), which scx_cling "
+			"uses to pick CPUs by node: run it on a newer kernel");
 		return EX_KERNEL;
 	}
 	if (strcmp(read_word(SCX_DIR "/state", st, sizeof(st)), "disabled")) {

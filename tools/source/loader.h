@@ -67,6 +67,8 @@ struct nl_bpf {
 	int stats_fd;		/* BPF_ENABLE_STATS fd; -1 if not asked for
 				 * (self_cost) or refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
+	int nr_nodes;		/* 1 + highest possible node id: per-node slots
+				 * of a sched_stats value (nl_sched_val_size) */
 	uint32_t pidns_inum;	/* our pid namespace's inode number when it is
 				 * not the initial one, else 0: process keys
 				 * are pids of that namespace, and tasks it

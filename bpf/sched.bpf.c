@@ -115,6 +115,51 @@ volatile u32 nl_numa_balancing_on;	/* off until user space has read it */
  * Jiffies, because tracing programs may not read the coarse clock. */
 const volatile u64 nl_flush_jiffies = 25;
 
+/* Under a sched_ext scheduler tasks take no NUMA hinting faults, so
+ * their fault counters freeze: binning their slices by the frozen counts
+ * would report a stale locality as if it were measured. So while user
+ * space says a sched_ext scheduler is enabled (nl_sched_ext_on, written at
+ * every collection with the collection's number nl_collect_seq), a slice
+ * is binned only when its task's counters moved during the current
+ * collection interval; otherwise it goes to no bucket (and not to
+ * nofault_ns). */
+volatile u32 nl_sched_ext_on;
+volatile u32 nl_collect_seq;
+
+/* A task's fault counters at its last slice, and when they last moved. */
+struct fault_seen {
+	u64 remote, local;	/* numa_faults_locality[0], [1] */
+	u32 moved_seq;		/* nl_collect_seq when they last changed, 0 never */
+	u32 seen;		/* remote/local hold a sample */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fault_seen);
+} faults_seen SEC(".maps");
+
+/* True when @p's fault counters (@remote, @local) may be binned now: no
+ * sched_ext scheduler, or they moved in this collection interval. */
+static __always_inline bool faults_fresh(struct task_struct *p, u64 remote, u64 local)
+{
+	struct fault_seen *fs;
+	u32 seq = nl_collect_seq;
+
+	if (!nl_sched_ext_on)
+		return true;
+	fs = bpf_task_storage_get(&faults_seen, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!fs)
+		return false;
+	if (fs->seen && (fs->remote != remote || fs->local != local))
+		fs->moved_seq = seq;
+	fs->remote = remote;
+	fs->local = local;
+	fs->seen = 1;
+	return seq && fs->moved_seq == seq;
+}
+
 static __always_inline void add_slice(struct slice_acc *v, u32 nid, u64 delta, int bucket)
 {
 	v->nid = nid;
@@ -187,6 +232,8 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 			local = prev->numa_faults_locality[1];
 		}
 		bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
+		if (!faults_fresh(prev, remote, local))
+			bucket = -2;
 	}
 	/* an exiting thread folds what it gathered too, never creates storage */
 	acc = bpf_task_storage_get(&task_accs, prev, 0, exiting ? 0 : BPF_LOCAL_STORAGE_GET_F_CREATE);

@@ -57,6 +57,7 @@ char _license[] SEC("license") = "GPL";
 #define CLOCK_MONOTONIC 1
 #define ENOMEM 12
 #define ENOENT 2
+#define EBUSY 16
 
 #define BPF_STRUCT_OPS(name, args...) \
 	SEC("struct_ops/" #name) BPF_PROG(name, ##args)
@@ -533,36 +534,38 @@ static bool drain_orphans(s32 node, bool any)
 {
 	s32 n;
 
-	for (n = 0; n < CLING_MAX_NODES; n++) {
-		if (n >= nr_nodes)
-			break;
+	cling_for(n, nr_nodes) {
 		if (has_cpus(n) || !scx_bpf_dsq_nr_queued(n))
 			continue;
-		if ((any || serve[n] == node) && scx_bpf_dsq_move_to_local(n))
+		if ((any || serve[cling_idx(n)] == node) && scx_bpf_dsq_move_to_local(n))
 			return true;
 	}
 	return false;
 }
 
-/* True when some node other than @n has an idle CPU. */
-static bool idle_elsewhere(s32 n)
+/* The nodes that have an idle CPU now, bit n for node n (CLING_MAX_NODES
+ * is 64). Taken once per timer tick, so that asking "is a CPU idle on
+ * another node?" for every node is a mask test, not a loop inside the
+ * timer's node loop: nested node loops made the verifier give up at 24
+ * nodes. */
+_Static_assert(CLING_MAX_NODES <= 64, "idle_nodes() keeps one bit per node in a u64");
+static u64 idle_nodes(void)
 {
 	const struct cpumask *idle;
-	bool found = false;
+	u64 mask = 0;
 	s32 m;
 
-	for (m = 0; m < CLING_MAX_NODES; m++) {
-		if (m >= nr_nodes || found)
-			break;
+	cling_for(m, nr_nodes) {
 		/* Nodes without CPUs have no idle CPU (and asking the kernel
 		 * about an impossible node id would be an error). */
-		if (m == n || !has_cpus(m))
+		if (!has_cpus(m))
 			continue;
 		idle = scx_bpf_get_idle_cpumask_node(m);
-		found = !bpf_cpumask_empty(idle);
+		if (!bpf_cpumask_empty(idle))
+			mask |= 1ULL << cling_idx(m);
 		scx_bpf_put_idle_cpumask(idle);
 	}
-	return found;
+	return mask;
 }
 
 void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
@@ -584,9 +587,7 @@ void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
 	if (orphans_pending && drain_orphans(node, true))
 		return;
 	/* Work conservation: steal only what waited past the bound. */
-	for (i = 1; i < CLING_MAX_NODES; i++) {
-		if (i >= nr_nodes)
-			break;
+	bpf_for(i, 1, nr_nodes < CLING_MAX_NODES ? nr_nodes : CLING_MAX_NODES) {
 		n = node + i;
 		if (n >= nr_nodes)
 			n -= nr_nodes;
@@ -683,27 +684,28 @@ static u64 tick_ns(void)
 
 static int timer_fn(void *map, int *key, struct cling_timer *ct)
 {
+	u64 idle = idle_nodes();
 	const struct cpumask *online = scx_bpf_get_online_cpumask();
 	u64 now = scx_bpf_now();
-	u32 orphans = 0;
+	bool orphans = false;
 	s32 n, cpu;
 
-	for (n = 0; n < CLING_MAX_NODES; n++) {
-		if (n >= nr_nodes)
-			break;
+	cling_for(n, nr_nodes) {
 		if (!scx_bpf_dsq_nr_queued(n))
 			continue;
 		if (!has_cpus(n)) {
 			/* Left behind by its last CPU: wake the nearest idle
 			 * CPU to take it now. */
-			orphans++;
+			orphans = true;	/* a flag, not a count: a count
+					 * differs per iteration, so the
+					 * verifier could not close the loop */
 			cpu = scx_bpf_pick_idle_cpu_node(online, serving(n) >= 0 ? serving(n) : 0, 0);
 			if (cpu >= 0)
 				kick_idle(cpu);
 			continue;
 		}
-		if (head_waited_for(n, now, wait_bound_ns) && idle_elsewhere(n))
-			idle_elsewhere_at[n] = now;
+		if (head_waited_for(n, now, wait_bound_ns) && (idle & ~(1ULL << cling_idx(n))))
+			idle_elsewhere_at[cling_idx(n)] = now;
 		if (!head_waited(n, now))
 			continue;
 		/* Any idle CPU, nearest node first, takes it in dispatch. */
@@ -795,9 +797,7 @@ static s32 count_cpus(void)
 	u32 k;
 	s32 n, cpu;
 
-	for (n = 0; n < CLING_MAX_NODES; n++) {
-		if (n >= nr_nodes)
-			break;
+	cling_for(n, nr_nodes) {
 		k = (u32)n;
 		nm = bpf_map_lookup_elem(&node_masks, &k);
 		if (!nm)
@@ -809,6 +809,13 @@ static s32 count_cpus(void)
 		if (m)
 			bpf_cpumask_release(m);
 	}
+	/* From zero: the loader may attach this loaded object again after
+	 * the kernel ended it (a restart), with the old counts still here. */
+	cling_for(n, nr_nodes)
+		node_cpus[cling_idx(n)] = 0;
+	bpf_for(cpu, 0, CLING_MAX_CPUS / 64)
+		cpu_leaving[cpu & (CLING_MAX_CPUS / 64 - 1)] = 0;
+	orphans_pending = 0;
 	online = scx_bpf_get_online_cpumask();
 	bpf_for(cpu, 0, scx_bpf_nr_cpu_ids()) {
 		if (!bpf_cpumask_test_cpu((u32)cpu, online))
@@ -830,9 +837,7 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 	u32 zero = 0;
 	s32 n, err;
 
-	for (n = 0; n < CLING_MAX_NODES; n++) {
-		if (n >= nr_nodes)
-			break;
+	cling_for(n, nr_nodes) {
 		err = scx_bpf_create_dsq(n, n);
 		if (err)
 			return err;
@@ -845,6 +850,10 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 		return -ENOENT;
 	ct->last_decay = scx_bpf_now();
 	err = bpf_timer_init(&ct->t, &timers, CLOCK_MONOTONIC);
+	/* -EBUSY: initialized by an earlier attach of this loaded object
+	 * (the loader re-attaches it after a restart); ops.exit stopped it. */
+	if (err == -EBUSY)
+		err = 0;
 	if (!err)
 		err = bpf_timer_set_callback(&ct->t, timer_fn);
 	if (!err)
@@ -856,7 +865,15 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(cling_init)
 
 void BPF_STRUCT_OPS(cling_exit, struct scx_exit_info *ei)
 {
+	struct cling_timer *ct;
+	u32 zero = 0;
+
 	exit_ns = bpf_ktime_get_ns();
+	/* No tick without a scheduler: the loader may attach this object
+	 * again, and its ops.init starts the timer anew. */
+	ct = bpf_map_lookup_elem(&timers, &zero);
+	if (ct)
+		bpf_timer_cancel(&ct->t);
 	exit_info.exit_code = ei->exit_code;
 	bpf_probe_read_kernel_str(exit_info.reason, sizeof(exit_info.reason), ei->reason);
 	bpf_probe_read_kernel_str(exit_info.msg, sizeof(exit_info.msg), ei->msg);

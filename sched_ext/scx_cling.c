@@ -6,14 +6,15 @@
  * (bpf/include/cling_maps.h), prints --stats, and detaches cleanly on
  * SIGINT/SIGTERM or after --duration. When the kernel ends the scheduler
  * asking for a restart (SCX_ECODE_ACT_RESTART in the exit code, as after a
- * CPU hotplug event with --restart-on-hotplug), it loads and attaches a
- * fresh copy by itself, rate-limited. `scx_cling --help` explains.
+ * CPU hotplug event with --restart-on-hotplug), it attaches its loaded
+ * object again by itself (a fresh copy with --reload-on-restart),
+ * rate-limited. `scx_cling --help` explains.
  *
  * Exit: 0 detached on request; 1 runtime failure (including the kernel
  * ejecting the scheduler without asking for a restart: kind, reason and
  * message are printed, or another scheduler being attached); 2 bad usage
  * (also: more NUMA nodes than scx_cling supports); 3 not root; 4 kernel
- * without sched_ext.
+ * without sched_ext or without its per-node idle tracking (before 6.15).
  */
 #include <argp.h>
 #include <dirent.h>
@@ -31,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cling_stats.h"
 #include "loader.h"
@@ -63,6 +65,7 @@ static struct {
 	bool verbose;
 	bool json;
 	bool restart_on_hotplug;
+	bool reload;		/* --reload-on-restart */
 	const char *cg_root;
 	const char *ready_file;
 	const char *pin_dir;
@@ -102,21 +105,24 @@ static const char doc[] =
 "CPUs (SLIT distance; ties: more CPUs). A task whose allowed CPUs (cpuset, "
 "taskset) include none of its home node clings nowhere for that placement "
 "(counted as home_ignored). If the kernel ends the scheduler asking for a "
-"restart, scx_cling starts loading a fresh copy within 2 s (sooner unless "
-"restarts come in a burst), attaches it and says so on stderr. Tables for "
+"restart, scx_cling attaches its already loaded (verified) BPF object again "
+"within 2 s (sooner unless restarts come in a burst) and says so on stderr. "
+"Tables for "
 "up to " CLING_MAX_NODES_STR " NUMA nodes (more: exit 2).\n\n"
 "Statistics are pinned under /sys/fs/bpf/scx_cling/ while it runs (read by "
 "`numalens export` and `scx_cling --monitor`).\n\n"
 "Exit status: 0 detached on request, 1 runtime failure (or ejected by the "
 "kernel without a restart request: its reason is printed), 2 bad usage or "
-"more NUMA nodes than supported, 3 not root, 4 kernel without sched_ext.\v"
+"more NUMA nodes than supported, 3 not root, 4 kernel without sched_ext (or "
+"without its per-node idle tracking, SCX_OPS_BUILTIN_IDLE_PER_NODE: Linux "
+"6.15 and later).\v"
 "Examples:\n"
 "  scx_cling --group /db1 --group '/jobs/*' --stats 2\n"
 "  scx_cling --all --cling-degree 30\n"
 "  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
 
 enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR, O_JSON,
-       O_RESTART, O_BTF };
+       O_RESTART, O_BTF, O_RELOAD };
 
 static const struct argp_option options[] = {
 	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
@@ -139,13 +145,17 @@ static const struct argp_option options[] = {
 	{ "restart-on-hotplug", O_RESTART, NULL, 0, "Do not follow CPU hotplug in the scheduler: "
 	  "let the kernel end it on every CPU online/offline event and re-attach (how "
 	  "schedulers without hotplug support behave; for measuring that cost)", 1 },
+	{ "reload-on-restart", O_RELOAD, NULL, 0, "When the kernel asks for a restart, load a "
+	  "fresh copy of the BPF object (verifying it again) instead of attaching the loaded "
+	  "one again; slower, for comparison", 1 },
 	{ "duration", 't', "SECONDS", 0, "Detach after SECONDS (default: run until SIGINT/SIGTERM)", 1 },
 	{ "ready-file", O_READY, "PATH", 0, "Write \"attached\" to PATH once the kernel reports the "
 	  "scheduler enabled", 1 },
 	{ "cgroup-root", O_CGROOT, "DIR", 0, "cgroup v2 mount point (default /sys/fs/cgroup)", 1 },
 	{ "pin-dir", O_PINDIR, "DIR", 0, "Where to pin the statistics maps (default "
 	  CLING_PIN_DIR ")", 1 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's log", 1 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf's log, and after loading the instructions the "
+	  "verifier processed per program (its budget is 1,000,000)", 1 },
 	{ "btf", O_BTF, "PATH", 0, "Refused: a sched_ext scheduler needs the kernel's own BTF "
 	  "(" NL_KERNEL_BTF "), which a BTF file cannot stand in for", 1 },
 	{ 0 }
@@ -187,6 +197,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case O_TASKS: opt.tasks = true; break;
 	case O_JSON: opt.json = true; break;
 	case O_RESTART: opt.restart_on_hotplug = true; break;
+	case O_RELOAD: opt.reload = true; break;
 	case O_READY: opt.ready_file = arg; break;
 	case O_CGROOT: opt.cg_root = arg; break;
 	case O_PINDIR: opt.pin_dir = arg; break;
@@ -792,6 +803,26 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* --verbose: what the verifier did for each program (instructions it
+ * processed, out of its 1,000,000 budget) and the load time, so the
+ * headroom at this machine's node count shows. */
+static void report_verifier(struct scx_cling *skel, double load_ms)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		uint32_t len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+			continue;
+		fprintf(stderr, "scx_cling: verifier: %s %u insns processed (%d nodes)\n",
+			bpf_program__name(prog), info.verified_insns, run.nodes);
+	}
+	fprintf(stderr, "scx_cling: verifier: object loaded in %.0f ms\n", load_ms);
+}
+
 /*
  * run_once - load, attach and run one copy of the scheduler until a stop
  * request, --duration, or the kernel ending it. *@restart is set when the
@@ -800,14 +831,31 @@ static uint64_t mono_ns(void)
  * (0 on the first run) is the previous copy's exit, to report the time
  * spent without scx_cling. Returns the exit status.
  */
+/* The loaded (verified) object of a copy the kernel ended asking for a
+ * restart: the next run_once attaches it again instead of loading anew,
+ * which was nearly all of a restart's time without scx_cling. */
+static struct scx_cling *kept;
+
 static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 {
 	struct scx_cling *skel;
 	struct bpf_link *link;
 	char st[128], ops[128];
 	int rc = EX_OK, e;
+	bool reused = false;
+	double load_ms = 0;
 
 	*restart = false;
+	if (kept) {
+		skel = kept;
+		kept = NULL;
+		reused = true;
+		/* the loader polls these for the end of this copy */
+		memset(&skel->bss->exit_info, 0, sizeof(skel->bss->exit_info));
+		skel->bss->exit_ns = 0;
+		skel->bss->timer_err = 0;
+		goto loaded;
+	}
 	skel = scx_cling__open();
 	if (!skel) {
 		die_msg("opening the BPF object: %s", strerror(errno));
@@ -833,7 +881,10 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		scx_cling__destroy(skel);
 		return e == EPERM || e == EACCES ? EX_PRIV : EX_FAIL;
 	}
-	double load_ms = (now_s() - t_load) * 1e3;
+	load_ms = (now_s() - t_load) * 1e3;
+	if (opt.verbose)
+		report_verifier(skel, load_ms);
+loaded:
 
 	memcpy(skel->bss->dist, run.dist, sizeof(run.dist));
 	if ((e = setup_pfn_table(skel)))
@@ -847,6 +898,14 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 
 	if (scx_cling__attach(skel)) {
 		e = errno;
+		if (reused && e != EBUSY && e != EEXIST) {
+			/* the kernel would not take the old object again: load
+			 * a fresh copy */
+			fprintf(stderr, "scx_cling: attaching the loaded object again failed (%s): "
+				"loading it anew\n", strerror(e));
+			scx_cling__destroy(skel);
+			return run_once(restart, exit_ns, prev_exit_ns);
+		}
 		if (e == EBUSY || e == EEXIST)
 			die_msg("another sched_ext scheduler got attached first (%s): stop it first",
 				read_word(SCX_DIR "/root/ops", ops, sizeof(ops)));
@@ -871,9 +930,14 @@ static int run_once(bool *restart, uint64_t *exit_ns, uint64_t prev_exit_ns)
 		       "NUMA groups by --group" : "no NUMA groups");
 		fflush(stdout);
 	} else if (!skel->bss->exit_info.kind) {
-		fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without scx_cling "
-			"(%.0f ms of it loading the BPF object)\n", run.restarts,
-			(double)(mono_ns() - prev_exit_ns) / 1e6, load_ms);
+		if (reused)
+			fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without "
+				"scx_cling (the loaded BPF object attached again, no load)\n",
+				run.restarts, (double)(mono_ns() - prev_exit_ns) / 1e6);
+		else
+			fprintf(stderr, "scx_cling: re-attached (restart %u), %.0f ms without "
+				"scx_cling (%.0f ms of it loading the BPF object)\n", run.restarts,
+				(double)(mono_ns() - prev_exit_ns) / 1e6, load_ms);
 	}
 	if (opt.ready_file) {
 		FILE *f = fopen(opt.ready_file, "w");
@@ -931,8 +995,26 @@ out:;
 	} else if (rc == EX_OK) {
 		rc = report_exit(skel, requested);
 	}
-	scx_cling__destroy(skel);
+	if (*restart && !opt.reload)
+		kept = skel;
+	else
+		scx_cling__destroy(skel);
 	return rc;
+}
+
+/* True when the running kernel's sched_ext has per-node idle tracking
+ * (SCX_OPS_BUILTIN_IDLE_PER_NODE and the *_node kfuncs scx_cling calls,
+ * Linux 6.15 and later), told by its BTF naming the kfunc. */
+static bool kernel_has_idle_per_node(void)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	bool ok;
+
+	if (!vm)
+		return true;	/* cannot tell: let the load say what is missing */
+	ok = btf__find_by_name_kind(vm, "scx_bpf_pick_idle_cpu_node", BTF_KIND_FUNC) > 0;
+	btf__free(vm);
+	return ok;
 }
 
 /* Restarts closer together than this wait for it; the gap doubles while
@@ -977,6 +1059,12 @@ int main(int argc, char **argv)
 
 	if (nl_btf_check(NULL, NULL, berr, sizeof(berr))) {
 		die_msg("%s", berr);
+		return EX_KERNEL;
+	}
+	if (!kernel_has_idle_per_node()) {
+		die_msg("this kernel's sched_ext has no per-node idle tracking "
+			"(SCX_OPS_BUILTIN_IDLE_PER_NODE, Linux 6.15 and later), which scx_cling "
+			"uses to pick CPUs by node: run it on a newer kernel");
 		return EX_KERNEL;
 	}
 	if (strcmp(read_word(SCX_DIR "/state", st, sizeof(st)), "disabled")) {

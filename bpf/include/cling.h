@@ -46,6 +46,18 @@ _Static_assert((CLING_MAX_NODES & (CLING_MAX_NODES - 1)) == 0,
 	       "CLING_MAX_NODES must be a power of two (index masking)");
 
 /*
+ * cling_for - i over 0..@n-1. In BPF an open-coded iterator (bpf_for):
+ * the verifier then checks the body once instead of once per node, which
+ * with dozens of nodes and data-dependent branches in the body exceeded
+ * its budget (the load failed with E2BIG at 24 nodes).
+ */
+#ifdef __bpf__
+#define cling_for(i, n) bpf_for(i, 0, (n) < CLING_MAX_NODES ? (n) : CLING_MAX_NODES)
+#else
+#define cling_for(i, n) for (i = 0; i < (n) && i < CLING_MAX_NODES; i++)
+#endif
+
+/*
  * cling_idx - @nid as an array index in 0..CLING_MAX_NODES-1. The empty asm
  * keeps the compiler from dropping the mask after a range check it has
  * seen (it did, and the verifier then rejected the access as unbounded).
@@ -136,12 +148,10 @@ static inline void cling_decay(struct cling_mstat *st, int nr_nodes)
 	cling_u64 max_failure = 0, f;
 	int i;
 
-	for (i = 0; i < CLING_MAX_NODES; i++) {
-		if (i >= nr_nodes)
-			break;
-		cling_halve(&st->failure[i]);
-		cling_halve(&st->total[i]);
-		f = st->failure[i];
+	cling_for(i, nr_nodes) {
+		cling_halve(&st->failure[cling_idx(i)]);
+		cling_halve(&st->total[cling_idx(i)]);
+		f = st->failure[cling_idx(i)];
 		if (f > max_failure) {
 			max_failure = f;
 			st->busiest = i;
@@ -222,22 +232,18 @@ static inline int cling_group_home(const cling_u64 *pages, int nr_nodes,
 	cling_u64 best = 0, sum = 0;
 	int i, s, home = CLING_NO_NODE;
 
-	for (i = 0; i < CLING_MAX_NODES; i++) {
-		if (i >= nr_nodes)
-			break;
-		sum += pages[i];
+	cling_for(i, nr_nodes) {
+		sum += pages[cling_idx(i)];
 	}
-	for (i = 0; i < CLING_MAX_NODES; i++) {
-		if (i >= nr_nodes)
-			break;
-		if (pages[i] <= best || pages[i] * CLING_HOME_MIN_DIV < sum)
+	cling_for(i, nr_nodes) {
+		if (pages[cling_idx(i)] <= best || pages[cling_idx(i)] * CLING_HOME_MIN_DIV < sum)
 			continue;
 		s = cling_serving(serve, i);
 		if (s < 0)
 			continue;
 		if (st && cling_busy(st, s, degree))
 			continue;
-		best = pages[i];
+		best = pages[cling_idx(i)];
 		home = s;
 	}
 	return home;
@@ -263,13 +269,12 @@ static inline int cling_nearest(const unsigned char *dist, const cling_u32 *cpus
 
 	if (nid >= 0 && nid < nr_nodes && nid < CLING_MAX_NODES && cpus[cling_idx(nid)])
 		return nid;
-	for (m = 0; m < CLING_MAX_NODES; m++) {
-		if (m >= nr_nodes)
-			break;
-		if (!cpus[m])
+	cling_for(m, nr_nodes) {
+		if (!cpus[cling_idx(m)])
 			continue;
-		if (best < 0 || dist[m] < dist[cling_idx(best)] ||
-		    (dist[m] == dist[cling_idx(best)] && cpus[m] > cpus[cling_idx(best)]))
+		if (best < 0 || dist[cling_idx(m)] < dist[cling_idx(best)] ||
+		    (dist[cling_idx(m)] == dist[cling_idx(best)] &&
+		     cpus[cling_idx(m)] > cpus[cling_idx(best)]))
 			best = m;
 	}
 	return best;

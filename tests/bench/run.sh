@@ -32,14 +32,7 @@ if [ "${BENCH_CLING:-1}" = 1 ]; then
 	echo "3. scx_cling vs the default scheduler (4-node TCG guest, 4 cgroups x 3 memory-walking threads on 8 CPUs)"
 	if NL_VM_TESTS_DIR=tests/bench/vm bash tests/vm/run.sh cling_bench > "$OUT/cling_vm.log" 2>&1 ||
 	   grep -q '^BENCH' "$B/test-logs/vm/cling_bench.out" 2>/dev/null; then
-		printf '%-10s %6s %16s %12s\n' ARM ROUND WORK_PAGES HOME_SHARE
-		sed -n 's/^BENCH arm=\([^ ]*\) round=\([^ ]*\) work_pages=\([^ ]*\) home_share=\([^ ]*\).*/\1 \2 \3 \4/p' \
-			"$B/test-logs/vm/cling_bench.out" | while read -r a r w h; do
-			printf '%-10s %6s %16s %12s\n' "$a" "$r" "$w" "$h"
-		done
-		awk '/^BENCH/ { split($2, a, "="); split($4, w, "="); s[a[2]] += w[2] }
-		     END { if (s["default"]) printf "scx_cling work / default: %.3f (%+.1f%%)\n", s["cling"] / s["default"], (s["cling"] / s["default"] - 1) * 100 }' \
-			"$B/test-logs/vm/cling_bench.out"
+		bash tests/bench/cling_report.sh "$B/test-logs/vm/cling_bench.out"
 	else
 		echo "(the VM run failed: see $OUT/cling_vm.log)"
 	fi

@@ -83,7 +83,8 @@ static void check_common_keys(const cJSON *row)
 {
 	const cJSON *loc = get(row, "locality"), *a = get(row, "alloc"), *m = get(row, "migrate");
 
-	KEYS(loc, "locality", "available", "buckets_ns", "nofault_ns", "mean", "buckets_ns_total");
+	KEYS(loc, "locality", "available", "unavailable_reason", "buckets_ns", "nofault_ns", "mean",
+	     "buckets_ns_total");
 	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns")), 8);
 	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns_total")), 8);
 	KEYS(a, "alloc", "events_local", "events_remote", "pages_local", "pages_remote",
@@ -119,7 +120,8 @@ static void test_top_level(void **state)
 	assert_near(num(r, "page_size"), 4096, 0);
 	cJSON *src = get(r, "sources");
 	KEYS(src, "sources", "sched", "alloc", "alloc_class", "migrate", "numa_balancing",
-	     "vm_numa_stat", "cgroup_mode", "cgroup_root", "missing", "vmscan", "vmscan_memcg_arg", "mglru");
+	     "vm_numa_stat", "sched_ext", "cgroup_mode", "cgroup_root", "missing", "vmscan",
+	     "vmscan_memcg_arg", "mglru");
 	assert_true(cJSON_IsTrue(get(src, "numa_balancing")));
 	assert_string_equal(get(src, "cgroup_mode")->valuestring, "v2");
 	assert_string_equal(get(src, "cgroup_root")->valuestring, "/sys/fs/cgroup");
@@ -285,6 +287,8 @@ static void test_processes(void **state)
 	assert_true(cJSON_IsNull(get(get(p, "alloc"), "remote_ratio")));
 	assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));
 	assert_true(cJSON_IsFalse(get(get(p, "locality"), "available")));
+	/* balancing on, nothing binned: no faults, not a missing source */
+	assert_string_equal(get(get(p, "locality"), "unavailable_reason")->valuestring, "no_faults");
 	cJSON_Delete(r);
 	nl_snapshot_free(&s);
 }
@@ -389,6 +393,8 @@ static void test_balancing_off(void **state)
 	cJSON_ArrayForEach(p, get(r, "processes")) {
 		assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));
 		assert_true(cJSON_IsFalse(get(get(p, "locality"), "available")));
+		assert_string_equal(get(get(p, "locality"), "unavailable_reason")->valuestring,
+				    "numa_balancing_off");
 	}
 	cJSON_ArrayForEach(p, get(r, "cgroups"))
 		assert_true(cJSON_IsNull(get(get(p, "locality"), "mean")));

@@ -60,6 +60,7 @@ struct opts {
 	const char *ready_file;
 	const char *wait_file; /* --wait-file: gate before the passes */
 	const char *comm;      /* --comm: the process name to set */
+	int access_stats;      /* --access-stats: count walked pages on another node */
 };
 
 static struct opts o = { .node = -1, .threads = 1, .repeat = 1 };
@@ -70,6 +71,12 @@ static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
 static unsigned long walked[MAX_THREADS]; /* pages rewritten by each thread's --walk */
 static long long spin_cpu_ns[MAX_THREADS]; /* CPU time each thread got while spinning, ns */
+/* --access-stats: of walked[], the pages that sat on another node than the
+ * CPU the thread ran on during that pass */
+static unsigned long walked_remote[MAX_THREADS];
+/* --access-stats with --node: of walked[], the pages rewritten while the
+ * thread ran on a CPU of that node (its memory's first node, "home") */
+static unsigned long walked_home[MAX_THREADS];
 /* With --walk the workers stay alive: after the work they wait at
  * work_done, main does the after-work steps, then all pass after_done and
  * the workers walk their own slices (the process stays multi-threaded,
@@ -211,15 +218,54 @@ static char *map_touch(size_t len, int flags)
 	return p;
 }
 
-/* walk: rewrite every page of thread id's kept anon slice until secs pass. */
+/* page_nodes: the node of each of the n pages at p (move_pages with no
+ * target nodes only queries), into nodes[]; -1 where unknown. */
+static void page_nodes(char *p, size_t n, void **addr, int *nodes)
+{
+	for (size_t i = 0; i < n; i++)
+		addr[i] = p + i * page_sz;
+	if (syscall(SYS_move_pages, 0, n, addr, NULL, nodes, 0))
+		for (size_t i = 0; i < n; i++)
+			nodes[i] = -1;
+}
+
+/* walk: rewrite every page of thread id's kept anon slice until secs pass.
+ * With --access-stats each pass also counts the pages that are not on the
+ * node of the CPU the pass started on (getcpu); the pages' nodes are asked
+ * again every 0.5 s (NUMA balancing may move them), not per pass, so the
+ * counting costs little beside the writes. */
 static void walk(long id, double secs)
 {
-	double end = now_s() + secs;
+	double end = now_s() + secs, asked = 0;
+	size_t n = keep_len[id] / page_sz;
+	void **addr = NULL;
+	int *nodes = NULL;
+	unsigned cpu, node;
+
+	if (o.access_stats && n) {
+		addr = malloc(n * sizeof(*addr));
+		nodes = malloc(n * sizeof(*nodes));
+		if (!addr || !nodes)
+			die(1, "out of memory for --access-stats");
+	}
 	while (now_s() < end) {
+		if (nodes && now_s() - asked >= 0.5) {
+			page_nodes(keep_anon[id], n, addr, nodes);
+			asked = now_s();
+		}
+		if (nodes && syscall(SYS_getcpu, &cpu, &node, NULL))
+			die(1, "getcpu: %s", strerror(errno));
 		for (size_t off = 0; off < keep_len[id]; off += page_sz)
 			keep_anon[id][off]++;
-		walked[id] += keep_len[id] / page_sz;
+		walked[id] += n;
+		if (nodes && o.node >= 0 && node == (unsigned)o.node)
+			walked_home[id] += n;
+		if (nodes)
+			for (size_t i = 0; i < n; i++)
+				walked_remote[id] += nodes[i] >= 0 && (unsigned)nodes[i] != node;
 	}
+	free(addr);
+	free(nodes);
 }
 
 /* worker: one thread's share of the anon touch (o.repeat times) then spin. */
@@ -359,6 +405,11 @@ static void usage(FILE *f)
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded); the output line then ends\n"
 	      "                    with walked=P1,P2,... (pages rewritten per thread)\n"
+	      "  --access-stats    with --walk: also count the rewritten pages that sat on\n"
+	      "                    another node than the thread's CPU (move_pages, getcpu):\n"
+	      "                    the output line then ends with walked_remote=R1,R2,...\n"
+	      "                    and, with --node, walked_home=H1,H2,... (pages rewritten\n"
+	      "                    while on a CPU of that node)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
 	      "  --comm BYTES      prctl(PR_SET_NAME) to these bytes first, any bytes (the\n"
 	      "                    kernel keeps 15)\n"
@@ -391,7 +442,7 @@ static void parse(int argc, char **argv)
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
 		{ "wait-file", 1, 0, 'w' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
-		{ "help", 0, 0, 'h' }, { 0 }
+		{ "access-stats", 0, 0, 'X' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -415,6 +466,7 @@ static void parse(int argc, char **argv)
 		case 'D': o.after_default = 1; break;
 		case 'W': o.walk_s = num("walk", optarg); break;
 		case 'P': o.pageout = 1; break;
+		case 'X': o.access_stats = 1; break;
 		case 'E': o.file_exists = 1; break;
 		case 'w': o.wait_file = optarg; break;
 		case 'p': o.passes = (int)num("passes", optarg); break;
@@ -519,6 +571,12 @@ int main(int argc, char **argv)
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)
 			printf("%s%lu", t ? "," : " walked=", walked[t]);
+	if (o.walk_s > 0 && o.access_stats)
+		for (int t = 0; t < o.threads; t++)
+			printf("%s%lu", t ? "," : " walked_remote=", walked_remote[t]);
+	if (o.walk_s > 0 && o.access_stats && o.node >= 0)
+		for (int t = 0; t < o.threads; t++)
+			printf("%s%lu", t ? "," : " walked_home=", walked_home[t]);
 	putchar('\n');
 	return 0;
 }

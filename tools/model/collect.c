@@ -727,6 +727,24 @@ out:
 	return e;
 }
 
+/* True when a sched_ext scheduler is enabled (or being enabled or
+ * disabled): /sys/kernel/sched_ext/state reads other than "disabled".
+ * False when the kernel has no sched_ext. */
+static bool sched_ext_on(const char *sysfs_root)
+{
+	char path[512], state[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kernel/sched_ext/state", sysfs_root);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(state, sizeof(state), f))
+		state[0] = 0;
+	fclose(f);
+	return state[0] && strncmp(state, "disabled", 8) != 0;
+}
+
 static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
 {
 	struct nl_sources *src = &s->src;
@@ -750,6 +768,15 @@ static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
 
 		snprintf(src->missing + l, sizeof(src->missing) - l, "%slocality: NUMA balancing is off (kernel.numa_balancing=0)",
 			 l ? "; " : "");
+	}
+	src->sched_ext = sched_ext_on(c->o.sysfs_root);
+	nl_bpf_set_sched_ext(c->b, src->sched_ext);
+	if (src->sched_ext && nb != 0) {
+		size_t l = strlen(src->missing);
+
+		snprintf(src->missing + l, sizeof(src->missing) - l,
+			 "%slocality: sched_ext (tasks on a sched_ext scheduler take no NUMA hinting "
+			 "faults; only tasks whose fault counters moved are binned)", l ? "; " : "");
 	}
 }
 

@@ -273,6 +273,8 @@ struct nl_sources {
 				 * the reclaim figures were read */
 	bool numa_balancing;	/* /proc/sys/kernel/numa_balancing != 0 */
 	bool vm_numa_stat;	/* /proc/sys/vm/numa_stat != 0: numastat cross-check valid */
+	bool sched_ext;		/* a sched_ext scheduler was enabled: locality only
+				 * for tasks whose fault counters moved */
 	int cgroup_mode;	/* enum nl_cgroup_mode */
 	char cgroup_root[256];	/* mount point the cgroup paths are relative to */
 	char missing[512];	/* human list of what is unavailable and why */

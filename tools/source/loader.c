@@ -221,6 +221,15 @@ void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on)
 		b->sched->bss->nl_numa_balancing_on = on;
 }
 
+void nl_bpf_set_sched_ext(struct nl_bpf *b, bool on)
+{
+	if (!b->sched || !b->sched->bss)
+		return;
+	/* a new interval first, so no slice of it is judged by the old one */
+	b->sched->bss->nl_collect_seq++;
+	b->sched->bss->nl_sched_ext_on = on;
+}
+
 static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
 		      size_t budget)
 {

@@ -121,6 +121,13 @@ bool nl_bpf_stats_on(const struct nl_bpf *b);
  * counters are stale then). No-op without the sched object. */
 void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on);
 
+/* Tell the sched program, once per collection, whether a sched_ext
+ * scheduler is enabled: while one is, a task's on-CPU time is binned by
+ * locality only when its NUMA-fault counters moved since the previous
+ * call (ext tasks take no hinting faults, their counters are stale).
+ * No-op without the sched object. */
+void nl_bpf_set_sched_ext(struct nl_bpf *b, bool on);
+
 /* Sum the drop counters of all objects into @drops[NL_NR_DROPS]. */
 void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS]);
 

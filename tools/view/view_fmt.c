@@ -53,6 +53,15 @@ bool nl_locality_source_ok(const struct nl_snapshot *s)
 	return s->src.numa_balancing && s->src.sched;
 }
 
+const char *nl_locality_why(const struct nl_snapshot *s)
+{
+	if (!s->src.sched)
+		return "no_sched_program";
+	if (!s->src.numa_balancing)
+		return "numa_balancing_off";
+	return s->src.sched_ext ? "sched_ext" : "no_faults";
+}
+
 const char *nl_fmt_locality(char *buf, size_t sz, const struct nl_locality *l,
 			    bool source_ok)
 {

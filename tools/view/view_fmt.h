@@ -37,6 +37,13 @@ uint64_t nl_migrated_pages(const struct nl_figs *f);
  * on, sched program attached): decides "unavail" versus "n/a". */
 bool nl_locality_source_ok(const struct nl_snapshot *s);
 
+/* Why a row's locality is unavailable in @s, as a short token for JSON:
+ * "no_sched_program", "numa_balancing_off", "sched_ext" (a sched_ext
+ * scheduler runs: its tasks take no NUMA hinting faults, and a row is
+ * binned only when its fault counters moved), or "no_faults" (nothing
+ * binned this interval). */
+const char *nl_locality_why(const struct nl_snapshot *s);
+
 /*
  * The locality mean of @l as "90.6%" into @buf. When @l is not available:
  * "unavail" if the session cannot measure locality (@source_ok false),

@@ -193,6 +193,10 @@ static void add_locality(struct jb *j, cJSON *obj, const struct nl_figs *f)
 	if (!o)
 		return;
 	add_bool(j, o, "available", f->loc.available);
+	if (f->loc.available)
+		add_null(j, o, "unavailable_reason");
+	else
+		add_str(j, o, "unavailable_reason", nl_locality_why(j->s));
 	add_u64_array(j, o, "buckets_ns", f->loc.bucket_ns, NL_LOC_BUCKETS);
 	add_u64(j, o, "nofault_ns", f->loc.nofault_ns);
 	if (f->loc.available)
@@ -409,6 +413,7 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		add_bool(&j, src, "migrate", s->src.migrate);
 		add_bool(&j, src, "numa_balancing", s->src.numa_balancing);
 		add_bool(&j, src, "vm_numa_stat", s->src.vm_numa_stat);
+		add_bool(&j, src, "sched_ext", s->src.sched_ext);
 		add_str(&j, src, "cgroup_mode",
 			s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
 		add_str(&j, src, "cgroup_root", s->src.cgroup_root);

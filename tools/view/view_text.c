@@ -50,6 +50,10 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	if (!nl_locality_source_ok(s))
 		fprintf(out, "locality: unavailable in this session (needs kernel.numa_balancing "
 			"on and the sched program); shown as \"unavail\", not 0\n");
+	else if (s->src.sched_ext)
+		fprintf(out, "locality: a sched_ext scheduler runs; its tasks take no NUMA hinting "
+			"faults, so a row's locality is shown only when its fault counters moved "
+			"this interval (else \"n/a\")\n");
 
 	fprintf(out, "self: drops");
 	for (int i = 0; i < NL_NR_DROPS; i++)

@@ -87,6 +87,19 @@ nl_wait_file() {
 	done
 }
 
+# nl_cling_wait PID READY ERR SECONDS: wait until the scx_cling loader PID
+# wrote its --ready-file READY; fail at once with the last lines of its
+# stderr ERR if it exits first, or after SECONDS with the sched_ext state.
+nl_cling_wait() {
+	local i=0
+	while [ ! -e "$2" ]; do
+		kill -0 "$1" 2>/dev/null || nl_fail "scx_cling exited before attaching: $(tail -2 "$3" | tr '\n' ' ')"
+		i=$((i + 1))
+		[ $i -le $(($4 * 10)) ] || nl_fail "scx_cling not attached after $4 s: state=$(cat /sys/kernel/sched_ext/state) $(tail -2 "$3" | tr '\n' ' ')"
+		sleep 0.1
+	done
+}
+
 # nl_top OUT SECONDS COUNT [ARGS...]: start `numalens top --json -d SECONDS
 # -n COUNT ARGS` in the background on CPU 0 (away from the nodes under test),
 # writing OUT (stderr to OUT.err); returns once the first interval is out.

@@ -30,15 +30,17 @@ until wget -q -O /tmp/m $U 2>/dev/null; do
 done
 cpu0=$(nl_first_cpu_of_node 0)
 # The group's memory: 32 MiB bound to node 2, touched from node 0's CPU,
-# held while a shell of the same cgroup wakes 200 times from short sleeps:
-# each wakeup is a placement of a group task, homed on node 2 by cling
-# (attempts on node 2).
-sh -c "echo \$\$ > /sys/fs/cgroup/cling_e1/cgroup.procs; exec nlwork --cpu $cpu0 --node 2 --anon 32 --after-cpu 0-7 --after-default --hold 6" > /tmp/work.out 2>&1 &
+# held (until the checks are done) while a shell of the same cgroup wakes
+# 200 times from short sleeps: each wakeup is a placement of a group task,
+# homed on node 2 by cling (attempts on node 2). The memory stays until
+# the scrape: once it is freed, the next decay (every 6 s) homes the group
+# by what is left, which a slow guest's scrape could see.
+sh -c "echo \$\$ > /sys/fs/cgroup/cling_e1/cgroup.procs; exec nlwork --cpu $cpu0 --node 2 --anon 32 --after-cpu 0-7 --after-default --hold 300 --ready-file /tmp/hold.ready" > /tmp/work.out 2>&1 &
 holder=$!
+nl_wait_file /tmp/hold.ready 60
 sh -c 'echo $$ > /sys/fs/cgroup/cling_e1/cgroup.procs; i=0; while [ $i -lt 200 ]; do sleep 0.01; i=$((i + 1)); done'
-wait $holder || nl_fail "nlwork failed: $(cat /tmp/work.out)"
-# The work is over: counters are still. Scrape after a fresh snapshot, and
-# read the same pins through scx_cling --monitor.
+# The wakeups are over, the holder sleeps: counters are still. Scrape
+# after a fresh snapshot, and read the same pins through scx_cling --monitor.
 nl_export_wait http://127.0.0.1:10072 2
 wget -q -O /tmp/m $U || nl_fail "scrape failed"
 grep '^numalens_scx_cling_' /tmp/m | grep -v '{node="[01]"}' | grep -v 'node="[013]"}' | head -40
@@ -57,6 +59,7 @@ for n in 0 1 2 3; do
 	[ "$m" = "$e" ] || nl_fail "node $n attempts: scx_cling --monitor $m, numalens export $e (one source, no work running)"
 done
 echo "ok: attempts per node equal in --monitor and /metrics"
+kill $holder; wait $holder 2>/dev/null
 
 kill -INT $loader; wait $loader || nl_fail "scx_cling exit $? after SIGINT: $(tail -2 /tmp/cling.out)"
 nl_export_wait http://127.0.0.1:10072 2

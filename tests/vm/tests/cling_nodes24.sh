@@ -11,12 +11,7 @@ taskset -p -c 0 $$ > /dev/null
 scx_cling --group /cling_n23 --cling-degree 100 --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 # 24 emulated CPUs on one host thread: loading and attaching are slow.
-i=0
-while [ ! -e /tmp/cling.ready ]; do
-	kill -0 $loader 2>/dev/null || nl_fail "scx_cling exited before attaching: $(tail -2 /tmp/cling.err | tr '\n' ' ')"
-	i=$((i + 1)); [ $i -le 3000 ] || nl_fail "scx_cling not attached after 300 s: state=$(cat /sys/kernel/sched_ext/state) $(tail -2 /tmp/cling.err | tr '\n' ' ')"
-	sleep 0.1
-done
+nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300
 mkdir -p /sys/fs/cgroup/cling_n23
 sh -c "echo \$\$ > /sys/fs/cgroup/cling_n23/cgroup.procs && exec nlwork --cpu 23 --node 23 --anon 16 --threads 1 --after-cpu 0-23 --after-default --walk 60 --ready-file /tmp/w.ready" > /tmp/w.out 2>&1 &
 nl_wait_file /tmp/w.ready 120

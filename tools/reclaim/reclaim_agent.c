@@ -20,16 +20,27 @@ double nl_ra_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+size_t nl_ra_iso_time(char *buf, size_t len)
+{
+	struct timespec t;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	if (!gmtime_r(&t.tv_sec, &tm) || !(n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return buf && len ? (buf[0] = '\0', 0) : 0;
+	return n + (size_t)snprintf(buf + n, len - n, ".%03ldZ", t.tv_nsec / 1000000);
+}
+
 static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...)
 {
 	va_list ap;
-	struct timespec t;
+	char ts[40];
 
 	if (!a->cfg.log)
 		return;
-	clock_gettime(CLOCK_REALTIME, &t);
-	fprintf(a->cfg.log, "%lld.%03ld %s%s ", (long long)t.tv_sec, t.tv_nsec / 1000000,
-		a->cfg.dry_run ? "dry-run " : "", c ? c->rel : "-");
+	nl_ra_iso_time(ts, sizeof(ts));
+	fprintf(a->cfg.log, "%s %s%s ", ts, a->cfg.dry_run ? "dry-run " : "", c ? c->rel : "-");
 	va_start(ap, fmt);
 	vfprintf(a->cfg.log, fmt, ap);
 	va_end(ap);

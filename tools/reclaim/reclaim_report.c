@@ -41,7 +41,7 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		c->t.sum, c->t.balanced ? "yes" : "no", a->cfg.bal_lo, a->cfg.bal_hi,
 		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
 		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
-		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
+		c->in.swap_ok ? "yes" : "no", !c->in.mglru ? "classic" : c->w.old_only ? "mglru(old generations)" : "mglru(all generations)");
 	if (!c->have_scan) {
 		fprintf(f, "scan source=prior: no scanned/rotated figures (%s): cold-start prior, "
 			   "factor 1.0 on every node\n", a->scan ? "none fed yet"

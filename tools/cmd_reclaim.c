@@ -420,6 +420,10 @@ static void run_hook_steps(struct nl_ra *ra)
 
 static struct nl_lot_bpf *hook_lot;
 
+/* How often usage is looked at between intervals while a cgroup is near
+ * its high watermark (one memory.current read per cgroup). */
+#define WATCH_MS 50
+
 /* Between two steps of a pass: the draws that arrived meanwhile, at once
  * (nested passes cannot happen: a hook step is one step). */
 static void hook_between_steps(struct nl_ra *ra)
@@ -434,10 +438,16 @@ static void hook_between_steps(struct nl_ra *ra)
 static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
 {
 	double end = nl_ra_now() + d;
+	/* near high: look at usage every WATCH_MS and tick as soon as it is
+	 * over (background reclaim ahead of the limit, not a second later) */
+	bool watch = nl_ra_watch(ra);
 
 	while (!nl_stop_req) {
 		double left = end - nl_ra_now();
 		int ms = left > 0 ? (int)(left * 1000.0 + 0.5) : 0, n;
+
+		if (watch && ms > WATCH_MS)
+			ms = WATCH_MS;
 
 		n = nl_lot_poll(lot, ms, on_limit_event, ra);
 		if (n < 0 && n != -EINTR) {
@@ -451,7 +461,7 @@ static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
 			break;
 		}
 		run_hook_steps(ra);
-		if (nl_ra_now() >= end)
+		if (nl_ra_now() >= end || (watch && nl_ra_over_high(ra)))
 			break;
 	}
 }
@@ -556,7 +566,7 @@ static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const 
 static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
 		      const char *prog)
 {
-	bool pub_told = false;
+	bool pub_told = false, full = true;
 	double t_end = a->duration > 0 ? nl_ra_now() + a->duration : 0, next = nl_ra_now();
 	int e;
 
@@ -564,25 +574,32 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 		bool again = false;
 		double now = nl_ra_now(), d;
 
-		match_all(ra, a, root, true);
+		/* a tick the usage watch brought forward only reclaims: the
+		 * matching, the scan figures and the published state keep to
+		 * the interval */
+		if (full)
+			match_all(ra, a, root, true);
 		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(ra, &ra->cg[i], now);
-		/* after the ticks, so the collector's time never delays a
-		 * table: the weights use figures one interval old */
-		scan_feed(ra);
-		if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
-			fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
-				" (%s): top/export and --status will not see it\n", prog, strerror(-e));
-			pub_told = true;
+		if (full) {
+			/* after the ticks, so the collector's time never delays a
+			 * table: the weights use figures one interval old */
+			scan_feed(ra);
+			if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
+				fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
+					" (%s): top/export and --status will not see it\n", prog, strerror(-e));
+				pub_told = true;
+			}
+			next += a->interval;
+			if (next <= nl_ra_now())
+				next = nl_ra_now();
 		}
-		next += a->interval;
-		if (next <= nl_ra_now())
-			next = nl_ra_now();
 		/* a re-queued pass goes on at once, after the draws waiting */
 		d = again ? 0 : next - nl_ra_now();
 		if (t_end && nl_ra_now() + d > t_end)
 			d = t_end - nl_ra_now();
 		wait_and_hook(ra, lot, d > 0 ? d : 0);
+		full = nl_ra_now() >= next - 0.001;
 	}
 }
 

@@ -350,6 +350,7 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;
+	c->freed_all += freed;
 	c->steps++;
 	if (on_out)
 		*on_out = on;
@@ -405,7 +406,18 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		c->over_high_s += now_s - c->last_s;
 	c->last_s = now_s;
 	c->psi_ok = nl_rcg_psi_some_us(c->dir, &psi_us) == 0;
-	if (!nl_wm_update(&c->wm, c->usage))
+	{
+		uint64_t rf;
+		bool on = !a->cfg.dry_run && !nl_rcg_refaults(c->dir, a->cfg.v1, &rf) &&
+			  nl_refault_guard_update(&c->rguard, now_s, rf, c->freed_all);
+
+		if (on != c->rguard_on)
+			logf_(a, c, on ? "the pages it evicts come back (memory.stat workingset_refault): "
+					 "not reclaiming ahead of the limit for %.0f s"
+				       : "evicted pages stay out again: reclaiming ahead of the limit", c->rguard.until_s - now_s);
+		c->rguard_on = on;
+	}
+	if (!nl_wm_update(&c->wm, c->usage) || c->rguard_on)
 		return false;
 	if (!was)
 		logf_(a, c, "usage %" PRIu64 " KiB > high %" PRIu64 " KiB: reclaiming to low %" PRIu64
@@ -535,7 +547,8 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	 * allocation, and the next limit hit follows at once. Take it down
 	 * to low instead (the gap, at most one pass of steps), as a pass
 	 * would; it frees from the drawn node what the backend finds there. */
-	if (!c->wm_bad && c->wm.high && !nl_rcg_usage(c->dir, a->cfg.v1, &usage) && usage > c->wm.low) {
+	if (!c->rguard_on && !c->wm_bad && c->wm.high && !nl_rcg_usage(c->dir, a->cfg.v1, &usage) &&
+	    usage > c->wm.low) {
 		uint64_t gap = usage - c->wm.low, cap = step_max * (a->cfg.pass_steps ? a->cfg.pass_steps : 1);
 
 		bytes = gap < step_max ? step_max : gap > cap ? cap : gap;
@@ -608,7 +621,10 @@ bool nl_ra_over_high(struct nl_ra *a)
 		struct nl_ra_cg *c = &a->cg[i];
 		uint64_t u;
 
-		if (c->gone || c->wm_bad || !c->wm.high || nl_rcg_usage(c->dir, a->cfg.v1, &u))
+		/* paused by the refault guard, or its last pass made no
+		 * progress: the interval's tick is soon enough */
+		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck ||
+		    nl_rcg_usage(c->dir, a->cfg.v1, &u))
 			continue;
 		if (u > c->wm.high)
 			return true;

@@ -72,6 +72,11 @@ struct nl_ra_cg {
 	uint32_t dry_mask;	/* nodes left out at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
+	/* the pages the agent evicts come back: no reclaim ahead of the
+	 * limit while it says so (reclaim_wm.h) */
+	struct nl_refault_guard rguard;
+	bool rguard_on;
+	uint64_t freed_all;	/* pages freed by all steps, for the guard */
 	bool stuck;		/* last pass stopped on no progress */
 	bool noswap_told;	/* "no swap for anon" logged */
 	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */

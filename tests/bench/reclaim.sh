@@ -46,15 +46,15 @@ grep -q '^BUILD ' "$res" && {
 echo
 echo "Reclaim, second load (build-like, file-backed: a hot set of headers re-read while a cold source stream is read once, 16M memcg, ext4 virtio disk; same arms and runs, interleaved with the one above)"
 grep -E '^build load' "$res"
-grep '^BUILD ' "$res" | awk -v keys="elapsed_ms refault_file events_max stall_us agent_pages hook_events hook_steps" \
+grep '^BUILD ' "$res" | awk -v keys="elapsed_ms refault_file events_max stall_us agent_pages hook_events hook_steps guard_pauses" \
 	-f tests/bench/arm_stats.awk -f /dev/fd/3 3<<'AWK'
 END {
-  printf "%-8s %4s %16s %7s %18s %14s %16s %11s %12s\n", "arm", "runs", "elapsed_s", "median", "hot refaults", "events.max", "stall_s(PSI)", "agent_pages", "hook_ev/steps"
+  printf "%-8s %4s %16s %7s %18s %14s %16s %11s %12s %7s\n", "arm", "runs", "elapsed_s", "median", "hot refaults", "events.max", "stall_s(PSI)", "agent_pages", "hook_ev/steps", "guarded"
   split("none rr lottery lotbug", arms, " ")
   for (j = 1; j <= 4; j++) { a = arms[j]; if (!n[a]) continue
-    printf "%-8s %4d %7.2f +- %5.2f %7.2f %8.0f +- %6.0f %7.0f +- %4.0f %7.2f +- %5.2f %11.0f %6.0f/%-6.0f\n", a, n[a],
+    printf "%-8s %4d %7.2f +- %5.2f %7.2f %8.0f +- %6.0f %7.0f +- %4.0f %7.2f +- %5.2f %11.0f %6.0f/%-6.0f %7.1f\n", a, n[a],
       mean(a, 1) / 1000, sd(a, 1) / 1000, median(a, 1) / 1000, mean(a, 2), sd(a, 2), mean(a, 3), sd(a, 3),
-      mean(a, 4) / 1e6, sd(a, 4) / 1e6, mean(a, 5), mean(a, 6), mean(a, 7) }
+      mean(a, 4) / 1e6, sd(a, 4) / 1e6, mean(a, 5), mean(a, 6), mean(a, 7), mean(a, 8) }
   if (!n["none"]) exit
   printf "paired difference against no agent (mean +- sd over the runs, and as %% of no agent):\n"
   for (j = 2; j <= 4; j++) { a = arms[j]; if (!pn(a)) continue

@@ -543,6 +543,13 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	lat_us = ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)first_ts_ns) / 1e3;
 	c->hook_events += events;
 	c->novictim_said = 0;
+	/* The refault guard is on: what the agent evicts comes back, so a
+	 * step on top of the kernel's own limit reclaim (which takes only what
+	 * the charge needs) would evict working set; the kernel handles it. */
+	if (c->rguard_on && !a->cfg.dry_run) {
+		c->hook_guarded++;
+		return 0;
+	}
 	/* The memcg is at its limit: one --step buys room for one step of
 	 * allocation, and the next limit hit follows at once. Take it down
 	 * to low instead (the gap, at most one pass of steps), as a pass

@@ -77,6 +77,7 @@ struct nl_ra_cg {
 	struct nl_refault_guard rguard;
 	bool rguard_on;
 	uint64_t freed_all;	/* pages freed by all steps, for the guard */
+	uint64_t hook_guarded;	/* limit events left to the kernel by the guard */
 	bool stuck;		/* last pass stopped on no progress */
 	bool noswap_told;	/* "no swap for anon" logged */
 	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */

@@ -81,7 +81,8 @@ bool nl_psi_update(struct nl_psi *p, double now_s, uint64_t total_us);
 /* Refault guard: pages the agent evicts that come back were not cold.
  * Over each window of at least one second, when the memcg's refaults
  * exceed half the pages the agent freed in it, the agent stops reclaiming
- * ahead of the limit (passes, gap-sized hook steps) for a back-off that
+ * ahead of the limit and answers no limit event (the kernel's own limit
+ * reclaim takes what a charge needs) for a back-off that
  * starts at 2 s and doubles up to 30 s while it keeps happening; a window
  * in which the agent freed pages that mostly stayed out resets it. */
 struct nl_refault_guard {

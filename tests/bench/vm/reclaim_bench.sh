@@ -25,6 +25,7 @@
 # back from disk (workingset_refault_file of the memcg). One line per run:
 #   BUILD arm=.. run=.. elapsed_ms=.. refault_file=.. events_max=..
 #       stall_us=.. agent_pages=.. hook_events=.. hook_steps=..
+#       guard_pauses=..  (times the agent's refault guard paused it)
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=2400 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
@@ -61,15 +62,17 @@ start_agent() {
 		i=$((i + 1)); [ $i -le 600 ] || nl_fail "numalens reclaim published nothing in 60 s"; sleep 0.1
 	done
 }
-# stop_agent: stop it; sets PAGES, HOOK ("events steps") and LAT ("p50 p99")
+# stop_agent: stop it; sets PAGES, HOOK ("events steps"), LAT ("p50 p99")
+# and GUARD (refault guard pauses)
 stop_agent() {
-	PAGES=0; HOOK=; LAT=
+	PAGES=0; HOOK=; LAT=; GUARD=0
 	[ -n "$AG" ] || return 0
 	kill $AG; wait $AG 2>/dev/null
 	[ "${VERBOSE_AGENT:-0}" = 1 ] && grep -v ' step node=' /tmp/ag.log | sed 's/^/  agent| /' | tail -25
 	PAGES=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
 	HOOK=$(sed -n 's/^hook: limit_events=\([0-9]*\) steps=\([0-9]*\) .*/\1 \2/p' /tmp/ag.log)
 	LAT=$(sed -n 's/.*to the step: p50 \([0-9]*\) us, p99 \([0-9]*\) us/\1 \2/p' /tmp/ag.log)
+	GUARD=$(sed -n 's/.* refault_guard_pauses=\([0-9]*\).*/\1/p' /tmp/ag.log | tail -1)
 }
 
 for run in $(seq 1 $RUNS); do
@@ -95,7 +98,7 @@ for run in $(seq 1 $RUNS); do
 			cat /mnt/d/hot/* > /dev/null; dd if=/mnt/d/cold bs=1M skip=\$((i * 2)) count=2 of=/dev/null 2>/dev/null; i=\$((i + 1)); done"
 		t1=$(nl_now_ms)
 		stop_agent
-		echo "BUILD arm=$arm run=$run elapsed_ms=$((t1 - t0)) refault_file=$(stat_of $c/memory.stat workingset_refault_file) events_max=$(stat_of $c/memory.events max) stall_us=$(psi_some $c/memory.pressure) agent_pages=$PAGES hook_events=$(echo $HOOK | cut -d' ' -f1) hook_steps=$(echo $HOOK | cut -d' ' -f2)"
+		echo "BUILD arm=$arm run=$run elapsed_ms=$((t1 - t0)) refault_file=$(stat_of $c/memory.stat workingset_refault_file) events_max=$(stat_of $c/memory.events max) stall_us=$(psi_some $c/memory.pressure) agent_pages=$PAGES hook_events=$(echo $HOOK | cut -d' ' -f1) hook_steps=$(echo $HOOK | cut -d' ' -f2) guard_pauses=${GUARD:-0}"
 		rmdir $c
 	done
 done

@@ -57,7 +57,13 @@ static const char rc_doc[] =
 	"from the drawn node until usage is at or below --low (hysteresis). A pass "
 	"is at most --pass-steps steps and is then re-queued; it stops after three "
 	"steps without progress, and pauses while the cgroup's memory.pressure "
-	"(PSI 'some') grows faster than --pressure microseconds per second.\n\n"
+	"(PSI 'some') grows faster than --pressure microseconds per second. Near "
+	"--high, usage is read every 50 ms, so a pass starts as soon as it is "
+	"crossed. A step frees only the page types the weights count (page cache "
+	"only while there is plenty of it). When the cgroup's evicted pages come "
+	"back (memory.stat workingset_refault) at more than half the rate the agent "
+	"frees them, it stops reclaiming (ahead of the limit and on limit events) "
+	"for 2 s, doubling up to 30 s.\n\n"
 	"Backends, probed at start in this order (the one in use is printed): "
 	"lru_gen (MGLRU's proactive reclaim in /sys/kernel/debug/lru_gen: ages the "
 	"memcg's LRU on the drawn node and evicts only its oldest generations, "
@@ -72,7 +78,8 @@ static const char rc_doc[] =
 	"dropped for the next one.\n\n"
 	"When a managed cgroup enters limit reclaim, the node the BPF program "
 	"draws there is reclaimed from at once: the ring buffer wakes the agent, "
-	"which runs one step on that node (logged with -v as 'hook draw=ID ...', "
+	"which reclaims from that node down to --low (at least one step; logged "
+	"with -v as 'hook draw=ID ...', "
 	"counted in the status 'hook:' line; the latency from the event to the "
 	"step, p50/p99, is printed at exit).\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
@@ -388,10 +395,12 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 		}
 		if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log) {
 			struct timespec t;
+			char ts[40];
 
+			nl_ra_iso_time(ts, sizeof(ts));
 			clock_gettime(CLOCK_MONOTONIC, &t);
-			fprintf(ra->cfg.log, "%s limit reclaim: BPF lottery drew node %u (draw %u, %.0f us ago)\n",
-				c->rel, e->nid, e->draw_id,
+			fprintf(ra->cfg.log, "%s %s limit reclaim: BPF lottery drew node %u (draw %u, %.0f us ago)\n",
+				ts, c->rel, e->nid, e->draw_id,
 				((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)e->ts_ns) / 1e3);
 		}
 		if (!h->has)
@@ -419,6 +428,10 @@ static void run_hook_steps(struct nl_ra *ra)
 
 static struct nl_lot_bpf *hook_lot;
 
+/* How often usage is looked at between intervals while a cgroup is near
+ * its high watermark (one memory.current read per cgroup). */
+#define WATCH_MS 50
+
 /* Between two steps of a pass: the draws that arrived meanwhile, at once
  * (nested passes cannot happen: a hook step is one step). */
 static void hook_between_steps(struct nl_ra *ra)
@@ -433,10 +446,16 @@ static void hook_between_steps(struct nl_ra *ra)
 static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
 {
 	double end = nl_ra_now() + d;
+	/* near high: look at usage every WATCH_MS and tick as soon as it is
+	 * over (background reclaim ahead of the limit, not a second later) */
+	bool watch = nl_ra_watch(ra);
 
 	while (!nl_stop_req) {
 		double left = end - nl_ra_now();
 		int ms = left > 0 ? (int)(left * 1000.0 + 0.5) : 0, n;
+
+		if (watch && ms > WATCH_MS)
+			ms = WATCH_MS;
 
 		n = nl_lot_poll(lot, ms, on_limit_event, ra);
 		if (n < 0 && n != -EINTR) {
@@ -450,7 +469,7 @@ static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
 			break;
 		}
 		run_hook_steps(ra);
-		if (nl_ra_now() >= end)
+		if (nl_ra_now() >= end || (watch && nl_ra_over_high(ra)))
 			break;
 	}
 }
@@ -555,7 +574,7 @@ static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const 
 static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
 		      const char *prog)
 {
-	bool pub_told = false;
+	bool pub_told = false, full = true;
 	double t_end = a->duration > 0 ? nl_ra_now() + a->duration : 0, next = nl_ra_now();
 	int e;
 
@@ -563,25 +582,32 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 		bool again = false;
 		double now = nl_ra_now(), d;
 
-		match_all(ra, a, root, true);
+		/* a tick the usage watch brought forward only reclaims: the
+		 * matching, the scan figures and the published state keep to
+		 * the interval */
+		if (full)
+			match_all(ra, a, root, true);
 		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(ra, &ra->cg[i], now);
-		/* after the ticks, so the collector's time never delays a
-		 * table: the weights use figures one interval old */
-		scan_feed(ra);
-		if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
-			fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
-				" (%s): top/export and --status will not see it\n", prog, strerror(-e));
-			pub_told = true;
+		if (full) {
+			/* after the ticks, so the collector's time never delays a
+			 * table: the weights use figures one interval old */
+			scan_feed(ra);
+			if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
+				fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
+					" (%s): top/export and --status will not see it\n", prog, strerror(-e));
+				pub_told = true;
+			}
+			next += a->interval;
+			if (next <= nl_ra_now())
+				next = nl_ra_now();
 		}
-		next += a->interval;
-		if (next <= nl_ra_now())
-			next = nl_ra_now();
 		/* a re-queued pass goes on at once, after the draws waiting */
 		d = again ? 0 : next - nl_ra_now();
 		if (t_end && nl_ra_now() + d > t_end)
 			d = t_end - nl_ra_now();
 		wait_and_hook(ra, lot, d > 0 ? d : 0);
+		full = nl_ra_now() >= next - 0.001;
 	}
 }
 

@@ -292,6 +292,12 @@ struct nl_lot_in {
 	/* the backend frees page cache only where a task maps it (madvise):
 	 * a node's file pages count up to its file_mapped */
 	bool mapped_file_only;
+	/* the backend evicts only MGLRU's old generations (lru_gen: those
+	 * older than the two youngest, which memory.numa_stat reports as
+	 * "inactive"): while any node holds such pages only they count, so
+	 * a node gets tickets for what a step there frees without aging it
+	 * first; with none anywhere every generation counts (the step ages) */
+	bool old_gens_only;
 	struct nl_lot_node_in n[NL_LOT_MAX_NODES];
 };
 
@@ -302,7 +308,19 @@ struct nl_lot_weights {
 	u64 eligible;		/* bit nid set: node has counted pages (R3) */
 	bool anon_in;		/* the anon term took part */
 	bool file_active_in;	/* inactive file was low: active file counted */
+	bool old_only;		/* only MGLRU's old generations counted */
 };
+
+/* Pages in MGLRU's old generations over nodes [0, @n) of the types the
+ * weights count (anon only when swap can take it and @anon_in). */
+static inline u64 nl_lot_old_pages(const struct nl_lot_in *in, u32 n, bool anon_in)
+{
+	u64 t = 0;
+
+	for (u32 i = 0; i < n; i++)
+		t += in->n[i].inactive_file + (in->swap_ok && anon_in ? in->n[i].inactive_anon : 0);
+	return t;
+}
 
 /* pages * (s - r) / (s + 1) in 128-bit (R5), or pages itself under the R4
  * prior. */
@@ -339,15 +357,18 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 	lf = (unsigned __int128)(act_f + inact_f) * fp;
 	la = (unsigned __int128)nr_anon * ap;
 	out->anon_in = in->anon_rule == NL_ANON_CODE ? lf >= la : lf < la;
+	out->old_only = in->mglru && in->old_gens_only &&
+			nl_lot_old_pages(in, n, out->anon_in) > 0;
 	for (u32 i = 0; i < n; i++) {
 		const struct nl_lot_node_in *d = &in->n[i];
+		bool young = !out->old_only && in->mglru;
 		u64 file = d->inactive_file +
-			   (out->file_active_in || in->mglru ? d->active_file : 0);
+			   (young || (!out->old_only && out->file_active_in) ? d->active_file : 0);
 
 		if (in->mapped_file_only && file > d->file_mapped)
 			file = d->file_mapped;
 		u64 anon = in->swap_ok && out->anon_in
-				   ? d->inactive_anon + (in->mglru ? d->active_anon : 0) : 0;
+				   ? d->inactive_anon + (young ? d->active_anon : 0) : 0;
 
 		if (file + anon == 0)
 			continue;

@@ -11,22 +11,22 @@ set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 OUT=$B/bench; mkdir -p "$OUT"
-NL_VM_TESTS_DIR=tests/bench/vm bash tests/vm/run.sh r19_bench > "$OUT/reclaim_r19_vm.log" 2>&1
+[ "${REPORT_ONLY:-0}" = 1 ] || NL_VM_TESTS_DIR=tests/bench/vm bash tests/vm/run.sh r19_bench > "$OUT/reclaim_r19_vm.log" 2>&1
 res=$B/test-logs/vm/r19_bench.out
 grep -q '^R19 ' "$res" 2>/dev/null || { echo "S0 bench: no results (see $OUT/reclaim_r19_vm.log, $res)"; exit 0; }
 {
 echo "Reclaim (the seed's S0 run scaled: 100 MiB of anon + file cache unevenly on 4 nodes in a 64M memcg, repeated passes, zram swap, ext2 disk, 4-node TCG guest)"
 grep -E '^lru_gen|^layout|^numa_stat' "$res"
-grep '^R19 ' "$res" | awk -v keys="elapsed_ms majfault reclaim_ns events_max scan_anon scan_file agent_pageout pageout_n2 agent_memcg agent_pages" \
+grep '^R19 ' "$res" | awk -v keys="elapsed_ms majfault reclaim_ns events_max scan_anon scan_file agent_pageout pageout_n2 agent_memcg agent_pages refault_anon refault_file" \
 	-f tests/bench/arm_stats.awk -f /dev/fd/3 3<<'AWK'
 END {
-  printf "%-8s %4s %15s %15s %16s %14s %10s %12s\n", "arm", "runs", "elapsed_s", "major_faults", "reclaim_s(limit)", "events.max", "anon_scan%", "agent_pages"
+  printf "%-8s %4s %15s %15s %16s %14s %10s %12s %16s\n", "arm", "runs", "elapsed_s", "major_faults", "reclaim_s(limit)", "events.max", "anon_scan%", "agent_pages", "refaults anon/file"
   split("none rr lottery lotbug", arms, " ")
   for (j = 1; j <= 4; j++) { a = arms[j]; if (!n[a]) continue
     sh = (s[a, 5] + s[a, 6]) ? 100 * s[a, 5] / (s[a, 5] + s[a, 6]) : 0
-    printf "%-8s %4d %6.2f +- %5.2f %7.0f +- %5.0f %7.2f +- %5.2f %7.0f +- %4.0f %9.1f%% %12.0f\n", a, n[a],
+    printf "%-8s %4d %6.2f +- %5.2f %7.0f +- %5.0f %7.2f +- %5.2f %7.0f +- %4.0f %9.1f%% %12.0f %8.0f/%-8.0f\n", a, n[a],
       mean(a, 1) / 1000, sd(a, 1) / 1000, mean(a, 2), sd(a, 2), mean(a, 3) / 1e9, sd(a, 3) / 1e9,
-      mean(a, 4), sd(a, 4), sh, mean(a, 10) }
+      mean(a, 4), sd(a, 4), sh, mean(a, 10), mean(a, 11), mean(a, 12) }
   if (!n["none"]) exit
   printf "paired difference against no agent (mean +- sd over the runs, %% of no agent); the seed's S0 build (2011), before -> patched: elapsed -7..-13%%, major faults -42..-66%%, reclaim time -44..-49%%:\n"
   for (j = 2; j <= 4; j++) { a = arms[j]; if (!pn(a)) continue
@@ -42,6 +42,6 @@ END {
       pmean("lottery", 2) - pmean("rr", 2), (pmean("rr", 2) - pmean("lottery", 2) > psd("lottery", 2) ? "beyond" : "within"), psd("lottery", 2)
 }
 AWK
-echo "anon_scan%: scanned_anon / scanned by limit reclaim (vmscan); agent_pages: the agent's own count (numa_stat drops over its steps)"
+echo "anon_scan%: scanned_anon / scanned by limit reclaim (vmscan); agent_pages: the agent's own count (numa_stat drops over its steps); refaults: evicted pages that came back (memory.stat workingset_refault_anon/file)"
 echo "(raw runs: $res)"
 } | tee "$OUT/reclaim_r19.txt"

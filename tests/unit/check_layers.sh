@@ -21,6 +21,10 @@
 #  own-header          every module of a layer folder (tools/<layer>/x.c) has
 #                      its header x.h and includes it, so what it exports is
 #                      declared in one place and checked against it
+#  state-files-in-source  only the source layer creates, replaces or removes
+#                      files (mkdir, rename, unlink: the agents' published
+#                      state, DAMON records under /run/numalens); the
+#                      reclaim layer renders the text and calls it
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -117,6 +121,15 @@ for f in $srcs; do
 	fi
 done
 report own-header "${own[@]}"
+# calls in code, not in comments (lines starting with /*, * or //)
+files=()
+while IFS= read -r hit; do files+=("$hit"); done < <(
+	for f in $srcs; do
+		case $f in tools/source/*) continue;; tools/*.[ch]|tools/*/*.[ch]) ;; *) continue;; esac
+		[ -f "$f" ] && grep -nHE '\b(mkdir|mkdirat|rename|renameat2?|unlink|unlinkat|rmdir)[[:space:]]*\(' "$f" |
+			grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)'
+	done)
+report state-files-in-source "${files[@]}"
 
 tag='(\b(R[0-9]{1,2}|(LOC|CLG|EXE|GRP|HIE|TOOL)-[0-9]+)\b|seed_[a-z]+\.md|spec/|§|\b[Ii]ssue [0-9]+)'
 tags=()

@@ -417,6 +417,49 @@ static void test_backend_figures(void **state)
 	assert_int_equal(nl_lot_node_figure(&in, 0), 5100);
 }
 
+/* lru_gen evicts only MGLRU's old generations ("inactive" in numa_stat):
+ * a node whose pages are all young gets no tickets while another node
+ * holds old ones, and everything counts again once no node has any. */
+static void test_old_generations(void **state)
+{
+	struct nl_lot_in in = { .nr_nodes = 3, .swappiness = 60, .swap_ok = true, .mglru = true };
+	struct nl_lot_weights w;
+	struct nl_lot_table t;
+
+	(void)state;
+	in.n[0] = (struct nl_lot_node_in){ .active_anon = 4000, .active_file = 4000 };	/* all young */
+	in.n[1] = (struct nl_lot_node_in){ .inactive_file = 1000, .active_file = 3000 };
+	in.n[2] = (struct nl_lot_node_in){ .inactive_file = 3000, .active_file = 100 };
+	nl_lot_weights(&in, &w);	/* other backends: every generation */
+	assert_int_equal(w.eligible, 7);
+	assert_false(w.old_only);
+	assert_true(w.w[0] > w.w[2]);
+	in.old_gens_only = true;	/* lru_gen */
+	nl_lot_weights(&in, &w);
+	assert_true(w.old_only);
+	assert_int_equal(w.eligible, (1u << 1) | (1u << 2));
+	assert_int_equal(w.w[1], 1000 * 140 / 200);
+	assert_int_equal(w.w[2], 3000 * 140 / 200);
+	memset(&t, 0, sizeof(t));
+	nl_lot_tickets(w.w, w.eligible, &t);
+	assert_int_equal(t.nr, 2);
+	assert_true(t.e[1].tickets > 2 * t.e[0].tickets);	/* node 2 holds 3x node 1's */
+	/* old anon counts only when swap can take it */
+	in.n[0].inactive_anon = 30000;	/* enough anon for the anon rule to take it */
+	nl_lot_weights(&in, &w);
+	assert_true(w.eligible & 1u);
+	in.swap_ok = false;
+	nl_lot_weights(&in, &w);
+	assert_false(w.eligible & 1u);
+	/* nothing old anywhere: every generation counts (the step ages first) */
+	in.swap_ok = true;
+	for (int i = 0; i < 3; i++)
+		in.n[i].inactive_file = in.n[i].inactive_anon = 0;
+	nl_lot_weights(&in, &w);
+	assert_false(w.old_only);
+	assert_int_equal(w.eligible, 7);
+}
+
 /* A node whose last step freed nothing has no tickets until its figures
  * move by more than the slack; the draw then never picks it. */
 static void test_dry_node(void **state)
@@ -531,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_r4_cold_start),
 		cmocka_unit_test(test_r5_sanity),
 		cmocka_unit_test(test_mglru),
+		cmocka_unit_test(test_old_generations),
 		cmocka_unit_test(test_r6_tickets),
 		cmocka_unit_test(test_r7_distribution),
 		cmocka_unit_test(test_r7_one_ticket),

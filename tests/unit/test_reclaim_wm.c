@@ -120,6 +120,34 @@ static void test_psi(void **state)
 	assert_true(p.backoff_s == 1);
 }
 
+/* Refault guard: evicted pages that come back pause reclaim ahead of the
+ * limit (2 s, doubling); a window whose evictions stay out resets it. */
+static void test_refault_guard(void **state)
+{
+	struct nl_refault_guard g = { 0 };
+
+	(void)state;
+	assert_false(nl_refault_guard_update(&g, 10.0, 1000, 0));
+	/* 1000 pages freed, 100 came back: keeps going */
+	assert_false(nl_refault_guard_update(&g, 11.0, 1100, 1000));
+	/* within the window: not counted yet */
+	assert_false(nl_refault_guard_update(&g, 11.5, 5000, 1500));
+	/* 1000 freed, 3900 came back: paused 2 s */
+	assert_true(nl_refault_guard_update(&g, 12.0, 5000, 2000));
+	assert_int_equal(g.trips, 1);
+	assert_true(nl_refault_guard_update(&g, 12.5, 5000, 2000));
+	/* again in the next window: paused 4 s from then */
+	assert_true(nl_refault_guard_update(&g, 13.0, 6000, 2100));
+	assert_int_equal(g.trips, 2);
+	assert_true(nl_refault_guard_update(&g, 16.5, 6000, 2100));
+	/* an idle window (nothing freed) neither trips nor resets it */
+	assert_false(nl_refault_guard_update(&g, 17.5, 6000, 2100));
+	assert_true(g.backoff_s > 4.0);
+	/* evictions that stay out reset the back-off */
+	assert_false(nl_refault_guard_update(&g, 18.5, 6010, 3100));
+	assert_true(g.backoff_s == 2.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_psi),
+		cmocka_unit_test(test_refault_guard),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,16 +20,27 @@ double nl_ra_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+size_t nl_ra_iso_time(char *buf, size_t len)
+{
+	struct timespec t;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	if (!gmtime_r(&t.tv_sec, &tm) || !(n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return buf && len ? (buf[0] = '\0', 0) : 0;
+	return n + (size_t)snprintf(buf + n, len - n, ".%03ldZ", t.tv_nsec / 1000000);
+}
+
 static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...)
 {
 	va_list ap;
-	struct timespec t;
+	char ts[40];
 
 	if (!a->cfg.log)
 		return;
-	clock_gettime(CLOCK_REALTIME, &t);
-	fprintf(a->cfg.log, "%lld.%03ld %s%s ", (long long)t.tv_sec, t.tv_nsec / 1000000,
-		a->cfg.dry_run ? "dry-run " : "", c ? c->rel : "-");
+	nl_ra_iso_time(ts, sizeof(ts));
+	fprintf(a->cfg.log, "%s %s%s ", ts, a->cfg.dry_run ? "dry-run " : "", c ? c->rel : "-");
 	va_start(ap, fmt);
 	vfprintf(a->cfg.log, fmt, ap);
 	va_end(ap);
@@ -145,6 +156,8 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	c->in.mglru = a->mglru = nl_ra_mglru();
 	/* madvise frees page cache only where a task of the cgroup maps it */
 	c->in.mapped_file_only = a->backend == NL_RB_MADVISE && n.have_mapped;
+	/* lru_gen evicts old generations only: tickets for what it frees */
+	c->in.old_gens_only = a->backend == NL_RB_LRUGEN;
 	c->have_scan = nl_scan_get(a->scan, c->id, n.nr_nodes, sc) == 0;
 	for (int i = 0; i < n.nr_nodes; i++) {
 		struct nl_lot_node_in *d = &c->in.n[i];
@@ -252,7 +265,13 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 		 uint64_t *on_out)
 {
 	struct nl_rcg_numa before, after;
-	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok,
+	/* The step frees the types the weights counted: with the anon rule
+	 * leaving anon out (plenty of page cache), lru_gen evicts page cache
+	 * only (swappiness 0) and madvise skips anon VMAs. Evicted anon comes
+	 * back one major fault per page from swap, page cache in readahead
+	 * batches, so evicting anon beside ample cache costs the workload
+	 * many more faults for the same pages. */
+	struct nl_rb_target t = { c->dir, c->rel, a->cfg.v1, nid, c->in.swap_ok && c->w.anon_in,
 				  c->in.swappiness, a->cfg.cold_ms };
 	uint64_t asked = 0, freed = 0, on = 0;
 	char err[256] = "";
@@ -331,6 +350,7 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;
+	c->freed_all += freed;
 	c->steps++;
 	if (on_out)
 		*on_out = on;
@@ -386,7 +406,18 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		c->over_high_s += now_s - c->last_s;
 	c->last_s = now_s;
 	c->psi_ok = nl_rcg_psi_some_us(c->dir, &psi_us) == 0;
-	if (!nl_wm_update(&c->wm, c->usage))
+	{
+		uint64_t rf;
+		bool on = !a->cfg.dry_run && !nl_rcg_refaults(c->dir, a->cfg.v1, &rf) &&
+			  nl_refault_guard_update(&c->rguard, now_s, rf, c->freed_all);
+
+		if (on != c->rguard_on)
+			logf_(a, c, on ? "the pages it evicts come back (memory.stat workingset_refault): "
+					 "not reclaiming ahead of the limit for %.0f s"
+				       : "evicted pages stay out again: reclaiming ahead of the limit", c->rguard.until_s - now_s);
+		c->rguard_on = on;
+	}
+	if (!nl_wm_update(&c->wm, c->usage) || c->rguard_on)
 		return false;
 	if (!was)
 		logf_(a, c, "usage %" PRIu64 " KiB > high %" PRIu64 " KiB: reclaiming to low %" PRIu64
@@ -483,7 +514,8 @@ void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const 
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events)
 {
-	uint64_t bytes = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, got, on = 0;
+	uint64_t step_max = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, bytes = step_max, got, on = 0;
+	uint64_t usage;
 	struct timespec t;
 	double lat_us;
 	char tag[96];
@@ -511,6 +543,23 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	lat_us = ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)first_ts_ns) / 1e3;
 	c->hook_events += events;
 	c->novictim_said = 0;
+	/* The refault guard is on: what the agent evicts comes back, so a
+	 * step on top of the kernel's own limit reclaim (which takes only what
+	 * the charge needs) would evict working set; the kernel handles it. */
+	if (c->rguard_on && !a->cfg.dry_run) {
+		c->hook_guarded++;
+		return 0;
+	}
+	/* The memcg is at its limit: one --step buys room for one step of
+	 * allocation, and the next limit hit follows at once. Take it down
+	 * to low instead (the gap, at most one pass of steps), as a pass
+	 * would; it frees from the drawn node what the backend finds there. */
+	if (!c->rguard_on && !c->wm_bad && c->wm.high && !nl_rcg_usage(c->dir, a->cfg.v1, &usage) &&
+	    usage > c->wm.low) {
+		uint64_t gap = usage - c->wm.low, cap = step_max * (a->cfg.pass_steps ? a->cfg.pass_steps : 1);
+
+		bytes = gap < step_max ? step_max : gap > cap ? cap : gap;
+	}
 	got = nl_rate_take(&a->rate, nl_ra_now(), bytes);
 	if (!got) {
 		if (a->cfg.verbose)
@@ -560,6 +609,34 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	c->hook_pages += (uint64_t)freed;
 	c->hook_on_pages += on;
 	return freed;
+}
+
+bool nl_ra_watch(const struct nl_ra *a)
+{
+	for (int i = 0; i < a->nr_cg; i++) {
+		const struct nl_ra_cg *c = &a->cg[i];
+
+		if (!c->gone && !c->wm_bad && c->wm.high && c->usage > c->wm.low / 2)
+			return true;
+	}
+	return false;
+}
+
+bool nl_ra_over_high(struct nl_ra *a)
+{
+	for (int i = 0; i < a->nr_cg; i++) {
+		struct nl_ra_cg *c = &a->cg[i];
+		uint64_t u;
+
+		/* paused by the refault guard, or its last pass made no
+		 * progress: the interval's tick is soon enough */
+		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck ||
+		    nl_rcg_usage(c->dir, a->cfg.v1, &u))
+			continue;
+		if (u > c->wm.high)
+			return true;
+	}
+	return false;
 }
 
 static int cmp_dbl(const void *x, const void *y)

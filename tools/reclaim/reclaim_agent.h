@@ -72,6 +72,12 @@ struct nl_ra_cg {
 	uint64_t dry_mask;	/* nodes left out at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
+	/* the pages the agent evicts come back: no reclaim ahead of the
+	 * limit while it says so (reclaim_wm.h) */
+	struct nl_refault_guard rguard;
+	bool rguard_on;
+	uint64_t freed_all;	/* pages freed by all steps, for the guard */
+	uint64_t hook_guarded;	/* limit events left to the kernel by the guard */
 	bool stuck;		/* last pass stopped on no progress */
 	bool noswap_told;	/* "no swap for anon" logged */
 	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */
@@ -151,11 +157,23 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
  * starts is the latency recorded). The step starts once the kernel's own
  * limit-reclaim runs of the memcg ended (at most 20 ms later), so its
  * numa_stat deltas are its own. Bounded by the step size and the rate
- * limit, not by the watermarks: the memcg is at its limit. Returns pages freed
+ * limit; sized by the gap from usage down to low (at least --step, at most
+ * --pass-steps steps), since the memcg is at its limit. Returns pages freed
  * (>= 0), or -ENOENT when the cgroup went.
  */
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events);
+
+/* True when a managed cgroup is close enough to its high watermark to be
+ * watched between intervals (its usage at the last tick was above half of
+ * low): a workload can grow from low past high well within one
+ * --interval. */
+bool nl_ra_watch(const struct nl_ra *a);
+
+/* True when a managed cgroup's usage now (memory.current, one read each)
+ * is above its high watermark: the caller ticks at once instead of
+ * waiting for the interval, so reclaim starts ahead of the limit. */
+bool nl_ra_over_high(struct nl_ra *a);
 
 /* Percentiles @p (0..100) of the recorded hook-to-step latencies, in
  * microseconds; -1 when none was recorded. */
@@ -178,6 +196,11 @@ int nl_ra_publish(struct nl_ra *a, const char *dir);
 
 /* Remove this process's two files from @dir (NULL: the default). */
 void nl_ra_unpublish(const char *dir);
+
+/* The wall-clock time now in ISO 8601, UTC, with milliseconds
+ * ("2026-12-01T18:20:03.097Z"), as every agent log line starts; written
+ * into @buf (at least 25 bytes). Returns its length (0 on failure). */
+size_t nl_ra_iso_time(char *buf, size_t len);
 
 /* Monotonic seconds. */
 double nl_ra_now(void);

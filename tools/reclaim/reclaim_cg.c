@@ -133,6 +133,28 @@ int nl_rcg_events_max(const char *dir, bool v1, uint64_t *n)
 	return e;
 }
 
+int nl_rcg_refaults(const char *dir, bool v1, uint64_t *pages)
+{
+	FILE *f = open_in(dir, "memory.stat");
+	char k[64];
+	uint64_t v, sum = 0;
+	int e = -ENODATA;
+
+	if (!f)
+		return -errno;
+	/* v2: _anon and _file; v1 (5.9+): the same names, or the older total */
+	while (fscanf(f, "%63s %" SCNu64, k, &v) == 2)
+		if (!strcmp(k, "workingset_refault_anon") || !strcmp(k, "workingset_refault_file") ||
+		    (v1 && !strcmp(k, "workingset_refault"))) {
+			sum += v;
+			e = 0;
+		}
+	fclose(f);
+	if (!e)
+		*pages = sum;
+	return e;
+}
+
 int nl_rcg_psi_some_us(const char *dir, uint64_t *us)
 {
 	FILE *f = open_in(dir, "memory.pressure");

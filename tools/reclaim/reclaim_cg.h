@@ -43,6 +43,11 @@ int nl_rcg_limit(const char *dir, bool v1, uint64_t *bytes);
 /* memory.events "max" (times usage hit the limit; v1: memory.failcnt). */
 int nl_rcg_events_max(const char *dir, bool v1, uint64_t *n);
 
+/* Evicted pages of the memcg that were faulted or read back
+ * (memory.stat workingset_refault_anon + _file), pages since it was
+ * created. -ENODATA when the kernel does not count them. */
+int nl_rcg_refaults(const char *dir, bool v1, uint64_t *pages);
+
 /* PSI memory.pressure "some" total stall, microseconds. -ENOENT without
  * PSI for this cgroup (v1, or psi=0). */
 int nl_rcg_psi_some_us(const char *dir, uint64_t *us);

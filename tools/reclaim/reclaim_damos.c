@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "reclaim_damon_state.h"
+#include "damon_state.h"
 #include "reclaim_damos.h"
 
 #define ADMIN "kernel/mm/damon/admin/kdamonds"

@@ -1,58 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The agent's side of reclaim_read.h: its state, one JSON file and one
- * text status file per agent process, each replaced atomically.
+ * text status file per agent process, each replaced atomically. The
+ * files themselves are written and removed by the source layer
+ * (agent_files.h); here they are rendered.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include "agent_files.h"
 #include "reclaim_pub.h"
 #include "reclaim_report.h"
 #include "reclaim_read.h"
-
-/* mkdir -p of @dir (two levels are enough for /run/numalens/reclaim). */
-static int make_dir(const char *dir)
-{
-	char p[4096];
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			if (mkdir(p, 0755) && errno != EEXIST)
-				return -errno;
-			*s = '/';
-		}
-	return mkdir(p, 0755) && errno != EEXIST ? -errno : 0;
-}
-
-/* Write @len bytes of @text to @dir/<pid>.<ext> through a temporary file
- * and rename(2). 0 or -errno. */
-static int put_file(const char *dir, const char *ext, const char *text, size_t len)
-{
-	char path[4200], tmp[4300];
-	FILE *f;
-	int e = 0;
-
-	snprintf(path, sizeof(path), "%s/%d.%s", dir, (int)getpid(), ext);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	if (fwrite(text, 1, len, f) != len)
-		e = -EIO;
-	if (fclose(f) && !e)
-		e = -errno;
-	if (!e && rename(tmp, path))
-		e = -errno;
-	if (e)
-		unlink(tmp);
-	return e;
-}
 
 static cJSON *nodes_arr(const uint64_t *v, int n)
 {
@@ -150,7 +112,7 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 
 	if (!dir)
 		dir = NL_RECLAIM_RUN_DIR;
-	e = make_dir(dir);
+	e = nl_agent_dir_make(dir);
 	if (e)
 		return e;
 	json = render_json(a);
@@ -167,9 +129,9 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 		if (!a->cg[i].gone)
 			nl_ra_status(a, &a->cg[i], f);
 	fclose(f);
-	e = put_file(dir, "json", json, strlen(json));
+	e = nl_agent_file_put(dir, "json", json, strlen(json));
 	if (!e)
-		e = put_file(dir, "status", text, tlen);
+		e = nl_agent_file_put(dir, "status", text, tlen);
 	free(json);
 	free(text);
 	return e;
@@ -177,12 +139,8 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 
 void nl_ra_unpublish(const char *dir)
 {
-	char path[4200];
-
 	if (!dir)
 		dir = NL_RECLAIM_RUN_DIR;
-	snprintf(path, sizeof(path), "%s/%d.json", dir, (int)getpid());
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/%d.status", dir, (int)getpid());
-	unlink(path);
+	nl_agent_file_remove(dir, "json");
+	nl_agent_file_remove(dir, "status");
 }

@@ -41,7 +41,7 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		c->t.sum, c->t.balanced ? "yes" : "no", a->cfg.bal_lo, a->cfg.bal_hi,
 		a->cfg.draw_mode == NL_LOT_KERNEL2011 ? "(n+1)" : "n",
 		c->w.anon_in ? "in" : "out", c->w.file_active_in ? "in" : "out",
-		c->in.swap_ok ? "yes" : "no", c->in.mglru ? "mglru(all generations)" : "classic");
+		c->in.swap_ok ? "yes" : "no", !c->in.mglru ? "classic" : c->w.old_only ? "mglru(old generations)" : "mglru(all generations)");
 	if (!c->have_scan) {
 		fprintf(f, "scan source=prior: no scanned/rotated figures (%s): cold-start prior, "
 			   "factor 1.0 on every node\n", a->scan ? "none fed yet"
@@ -88,13 +88,14 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	fprintf(f, "passes=%" PRIu64 " steps=%" PRIu64 " no_progress_stops=%" PRIu64
 		" on_victim_node_pages=%" PRIu64 " off_node_pages=%" PRIu64
 		" over_high_s=%.1f agent_reclaim_s=%.3f %s=%" PRIu64 " (+%" PRIu64
-		" since start) psi_backoffs=%" PRIu64 "%s\n",
+		" since start) psi_backoffs=%" PRIu64 " refault_guard_pauses=%" PRIu64
+		" refault_guard_hook_events=%" PRIu64 "%s\n",
 		c->passes, c->steps, c->no_progress_stops, c->target_pages, c->offnode_pages,
 		c->over_high_s, c->agent_s,
 		/* v1 has no memory.events: nl_rcg_events_max reads memory.failcnt */
 		a->cfg.v1 ? "memory.failcnt" : "memory.events.max",
 		c->events_max, c->events_max - c->events_max0,
-		c->psi.backoffs, c->psi_ok ? "" : " (no PSI for this cgroup)");
+		c->psi.backoffs, c->rguard.trips, c->hook_guarded, c->psi_ok ? "" : " (no PSI for this cgroup)");
 	fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
 		" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events,
 		c->hook_steps, c->hook_pages, c->hook_on_pages, c->hook_overlap_pages);

@@ -155,3 +155,32 @@ bool nl_psi_update(struct nl_psi *p, double now_s, uint64_t total_us)
 	p->last_us = total_us;
 	return now_s < p->until_s;
 }
+
+bool nl_refault_guard_update(struct nl_refault_guard *g, double now_s, uint64_t refaults,
+			     uint64_t freed)
+{
+	if (!g->have) {
+		g->have = true;
+		g->win_s = now_s;
+		g->ref0 = refaults;
+		g->freed0 = freed;
+		g->backoff_s = 2.0;
+		return false;
+	}
+	if (now_s - g->win_s >= 1.0) {
+		uint64_t dr = refaults > g->ref0 ? refaults - g->ref0 : 0;
+		uint64_t df = freed > g->freed0 ? freed - g->freed0 : 0;
+
+		if (df > 0 && dr * 2 > df) {
+			g->until_s = now_s + g->backoff_s;
+			g->trips++;
+			g->backoff_s = g->backoff_s * 2 > 30.0 ? 30.0 : g->backoff_s * 2;
+		} else if (df > 0 && now_s >= g->until_s) {
+			g->backoff_s = 2.0;
+		}
+		g->win_s = now_s;
+		g->ref0 = refaults;
+		g->freed0 = freed;
+	}
+	return now_s < g->until_s;
+}

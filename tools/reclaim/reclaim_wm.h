@@ -78,4 +78,26 @@ void nl_psi_init(struct nl_psi *p, double thresh_us_s, double min_s, double max_
  * while reclaim must pause. A quiet interval resets the pause length. */
 bool nl_psi_update(struct nl_psi *p, double now_s, uint64_t total_us);
 
+/* Refault guard: pages the agent evicts that come back were not cold.
+ * Over each window of at least one second, when the memcg's refaults
+ * exceed half the pages the agent freed in it, the agent stops reclaiming
+ * ahead of the limit and answers no limit event (the kernel's own limit
+ * reclaim takes what a charge needs) for a back-off that
+ * starts at 2 s and doubles up to 30 s while it keeps happening; a window
+ * in which the agent freed pages that mostly stayed out resets it. */
+struct nl_refault_guard {
+	double win_s;		/* start of the current window */
+	uint64_t ref0, freed0;	/* refaults and agent pages at its start */
+	double until_s;		/* paused until this time */
+	double backoff_s;
+	bool have;
+	uint64_t trips;		/* times it paused */
+};
+
+/* Feed the memcg's refault total @refaults and the agent's freed-pages
+ * total @freed at @now_s (seconds, monotonic), at most once per window
+ * counted. Returns true while the agent must not reclaim ahead. */
+bool nl_refault_guard_update(struct nl_refault_guard *g, double now_s, uint64_t refaults,
+			     uint64_t freed);
+
 #endif

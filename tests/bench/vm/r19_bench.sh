@@ -26,6 +26,8 @@
 #   R19 arm=.. run=.. elapsed_ms=.. majfault=.. events_max=..
 #       reclaim_ns=.. scan_anon=.. scan_file=.. freed=.. agent_pages=..
 #       agent_pageout=.. agent_memcg=.. pageout_n0..3=..
+#       refault_anon=.. refault_file=..  (memory.stat workingset_refault_*:
+#       evicted pages that came back, by type)
 # agent_pages is the agent's own count (memory.numa_stat drops over its
 # steps: the limit reclaim running meanwhile is in it too); agent_pageout
 # (per node: pageout_nN) is what vmscan saw the agent's MADV_PAGEOUT free
@@ -106,18 +108,18 @@ for run in $(seq 1 $RUNS); do
 			[ "$VERBOSE_AGENT" = 1 ] && grep -v ' step node=' /tmp/r19-ag.log | sed 's/^/  agent| /' | tail -25
 			sed -n 's/^reclaimed \([a-z_]*\) pages: /  agent pages (\1) by node: /p' /tmp/r19-ag.log | tail -2
 		fi
-		echo "$arm $run $((t1 - t0)) $(stat_of $c/memory.stat pgmajfault) $(stat_of $c/memory.events max) $pages" | tee -a /tmp/r19-runs
+		echo "$arm $run $((t1 - t0)) $(stat_of $c/memory.stat pgmajfault) $(stat_of $c/memory.events max) $pages $(stat_of $c/memory.stat workingset_refault_anon) $(stat_of $c/memory.stat workingset_refault_file)" | tee -a /tmp/r19-runs
 		rm -f /mnt/d/f*
 	done
 done
 kill -INT $VS_PID; wait $VS_PID || nl_fail "numalens vmscan exited $?: $(tail -2 $VS.err | tr '\n' ' ')"
-while read arm run ms maj ev pages; do
+while read arm run ms maj ev pages rfa rff; do
 	W=/r19/$arm-$run A=/r19ag/$arm-$run
 	set -- $(nljq -L $VS "cgroups[path=$W].elapsed_ns_by_limit" "cgroups[path=$W].scanned_anon_pages_by_limit" \
 		"cgroups[path=$W].scanned_file_pages_by_limit" "cgroups[path=$W].freed_pages_by_limit" \
 		"cgroups[path=$A].pageout_freed_pages_by_proactive" "cgroups[path=$W].freed_pages_by_proactive" \
 		"cgroups[path=$A].nodes[nid=0].pageout_freed_pages_by_proactive" "cgroups[path=$A].nodes[nid=1].pageout_freed_pages_by_proactive" \
 		"cgroups[path=$A].nodes[nid=2].pageout_freed_pages_by_proactive" "cgroups[path=$A].nodes[nid=3].pageout_freed_pages_by_proactive" | sed 's/missing/0/g')
-	echo "R19 arm=$arm run=$run elapsed_ms=$ms majfault=$maj events_max=$ev reclaim_ns=${1:-0} scan_anon=${2:-0} scan_file=${3:-0} freed=${4:-0} agent_pages=$pages agent_pageout=${5:-0} agent_memcg=${6:-0} pageout_n0=${7:-0} pageout_n1=${8:-0} pageout_n2=${9:-0} pageout_n3=${10:-0}"
+	echo "R19 arm=$arm run=$run elapsed_ms=$ms majfault=$maj events_max=$ev reclaim_ns=${1:-0} scan_anon=${2:-0} scan_file=${3:-0} freed=${4:-0} agent_pages=$pages agent_pageout=${5:-0} agent_memcg=${6:-0} pageout_n0=${7:-0} pageout_n1=${8:-0} pageout_n2=${9:-0} pageout_n3=${10:-0} refault_anon=${rfa:-0} refault_file=${rff:-0}"
 done < /tmp/r19-runs
 echo "r19_bench done"

@@ -16,50 +16,89 @@
 #       lat_p50_us=.. lat_p99_us=..  (hook: limit-reclaim events and the
 #       agent's steps on their draws; latency from the event to the step)
 # stall_us is the cgroup's PSI memory "some" total (time its tasks waited
-# on memory: reclaim and swap-in), standing in for the seed's reclaim time
-# until the vmscan begin/end figures (issue 5) are connected.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=1800 modules=zram
+# on memory: reclaim and swap-in), standing in for the seed's reclaim time.
+# The second load, after dd | tail in each arm and run (its own cgroup and
+# agent): a build-like loop with a real working set, file-backed on an ext4
+# virtio disk: ITER times, re-read a hot set of headers (HOT_MIB in 8 files)
+# and read the next 2 MiB of a cold stream of sources (2 * ITER MiB, read
+# once), in a 16M memcg. An agent that evicts the hot set makes it come
+# back from disk (workingset_refault_file of the memcg). One line per run:
+#   BUILD arm=.. run=.. elapsed_ms=.. refault_file=.. events_max=..
+#       stall_us=.. agent_pages=.. hook_events=.. hook_steps=..
+#       guard_pauses=..  (times the agent's refault guard paused it)
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=2400 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
-RUNS=${RUNS:-5}; MIB=${MIB:-128}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
+RUNS=${RUNS:-5}; MIB=${MIB:-128}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}; HOT_MIB=${HOT_MIB:-8}; ITER=${ITER:-48}
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
+[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
+mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
+mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+# the build load's tree, written outside any limit: headers and sources
+mkdir -p /mnt/d/hot
+for f in 1 2 3 4 5 6 7 8; do dd if=/dev/zero of=/mnt/d/hot/h$f bs=64K count=$((HOT_MIB * 2)) 2>/dev/null || nl_fail "writing the hot set"; done
+dd if=/dev/zero of=/mnt/d/cold bs=1M count=$((2 * ITER)) 2>/dev/null || nl_fail "writing the cold stream"
+sync
 CG=/sys/fs/cgroup
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 psi_some() { sed -n 's/^some .*total=\([0-9]*\)/\1/p' "$1"; }
 for n in 0 1 2 3; do echo "node $n: $(awk '/MemTotal/ {print $4, $5}' /sys/devices/system/node/node$n/meminfo), cpus $(cat /sys/devices/system/node/node$n/cpulist)"; done
 echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), no mempolicy, no cpuset"
+echo "build load: $ITER x (read ${HOT_MIB} MiB of headers in 8 files, then the next 2 MiB of a $((2 * ITER)) MiB source stream), ext4 virtio disk, memory.max 16M"
+
+# start_agent ARM CGREL: an agent for the arm on CGREL, ticking (its state
+# published) before the workload starts; sets AG (empty for "none")
+start_agent() {
+	AG=
+	case $1 in
+	rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
+	lottery) $NUMALENS reclaim --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
+	lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
+	esac
+	[ -n "$AG" ] || return 0
+	local i=0
+	while [ ! -s /run/numalens/reclaim/$AG.json ]; do
+		kill -0 $AG 2>/dev/null || nl_fail "numalens reclaim exited: $(tail -2 /tmp/ag.log | tr '\n' ' ')"
+		i=$((i + 1)); [ $i -le 600 ] || nl_fail "numalens reclaim published nothing in 60 s"; sleep 0.1
+	done
+}
+# stop_agent: stop it; sets PAGES, HOOK ("events steps"), LAT ("p50 p99")
+# and GUARD (refault guard pauses)
+stop_agent() {
+	PAGES=0; HOOK=; LAT=; GUARD=0
+	[ -n "$AG" ] || return 0
+	kill $AG; wait $AG 2>/dev/null
+	[ "${VERBOSE_AGENT:-0}" = 1 ] && grep -v ' step node=' /tmp/ag.log | sed 's/^/  agent| /' | tail -25
+	PAGES=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
+	HOOK=$(sed -n 's/^hook: limit_events=\([0-9]*\) steps=\([0-9]*\) .*/\1 \2/p' /tmp/ag.log)
+	LAT=$(sed -n 's/.*to the step: p50 \([0-9]*\) us, p99 \([0-9]*\) us/\1 \2/p' /tmp/ag.log)
+	GUARD=$(sed -n 's/.* refault_guard_pauses=\([0-9]*\).*/\1/p' /tmp/ag.log | tail -1)
+}
+
 for run in $(seq 1 $RUNS); do
 	for arm in none rr lottery lotbug; do
 		c=$CG/rb-$arm-$run; mkdir $c; echo 16M > $c/memory.max
-		AG=
-		case $arm in
-		rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 -i 1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
-		lottery) $NUMALENS reclaim --step 256 --pressure 0 -i 1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
-		lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 -i 1 /rb-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
-		esac
-		# ticking (its state published) before the workload starts
-		if [ -n "$AG" ]; then
-			i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do
-				kill -0 $AG 2>/dev/null || nl_fail "numalens reclaim exited: $(tail -2 /tmp/ag.log | tr '\n' ' ')"
-				i=$((i + 1)); [ $i -le 600 ] || nl_fail "numalens reclaim published nothing in 60 s"; sleep 0.1
-			done
-			[ $run = 1 ] && echo "$arm: $(head -1 /tmp/ag.log)"
-		fi
+		start_agent $arm /rb-$arm-$run
+		[ -n "$AG" ] && [ $run = 1 ] && echo "$arm: $(head -1 /tmp/ag.log)"
 		sync; echo 3 > /proc/sys/vm/drop_caches
 		sa0=$(stat_of /proc/vmstat pgscan_anon); sf0=$(stat_of /proc/vmstat pgscan_file)
 		t0=$(nl_now_ms)
 		sh -c "echo \$\$ > $c/cgroup.procs; exec sh -c 'dd if=/dev/zero bs=1M count=$MIB 2>/dev/null | tail > /dev/null'"
 		t1=$(nl_now_ms)
 		sa1=$(stat_of /proc/vmstat pgscan_anon); sf1=$(stat_of /proc/vmstat pgscan_file)
-		pages=0; hook=; lat=
-		if [ -n "$AG" ]; then
-			kill $AG; wait $AG 2>/dev/null
-			[ "${VERBOSE_AGENT:-0}" = 1 ] && grep -v ' step node=' /tmp/ag.log | sed 's/^/  agent| /' | tail -25
-			pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
-			hook=$(sed -n 's/^hook: limit_events=\([0-9]*\) steps=\([0-9]*\) .*/\1 \2/p' /tmp/ag.log)
-			lat=$(sed -n 's/.*to the step: p50 \([0-9]*\) us, p99 \([0-9]*\) us/\1 \2/p' /tmp/ag.log)
-		fi
-		echo "RUN arm=$arm run=$run elapsed_ms=$((t1 - t0)) majfault=$(stat_of $c/memory.stat pgmajfault) stall_us=$(psi_some $c/memory.pressure) events_max=$(stat_of $c/memory.events max) scan_anon=$((sa1 - sa0)) scan_file=$((sf1 - sf0)) agent_pages=$pages hook_events=$(echo $hook | cut -d' ' -f1) hook_steps=$(echo $hook | cut -d' ' -f2) lat_p50_us=$(echo $lat | cut -d' ' -f1) lat_p99_us=$(echo $lat | cut -d' ' -f2)"
+		stop_agent
+		echo "RUN arm=$arm run=$run elapsed_ms=$((t1 - t0)) majfault=$(stat_of $c/memory.stat pgmajfault) stall_us=$(psi_some $c/memory.pressure) events_max=$(stat_of $c/memory.events max) scan_anon=$((sa1 - sa0)) scan_file=$((sf1 - sf0)) agent_pages=$PAGES hook_events=$(echo $HOOK | cut -d' ' -f1) hook_steps=$(echo $HOOK | cut -d' ' -f2) lat_p50_us=$(echo $LAT | cut -d' ' -f1) lat_p99_us=$(echo $LAT | cut -d' ' -f2)"
+		rmdir $c
+		# the build-like load
+		c=$CG/rbb-$arm-$run; mkdir $c; echo 16M > $c/memory.max
+		start_agent $arm /rbb-$arm-$run
+		sync; echo 3 > /proc/sys/vm/drop_caches
+		t0=$(nl_now_ms)
+		sh -c "echo \$\$ > $c/cgroup.procs; i=0; while [ \$i -lt $ITER ]; do
+			cat /mnt/d/hot/* > /dev/null; dd if=/mnt/d/cold bs=1M skip=\$((i * 2)) count=2 of=/dev/null 2>/dev/null; i=\$((i + 1)); done"
+		t1=$(nl_now_ms)
+		stop_agent
+		echo "BUILD arm=$arm run=$run elapsed_ms=$((t1 - t0)) refault_file=$(stat_of $c/memory.stat workingset_refault_file) events_max=$(stat_of $c/memory.events max) stall_us=$(psi_some $c/memory.pressure) agent_pages=$PAGES hook_events=$(echo $HOOK | cut -d' ' -f1) hook_steps=$(echo $HOOK | cut -d' ' -f2) guard_pauses=${GUARD:-0}"
 		rmdir $c
 	done
 done

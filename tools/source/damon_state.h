@@ -8,8 +8,8 @@
  * agent still runs, belongs to someone else and is never touched.
  * Errors are negative errno values.
  */
-#ifndef NL_RECLAIM_DAMON_STATE_H
-#define NL_RECLAIM_DAMON_STATE_H
+#ifndef NL_DAMON_STATE_H
+#define NL_DAMON_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

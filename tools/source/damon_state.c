@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Records of the kdamonds numalens agents created (reclaim_damon_state.h). */
+/* Records of the kdamonds numalens agents created (damon_state.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "reclaim_damon_state.h"
+#include "damon_state.h"
 
 static void path_of(const char *dir, int idx, char *p, size_t len)
 {

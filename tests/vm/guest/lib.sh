@@ -215,3 +215,16 @@ nl_memcg_settle() {
 	done
 	echo "nl_memcg_settle: $1 statistics still changing after $i tries"
 }
+
+# nl_export_served URL OUT PID: wait (0.5 s steps, at most 2 min) until
+# numalens export (PID; its stderr in /tmp/export.err) serves URL, saved
+# to OUT; fail the test when it exits or never serves.
+nl_export_served() {
+	local i=0
+	until wget -q -O "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 240 ] || nl_fail "numalens export did not serve /metrics: $(cat /tmp/export.err)"
+		kill -0 "$3" 2>/dev/null || nl_fail "numalens export exited: $(cat /tmp/export.err)"
+		sleep 0.5
+	done
+}

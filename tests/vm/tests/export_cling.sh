@@ -21,13 +21,7 @@ loader=$!
 nl_wait_file /tmp/cling.ready 30
 $NUMALENS export --listen 127.0.0.1:10072 --interval 1 > /tmp/export.err 2>&1 &
 EPID=$!
-i=0
-until wget -q -O /tmp/m $U 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 120 ] || nl_fail "numalens export did not serve /metrics: $(cat /tmp/export.err)"
-	kill -0 $EPID 2>/dev/null || nl_fail "numalens export exited: $(cat /tmp/export.err)"
-	sleep 0.5
-done
+nl_export_served $U /tmp/m $EPID
 cpu0=$(nl_first_cpu_of_node 0)
 # The group's memory: 32 MiB bound to node 2, touched from node 0's CPU,
 # held (until the checks are done) while a shell of the same cgroup wakes

@@ -15,13 +15,7 @@ mkdir -p $CG || nl_fail "cannot create $CG"
 U=http://127.0.0.1:10072
 $NUMALENS export --listen 127.0.0.1:10072 --interval 1 --cgroup-pattern /export-vm > /tmp/export.err 2>&1 &
 EPID=$!
-i=0
-until wget -q -O /tmp/m0 $U/metrics 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 120 ] || nl_fail "numalens export did not serve /metrics: $(cat /tmp/export.err)"
-	kill -0 $EPID 2>/dev/null || nl_fail "numalens export exited: $(cat /tmp/export.err)"
-	sleep 0.5
-done
+nl_export_served $U/metrics /tmp/m0 $EPID
 echo "export up after ~$((i / 2)) s: $(head -1 /tmp/export.err)"
 cpu1=$(nl_first_cpu_of_node 1)
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu $cpu1 --node 3 --anon 64 --spin-cpu 0.5" > /tmp/work.out 2>&1 ||

@@ -24,13 +24,7 @@ ms() { awk -v k="$1" '$1 == k { print $2 }' $CG/memory.stat; }
 U=http://127.0.0.1:10072/metrics
 taskset -c 0 $NUMALENS export --listen 127.0.0.1:10072 --interval 1 --cgroup-pattern /vmexport-vm --cgroup-reclaim-histograms > /tmp/export.err 2>&1 &
 EPID=$!
-i=0
-until wget -q -O /tmp/m0 $U 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 120 ] || nl_fail "numalens export did not serve /metrics: $(cat /tmp/export.err)"
-	kill -0 $EPID 2>/dev/null || nl_fail "numalens export exited: $(cat /tmp/export.err)"
-	sleep 0.5
-done
+nl_export_served $U /tmp/m0 $EPID
 grep -q '^numalens_source_available{source="vmscan"} 1' /tmp/m0 || nl_fail "vmscan source unavailable: $(cat /tmp/export.err)"
 
 # sum_of PREFIX: sum of the samples of /tmp/m whose series starts with PREFIX

@@ -84,13 +84,7 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 U=http://127.0.0.1:10074
 taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10074 --interval 1 --cgroup-pattern $W > /tmp/export.err 2>&1 &
 EPID=$!
-i=0
-until wget -q -O /tmp/m0 $U/metrics 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 240 ] || nl_fail "numalens export did not serve /metrics: $(cat /tmp/export.err)"
-	kill -0 $EPID 2>/dev/null || nl_fail "numalens export exited: $(cat /tmp/export.err)"
-	sleep 0.5
-done
+nl_export_served $U/metrics /tmp/m0 $EPID
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 23 --node 23 --anon $MIB --ready-file /tmp/w.ready --hold 600" > /tmp/w2.out 2>&1 &
 WPID=$!
 nl_wait_file /tmp/w.ready 120

@@ -19,13 +19,7 @@ J=/tmp/top.jsonl
 nl_top $J 1 600
 taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10075 --interval 1 > /tmp/export.err 2>&1 &
 EPID=$!
-i=0
-until wget -q -O /dev/null $U/metrics 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 240 ] || nl_fail "numalens export did not serve /metrics: $(cat /tmp/export.err)"
-	kill -0 $EPID 2>/dev/null || nl_fail "numalens export exited: $(cat /tmp/export.err)"
-	sleep 0.5
-done
+nl_export_served $U/metrics /dev/null $EPID
 # busy CPU 2 throughout, so node 1's busy % is clearly a figure while online
 nlwork --cpu 2 --spin 120 > /tmp/spin.out 2>&1 &
 SPIN=$!

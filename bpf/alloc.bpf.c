@@ -31,7 +31,23 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set before load: record movable pages for the LRU join. */
 const volatile bool nl_track_class = true;
+/* Set before load: alloc_slots entries per CPU - 1 (a power of two - 1). */
+const volatile u32 nl_slot_mask = NL_ALLOC_SLOTS_MAX - 1;
 
+/* The hot path's counters: per CPU, a direct-mapped table of slots, each
+ * a key and its monotonic counters (nl_types.h). A slot is an inlined
+ * array access where a hash map costs a hashed lookup; user space reads
+ * the table through mmap, with no system call. Sized by user space to
+ * nr_cpus * (nl_slot_mask + 1). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, NL_ALLOC_SLOTS_MAX);
+	__type(key, u32);
+	__type(value, struct nl_alloc_slot);
+} alloc_slots SEC(".maps");
+
+/* Keys whose slot another key holds. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 65536);	/* resized by user space to its memory budget */
@@ -58,21 +74,51 @@ struct {
 
 static const struct nl_alloc_val zero_alloc;
 
-static __always_inline void count(u64 id, u8 kind, u32 why, u8 cpu_nid,
-				  u8 page_nid, u8 zone, u8 class, u32 order)
+/* The key as two words, for hashing and comparing. */
+static __always_inline u64 key_w0(const struct nl_alloc_key *k)
 {
-	struct nl_alloc_key key = {
-		.id = id, .kind = kind, .cpu_nid = cpu_nid,
-		.page_nid = page_nid, .zone = zone, .class = class,
-	};
+	return k->cgroup_id;
+}
+
+static __always_inline u64 key_w1(const struct nl_alloc_key *k)
+{
+	return *(const u64 *)((const char *)k + 8);
+}
+
+/* Count one allocation of 2^@order pages under @k: in this CPU's slot for
+ * it when the slot is free or already its own, else in the hash. */
+static __always_inline void count(const struct nl_alloc_key *k, u32 order)
+{
+	u64 w0 = key_w0(k), w1 = key_w1(k), pages = 1ULL << (order & 31);
+	u32 idx = (u32)(((w0 ^ (w1 * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL) >> 40);
+	struct nl_alloc_slot *s;
 	struct nl_alloc_val *v;
 
-	v = nl_lookup_or_init(&alloc_stats, &key, &zero_alloc, why,
-			      kind == NL_KIND_CGROUP ? id : 0);
-	if (!v)
+	idx = bpf_get_smp_processor_id() * (nl_slot_mask + 1) + (idx & nl_slot_mask);
+	s = bpf_map_lookup_elem(&alloc_slots, &idx);
+	if (s) {
+		if (s->val.events && key_w0(&s->key) == w0 && key_w1(&s->key) == w1) {
+			s->val.events++;
+			s->val.pages += pages;
+			return;
+		}
+		if (!s->val.events) {
+			/* claim it: the key first, events last, since user
+			 * space reads events == 0 as a free slot */
+			nl_note_cgroup(k->cgroup_id);
+			s->key = *k;
+			s->val.pages = pages;
+			s->val.events = 1;
+			return;
+		}
+	}
+	v = nl_lookup_or_init(&alloc_stats, k, &zero_alloc, NL_DROP_TASK_MAP_FULL, k->cgroup_id);
+	if (!v) {
+		nl_drop(NL_DROP_CGROUP_MAP_FULL);	/* lost to both views */
 		return;
+	}
 	v->events++;
-	v->pages += 1ULL << (order & 31);
+	v->pages += pages;
 }
 
 static __always_inline u8 class_of(int migratetype)
@@ -89,11 +135,14 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 {
 	u64 pfn = ctx->pfn;
 	u32 order = ctx->order;
-	u8 class = class_of(ctx->migratetype);
 	u32 cpu_nid = bpf_get_numa_node_id();
-	u64 tgid = nl_current_tgid();
-	u64 cgid = nl_current_cgroup_id();
-	u8 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN;
+	struct nl_alloc_key key = {
+		.cgroup_id = nl_current_cgroup_id(),
+		.tgid = (u32)nl_current_tgid(),
+		.page_nid = NL_NID_UNKNOWN,
+		.zone = NL_ZONE_UNKNOWN,
+		.class = class_of(ctx->migratetype),
+	};
 	u32 zero = 0;
 	struct nl_pfn_table *t = bpf_map_lookup_elem(&pfn_table, &zero);
 
@@ -105,22 +154,22 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 		nl_drop(NL_DROP_NODE_RANGE);
 		return 0;
 	}
+	key.cpu_nid = cpu_nid;
 	if (pfn == (u64)-1) {
-		zone = NL_ZONE_FAILED;
+		key.zone = NL_ZONE_FAILED;
 	} else {
 		int i = nl_pfn_table_search(t, pfn);
 
 		if (i >= 0 && i < NL_MAX_PFN_RANGES) {
-			page_nid = t->r[i].nid;
-			zone = t->r[i].zone;
+			key.page_nid = t->r[i].nid;
+			key.zone = t->r[i].zone;
 		} else {
 			nl_drop(NL_DROP_PFN_UNKNOWN);
 		}
 	}
-	count(tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, cpu_nid, page_nid, zone, class, order);
-	count(cgid, NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, cpu_nid, page_nid, zone, class, order);
+	count(&key, order);
 
-	if (nl_track_class && class == NL_CLASS_MOVABLE && zone != NL_ZONE_FAILED) {
+	if (nl_track_class && key.class == NL_CLASS_MOVABLE && key.zone != NL_ZONE_FAILED) {
 		u32 slot = pfn & (NL_PENDING_SLOTS - 1);
 		struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
 
@@ -128,11 +177,7 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 			if (p->pfn)	/* still waiting for its LRU: lost */
 				nl_drop(NL_DROP_PENDING_FULL);
 			p->pfn = pfn;
-			p->tgid = tgid;
-			p->cgroup_id = cgid;
-			p->cpu_nid = cpu_nid;
-			p->page_nid = page_nid;
-			p->zone = zone;
+			p->key = key;
 			p->order = order;
 		}
 	}
@@ -146,22 +191,18 @@ int handle_lru_insertion(struct trace_event_raw_mm_lru_insertion *ctx)
 	u64 flags = ctx->flags;
 	u32 slot = pfn & (NL_PENDING_SLOTS - 1);
 	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
-	struct nl_pending_page pg;
-	u8 class;
+	struct nl_alloc_key key;
 
 	if (!p || p->pfn != pfn || !pfn)
 		return 0;
-	pg = *p;
+	key = p->key;
 	p->pfn = 0;	/* consumed */
 	if (flags & PAGEMAP_ANONYMOUS)
-		class = NL_CLASS_ANON;
+		key.class = NL_CLASS_ANON;
 	else if (flags & PAGEMAP_SWAPBACKED)
-		class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
+		key.class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
 	else
-		class = NL_CLASS_FILE;
-	count(pg.tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, pg.cpu_nid, pg.page_nid,
-	      pg.zone, class, pg.order);
-	count(pg.cgroup_id, NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, pg.cpu_nid,
-	      pg.page_nid, pg.zone, class, pg.order);
+		key.class = NL_CLASS_FILE;
+	count(&key, p->order);
 	return 0;
 }

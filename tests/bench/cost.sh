@@ -24,12 +24,17 @@
 #  D. export at 2,000 cgroups x 4 nodes (synthetic snapshot, real HTTP
 #     server): render time, scrape latency, peak RSS (VmHWM).
 # Raw records in build/bench/cost.raw; table on stdout.
+# PHASES (default "nsev slow owncpu export") and NSEV_LOADS (default
+# "fault switch long exit") pick parts, e.g. PHASES=nsev NSEV_LOADS=fault
+# for the allocation hooks alone.
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 NL=${NL:-$B/numalens}; WORK=$B/tests/nlwork; EMPTY=$B/tests/bench_empty.bpf.o
 RUNS=${RUNS:-7}; EXTRA=${EXTRA:-1000}; WINDOW=${WINDOW:-8}
 PIPE_LOOPS=${PIPE_LOOPS:-200000}
+PHASES=${PHASES:-nsev slow owncpu export}
+NSEV_LOADS=${NSEV_LOADS:-fault switch long exit}
 OUT=$B/bench; mkdir -p "$OUT"
 RAW=$OUT/cost.raw; : > "$RAW"
 TMP=$(mktemp -d /tmp/nl-bench-cost.XXXXXX)
@@ -150,7 +155,7 @@ phase_nsev() {
 	start_bpftrace || return 1; bt_pid=$ARM_PID; ARM_PID=
 	ids+=($(prog_ids "$nl_pid") $(prog_ids "$bt_pid"))
 	for r in $(seq 1 "$RUNS"); do
-		for ph in fault switch long exit; do
+		for ph in $NSEV_LOADS; do
 			prog_stats "${ids[@]}" > "$TMP/s0"
 			case $ph in
 			fault) fault_load ;;
@@ -230,8 +235,5 @@ phase_export() {
 }
 
 echo "1. Cost against the floor and the peer ($RUNS rounds per figure; kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
-phase_nsev
-phase_slow
-phase_owncpu
-phase_export
+for ph in $PHASES; do phase_$ph; done
 awk -v EXTRA="$EXTRA" -v FAULT_PAGES=$(( 256 * 1024 * 1024 / $(getconf PAGESIZE) * 4 )) -f tests/bench/cost_report.awk "$RAW"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -232,11 +233,41 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	return 0;
 }
 
+/* Slots per CPU of the alloc slot table that fit @budget bytes: a power
+ * of two from 64 to NL_ALLOC_SLOTS_MAX. */
+static uint32_t alloc_slots_per_cpu(int cpus, size_t budget)
+{
+	uint32_t n = NL_ALLOC_SLOTS_MAX;
+
+	while (n > 64 && (size_t)n * (size_t)cpus * sizeof(struct nl_alloc_slot) > budget)
+		n >>= 1;
+	return n;
+}
+
+/* Map the alloc slot table into our memory: reads without system calls.
+ * Returns 0 or a negative errno. */
+static int map_alloc_slots(struct nl_bpf *b)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)b->nr_cpus * b->alloc_slots_per_cpu * sizeof(struct nl_alloc_slot);
+	void *p;
+
+	len = (len + (size_t)pg - 1) & ~((size_t)pg - 1);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(b->alloc->maps.alloc_slots), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	b->alloc_slots = p;
+	b->alloc_slots_len = len;
+	return 0;
+}
+
 static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budget)
 {
 	struct nl_alloc *a;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
+	int e;
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
 		if (errno == EACCES)
@@ -256,15 +287,24 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	a->rodata->nl_track_class = lru;
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, lru);
 	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
+	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
+	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
+	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
 	if (nl_alloc__load(a)) {
-		int e = -errno;
-
+		e = -errno;
 		add_missing(b, "page allocations: BPF load failed (%s)",
 			    load_why(o, e));
 		nl_alloc__destroy(a);
 		return 0;
 	}
 	b->alloc = a;
+	e = map_alloc_slots(b);
+	if (e) {
+		add_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
+		nl_alloc__destroy(a);
+		b->alloc = NULL;
+		return 0;
+	}
 	attach_all(b, a->obj);
 	b->have_alloc = true;
 	b->have_alloc_class = lru;
@@ -573,6 +613,9 @@ void nl_bpf_close(struct nl_bpf *b)
 		bpf_link__destroy(b->links[i]);
 	b->nr_links = 0;
 	nl_sched__destroy(b->sched);
+	if (b->alloc_slots)
+		munmap(b->alloc_slots, b->alloc_slots_len);
+	b->alloc_slots = NULL;
 	nl_alloc__destroy(b->alloc);
 	nl_migrate__destroy(b->migrate);
 	nl_vmscan__destroy(b->vmscan);

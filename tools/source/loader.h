@@ -67,6 +67,11 @@ struct nl_bpf {
 	int stats_fd;		/* BPF_ENABLE_STATS fd; -1 if not asked for
 				 * (self_cost) or refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
+	struct nl_alloc_slot *alloc_slots;	/* the alloc object's slot table,
+				 * mmapped: nr_cpus * alloc_slots_per_cpu
+				 * slots (nl_types.h); NULL without it */
+	uint32_t alloc_slots_per_cpu;
+	size_t alloc_slots_len;	/* bytes mapped */
 	uint32_t pidns_inum;	/* our pid namespace's inode number when it is
 				 * not the initial one, else 0: process keys
 				 * are pids of that namespace, and tasks it

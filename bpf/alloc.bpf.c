@@ -7,12 +7,17 @@
  * neither local nor remote; a page whose class we never saw is left
  * unclassified rather than guessed.
  *
- * Classic tracepoints, not tp_btf: tp_btf/mm_page_alloc hands us a struct
- * page *, and turning it into a pfn needs vmemmap_base, which hosts without
- * CONFIG_KALLSYMS_ALL do not expose. The classic record carries the pfn.
- *
- * The page's node and zone come from a pfn range table that user space
- * builds from sysfs memory blocks and /proc/zoneinfo (pfn_table map).
+ * Two ways to the page's node and zone, one loaded:
+ *  - tp_btf (handle_page_alloc, handle_lru_insertion): from the struct
+ *    page's flags word, where the kernel keeps both (page_to_nid(),
+ *    page_zonenum()): | NODE | ZONE | ... | FLAGS | from the top bit down
+ *    with a sparse vmemmap. User space derives the widths from BTF
+ *    (nl_page_layout) and picks this path when it can; the LRU join is
+ *    then keyed by the struct page's address (a folio's is its head
+ *    page's).
+ *  - classic tracepoints (the *_pfn programs): the record carries the
+ *    pfn, and a range table that user space builds from sysfs memory
+ *    blocks and /proc/zoneinfo (pfn_table map) gives node and zone.
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
@@ -31,6 +36,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set before load: record movable pages for the LRU join. */
 const volatile bool nl_track_class = true;
+/* Set before load for the tp_btf programs: node = (flags >> shift) & mask,
+ * the same for the zone (see the top of this file). */
+const volatile u32 nl_node_shift = 0, nl_node_mask = 0;
+const volatile u32 nl_zone_shift = 0, nl_zone_mask = 0;
 /* Set before load: alloc_slots entries per CPU - 1 (a power of two - 1). */
 const volatile u32 nl_slot_mask = NL_ALLOC_SLOTS_MAX - 1;
 
@@ -130,15 +139,122 @@ static __always_inline u8 class_of(int migratetype)
 	return NL_CLASS_KERNEL;
 }
 
+/* The common part of both page_alloc programs: count one call for the
+ * current task, and remember a movable page under @addr (its pfn or its
+ * struct page's address: what the LRU program of the same kind sees) for
+ * the class join. @key has class, page_nid and zone set. */
+static __always_inline void page_alloc(struct nl_alloc_key *key, u64 addr, u32 slot, u32 order)
+{
+	u32 cpu_nid = bpf_get_numa_node_id();
+	struct nl_pending_page *p;
+
+	if (cpu_nid >= NL_MAX_NODES) {
+		nl_drop(NL_DROP_NODE_RANGE);
+		return;
+	}
+	key->cpu_nid = cpu_nid;
+	key->cgroup_id = nl_current_cgroup_id();
+	key->tgid = (u32)nl_current_tgid();
+	count(key, order);
+	if (!nl_track_class || key->class != NL_CLASS_MOVABLE || key->zone == NL_ZONE_FAILED)
+		return;
+	p = bpf_map_lookup_elem(&pending, &slot);
+	if (p) {
+		if (p->pfn)	/* still waiting for its LRU: lost */
+			nl_drop(NL_DROP_PENDING_FULL);
+		p->pfn = addr;
+		p->key = *key;
+		p->order = order;
+	}
+}
+
+/* The pending entry of the page under @addr (as page_alloc() stored it)
+ * in @slot, or NULL. */
+static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 slot)
+{
+	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
+
+	return p && p->pfn == addr && addr ? p : NULL;
+}
+
+/* The LRU half of the join, for the pending entry @p; @flags in the
+ * classic record's PAGEMAP_* bits. */
+static __always_inline void lru_insertion(struct nl_pending_page *p, u64 flags)
+{
+	struct nl_alloc_key key = p->key;
+
+	p->pfn = 0;	/* consumed */
+	if (flags & PAGEMAP_ANONYMOUS)
+		key.class = NL_CLASS_ANON;
+	else if (flags & PAGEMAP_SWAPBACKED)
+		key.class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
+	else
+		key.class = NL_CLASS_FILE;
+	count(&key, p->order);
+}
+
+/* A struct page's address as a join key. The verifier allows no
+ * arithmetic on a BTF pointer but the difference of two pointers (to a
+ * privileged loader), so the key is the distance from the pending map,
+ * which is the same in both programs; never 0. */
+#define PAGE_KEY(p) ((u64)(p) - (u64)&pending)
+
+/* The join slot of a page key: pages are 64 bytes apart or more, so the
+ * low bits say nothing. */
+static __always_inline u32 page_slot(u64 key)
+{
+	return (u32)(key >> 6) & (NL_PENDING_SLOTS - 1);
+}
+
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
+{
+	struct nl_alloc_key key = { .class = class_of(migratetype) };
+	u64 addr, flags;
+
+	if (!page) {
+		key.page_nid = NL_NID_UNKNOWN;
+		key.zone = NL_ZONE_FAILED;
+		page_alloc(&key, 0, 0, order);
+		return 0;
+	}
+	addr = PAGE_KEY(page);
+	flags = *(const u64 *)((const void *)page + bpf_core_field_offset(struct page, flags));
+	key.page_nid = (flags >> nl_node_shift) & nl_node_mask;
+	key.zone = (flags >> nl_zone_shift) & nl_zone_mask;
+	page_alloc(&key, addr, page_slot(addr), order);
+	return 0;
+}
+
+SEC("tp_btf/mm_lru_insertion")
+int BPF_PROG(handle_lru_insertion, struct folio *folio)
+{
+	u64 addr = PAGE_KEY(folio), mapping, flags = 0, pgflags;
+	struct nl_pending_page *p = pending_of(addr, page_slot(addr));
+
+	/* the folio's flags only for a page we wait for */
+	if (!p)
+		return 0;
+	/* anon: the low bit of ->mapping (PAGE_MAPPING_ANON), as the classic
+	 * record's PAGEMAP_ANONYMOUS, read through a pointer difference like
+	 * PAGE_KEY (the map's address is aligned, so the bit is mapping's);
+	 * swap-backed: PG_swapbacked */
+	mapping = PAGE_KEY(folio->mapping);
+	barrier_var(mapping);	/* the verifier needs the difference first */
+	if (mapping & 1)
+		flags |= PAGEMAP_ANONYMOUS;
+	pgflags = *(const u64 *)((const void *)folio + bpf_core_field_offset(struct folio, flags));
+	if (pgflags & (1ULL << (bpf_core_enum_value(enum pageflags, PG_swapbacked) & 63)))
+		flags |= PAGEMAP_SWAPBACKED;
+	lru_insertion(p, flags);
+	return 0;
+}
+
 SEC("tracepoint/kmem/mm_page_alloc")
-int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
+int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 {
 	u64 pfn = ctx->pfn;
-	u32 order = ctx->order;
-	u32 cpu_nid = bpf_get_numa_node_id();
 	struct nl_alloc_key key = {
-		.cgroup_id = nl_current_cgroup_id(),
-		.tgid = (u32)nl_current_tgid(),
 		.page_nid = NL_NID_UNKNOWN,
 		.zone = NL_ZONE_UNKNOWN,
 		.class = class_of(ctx->migratetype),
@@ -150,11 +266,6 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 	 * count nothing rather than "unknown node". */
 	if (!t || !t->n)
 		return 0;
-	if (cpu_nid >= NL_MAX_NODES) {
-		nl_drop(NL_DROP_NODE_RANGE);
-		return 0;
-	}
-	key.cpu_nid = cpu_nid;
 	if (pfn == (u64)-1) {
 		key.zone = NL_ZONE_FAILED;
 	} else {
@@ -167,42 +278,17 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 			nl_drop(NL_DROP_PFN_UNKNOWN);
 		}
 	}
-	count(&key, order);
-
-	if (nl_track_class && key.class == NL_CLASS_MOVABLE && key.zone != NL_ZONE_FAILED) {
-		u32 slot = pfn & (NL_PENDING_SLOTS - 1);
-		struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
-
-		if (p) {
-			if (p->pfn)	/* still waiting for its LRU: lost */
-				nl_drop(NL_DROP_PENDING_FULL);
-			p->pfn = pfn;
-			p->key = key;
-			p->order = order;
-		}
-	}
+	page_alloc(&key, pfn, pfn & (NL_PENDING_SLOTS - 1), ctx->order);
 	return 0;
 }
 
 SEC("tracepoint/pagemap/mm_lru_insertion")
-int handle_lru_insertion(struct trace_event_raw_mm_lru_insertion *ctx)
+int handle_lru_insertion_pfn(struct trace_event_raw_mm_lru_insertion *ctx)
 {
 	u64 pfn = ctx->pfn;
-	u64 flags = ctx->flags;
-	u32 slot = pfn & (NL_PENDING_SLOTS - 1);
-	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
-	struct nl_alloc_key key;
+	struct nl_pending_page *p = pending_of(pfn, pfn & (NL_PENDING_SLOTS - 1));
 
-	if (!p || p->pfn != pfn || !pfn)
-		return 0;
-	key = p->key;
-	p->pfn = 0;	/* consumed */
-	if (flags & PAGEMAP_ANONYMOUS)
-		key.class = NL_CLASS_ANON;
-	else if (flags & PAGEMAP_SWAPBACKED)
-		key.class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
-	else
-		key.class = NL_CLASS_FILE;
-	count(&key, p->order);
+	if (p)
+		lru_insertion(p, ctx->flags);
 	return 0;
 }

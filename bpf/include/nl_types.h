@@ -163,7 +163,8 @@ struct nl_alloc_slot {
 /* A movable page waiting to reach an LRU, so that its anon/file/shmem
  * class can be charged to whoever allocated it (pending map, keyed by pfn). */
 struct nl_pending_page {
-	u64 pfn;	/* 0: free slot (pfn 0 is never handed out) */
+	u64 pfn;	/* the pfn, or the struct page address (tp_btf);
+			 * 0: free slot (pfn 0 is never handed out) */
 	struct nl_alloc_key key;	/* as counted at mm_page_alloc */
 	u32 order;
 	u32 pad;

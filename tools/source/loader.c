@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -15,6 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
+#include "page_layout.h"
 #include "pfn_lookup.h"
 #include "sched.skel.h"
 #include "alloc.skel.h"
@@ -262,8 +264,30 @@ static int map_alloc_slots(struct nl_bpf *b)
 	return 0;
 }
 
-static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budget)
+/* Use the tp_btf programs, which read node and zone from the struct page,
+ * when the kernel has the tracepoints as tp_btf (its own BTF, not --btf),
+ * its page flags layout is known (x86-64: a sparse vmemmap, so no section
+ * field) and NUMALENS_ALLOC_PFN does not ask for the pfn-table programs. */
+static bool use_page_flags(const struct btf *vm, const struct nl_bpf_opts *o,
+			   struct nl_page_layout *pl)
 {
+#if defined(__x86_64__)
+	const char *env = getenv("NUMALENS_ALLOC_PFN");
+
+	if ((env && *env && strcmp(env, "0")) || (o->btf_path && access(NL_KERNEL_BTF, R_OK)))
+		return false;
+	return tp_btf_exists(vm, "mm_page_alloc") && !nl_page_layout_from_btf(vm, pl);
+#else
+	(void)vm, (void)o, (void)pl;
+	return false;
+#endif
+}
+
+static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+		      size_t budget)
+{
+	struct nl_page_layout pl;
+	bool by_page = use_page_flags(vm, o, &pl);
 	struct nl_alloc *a;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
@@ -285,7 +309,17 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	a->rodata->nl_cgroup_mode = o->cgroup_mode;
 	a->rodata->nl_pidns_inum = b->pidns_inum;
 	a->rodata->nl_track_class = lru;
-	bpf_program__set_autoload(a->progs.handle_lru_insertion, lru);
+	if (by_page) {
+		a->rodata->nl_node_shift = pl.node_shift;
+		a->rodata->nl_node_mask = pl.node_mask;
+		a->rodata->nl_zone_shift = pl.zone_shift;
+		a->rodata->nl_zone_mask = pl.zone_mask;
+		lru = lru && tp_btf_exists(vm, "mm_lru_insertion");
+	}
+	bpf_program__set_autoload(a->progs.handle_page_alloc, by_page);
+	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
+	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
+	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
 	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
 	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
@@ -308,6 +342,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	attach_all(b, a->obj);
 	b->have_alloc = true;
 	b->have_alloc_class = lru;
+	b->alloc_page_flags = by_page;
 	return 0;
 }
 
@@ -493,7 +528,7 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 	}
 	e = o->vmscan_only ? 0 : open_sched(b, o, vm, budget);
 	if (!e && !o->vmscan_only)
-		e = open_alloc(b, o, budget);
+		e = open_alloc(b, o, vm, budget);
 	if (!e && !o->vmscan_only)
 		e = open_migrate(b, o, vm, budget);
 	if (!e)

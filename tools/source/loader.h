@@ -59,6 +59,8 @@ struct nl_bpf {
 	int nr_links;
 	bool have_sched, have_alloc, have_alloc_class, have_migrate;
 	bool have_vmscan;
+	bool alloc_page_flags;	/* the alloc programs read node and zone from
+				 * the struct page (tp_btf), not the pfn table */
 	bool vmscan_memcg_arg;	/* 7.x: reclaim begin events name the memcg;
 				 * false: limit reclaim is charged to the
 				 * reclaiming task's cgroup */

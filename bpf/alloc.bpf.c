@@ -94,19 +94,25 @@ static __always_inline u64 key_w1(const struct nl_alloc_key *k)
 	return *(const u64 *)((const char *)k + 8);
 }
 
+static __always_inline u64 key_w2(const struct nl_alloc_key *k)
+{
+	return *(const u64 *)((const char *)k + 16);
+}
+
 /* Count one allocation of 2^@order pages under @k: in this CPU's slot for
  * it when the slot is free or already its own, else in the hash. */
 static __always_inline void count(const struct nl_alloc_key *k, u32 order)
 {
-	u64 w0 = key_w0(k), w1 = key_w1(k), pages = 1ULL << (order & 31);
-	u32 idx = (u32)(((w0 ^ (w1 * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL) >> 40);
+	u64 w0 = key_w0(k), w1 = key_w1(k), w2 = key_w2(k), pages = 1ULL << (order & 31);
+	u32 idx = (u32)(((w0 ^ ((w1 ^ w2) * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL) >> 40);
 	struct nl_alloc_slot *s;
 	struct nl_alloc_val *v;
 
 	idx = bpf_get_smp_processor_id() * (nl_slot_mask + 1) + (idx & nl_slot_mask);
 	s = bpf_map_lookup_elem(&alloc_slots, &idx);
 	if (s) {
-		if (s->val.events && key_w0(&s->key) == w0 && key_w1(&s->key) == w1) {
+		if (s->val.events && key_w0(&s->key) == w0 && key_w1(&s->key) == w1 &&
+		    key_w2(&s->key) == w2) {
 			s->val.events++;
 			s->val.pages += pages;
 			return;
@@ -139,6 +145,58 @@ static __always_inline u8 class_of(int migratetype)
 	return NL_CLASS_KERNEL;
 }
 
+/* mempolicy modes (uapi/linux/mempolicy.h: an unnamed enum, so not
+ * relocatable; the values are ABI) */
+#define NL_MPOL_PREFERRED 1
+#define NL_MPOL_BIND 2
+#define NL_MPOL_INTERLEAVE 3
+#define NL_MPOL_PREFERRED_MANY 5
+#define NL_MPOL_WEIGHTED_INTERLEAVE 6
+
+/* The node the current allocation was meant for, as numastat's
+ * numa_hit/numa_miss/numa_foreign judge it (the preferred zone's node),
+ * from the task's mempolicy, since the tracepoint does not carry it:
+ *  - default and local policies: the allocating CPU's node @cpu_nid;
+ *  - preferred: its node;
+ *  - bind and preferred-many: @cpu_nid when the mask holds it, else the
+ *    lowest node of the mask (the kernel takes the nearest: the same for
+ *    a one-node mask);
+ *  - interleave: the node the page went to (the kernel prefers the
+ *    node it picked, which is where the page lands unless that node is
+ *    full).
+ * A VMA policy set with mbind() is not visible here; nor is the node an
+ * explicit alloc_pages_node() names. NL_NID_UNKNOWN past NL_MAX_NODES. */
+static __always_inline u8 pref_node(u32 cpu_nid, u8 page_nid)
+{
+	struct mempolicy *pol = bpf_get_current_task_btf()->mempolicy;
+	u64 mask;
+	u16 mode;
+
+	if (!pol)
+		return cpu_nid;
+	mode = pol->mode;
+	if (mode == NL_MPOL_INTERLEAVE || mode == NL_MPOL_WEIGHTED_INTERLEAVE)
+		return page_nid;
+	if (mode != NL_MPOL_PREFERRED && mode != NL_MPOL_BIND && mode != NL_MPOL_PREFERRED_MANY)
+		return cpu_nid;
+	mask = pol->nodes.bits[0];
+	if (mode != NL_MPOL_PREFERRED && cpu_nid < 64 && (mask & (1ULL << cpu_nid)))
+		return cpu_nid;
+	if (!mask)
+		return NL_NID_UNKNOWN;
+	/* the lowest set bit's index, by halving */
+	u32 n = 0;
+
+	if (!(mask & 0xffffffffULL)) { n += 32; mask >>= 32; }
+	if (!(mask & 0xffff)) { n += 16; mask >>= 16; }
+	if (!(mask & 0xff)) { n += 8; mask >>= 8; }
+	if (!(mask & 0xf)) { n += 4; mask >>= 4; }
+	if (!(mask & 0x3)) { n += 2; mask >>= 2; }
+	if (!(mask & 0x1))
+		n += 1;
+	return n < NL_MAX_NODES ? n : NL_NID_UNKNOWN;
+}
+
 /* The common part of both page_alloc programs: count one call for the
  * current task, and remember a movable page under @addr (its pfn or its
  * struct page's address: what the LRU program of the same kind sees) for
@@ -153,6 +211,7 @@ static __always_inline void page_alloc(struct nl_alloc_key *key, u64 addr, u32 s
 		return;
 	}
 	key->cpu_nid = cpu_nid;
+	key->pref_nid = key->zone == NL_ZONE_FAILED ? NL_NID_UNKNOWN : pref_node(cpu_nid, key->page_nid);
 	key->cgroup_id = nl_current_cgroup_id();
 	key->tgid = (u32)nl_current_tgid();
 	count(key, order);

@@ -118,9 +118,9 @@ struct nl_comm {
 };
 
 /* alloc key: one counter per (process, cgroup, CPU node, page node, zone,
- * class). One key serves both views: user space sums it into the
- * process's and the cgroup's figures, so each event costs one counter
- * update, not two. 16 bytes: two words to hash and compare. */
+ * class, preferred node). One key serves both views: user space sums it
+ * into the process's and the cgroup's figures, so each event costs one
+ * counter update, not two. 24 bytes: three words to hash and compare. */
 struct nl_alloc_key {
 	u64 cgroup_id;	/* the allocating task's cgroup (see nl_cgroup_mode);
 			 * NL_CGROUP_RETIRED: see below */
@@ -130,12 +130,17 @@ struct nl_alloc_key {
 	u8 page_nid;	/* node of the page, from the pfn table; NL_NID_UNKNOWN */
 	u8 zone;	/* zone index in its node (ZONE_DMA=0, DMA32, NORMAL, MOVABLE...) */
 	u8 class;	/* enum nl_alloc_class */
+	u8 pref_nid;	/* the node the allocation was meant for (numastat's
+			 * hit/miss/foreign), from the task's mempolicy;
+			 * NL_NID_UNKNOWN */
+	u8 pad[7];
 };
 
 /* Keys only user space writes, so that a process's and a cgroup's sums
  * stay monotonic when the other half of a key is retired: an exited
  * process's counts move to (NL_TGID_RETIRED, its cgroup), a removed
- * cgroup's counts of a live process to (that tgid, NL_CGROUP_RETIRED). */
+ * cgroup's counts of a process to (that tgid, NL_CGROUP_RETIRED), and
+ * both to (NL_TGID_RETIRED, NL_CGROUP_RETIRED), kept for the node figures. */
 #define NL_TGID_RETIRED 0xfffffffeu
 #define NL_CGROUP_RETIRED (~0ULL)
 

@@ -75,7 +75,7 @@ END {
 	split("<=3x empty, < bpftrace;<=3x empty;<=3x empty;<=500 ns;<=2x empty", G, ";")
 	split("3 3 3 0 2", GX, " ")
 	# what stands in the way, read in bpf/ and tools/ (the bench cannot see it)
-	split("two per-CPU hash updates (tgid, cgroup) and a pfn search per event;;the fold into the tgid and cgroup hashes every 4 ms of CPU;the comm read and the LRU hash update;the pending-slot join with mm_page_alloc", WHY, ";")
+	split("one slot update per event, the pending-slot write for the class join, the cgroup, tgid and mempolicy reads;;the fold into the tgid and cgroup hashes every 4 ms of CPU;the comm read and the LRU hash update;the pending-slot join with mm_page_alloc and a slot update per joined page", WHY, ";")
 	for (h = 1; h <= 5; h++) {
 		split(H[h], x, " "); ph = x[1]; pg = x[2]; lab = HL[h]
 		ratio = nv[ph, pg, "r_empty"] ? sprintf("%.2fx", med(ph SUBSEP pg SUBSEP "r_empty")) : "-"

@@ -109,6 +109,10 @@ static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint6
 			continue;
 		}
 		c->pages_by_node[key->page_nid] += pg;
+		if (key->pref_nid == key->page_nid)
+			c->events_hit += ev;
+		else if (key->pref_nid < NL_MAX_NODES)
+			c->events_miss += ev;
 		if (key->page_nid == key->cpu_nid) {
 			c->events_local += ev;
 			c->pages_local += pg;
@@ -123,6 +127,14 @@ static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint6
 	struct nl_node_counts *pn = &ctx->nodes[key->page_nid];
 
 	pn->pages += pg;
+	if (key->zone < NL_NR_ZONES)
+		pn->pages_by_zone[key->zone] += pg;
+	if (key->pref_nid == key->page_nid) {
+		pn->events_hit += ev;
+	} else if (key->pref_nid < NL_MAX_NODES) {
+		pn->events_miss += ev;
+		ctx->nodes[key->pref_nid].events_foreign += ev;
+	}
 	if (key->page_nid == key->cpu_nid) {
 		pn->events_local += ev;
 	} else {
@@ -236,17 +248,16 @@ static bool key_in_set(const struct nl_alloc_key *key, int kind, const uint64_t 
 
 /* Where @key's counts go when the id of @kind in it is forgotten: the
  * same key with that half retired, so that the other half's sums stay
- * monotonic. False when the other half is retired already (both gone:
- * the counts go with the key). */
-static bool retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
+ * monotonic, and the node figures too (every key counts in them, and a
+ * key with both halves retired is never deleted: one per node pair, zone
+ * and class at most). */
+static void retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
 {
 	*out = *key;
-	if (kind == NL_KIND_TGID) {
+	if (kind == NL_KIND_TGID)
 		out->tgid = NL_TGID_RETIRED;
-		return key->cgroup_id != NL_CGROUP_RETIRED;
-	}
-	out->cgroup_id = NL_CGROUP_RETIRED;
-	return key->tgid != NL_TGID_RETIRED;
+	else
+		out->cgroup_id = NL_CGROUP_RETIRED;
 }
 
 /* Add @ev and @pg to the hash entry @key (a retired key, which only user
@@ -310,8 +321,8 @@ static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, i
 			ev += v[c].events;
 			pg += v[c].pages;
 		}
-		if (retired_key(&keys[i], kind, &rk))
-			hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		retired_key(&keys[i], kind, &rk);
+		hash_add(fd, &rk, ev, pg, b->nr_cpus);
 		done += !bpf_map_delete_elem(fd, &keys[i]);
 	}
 	for (size_t i = 0; i < ns; i++) {
@@ -319,8 +330,8 @@ static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, i
 
 		if (!slot_read(s, &k, &ev, &pg) || !key_in_set(&k, kind, ids, n))
 			continue;
-		if (retired_key(&k, kind, &rk))
-			hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		retired_key(&k, kind, &rk);
+		hash_add(fd, &rk, ev, pg, b->nr_cpus);
 		/* free it: pages first, events (the free mark) last */
 		__atomic_store_n(&s->val.pages, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->val.events, 0, __ATOMIC_RELEASE);

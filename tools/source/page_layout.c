@@ -46,12 +46,19 @@ int nl_page_layout_from_btf(const struct btf *vm, struct nl_page_layout *out)
 {
 	long long zones = enum_value(vm, "zone_type", "__MAX_NR_ZONES");
 	long long refs = array_len(vm, "zonelist", "_zonerefs");
-	unsigned zshift, nshift = 0;
-	long long nodes;
 
 	memset(out, 0, sizeof(*out));
 	if (zones < 0 || refs < 0)
 		return -ENOENT;
+	return nl_page_layout_compute(zones, refs, out);
+}
+
+int nl_page_layout_compute(long long zones, long long refs, struct nl_page_layout *out)
+{
+	unsigned zshift, nshift = 0;
+	long long nodes;
+
+	memset(out, 0, sizeof(*out));
 	if (zones < 1 || zones > 8 || refs < zones + 1 || (refs - 1) % zones)
 		return -EINVAL;
 	zshift = zones < 2 ? 0 : zones <= 2 ? 1 : zones <= 4 ? 2 : 3;

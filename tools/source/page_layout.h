@@ -30,4 +30,9 @@ struct nl_page_layout {
  * its figures fit no layout (then use the pfn table). */
 int nl_page_layout_from_btf(const struct btf *vm, struct nl_page_layout *out);
 
+/* nl_page_layout_compute - the same from the two figures BTF gives:
+ * @max_nr_zones (__MAX_NR_ZONES) and @zonerefs (the length of struct
+ * zonelist's _zonerefs). Returns 0 or -EINVAL (no layout fits). */
+int nl_page_layout_compute(long long max_nr_zones, long long zonerefs, struct nl_page_layout *out);
+
 #endif

@@ -6,10 +6,7 @@
 # just before the workload (the largest pgalloc - BPF of one, times the
 # workload's intervals) is allowed on top of the 1%.
 . "$(dirname "$0")/common.bash"
-THP=/sys/kernel/mm/transparent_hugepage/enabled
-old_thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP 2>/dev/null || echo "")
-[ -n "$old_thp" ] && echo never > $THP
-cleanup_hook() { [ -n "$old_thp" ] && echo "$old_thp" > $THP; }
+thp_off
 J=$TMP/top.jsonl
 start_top "$J" 1 600
 top_more_lines "$J" 3	# control intervals

@@ -47,13 +47,27 @@ struct {
 	__type(value, u32);
 } lot_index SEC(".maps");
 
-/* Draws per slot, source and node; per CPU. */
+/* Node ids drawn for: 1 + the highest possible node id, set by user
+ * space before load (<= NL_LOT_MAX_NODES). */
+const volatile u32 lot_nr_nodes = NL_LOT_MAX_NODES;
+
+/* "No victim" outcomes per slot, source and reason; per CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, NL_LOT_MAX_CG);
 	__type(key, u32);
-	__type(value, struct nl_lot_counts);
+	__type(value, struct nl_lot_novictim);
 } lot_counts SEC(".maps");
+
+/* Draws per slot, source and node at NL_LOT_DRAW_IDX(); per CPU. User
+ * space sets max_entries to NL_LOT_MAX_CG * NL_LOT_NR_SOURCES *
+ * lot_nr_nodes before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NL_LOT_MAX_CG * NL_LOT_NR_SOURCES * NL_LOT_MAX_NODES);
+	__type(key, u32);
+	__type(value, u64);
+} lot_draws SEC(".maps");
 
 /* Decisions on the limit path, to user space. A full buffer loses the
  * event (counted in lot_lost), never the count in lot_counts. */
@@ -96,7 +110,6 @@ struct {
 static __always_inline int lot_draw_idx(u32 slot_idx, u32 src, u32 *reason)
 {
 	struct nl_lot_slot *s = bpf_map_lookup_elem(&lot_tables, &slot_idx);
-	struct nl_lot_counts *c = bpf_map_lookup_elem(&lot_counts, &slot_idx);
 	int nid;
 
 	if (!s || src >= NL_LOT_NR_SOURCES) {
@@ -104,11 +117,17 @@ static __always_inline int lot_draw_idx(u32 slot_idx, u32 src, u32 *reason)
 		return -1;
 	}
 	nid = nl_lot_draw_slot(s, bpf_get_prandom_u32(), reason);
-	if (c) {
-		if (nid >= 0 && nid < NL_LOT_MAX_NODES)
-			c->draws[src][nid]++;
-		else if (*reason < NL_LOT_NR_REASONS)
-			c->novictim[src][*reason]++;
+	if (nid >= 0 && (u32)nid < lot_nr_nodes) {
+		u32 k = NL_LOT_DRAW_IDX(slot_idx, src, nid, lot_nr_nodes);
+		u64 *d = bpf_map_lookup_elem(&lot_draws, &k);
+
+		if (d)
+			*d += 1;
+	} else if (nid < 0 && *reason < NL_LOT_NR_REASONS) {
+		struct nl_lot_novictim *c = bpf_map_lookup_elem(&lot_counts, &slot_idx);
+
+		if (c)
+			c->n[src][*reason]++;
 	}
 	return nid;
 }

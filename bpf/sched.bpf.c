@@ -22,12 +22,22 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* Values are struct nl_sched_val with one run_ns slot per possible node:
+ * user space sets value_size to nl_sched_val_size(nl_nr_nodes) before
+ * load, hence sizes here rather than BTF types (a BTF value type would pin
+ * the size). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 16384);	/* resized by user space to its memory budget */
-	__type(key, struct nl_id_key);
-	__type(value, struct nl_sched_val);
+	__uint(key_size, sizeof(struct nl_id_key));
+	__uint(value_size, nl_sched_val_size(1));	/* set at load */
 } sched_stats SEC(".maps");
+
+/* Node ids this object counts: 1 + the highest id in
+ * /sys/devices/system/node/possible, set by user space before load
+ * (<= NL_MAX_NODES). The verifier sees it as a constant, which bounds the
+ * per-node index into a sched_stats value. */
+const volatile u32 nl_nr_nodes = 1;
 
 /* The task now on this CPU and its se.sum_exec_runtime when it was
  * switched in. The slice is the kernel's own runtime accounting (updated
@@ -55,17 +65,31 @@ struct {
 	__type(value, struct nl_comm);
 } exited_comm SEC(".maps");
 
-static const struct nl_sched_val zero_sched;
+/* A new sched_stats entry's value: zeroes for the largest value size. */
+static const u64 zero_sched[nl_sched_val_size(NL_MAX_NODES) / sizeof(u64)];
+
+/* Slices gathered on one thread since its last fold, all on one node:
+ * run time on node @nid, and the locality figures (node-independent). */
+struct slice_acc {
+	u64 loc_ns[NL_LOC_BUCKETS];
+	u64 nofault_ns;
+	u64 slices;
+	u64 run_ns;	/* on CPUs of node nid */
+	u32 nid;
+	u32 pad;
+};
 
 /* Per-thread accumulator in task-local storage. A hash lookup at
  * sched_switch is the expensive part of this program (cold buckets, one
  * per tgid and one per cgroup), so slices are summed on the task, which
  * is hot in cache here anyway, and folded into sched_stats once a thread
- * has gathered nl_flush_ns of CPU time or nl_flush_jiffies have passed.
+ * has gathered nl_flush_ns of CPU time or nl_flush_jiffies have passed, or
+ * when its next slice ran on another node (threads seldom change node, and
+ * one node's slot keeps this storage small whatever the node count).
  * What is not yet folded is at most nl_flush_ns of CPU per thread; an
  * exiting thread's slices are folded at once. */
 struct task_acc {
-	struct nl_sched_val v;
+	struct slice_acc v;
 	u64 pending_ns;
 	u64 last_flush;		/* jiffies */
 };
@@ -90,9 +114,10 @@ volatile u32 nl_numa_balancing_on;	/* off until user space has read it */
  * Jiffies, because tracing programs may not read the coarse clock. */
 const volatile u64 nl_flush_jiffies = 25;
 
-static __always_inline void add_slice(struct nl_sched_val *v, u32 nid, u64 delta, int bucket)
+static __always_inline void add_slice(struct slice_acc *v, u32 nid, u64 delta, int bucket)
 {
-	v->run_ns[nid & (NL_MAX_NODES - 1)] += delta;
+	v->nid = nid;
+	v->run_ns += delta;
 	v->slices++;
 	if (bucket >= 0 && bucket < NL_LOC_BUCKETS)
 		v->loc_ns[bucket] += delta;
@@ -100,17 +125,25 @@ static __always_inline void add_slice(struct nl_sched_val *v, u32 nid, u64 delta
 		v->nofault_ns += delta;
 }
 
-static __always_inline void fold(u64 id, u32 kind, u32 why, const struct nl_sched_val *a)
+static __always_inline void fold(u64 id, u32 kind, u32 why, const struct slice_acc *a)
 {
 	struct nl_id_key key = { .id = id, .kind = kind };
 	struct nl_sched_val *v;
+	/* 64-bit and opaque to clang, so that the register the bound check
+	 * narrows is the one that indexes (clang would otherwise index with
+	 * a copy of the switch's nid that the verifier knows no bound of) */
+	u64 nid = a->nid;
 
-	v = nl_lookup_or_init(&sched_stats, &key, &zero_sched, why,
+	asm volatile("" : "+r"(nid));
+
+	v = nl_lookup_or_init(&sched_stats, &key, zero_sched, why,
 			      kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
-	for (int n = 0; n < NL_MAX_NODES; n++)
-		v->run_ns[n] += a->run_ns[n];
+	/* checked at the switch already; again here for the verifier, which
+	 * reads nl_nr_nodes as a constant and so bounds nid by the value size */
+	if (nid < nl_nr_nodes)
+		v->run_ns[nid] += a->run_ns;
 	for (int b = 0; b < NL_LOC_BUCKETS; b++)
 		v->loc_ns[b] += a->loc_ns[b];
 	v->nofault_ns += a->nofault_ns;
@@ -124,7 +157,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	u32 zero = 0;
 	struct oncpu *o = bpf_map_lookup_elem(&oncpu, &zero);
 	struct task_acc *acc = NULL;
-	struct nl_sched_val one;
+	struct slice_acc one;
 	u64 delta, prev_sum, now;
 	u32 nid;
 	int bucket = -2;	/* -2: no locality sample (kthread, exiting) */
@@ -140,7 +173,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	if (!known || !delta)	/* slice began before attach, or idle */
 		return 0;
 	nid = bpf_get_numa_node_id();
-	if (nid >= NL_MAX_NODES) {
+	if (nid >= nl_nr_nodes) {
 		nl_drop(NL_DROP_NODE_RANGE);
 		return 0;
 	}
@@ -163,9 +196,15 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &one);
 		return 0;
 	}
+	now = bpf_jiffies64();
+	if (acc->v.slices && acc->v.nid != nid) {	/* moved node: fold the old one's */
+		fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
+		fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &acc->v);
+		__builtin_memset(acc, 0, sizeof(*acc));
+		acc->last_flush = now;
+	}
 	add_slice(&acc->v, nid, delta, bucket);
 	acc->pending_ns += delta;
-	now = bpf_jiffies64();
 	if (!exiting && acc->pending_ns < nl_flush_ns && now - acc->last_flush < nl_flush_jiffies)
 		return 0;
 	fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);

@@ -95,6 +95,17 @@ struct {
 	__type(value, struct isolated);
 } isolated_pending SEC(".maps");
 
+/* The memcg that try_to_free_mem_cgroup_pages() was asked to reclaim, kept
+ * per task until that call's reclaim-begin event (which on 6.x kernels does
+ * not name it) takes it: the writer of memory.reclaim, or a task charged in
+ * a child of the memcg whose limit it hit, is not in that memcg. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, u64);
+} reclaim_target SEC(".maps");
+
 static const struct nl_vs_pages zero_pages;
 static const struct nl_vs_time zero_time;
 
@@ -241,12 +252,35 @@ int BPF_PROG(memcg_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
 	return 0;
 }
 
-/* 6.18: no memcg argument; the reclaiming task's own cgroup stands in for
- * the memcg whose limit was hit (README: where that is wrong). */
+/* 6.x: the memcg reclaim entry point names the memcg the begin event
+ * lacks; loaded with memcg_begin_v6 where the kernel has that function. */
+SEC("fentry/try_to_free_mem_cgroup_pages")
+int BPF_PROG(memcg_target, struct mem_cgroup *memcg)
+{
+	u64 *t = bpf_task_storage_get(&reclaim_target, bpf_get_current_task_btf(), 0,
+				      BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (t)
+		*t = memcg_cgroup_id(memcg);
+	return 0;
+}
+
+/* 6.x: no memcg argument. The memcg comes from memcg_target; without it
+ * (not loaded, or no storage), the reclaiming task's own cgroup stands in
+ * (docs/vmscan.md: where that is wrong). */
 SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
 int BPF_PROG(memcg_begin_v6, int order, gfp_t gfp)
 {
-	begin(in_proactive(ctx) ? NL_VS_PROACTIVE : NL_VS_LIMIT, nl_current_cgroup_id());
+	u64 *t = bpf_task_storage_get(&reclaim_target, bpf_get_current_task_btf(), 0, 0);
+	u64 cgid = 0;
+
+	if (t) {
+		cgid = *t;
+		*t = 0;
+	}
+	if (!cgid)
+		cgid = nl_current_cgroup_id();
+	begin(in_proactive(ctx) ? NL_VS_PROACTIVE : NL_VS_LIMIT, cgid);
 	return 0;
 }
 

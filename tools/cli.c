@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "cgroup.h"
 #include "cli.h"
+#include "topology.h"
 
 volatile sig_atomic_t nl_stop_req;
 
@@ -124,6 +125,10 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	int rc, e;
 
 	memset(s, 0, sizeof(*s));
+	if (nl_node_limit_check("/sys", err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", o->prog, err);
+		return NL_EXIT_USAGE;
+	}
 	s->mode = NL_CG_V2;
 	e = nl_cgroup_detect("/proc/self/mounts", &s->mode, s->root, sizeof(s->root));
 	if (e) {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "topology.h"
 #include "cgroup.h"
 #include "reclaim_agent.h"
 #include "reclaim_damos.h"
@@ -615,6 +616,10 @@ int nl_cmd_reclaim(int argc, char **argv)
 		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
 		return NL_EXIT_USAGE;
 	}
+	if (nl_node_limit_check("/sys", err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return NL_EXIT_USAGE;
+	}
 	rc = pick_hierarchy(&a, argv[0], &mode, root, sizeof(root));
 	if (rc)
 		return rc;
@@ -626,7 +631,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	if (!a.status)
 		nl_cli_install_signals();
 
-	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, a.btf, &have_limit, err, sizeof(err));
+	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, a.btf, 0, &have_limit, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return rc;

@@ -123,7 +123,18 @@ struct nl_lot_limit_state {
 	u64 reclaimed;		/* pages, from mm_vmscan_memcg_reclaim_end */
 };
 
-/* Per-slot counters (lot_counts, per-CPU). */
+/* Per-slot "no victim" counters (lot_counts, per-CPU). */
+struct nl_lot_novictim {
+	u64 n[NL_LOT_NR_SOURCES][NL_LOT_NR_REASONS];
+};
+
+/* Draws by slot, source and node are single u64s of the per-CPU array
+ * lot_draws, sized at load for the possible node count @nr (so a 2-node
+ * host does not pay for 64 nodes' counters): this is the index. */
+#define NL_LOT_DRAW_IDX(slot, src, nid, nr) \
+	(((u32)(slot) * NL_LOT_NR_SOURCES + (u32)(src)) * (u32)(nr) + (u32)(nid))
+
+/* One slot's counters summed over CPUs (nl_lot_read_counts()). */
 struct nl_lot_counts {
 	u64 draws[NL_LOT_NR_SOURCES][NL_LOT_MAX_NODES];
 	u64 novictim[NL_LOT_NR_SOURCES][NL_LOT_NR_REASONS];
@@ -145,12 +156,18 @@ struct nl_lot_run_ctx {
  * *@reason set (NL_LOT_OK on success).
  * Half-open mode (R7): x = (r * sum) >> 32 is uniform on [0, sum) up to a
  * bias below sum / 2^32 (< 2^-15); the entry with start <= x < start + t is
- * found by a binary search of at most log2(NL_LOT_MAX_NODES) + 1 steps.
+ * found by a binary search of at most log2(NL_LOT_MAX_NODES) + 1 steps
+ * (NL_LOT_SEARCH_STEPS).
  * Kernel2011 mode (R8, §2.5): x = r & 0xffff and lib/bsearch.c's probe order
  * over closed intervals [start, start + t]; no match is NL_LOT_MISS.
  * In both modes an empty table is NL_LOT_NO_ELIGIBLE; a zero total weight is
  * NL_LOT_ZERO_WEIGHT in half-open mode only (the seed drew anyway).
  */
+/* Steps that end a binary search over NL_LOT_MAX_NODES entries in both
+ * modes: log2(64) + 1. */
+#define NL_LOT_SEARCH_STEPS 7
+_Static_assert(NL_LOT_MAX_NODES <= 1 << (NL_LOT_SEARCH_STEPS - 1), "NL_LOT_SEARCH_STEPS too small");
+
 static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 *reason)
 {
 	u32 nr = t->nr, lo = 0, hi, i;
@@ -163,7 +180,7 @@ static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 
 	if (t->mode == NL_LOT_KERNEL2011) {
 		u32 x = r & 0xffff;
 
-		for (i = 0; i < 6 && lo < hi; i++) {
+		for (i = 0; i < NL_LOT_SEARCH_STEPS && lo < hi; i++) {
 			u32 mid = lo + (hi - lo) / 2;
 			u32 s, n;
 
@@ -192,7 +209,7 @@ static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 
 
 		/* Invariant: e[lo].start <= x < e[hi].start (e[nr].start = sum). */
 		hi = nr;
-		for (i = 0; i < 6 && hi - lo > 1; i++) {
+		for (i = 0; i < NL_LOT_SEARCH_STEPS && hi - lo > 1; i++) {
 			u32 mid = lo + (hi - lo) / 2;
 
 			if (mid >= NL_LOT_MAX_NODES)
@@ -282,7 +299,7 @@ struct nl_lot_in {
 struct nl_lot_weights {
 	u64 w[NL_LOT_MAX_NODES];
 	u64 total;		/* sum over eligible nodes */
-	u32 eligible;		/* bit nid set: node has counted pages (R3) */
+	u64 eligible;		/* bit nid set: node has counted pages (R3) */
 	bool anon_in;		/* the anon term took part */
 	bool file_active_in;	/* inactive file was low: active file counted */
 };
@@ -334,7 +351,7 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 
 		if (file + anon == 0)
 			continue;
-		out->eligible |= 1u << i;
+		out->eligible |= 1ull << i;
 		anon = nl_lot_factor(anon, d->scanned[0], d->rotated[0], d->have_scan, in->seed_cold);
 		file = nl_lot_factor(file, d->scanned[1], d->rotated[1], d->have_scan, in->seed_cold);
 		out->w[i] = (u64)(((unsigned __int128)anon * ap + (unsigned __int128)file * fp) / 200);
@@ -352,9 +369,9 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
  * w->eligible, their weight taken out of w->total. Returns the mask of
  * nodes left out.
  */
-static inline u32 nl_lot_drop_dry(struct nl_lot_weights *w, const u64 *fig, u64 *dry, u64 slack)
+static inline u64 nl_lot_drop_dry(struct nl_lot_weights *w, const u64 *fig, u64 *dry, u64 slack)
 {
-	u32 out = 0;
+	u64 out = 0;
 
 	for (u32 i = 0; i < NL_LOT_MAX_NODES; i++) {
 		u64 was, d;
@@ -367,11 +384,11 @@ static inline u32 nl_lot_drop_dry(struct nl_lot_weights *w, const u64 *fig, u64 
 			dry[i] = 0;
 			continue;
 		}
-		if (w->eligible & (1u << i)) {
-			w->eligible &= ~(1u << i);
+		if (w->eligible & (1ull << i)) {
+			w->eligible &= ~(1ull << i);
 			w->total -= w->w[i];
 			w->w[i] = 0;
-			out |= 1u << i;
+			out |= 1ull << i;
 		}
 	}
 	return out;
@@ -395,19 +412,19 @@ static inline u64 nl_lot_node_figure(const struct nl_lot_in *in, u32 i)
  * @w has NL_LOT_MAX_NODES entries. Fills @t's entries, nr, sum and
  * total_weight; leaves mode and balanced alone.
  */
-static inline void nl_lot_tickets(const u64 *w, u32 eligible, struct nl_lot_table *t)
+static inline void nl_lot_tickets(const u64 *w, u64 eligible, struct nl_lot_table *t)
 {
 	u64 W = 0;
 	u32 start = 0;
 
 	for (u32 i = 0; i < NL_LOT_MAX_NODES; i++)
-		if (eligible & (1u << i))
+		if (eligible & (1ull << i))
 			W += w[i];
 	t->nr = 0;
 	for (u32 i = 0; i < NL_LOT_MAX_NODES; i++) {
 		u64 k;
 
-		if (!(eligible & (1u << i)))
+		if (!(eligible & (1ull << i)))
 			continue;
 		k = (u64)(((unsigned __int128)w[i] << NL_LOT_TICKET_SHIFT) / ((unsigned __int128)W + 1));
 		if (!k)
@@ -429,12 +446,12 @@ static inline void nl_lot_tickets(const u64 *w, u32 eligible, struct nl_lot_tabl
  * [lo_pct, hi_pct] percent of the average. The average is W / n, or the
  * seed's W / (n + 1) when @compat. No eligible node: false.
  */
-static inline bool nl_lot_balanced(const u64 *w, u32 eligible, bool compat, u32 lo_pct, u32 hi_pct)
+static inline bool nl_lot_balanced(const u64 *w, u64 eligible, bool compat, u32 lo_pct, u32 hi_pct)
 {
 	u64 W = 0, n = 0, avg, lo, hi;
 
 	for (u32 i = 0; i < NL_LOT_MAX_NODES; i++)
-		if (eligible & (1u << i)) {
+		if (eligible & (1ull << i)) {
 			W += w[i];
 			n++;
 		}
@@ -444,7 +461,7 @@ static inline bool nl_lot_balanced(const u64 *w, u32 eligible, bool compat, u32 
 	lo = lo_pct * avg / 100;
 	hi = hi_pct * avg / 100;
 	for (u32 i = 0; i < NL_LOT_MAX_NODES; i++)
-		if ((eligible & (1u << i)) && (w[i] < lo || w[i] > hi))
+		if ((eligible & (1ull << i)) && (w[i] < lo || w[i] > hi))
 			return false;
 	return true;
 }

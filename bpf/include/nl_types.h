@@ -18,10 +18,14 @@ typedef __u32 u32;
 typedef __u64 u64;
 #endif
 
-/* Highest number of NUMA nodes a BPF value holds per-node slots for.
- * A node id >= NL_MAX_NODES is counted in NL_DROP_NODE_RANGE, never folded
+/* Highest number of NUMA nodes numalens supports (node ids 0..63): the
+ * size of user space's per-node tables and the limit each command checks
+ * /sys/devices/system/node/possible against before it loads anything.
+ * BPF values with per-node slots are sized at load time to the possible
+ * node count instead (see struct nl_sched_val). A node id beyond what a
+ * program was sized for is counted in NL_DROP_NODE_RANGE, never folded
  * into another node. */
-#define NL_MAX_NODES 16
+#define NL_MAX_NODES 64
 /* Locality buckets: 8 equal 12.5% bins of L/(L+R+1). */
 #define NL_LOC_BUCKETS 8
 /* Entries in the pfn -> (nid, zone) range table (pfn_ranges map). */
@@ -71,7 +75,7 @@ enum nl_drop {
 	NL_DROP_CGROUP_MAP_FULL = 1,	/* per-cgroup map full */
 	NL_DROP_PENDING_FULL = 2,	/* pfn join slot reused before its page reached an LRU:
 				 * that page stays unclassified */
-	NL_DROP_NODE_RANGE = 3,		/* node id >= NL_MAX_NODES */
+	NL_DROP_NODE_RANGE = 3,		/* node id >= the possible node count */
 	NL_DROP_PFN_UNKNOWN = 4,	/* pfn in no range of the table */
 	NL_NR_DROPS = 5,
 };
@@ -84,18 +88,23 @@ struct nl_id_key {
 };
 
 /* On-CPU time and NUMA-fault locality of one tgid or cgroup (sched.bpf.c).
- * run_ns[n]: time on CPUs of node n (the seed's "exectime").
+ * run_ns[n]: time on CPUs of node n (the seed's "exectime"); the array has
+ *   one slot per possible node (nl_sched_val_size()), set at load time, so
+ *   a 4-node host pays for 4 slots and a 64-node one for 64.
  * loc_ns[b]: run time of slices whose task had local/remote hinting faults
  *   in its current scan window, in locality bucket b, weighted by run time.
  * nofault_ns: run time of user tasks with no faults in the window.
  * Sum(loc_ns) + nofault_ns <= Sum(run_ns): kernel threads and exiting tasks
  * add only to run_ns (they have no locality of their own). */
 struct nl_sched_val {
-	u64 run_ns[NL_MAX_NODES];
 	u64 loc_ns[NL_LOC_BUCKETS];
 	u64 nofault_ns;
 	u64 slices;	/* sched_switch-outs counted */
+	u64 run_ns[];	/* [nr_nodes] */
 };
+
+/* Bytes of one sched_stats value for @nr_nodes per-node slots. */
+#define nl_sched_val_size(nr_nodes) (sizeof(struct nl_sched_val) + (u64)(nr_nodes) * sizeof(u64))
 
 /* Name of an exited process (sched.bpf.c exited_comm map). */
 /* Ancestors recorded per counted cgroup (bpf/cg_ancestry.h): a cgroup

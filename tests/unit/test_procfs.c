@@ -43,13 +43,15 @@ static void test_numa_maps(void **state)
 	      "55d0c0c00000 default anon=10 dirty=10 N0=6 N1=4 kernelpagesize_kB=4\n"
 	      "7f0000000000 default file=/anon_hugepage\\040(deleted) huge dirty=3 N1=3 kernelpagesize_kB=2048\n"
 	      "7f1000000000 bind:1 anon=512 dirty=512 active=0 N1=512 kernelpagesize_kB=4\n"
-	      "7ffd00000000 default stack anon=2 dirty=2 N3=2 N20=7 kernelpagesize_kB=4\n"
+	      "7ffd00000000 default stack anon=2 dirty=2 N3=2 N20=5 N64=7 kernelpagesize_kB=4\n"
 	      "7ffe00000000 default\n");
 	assert_int_equal(nl_numa_maps_read(r, 1234, pages), 0);
 	assert_int_equal(pages[0], 9);
 	assert_int_equal(pages[1], 4 + 3 * (uint64_t)huge_mult + 512);
 	assert_int_equal(pages[2], 0);
-	assert_int_equal(pages[3], 2);	/* N20 ignored (>= NL_MAX_NODES) */
+	assert_int_equal(pages[3], 2);
+	assert_int_equal(pages[20], 5);	/* past the old 16-node table */
+	/* N64 ignored (>= NL_MAX_NODES) */
 
 	/* kernel thread: empty file */
 	wfile(r, "2/numa_maps", "");

@@ -47,7 +47,7 @@ static void test_decay_and_clamp(void **state)
 	assert_int_equal(nl_scan_feed(s, 9, d, 2), -ENOSPC);	/* bounded */
 	nl_scan_forget(s, 8);
 	assert_int_equal(nl_scan_feed(s, 9, d, 2), 0);
-	assert_int_equal(nl_scan_feed(s, 9, d, 17), -EINVAL);
+	assert_int_equal(nl_scan_feed(s, 9, d, NL_MAX_NODES + 1), -EINVAL);
 	nl_scan_src_free(s);
 }
 

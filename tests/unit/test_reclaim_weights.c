@@ -21,7 +21,7 @@ static u32 rnd(u64 *s)
 static void table_of(const u64 *w, int n, u32 mode, struct nl_lot_table *t)
 {
 	memset(t, 0, sizeof(*t));
-	nl_lot_tickets(w, (1u << n) - 1, t);
+	nl_lot_tickets(w, n >= 64 ? ~0ull : (1ull << n) - 1, t);
 	t->mode = mode;
 }
 
@@ -466,6 +466,63 @@ static void test_dry_node(void **state)
 	assert_int_equal(reason, NL_LOT_NO_ELIGIBLE);
 }
 
+/* 64 nodes: the search reaches every entry in both modes (it needs
+ * log2(64) + 1 steps), and a node id past 31 is a valid victim. */
+static void test_64_nodes(void **state)
+{
+	u64 w[NL_LOT_MAX_NODES];
+	struct nl_lot_table t;
+	struct nl_lot_in in;
+	struct nl_lot_weights lw;
+	u32 r, seen63 = 0;
+
+	(void)state;
+	assert_int_equal(NL_LOT_MAX_NODES, 64);
+	for (int i = 0; i < 64; i++)
+		w[i] = (u64)i + 1;
+	table_of(w, 64, NL_LOT_HALF_OPEN, &t);
+	assert_int_equal(t.nr, 64);
+	for (u64 x = 0; x < t.sum; x++) {
+		u32 rr = (u32)(((x << 32) + t.sum - 1) / t.sum);
+		int nid = nl_lot_pick(&t, rr, &r);
+
+		assert_int_equal(r, NL_LOT_OK);
+		assert_true(x >= t.e[nid].start && x < t.e[nid].start + t.e[nid].tickets);
+		seen63 += nid == 63;
+	}
+	assert_int_equal(seen63, t.e[63].tickets);
+	t.mode = NL_LOT_KERNEL2011;
+	for (u32 x = 0; x < 65536; x++) {
+		int want = -1, nid = nl_lot_pick(&t, x, &r);
+
+		for (u32 i = 0; i < t.nr && want < 0; i++)
+			if (x >= t.e[i].start && x <= t.e[i].start + t.e[i].tickets)
+				want = (int)i;
+		if (want < 0)
+			assert_int_equal(r, NL_LOT_MISS);
+		else	/* closed intervals share ends: either neighbour */
+			assert_true(nid >= want && x >= t.e[nid].start &&
+				    x <= t.e[nid].start + t.e[nid].tickets);
+	}
+	/* only node 40 holds pages: eligible bit 40, every draw picks it */
+	memset(&in, 0, sizeof(in));
+	in.nr_nodes = 64;
+	in.swappiness = 60;
+	in.n[40].inactive_file = 1000;
+	nl_lot_weights(&in, &lw);
+	assert_true(lw.eligible == 1ull << 40);
+	nl_lot_tickets(lw.w, lw.eligible, &t);
+	t.mode = NL_LOT_HALF_OPEN;
+	assert_int_equal(nl_lot_pick(&t, 0xdeadbeef, &r), 40);
+	assert_true(nl_lot_balanced(lw.w, lw.eligible, false, 80, 120));
+	/* the BPF draw counters' index: one u64 per slot, source and node */
+	assert_int_equal(NL_LOT_DRAW_IDX(0, 0, 0, 24), 0);
+	assert_int_equal(NL_LOT_DRAW_IDX(0, 1, 0, 24), 24);
+	assert_int_equal(NL_LOT_DRAW_IDX(1, 0, 23, 24), 2 * 24 + 23);
+	assert_int_equal(NL_LOT_DRAW_IDX(NL_LOT_MAX_CG - 1, 1, 23, 24) + 1,
+			 NL_LOT_MAX_CG * NL_LOT_NR_SOURCES * 24);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_r12_publish),
 		cmocka_unit_test(test_backend_figures),
 		cmocka_unit_test(test_dry_node),
+		cmocka_unit_test(test_64_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

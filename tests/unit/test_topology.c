@@ -177,16 +177,132 @@ static void test_topo_too_many_nodes(void **state)
 	char *r = mktree();
 
 	(void)state;
-	wfile(r, "devices/system/node/online", "0,16\n");
+	wfile(r, "devices/system/node/online", "0,64\n");
 	wfile(r, "devices/system/node/node0/cpulist", "0\n");
 	assert_int_equal(nl_topo_load(&t, r), -E2BIG);
-	assert_non_null(strstr(t.err, "16"));
-	assert_non_null(strstr(t.err, "NL_MAX_NODES"));
+	assert_non_null(strstr(t.err, "node 64"));
+	assert_non_null(strstr(t.err, "at most 64 nodes"));
 	assert_null(t.cpu_nid);
 	assert_int_equal(t.nr_nodes, 0);
 
 	wfile(r, "devices/system/node/online", "0-x\n");
 	assert_int_equal(nl_topo_load(&t, r), -EINVAL);
+	rmtree(r);
+}
+
+/* 24 nodes of one CPU each (one node per CCD on a 2-socket EPYC), ids
+ * past the old 16-node table. */
+static void test_topo_24_nodes(void **state)
+{
+	struct nl_topo t = { 0 };
+	char *r = mktree(), rel[96], cpus[16];
+
+	(void)state;
+	wfile(r, "devices/system/node/online", "0-23\n");
+	wfile(r, "devices/system/node/possible", "0-23\n");
+	wfile(r, "devices/system/cpu/possible", "0-23\n");
+	for (int n = 0; n < 24; n++) {
+		snprintf(rel, sizeof(rel), "devices/system/node/node%d/cpulist", n);
+		snprintf(cpus, sizeof(cpus), "%d\n", n);
+		wfile(r, rel, cpus);
+	}
+	assert_int_equal(nl_topo_load(&t, r), 0);
+	assert_int_equal(t.nr_nodes, 24);
+	assert_int_equal(t.nids[23], 23);
+	assert_int_equal(t.node[23].nr_cpus, 1);
+	assert_string_equal(t.node[23].cpulist, "23");
+	assert_int_equal(nl_topo_cpu_nid(&t, 23), 23);
+	assert_int_equal(nl_topo_cpu_nid(&t, 16), 16);
+	nl_topo_free(&t);
+	rmtree(r);
+}
+
+/* The limit every command checks before loading: possible node ids, not
+ * online ones (a node can come online later). */
+static void test_node_limit(void **state)
+{
+	char *r = mktree(), err[192] = "";
+
+	(void)state;
+	assert_int_equal(nl_node_possible(r), 1);	/* no NUMA */
+	wfile(r, "devices/system/node/online", "0-3\n");
+	assert_int_equal(nl_node_possible(r), 4);	/* no possible file: online */
+	wfile(r, "devices/system/node/possible", "0-23\n");
+	assert_int_equal(nl_node_possible(r), 24);
+	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), 24);
+	wfile(r, "devices/system/node/possible", "0,5\n");
+	assert_int_equal(nl_node_possible(r), 6);	/* sparse: sized by the highest id */
+	wfile(r, "devices/system/node/possible", "0-63\n");
+	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), 64);
+	wfile(r, "devices/system/node/possible", "0-64\n");
+	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "up to 64"));
+	assert_non_null(strstr(err, "at most 64 nodes"));
+	assert_null(strchr(err, '\n'));	/* one line */
+	wfile(r, "devices/system/node/possible", "0-y\n");
+	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), -EINVAL);
+	rmtree(r);
+}
+
+static void test_cpulist_format(void **state)
+{
+	uint8_t m[2];
+	char b[32], tiny[4];
+
+	(void)state;
+	assert_int_equal(nl_parse_cpulist("0-3,8,10-11", m, 16), 7);
+	assert_int_equal(nl_cpulist_format(m, 16, b, sizeof(b)), 7);
+	assert_string_equal(b, "0-3,8,10-11");
+	assert_int_equal(nl_parse_cpulist("15", m, 16), 1);
+	assert_int_equal(nl_cpulist_format(m, 16, b, sizeof(b)), 1);
+	assert_string_equal(b, "15");
+	memset(m, 0, sizeof(m));
+	assert_int_equal(nl_cpulist_format(m, 16, b, sizeof(b)), 0);
+	assert_string_equal(b, "");
+	assert_int_equal(nl_parse_cpulist("0-3,8,10-11", m, 16), 7);
+	assert_int_equal(nl_cpulist_format(m, 16, tiny, sizeof(tiny)), 7);	/* still counts */
+	assert_int_equal(strlen(tiny), 3);	/* cut, terminated */
+}
+
+/* CPU hotplug: a node's CPUs are its cpulist's online ones, re-read by
+ * nl_topo_refresh_cpus() whether or not the kernel edits the node's
+ * cpulist when a CPU goes away. */
+static void test_topo_hotplug(void **state)
+{
+	struct nl_topo t = { 0 };
+	char *r = mktree();
+
+	(void)state;
+	wfile(r, "devices/system/node/online", "0-1\n");
+	wfile(r, "devices/system/cpu/possible", "0-3\n");
+	wfile(r, "devices/system/cpu/online", "0-3\n");
+	wfile(r, "devices/system/node/node0/cpulist", "0-1\n");
+	wfile(r, "devices/system/node/node1/cpulist", "2-3\n");
+	assert_int_equal(nl_topo_load(&t, r), 0);
+	assert_int_equal(t.node[1].nr_cpus, 2);
+	/* CPU 3 offline, node cpulist unchanged */
+	wfile(r, "devices/system/cpu/online", "0-2\n");
+	assert_int_equal(nl_topo_refresh_cpus(&t, r), 0);
+	assert_int_equal(t.node[1].nr_cpus, 1);
+	assert_string_equal(t.node[1].cpulist, "2");
+	assert_int_equal(nl_topo_cpu_nid(&t, 3), -1);
+	assert_int_equal(nl_topo_cpu_nid(&t, 2), 1);
+	/* node 1 loses its last CPU; the kernel's cpulist follows */
+	wfile(r, "devices/system/cpu/online", "0-1\n");
+	wfile(r, "devices/system/node/node1/cpulist", "\n");
+	assert_int_equal(nl_topo_refresh_cpus(&t, r), 0);
+	assert_int_equal(t.node[1].nr_cpus, 0);
+	assert_string_equal(t.node[1].cpulist, "");
+	assert_int_equal(nl_topo_cpu_nid(&t, 2), -1);
+	assert_int_equal(t.node[0].nr_cpus, 2);
+	/* both back */
+	wfile(r, "devices/system/cpu/online", "0-3\n");
+	wfile(r, "devices/system/node/node1/cpulist", "2-3\n");
+	assert_int_equal(nl_topo_refresh_cpus(&t, r), 0);
+	assert_int_equal(t.node[1].nr_cpus, 2);
+	assert_string_equal(t.node[1].cpulist, "2-3");
+	assert_int_equal(nl_topo_cpu_nid(&t, 3), 1);
+	nl_topo_free(&t);
 	rmtree(r);
 }
 
@@ -499,6 +615,10 @@ int main(void)
 		cmocka_unit_test(test_topo_two_nodes),
 		cmocka_unit_test(test_topo_sparse_memonly),
 		cmocka_unit_test(test_topo_too_many_nodes),
+		cmocka_unit_test(test_topo_24_nodes),
+		cmocka_unit_test(test_node_limit),
+		cmocka_unit_test(test_cpulist_format),
+		cmocka_unit_test(test_topo_hotplug),
 		cmocka_unit_test(test_topo_no_numa),
 		cmocka_unit_test(test_topo_host),
 		cmocka_unit_test(test_pfn_zone_split),

@@ -208,6 +208,23 @@ static void test_nodes(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* A node without online CPUs: its busy % is null, its CPU count 0. */
+static void test_node_without_cpus(void **state)
+{
+	struct nl_snapshot s;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	s.nodes[1].nr_cpus = 0;
+	s.nodes[1].cpulist[0] = '\0';
+	s.nodes[1].cpu_busy_pct = NAN;
+	cJSON *r = parse(&s, NULL, NULL), *n1 = cJSON_GetArrayItem(get(r, "nodes"), 1);
+	assert_true(cJSON_IsNull(get(n1, "cpu_busy_pct")));
+	assert_near(num(n1, "nr_cpus"), 0, 0);
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
 static cJSON *proc_by_pid(cJSON *r, int pid)
 {
 	cJSON *p;
@@ -455,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_top_level),
 		cmocka_unit_test(test_other_pidns),
 		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_node_without_cpus),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_agent),

@@ -3,6 +3,7 @@
  * invariants, `le` bounds, escaping and the cardinality filters; and the
  * reclaim families (view_prom_vmscan) on the fixture with reclaim added. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +98,26 @@ static void test_values(void **state)
 
 /* For every cgroup: buckets in the 8 documented `le` bounds then +Inf,
  * cumulative, +Inf == _count, and _sum at the bucket midpoints. */
+/* Busy share per node, 0..1; none for a node without online CPUs. */
+static void test_node_busy(void **state)
+{
+	struct nl_snapshot s = fixture();
+	struct nl_prom_opts o;
+	char *t;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	s.nodes[1].nr_cpus = 0;
+	s.nodes[1].cpu_busy_pct = NAN;
+	t = prom_render(&s, &o);
+	assert_near(prom_value_of(t, "numalens_node_cpu_busy_ratio{node=\"0\"}"), 0.625, 1e-9);
+	assert_false(has(t, "numalens_node_cpu_busy_ratio{node=\"1\"}"));
+	assert_near(prom_value_of(t, "numalens_node_cpus{node=\"1\"}"), 0, 0);
+	assert_false(has(t, "NaN"));
+	free(t);
+	nl_snapshot_free(&s);
+}
+
 static void test_histogram(void **state)
 {
 	struct nl_snapshot s = fixture();
@@ -704,6 +725,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_node_busy),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_families_contiguous),
 		cmocka_unit_test(test_escaping),

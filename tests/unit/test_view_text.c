@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* view_text: render the fixture to memory and check the printed figures. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +117,28 @@ static void test_nodes(void **state)
 	find_line(out, "1 2-3", line, sizeof(line));
 	fields(line, f, 32);
 	assert_string_equal(f[2], "17.2");	/* 17.25 rounds to even */
+	free(out);
+	nl_snapshot_free(&s);
+}
+
+/* A node without online CPUs (memory-only, or its CPUs offlined) has no
+ * busy figure: "-" for its CPUs and CPU%, never 0 or nan. */
+static void test_node_without_cpus(void **state)
+{
+	struct nl_snapshot s;
+	char line[512], *f[32];
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	s.nodes[1].nr_cpus = 0;
+	s.nodes[1].cpulist[0] = '\0';
+	s.nodes[1].cpu_busy_pct = NAN;
+	char *out = render(&s, NULL);
+	find_line(out, "1 - ", line, sizeof(line));
+	assert_int_equal(fields(line, f, 32), 17);
+	assert_string_equal(f[1], "-");
+	assert_string_equal(f[2], "-");
+	assert_null(strstr(out, "nan"));
 	free(out);
 	nl_snapshot_free(&s);
 }
@@ -431,6 +454,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_node_without_cpus),
 		cmocka_unit_test(test_procs),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_cgroups),

@@ -69,6 +69,13 @@ series_candidates() {
 	} | sort -uV | tac
 }
 
+# stamp_of BASE IMG MODS: what an extracted kernel was made from. The
+# leading word changes when the extraction itself changes (softdep: soft
+# module dependencies are followed), so old extractions are redone.
+stamp_of() {
+	echo "softdep2 $abi $(basename "$1") $(basename "$2") $(basename "$3") $mods_wanted"
+}
+
 # Candidates newest first: linux-base-ABI holds the config (1 MB), so check
 # it before the 14 MB image (linux-binary-unsigned-ABI).
 abi=''
@@ -82,7 +89,7 @@ if [ -n "$series" ]; then
 	# ready from an earlier run: reading the config means decompressing
 	# the whole package (a minute on a busy host)
 	if [ -f "$out/stamp" ] && [ -f "$out/vmlinuz" ] &&
-	   [ "$(cat "$out/stamp")" = "$abi $(basename "$img") $(basename "$img") $(basename "$img") $mods_wanted" ]; then
+	   [ "$(cat "$out/stamp")" = "$(stamp_of "$img" "$img" "$img")" ]; then
 		exit 0
 	fi
 	cfg=$(boot_file "$img" "config-$abi")
@@ -107,7 +114,7 @@ if [ -z "$series" ]; then
 	modsdeb=$(fetch "linux-modules-$abi") || die "cannot download linux-modules-$abi (network? 'make deps' as root?)"
 fi
 
-stamp="$abi $(basename "$base") $(basename "$img") $(basename "$modsdeb") $mods_wanted"
+stamp=$(stamp_of "$base" "$img" "$modsdeb")
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ] && [ -f "$out/vmlinuz" ]; then
 	exit 0
 fi
@@ -146,6 +153,17 @@ resolve() {
 	for d in ${deps_of[$n]}; do
 		[ -n "${path_of[${d//-/_}]:-}" ] || die "module $n needs $d, which is not in linux-modules-$abi"
 		resolve "$d"
+	done
+	# A soft dependency is not in "depends=" but the module fails without
+	# it: 6.12's ext4 and jbd2 ask for "crypto-crc32c" (softdep pre:), and
+	# with no crc32c driver loaded, mount says ENOENT. Such a name is a
+	# crypto alias: load the generic driver, the one every CPU can run.
+	for d in $(modinfo -F softdep "${path_of[$n]}" | tr ' ' '\n' | sed -n 's/^crypto-//p'); do
+		d=${d//-/_}
+		[ -n "${path_of[${d}_generic]:-}" ] && d=${d}_generic
+		[ -n "${path_of[$d]:-}" ] || continue
+		resolve "$d"
+		deps_of[$n]="${deps_of[$n]} $d"
 	done
 	order+=("${path_of[$n]}")
 }

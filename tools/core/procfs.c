@@ -68,16 +68,17 @@ int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node
 		return -errno;
 	errno = 0;
 	while (getline(&line, &cap, f) > 0) {
-		uint64_t line_pages[NL_MAX_NODES] = { 0 };
+		uint64_t line_pages[NL_MAX_NODES];
 		uint64_t kps_kb = (uint64_t)page_kb, nid, val, mult;
 		char *save = NULL, *tok;
-		bool any = false;
+		int hi = -1;	/* highest node id on this line: the loops stop there */
 
 		for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
 			if (parse_node_item(tok, &nid, &val)) {
 				if (nid < NL_MAX_NODES) {
+					for (; hi < (int)nid; hi++)
+						line_pages[hi + 1] = 0;
 					line_pages[nid] += val;
-					any = true;
 				}
 			} else if (!strncmp(tok, "kernelpagesize_kB=", 18)) {
 				const char *p = tok + 18;
@@ -87,12 +88,12 @@ int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node
 					kps_kb = k;
 			}
 		}
-		if (!any)
+		if (hi < 0)
 			continue;
 		mult = kps_kb / (uint64_t)page_kb;
 		if (!mult)
 			mult = 1;
-		for (int n = 0; n < NL_MAX_NODES; n++)
+		for (int n = 0; n <= hi; n++)
 			pages_by_node[n] += line_pages[n] * mult;
 		errno = 0;
 	}

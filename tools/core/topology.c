@@ -189,8 +189,8 @@ static int online_fn(long lo, long hi, void *vctx)
 	struct nl_topo *t = ((struct online_ctx *)vctx)->t;
 
 	if (hi >= NL_MAX_NODES) {
-		set_err(t, "online NUMA node %ld >= NL_MAX_NODES (%d): rebuild numalens with a larger NL_MAX_NODES",
-			 hi, NL_MAX_NODES);
+		set_err(t, "NUMA node %ld is online; numalens supports at most %d nodes (ids 0-%d)",
+			 hi, NL_MAX_NODES, NL_MAX_NODES - 1);
 		return -E2BIG;
 	}
 	for (long n = lo; n <= hi; n++)
@@ -350,10 +350,153 @@ int nl_topo_load(struct nl_topo *t, const char *sysfs_root)
 		ret = topo_alloc_cpus(t, max_cpu, numa);
 	for (int i = 0; i < t->nr_nodes && !ret; i++)
 		ret = topo_fill_node(t, sysfs_root, t->nids[i], lists[t->nids[i]], numa);
+	if (!ret && numa)
+		ret = nl_topo_refresh_cpus(t, sysfs_root);
 	if (ret)
 		nl_topo_free(t);
 	for (int n = 0; n < NL_MAX_NODES; n++)
 		free(lists[n]);
+	return ret;
+}
+
+int nl_node_possible(const char *sysfs_root)
+{
+	static const char *const files[] = { "possible", "online" };
+	char path[PATH_MAX], buf[4096];
+
+	for (int i = 0; i < 2; i++) {
+		ssize_t r;
+		int m;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/%s", sysfs_root, files[i]);
+		r = nl_read_file(path, buf, sizeof(buf));
+		if (r == -ENOENT)
+			continue;
+		if (r < 0)
+			return (int)r;
+		m = nl_cpulist_max(buf);
+		if (m < -1)
+			return m;
+		return m < 0 ? 1 : m + 1;
+	}
+	return 1;	/* no NUMA: node 0 only */
+}
+
+int nl_node_limit_check(const char *sysfs_root, char *err, size_t errlen)
+{
+	int n = nl_node_possible(sysfs_root);
+
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s/devices/system/node/possible: %s", sysfs_root,
+			 strerror(-n));
+		return n;
+	}
+	if (n > NL_MAX_NODES) {
+		snprintf(err, errlen, "this machine has NUMA node ids up to %d; numalens supports at most %d nodes (ids 0-%d)",
+			 n - 1, NL_MAX_NODES, NL_MAX_NODES - 1);
+		return -E2BIG;
+	}
+	return n;
+}
+
+int nl_cpulist_format(const uint8_t *mask, int nbits, char *buf, size_t len)
+{
+	size_t at = 0;
+	int count = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int b = 0; b < nbits; b++) {
+		int e = b;
+		int w;
+
+		if (!nl_mask_test(mask, b))
+			continue;
+		while (e + 1 < nbits && nl_mask_test(mask, e + 1))
+			e++;
+		count += e - b + 1;
+		if (at < len) {
+			w = e > b ? snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", b, e)
+				  : snprintf(buf + at, len - at, "%s%d", at ? "," : "", b);
+			at = w < 0 || (size_t)w >= len - at ? len : at + (size_t)w;
+		}
+		b = e;
+	}
+	return count;
+}
+
+/* devices/system/cpu/online into @mask of t->nr_cpu_ids bits. 0, or
+ * -ENOENT when the file is absent (then every CPU counts as online). */
+static int read_cpu_online(const struct nl_topo *t, const char *sysfs_root, uint8_t *mask)
+{
+	char path[PATH_MAX], buf[4096];
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sysfs_root);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	/* -ERANGE: a CPU beyond possible came online; count those we know */
+	r = nl_parse_cpulist(buf, mask, t->nr_cpu_ids);
+	if (r == -ERANGE) {
+		memset(mask, 0xff, ((size_t)t->nr_cpu_ids + 7) / 8);
+		r = 0;
+	}
+	return r < 0 ? (int)r : 0;
+}
+
+/* Keep only the online CPUs of @nid's mask (@online NULL: all count),
+ * then recount it and rewrite its cpulist and the CPU -> node map. */
+static void topo_apply_online(struct nl_topo *t, int nid, const uint8_t *online)
+{
+	struct nl_topo_node *nd = &t->node[nid];
+
+	for (int c = 0; c < t->nr_cpu_ids; c++) {
+		if (online && !nl_mask_test(online, c))
+			nd->cpus[c >> 3] &= (uint8_t)~(1u << (c & 7));
+		if (nl_mask_test(nd->cpus, c))
+			t->cpu_nid[c] = nid;
+		else if (t->cpu_nid[c] == nid)
+			t->cpu_nid[c] = -1;
+	}
+	nd->nr_cpus = nl_cpulist_format(nd->cpus, t->nr_cpu_ids, nd->cpulist, sizeof(nd->cpulist));
+}
+
+int nl_topo_refresh_cpus(struct nl_topo *t, const char *sysfs_root)
+{
+	size_t bytes = ((size_t)t->nr_cpu_ids + 7) / 8;
+	uint8_t *online, *m;
+	int ret = 0, r;
+
+	if (!t->cpu_nid || t->nr_cpu_ids <= 0)
+		return 0;
+	online = calloc(bytes, 1);
+	m = calloc(bytes, 1);
+	if (!online || !m) {
+		free(online);
+		free(m);
+		return -ENOMEM;
+	}
+	r = read_cpu_online(t, sysfs_root, online);
+	for (int i = 0; i < t->nr_nodes; i++) {
+		int nid = t->nids[i];
+		char path[PATH_MAX], buf[4096];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root, nid);
+		n = nl_read_file(path, buf, sizeof(buf));
+		if (n == -ENOENT)
+			continue;	/* no NUMA (node 0 holds every CPU), or node gone */
+		if (n < 0 || nl_parse_cpulist(buf, m, t->nr_cpu_ids) < 0) {
+			if (!ret)
+				ret = n < 0 ? (int)n : -EINVAL;
+			continue;
+		}
+		memcpy(t->node[nid].cpus, m, bytes);
+		topo_apply_online(t, nid, r ? NULL : online);
+	}
+	free(online);
+	free(m);
 	return ret;
 }
 

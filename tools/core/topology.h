@@ -48,11 +48,49 @@ struct nl_topo {
  * any node cpulist). A machine without devices/system/node (CONFIG_NUMA=n)
  * is reported as one node 0 holding all possible CPUs, memory unknown (0).
  *
+ * Each node's CPUs are those of its cpulist that devices/system/cpu/online
+ * names (all of them when that file is absent).
+ *
  * Returns 0, or -E2BIG if an online node id is >= NL_MAX_NODES (t->err says
- * which), -EINVAL on unparsable files, -ENOMEM, or another -errno from
+ * which and what the limit is), -EINVAL on unparsable files, -ENOMEM, or another -errno from
  * reading. On error @t is left freed (zeroed) except t->err.
  */
 int nl_topo_load(struct nl_topo *t, const char *sysfs_root);
+
+/*
+ * nl_node_possible - 1 + the highest node id in
+ * devices/system/node/possible under @sysfs_root (falling back to
+ * .../online; 1 without devices/system/node, CONFIG_NUMA=n). This is the
+ * count per-node BPF values are sized for. Returns it, or -EINVAL on an
+ * unparsable list, or another -errno from reading.
+ */
+int nl_node_possible(const char *sysfs_root);
+
+/*
+ * nl_node_limit_check - whether numalens can run on the machine under
+ * @sysfs_root: every possible node id below NL_MAX_NODES. Returns the
+ * possible node count (as nl_node_possible()), or -E2BIG with a one-line
+ * message in @err naming the limit and the highest node id, or another
+ * -errno (message in @err).
+ */
+int nl_node_limit_check(const char *sysfs_root, char *err, size_t errlen);
+
+/*
+ * nl_topo_refresh_cpus - follow CPU hotplug: re-read the cpulist of every
+ * online node of @t and devices/system/cpu/online, so that each node's mask,
+ * nr_cpus and cpulist hold its online CPUs only and the CPU -> node map
+ * drops offline CPUs (cheap: one small file per node, once per interval).
+ * Returns 0, or -errno of the first failure (@t keeps its old figures for
+ * that node).
+ */
+int nl_topo_refresh_cpus(struct nl_topo *t, const char *sysfs_root);
+
+/*
+ * nl_cpulist_format - write bitmap @mask of @nbits bits as a sysfs list
+ * ("0-3,8") into @buf of @len bytes ("" when empty; cut short, never
+ * overrun, when too long). Returns the number of bits set.
+ */
+int nl_cpulist_format(const uint8_t *mask, int nbits, char *buf, size_t len);
 
 /*
  * nl_topo_refresh_mem - re-read MemTotal/MemFree of every online node of @t

@@ -199,6 +199,7 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 	double busy[NL_MAX_NODES];
 
 	nl_topo_refresh_mem(&c->topo, c->o.sysfs_root);
+	nl_topo_refresh_cpus(&c->topo, c->o.sysfs_root);	/* CPU hotplug */
 	read_numastat(c, cur);
 	nl_cpu_times_read(c->o.procfs_root, c->cpu_cur, c->nr_cpu_slots);
 	nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy);
@@ -216,7 +217,7 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 		n->nid = nid;
 		n->nr_cpus = tn->nr_cpus;
 		snprintf(n->cpulist, sizeof(n->cpulist), "%s", tn->cpulist);
-		n->cpu_busy_pct = isnan(busy[nid]) ? 0 : busy[nid];
+		n->cpu_busy_pct = busy[nid];	/* NaN without online CPUs: JSON null */
 		n->mem_total_bytes = tn->mem_total_bytes;
 		n->mem_free_bytes = tn->mem_free_bytes;
 		n->mem_used_bytes = d64(tn->mem_total_bytes, tn->mem_free_bytes);

@@ -202,7 +202,8 @@ struct nl_node {
 	int nid;
 	int nr_cpus;
 	char cpulist[128];			/* as in sysfs, e.g. "0-3,8" */
-	double cpu_busy_pct;			/* from /proc/stat over the interval, 0..100 */
+	double cpu_busy_pct;			/* from /proc/stat over the interval, 0..100;
+						 * NaN: no online CPU (or no tick) */
 	uint64_t mem_total_bytes, mem_free_bytes, mem_used_bytes;
 	struct nl_numastat numastat;		/* delta */
 	struct nl_numastat numastat_total;	/* absolute, as read */

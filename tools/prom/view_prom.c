@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,6 +421,17 @@ static void fam_node_memory(struct nl_buf *b, const struct nl_snapshot *s)
 	for (int i = 0; i < s->nr_nodes; i++) {
 		snprintf(nid, sizeof(nid), "%d", s->nodes[i].nid);
 		nl_prom_sample1_u64(b, "numalens_node_cpus", "node", nid, (uint64_t)s->nodes[i].nr_cpus);
+	}
+	nl_prom_family(b, "numalens_node_cpu_busy_ratio", "gauge",
+		       "Busy share of the node's online CPUs over the last interval (/proc/stat), 0..1; "
+		       "no sample for a node without online CPUs.");
+	for (int i = 0; i < s->nr_nodes; i++) {
+		if (!isfinite(s->nodes[i].cpu_busy_pct))
+			continue;
+		snprintf(nid, sizeof(nid), "%d", s->nodes[i].nid);
+		nl_prom_open(b, "numalens_node_cpu_busy_ratio", NULL);
+		nl_prom_label(b, "node", nid);
+		nl_prom_close_dbl(b, s->nodes[i].cpu_busy_pct / 100.0, 4);
 	}
 }
 

@@ -163,15 +163,15 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	nl_lot_weights(&c->in, &c->w);
 	{
 		u64 fig[NL_MAX_NODES] = { 0 };
-		uint32_t was = c->dry_mask;
+		uint64_t was = c->dry_mask;
 
 		for (int i = 0; i < n.nr_nodes; i++)
 			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
 		c->dry_mask = nl_lot_drop_dry(&c->w, fig, c->dry, a->cfg.step_pages);
 		if (c->dry_mask != was)
 			for (int i = 0; i < NL_MAX_NODES; i++)
-				if ((c->dry_mask ^ was) & (1u << i))
-					logf_(a, c, "node %d %s", i, c->dry_mask & (1u << i)
+				if ((c->dry_mask ^ was) & (1ull << i))
+					logf_(a, c, "node %d %s", i, c->dry_mask & (1ull << i)
 					      ? "freed nothing in its last step: no tickets until its figures change"
 					      : "figures changed: tickets again");
 	}
@@ -200,7 +200,7 @@ static int pick(struct nl_ra *a, struct nl_ra_cg *c, uint32_t *reason)
 		for (int k = 0; k < NL_MAX_NODES; k++) {
 			int nid = (c->rr_next + k) % NL_MAX_NODES;
 
-			if (c->w.eligible & (1u << nid)) {
+			if (c->w.eligible & (1ull << nid)) {
 				c->rr_next = nid + 1;
 				c->draws_rr[nid]++;
 				*reason = NL_LOT_OK;

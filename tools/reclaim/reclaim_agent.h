@@ -69,7 +69,7 @@ struct nl_ra_cg {
 	/* per node: 0, or 1 + its figure when its last step freed nothing
 	 * (nl_lot_drop_dry: no tickets until the figure moves) */
 	u64 dry[NL_MAX_NODES];
-	uint32_t dry_mask;	/* nodes left out at the last refresh */
+	uint64_t dry_mask;	/* nodes left out at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
 	bool stuck;		/* last pass stopped on no progress */

@@ -23,6 +23,7 @@
 #include "migrate.skel.h"
 #include "vmscan.skel.h"
 #include "ksyms.h"
+#include "topology.h"
 #include "vmscan_types.h"
 
 #define BPFFS_MAGIC	0xcafe4a11
@@ -197,6 +198,26 @@ static int attach_all(struct nl_bpf *b, struct bpf_object *obj)
 	return 0;
 }
 
+/* True when one of b's links runs program p (attach_all reports a failed
+ * attach only as a missing figure; a caller that changes its reading of the
+ * figures on it asks here). */
+static bool attached(const struct nl_bpf *b, const struct bpf_program *p)
+{
+	struct bpf_prog_info pi = { 0 };
+	__u32 len = sizeof(pi);
+
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(p), &pi, &len))
+		return false;
+	for (int i = 0; i < b->nr_links; i++) {
+		struct bpf_link_info li = { 0 };
+		__u32 ll = sizeof(li);
+
+		if (!bpf_link_get_info_by_fd(bpf_link__fd(b->links[i]), &li, &ll) && li.prog_id == pi.id)
+			return true;
+	}
+	return false;
+}
+
 void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on)
 {
 	if (b->sched && b->sched->bss)
@@ -218,9 +239,14 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
 	s->rodata->nl_pidns_inum = b->pidns_inum;
+	s->rodata->nl_nr_nodes = (u32)b->nr_nodes;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
 				  tp_btf_exists(vm, "sched_process_exit"));
-	size_percpu(s->maps.sched_stats, b->nr_cpus, sizeof(struct nl_sched_val), budget);
+	if (bpf_map__set_value_size(s->maps.sched_stats, (u32)nl_sched_val_size(b->nr_nodes))) {
+		nl_sched__destroy(s);
+		return -EINVAL;
+	}
+	size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
 	if (nl_sched__load(s)) {
 		int e = -errno;
 
@@ -421,9 +447,12 @@ static bool tp_btf_memcg_arg(const struct btf *vm, const char *name)
 }
 
 /* vmscan: the *_v7 begin programs when the kernel passes the memcg (7.x),
- * else *_v6 (6.18); proactive entry points from kallsyms. */
-static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
-		       size_t budget)
+ * else *_v6 (6.x) with memcg_target (fentry) naming the memcg when
+ * @fentry; proactive entry points from kallsyms. -EAGAIN: the load with
+ * the fentry program failed (some hosts refuse fentry with EPERM), try
+ * again without it. */
+static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+			    size_t budget, bool fentry)
 {
 	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
 	struct nl_vmscan *v;
@@ -431,6 +460,9 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 	uint64_t lo[2], hi[2];
 	bool v7 = tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
 		  tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
+	/* 6.x kernels: the memcg comes from an fentry on this function */
+	bool memcg_fn = fentry && !v7 &&
+			btf__find_by_name_kind(vm, "try_to_free_mem_cgroup_pages", BTF_KIND_FUNC) > 0;
 
 	if (!tp_btf_exists(vm, "mm_vmscan_lru_shrink_inactive")) {
 		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
@@ -442,6 +474,7 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 	struct { struct bpf_program *p; const char *tp; bool want; } pr[] = {
 		{ v->progs.memcg_begin_v7, "mm_vmscan_memcg_reclaim_begin", v7 },
 		{ v->progs.memcg_begin_v6, "mm_vmscan_memcg_reclaim_begin", !v7 },
+		{ v->progs.memcg_target, NULL, memcg_fn },
 		{ v->progs.memcg_end, "mm_vmscan_memcg_reclaim_end", true },
 		{ v->progs.direct_begin_v7, "mm_vmscan_direct_reclaim_begin", v7 },
 		{ v->progs.direct_begin_v6, "mm_vmscan_direct_reclaim_begin", !v7 },
@@ -457,7 +490,7 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 		{ v->progs.reclaim_pages, "mm_vmscan_reclaim_pages", true },
 	};
 	for (size_t i = 0; i < sizeof(pr) / sizeof(pr[0]); i++) {
-		bool have = pr[i].want && tp_btf_exists(vm, pr[i].tp);
+		bool have = pr[i].want && (!pr[i].tp || tp_btf_exists(vm, pr[i].tp));
 
 		bpf_program__set_autoload(pr[i].p, have);
 		if (pr[i].want && !have)
@@ -478,15 +511,30 @@ static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const stru
 	if (nl_vmscan__load(v)) {
 		int e = -errno;
 
-		add_missing(b, "reclaim: BPF load failed (%s)", load_why(o, e));
 		nl_vmscan__destroy(v);
+		if (memcg_fn)
+			return -EAGAIN;
+		add_missing(b, "reclaim: BPF load failed (%s)", load_why(o, e));
 		return 0;
 	}
 	b->vmscan = v;
 	attach_all(b, v->obj);
 	b->have_vmscan = true;
-	b->vmscan_memcg_arg = v7;
+	b->vmscan_memcg_arg = v7 || (memcg_fn && attached(b, v->progs.memcg_target));
 	return 0;
+}
+
+/* See open_vmscan_with: with the fentry program first, without on -EAGAIN. */
+static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+		       size_t budget)
+{
+	size_t len = strlen(b->missing);
+	int r = open_vmscan_with(b, o, vm, budget, true);
+
+	if (r != -EAGAIN)
+		return r;
+	b->missing[len] = '\0';	/* the retry says it again */
+	return open_vmscan_with(b, o, vm, budget, false);
 }
 
 int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen)
@@ -523,6 +571,14 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 	b->nr_cpus = libbpf_num_possible_cpus();
 	if (b->nr_cpus <= 0) {
 		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));
+		btf__free(vm);
+		return NL_EXIT_FAIL;
+	}
+	b->nr_nodes = nl_node_possible("/sys");
+	if (b->nr_nodes < 1 || b->nr_nodes > NL_MAX_NODES) {
+		/* nl_cli_open() has refused more nodes than that already */
+		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node (%s)",
+			 b->nr_nodes < 0 ? strerror(-b->nr_nodes) : "out of range");
 		btf__free(vm);
 		return NL_EXIT_FAIL;
 	}

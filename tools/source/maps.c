@@ -40,6 +40,7 @@ static int for_each(int fd, size_t ksz, size_t vsz, int cpus,
 struct read_ctx {
 	struct nl_counts_table *t[2];	/* by enum nl_id_kind */
 	struct nl_node_counts *nodes;
+	int nr_nodes;			/* run_ns slots of a sched_stats value */
 };
 
 /* Counters of the id @key names into *@c (NULL for an unknown kind,
@@ -56,23 +57,25 @@ static int id_counts(struct read_ctx *ctx, const struct nl_id_key *key, struct n
 static int on_sched(const void *k, const void *vals, int cpus, void *p)
 {
 	const struct nl_id_key *key = k;
-	const struct nl_sched_val *v = vals;
 	struct read_ctx *ctx = p;
+	size_t stride = nl_sched_val_size(ctx->nr_nodes);	/* a multiple of 8 */
 	struct nl_counts *c;
 	int e = id_counts(ctx, key, &c);
 
 	if (e || !c)
 		return e;
 	for (int cpu = 0; cpu < cpus; cpu++) {
-		for (int n = 0; n < NL_MAX_NODES; n++) {
-			c->run_ns[n] += v[cpu].run_ns[n];
+		const struct nl_sched_val *v = (const void *)((const char *)vals + stride * (size_t)cpu);
+
+		for (int n = 0; n < ctx->nr_nodes; n++) {
+			c->run_ns[n] += v->run_ns[n];
 			if (key->kind == NL_KIND_CGROUP)
-				ctx->nodes[n].run_ns += v[cpu].run_ns[n];
+				ctx->nodes[n].run_ns += v->run_ns[n];
 		}
 		for (int b = 0; b < NL_LOC_BUCKETS; b++)
-			c->loc_ns[b] += v[cpu].loc_ns[b];
-		c->nofault_ns += v[cpu].nofault_ns;
-		c->slices += v[cpu].slices;
+			c->loc_ns[b] += v->loc_ns[b];
+		c->nofault_ns += v->nofault_ns;
+		c->slices += v->slices;
 	}
 	return 0;
 }
@@ -211,7 +214,8 @@ static int on_migrate(const void *k, const void *vals, int cpus, void *p)
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES])
 {
-	struct read_ctx ctx = { .t = { tgids, cgroups }, .nodes = nodes };
+	struct read_ctx ctx = { .t = { tgids, cgroups }, .nodes = nodes,
+				.nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
 	int e = 0;
 
 	nl_counts_clear(tgids);
@@ -219,7 +223,7 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 	memset(nodes, 0, sizeof(*nodes) * NL_MAX_NODES);
 	if (b->sched)
 		e = for_each(bpf_map__fd(b->sched->maps.sched_stats), sizeof(struct nl_id_key),
-			     sizeof(struct nl_sched_val), b->nr_cpus, on_sched, &ctx);
+			     nl_sched_val_size(ctx.nr_nodes), b->nr_cpus, on_sched, &ctx);
 	if (!e && b->alloc)
 		e = for_each(bpf_map__fd(b->alloc->maps.alloc_stats), sizeof(struct nl_alloc_key),
 			     sizeof(struct nl_alloc_val), b->nr_cpus, on_alloc, &ctx);

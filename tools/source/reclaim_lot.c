@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "reclaim_lot.h"
+#include "topology.h"
 #include "loader.h"
 #include "lottery.skel.h"
 
@@ -21,6 +22,7 @@ struct nl_lot_bpf {
 	void (*fn)(void *, const struct nl_lot_event *);
 	void *fn_ctx;
 	int nr_cpus;
+	int nr_nodes;		/* node slots of lot_draws per (slot, source) */
 };
 
 static bool lot_verbose;
@@ -32,8 +34,16 @@ static int lot_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* Draw counters for the possible nodes only (see NL_LOT_DRAW_IDX). */
+static void size_draws(struct nl_lot_bpf *l)
+{
+	l->skel->rodata->lot_nr_nodes = (uint32_t)l->nr_nodes;
+	bpf_map__set_max_entries(l->skel->maps.lot_draws,
+				 NL_LOT_MAX_CG * NL_LOT_NR_SOURCES * (uint32_t)l->nr_nodes);
+}
+
 int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool verbose,
-		const char *btf_path, bool *have_limit, char *err, size_t errlen)
+		const char *btf_path, int min_nodes, bool *have_limit, char *err, size_t errlen)
 {
 	struct nl_lot_bpf *l = calloc(1, sizeof(*l));
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = btf_path);
@@ -59,6 +69,15 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 		return e;
 	}
 	l->nr_cpus = libbpf_num_possible_cpus();
+	l->nr_nodes = nl_node_possible("/sys");
+	if (l->nr_nodes > 0 && l->nr_nodes < min_nodes)
+		l->nr_nodes = min_nodes;
+	if (l->nr_nodes < 1 || l->nr_nodes > NL_LOT_MAX_NODES) {
+		/* the command has refused more nodes than that already */
+		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node");
+		free(l);
+		return NL_EXIT_FAIL;
+	}
 	l->skel = nl_lottery__open_opts(&oo);
 	if (!l->skel) {
 		snprintf(err, errlen, "cannot open the lottery BPF object: %s", strerror(errno));
@@ -67,6 +86,7 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 	}
 	l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
 	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
+	size_draws(l);
 	if (!attach_limit) {
 		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
 		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
@@ -83,6 +103,7 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 		}
 		l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
 	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
+		size_draws(l);
 		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
 		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
 		attach_limit = false;
@@ -147,7 +168,7 @@ int nl_lot_manage(struct nl_lot_bpf *l, uint64_t cgid)
 int nl_lot_unmanage(struct nl_lot_bpf *l, uint64_t cgid)
 {
 	int s = slot_of(l, cgid);
-	struct nl_lot_counts *zero;
+	struct nl_lot_novictim *zero;
 	uint32_t k;
 
 	if (s < 0)
@@ -158,6 +179,12 @@ int nl_lot_unmanage(struct nl_lot_bpf *l, uint64_t cgid)
 	if (zero) {
 		k = (uint32_t)s;
 		bpf_map_update_elem(bpf_map__fd(l->skel->maps.lot_counts), &k, zero, BPF_ANY);
+		/* zero has nr_cpus * sizeof(struct nl_lot_novictim) >= nr_cpus u64s */
+		for (int src = 0; src < NL_LOT_NR_SOURCES; src++)
+			for (int n = 0; n < l->nr_nodes; n++) {
+				k = NL_LOT_DRAW_IDX(s, src, n, l->nr_nodes);
+				bpf_map_update_elem(bpf_map__fd(l->skel->maps.lot_draws), &k, zero, BPF_ANY);
+			}
 		free(zero);
 	}
 	{
@@ -202,28 +229,43 @@ int nl_lot_draw(struct nl_lot_bpf *l, uint64_t cgid, uint32_t *reason)
 int nl_lot_read_counts(struct nl_lot_bpf *l, uint64_t cgid, struct nl_lot_counts *c)
 {
 	int s = slot_of(l, cgid);
-	struct nl_lot_counts *per;
+	struct nl_lot_novictim *per;
+	uint64_t *d;
 	uint32_t k;
+	int e = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (s < 0)
 		return s;
 	per = calloc((size_t)l->nr_cpus, sizeof(*per));
-	if (!per)
-		return -ENOMEM;
+	d = calloc((size_t)l->nr_cpus, sizeof(*d));
+	if (!per || !d) {
+		e = -ENOMEM;
+		goto out;
+	}
 	k = (uint32_t)s;
 	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_counts), &k, per)) {
-		free(per);
-		return -errno;
+		e = -errno;
+		goto out;
 	}
-	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
-		uint64_t *dst = (uint64_t *)c, *src = (uint64_t *)&per[cpu];
-
-		for (size_t i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
-			dst[i] += src[i];
-	}
+	for (int cpu = 0; cpu < l->nr_cpus; cpu++)
+		for (int src = 0; src < NL_LOT_NR_SOURCES; src++)
+			for (int r = 0; r < NL_LOT_NR_REASONS; r++)
+				c->novictim[src][r] += per[cpu].n[src][r];
+	for (int src = 0; src < NL_LOT_NR_SOURCES; src++)
+		for (int n = 0; n < l->nr_nodes; n++) {
+			k = NL_LOT_DRAW_IDX(s, src, n, l->nr_nodes);
+			if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_draws), &k, d)) {
+				e = -errno;
+				goto out;
+			}
+			for (int cpu = 0; cpu < l->nr_cpus; cpu++)
+				c->draws[src][n] += d[cpu];
+		}
+out:
 	free(per);
-	return 0;
+	free(d);
+	return e;
 }
 
 uint64_t nl_lot_lost(struct nl_lot_bpf *l)

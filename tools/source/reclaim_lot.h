@@ -20,11 +20,14 @@ struct nl_lot_bpf;
  * @attach_limit, attach the mm_vmscan_memcg_reclaim_begin hook (missing
  * tracepoint: *@*have_limit = false, not an error). libbpf's log goes to
  * stderr only when @verbose. @btf_path: --btf (NULL: the kernel's BTF),
- * checked by nl_btf_check(). Returns 0 or an enum nl_exit code with a
- * one-line message in @err.
+ * checked by nl_btf_check(). Draws are counted per node for the possible
+ * nodes (/sys/devices/system/node/possible), or for @min_nodes when that is
+ * more (a test drawing over a table of more nodes than its host has; 0 for
+ * real use). Returns 0 or an enum nl_exit code with a one-line message in
+ * @err.
  */
 int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool verbose,
-		const char *btf_path, bool *have_limit, char *err, size_t errlen);
+		const char *btf_path, int min_nodes, bool *have_limit, char *err, size_t errlen);
 
 /* Give memcg @cgid (kernfs id) a slot. Returns the slot, the existing one
  * if already managed, or -ENOSPC when NL_LOT_MAX_CG are in use. */

@@ -5,6 +5,7 @@
  * (ours and numatop-style -d comparisons) can match numbers.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -96,9 +97,13 @@ static void print_nodes(FILE *out, const struct nl_snapshot *s)
 		const struct nl_node *n = &s->nodes[i];
 		const struct nl_numastat *ns = &n->numastat;
 
-		fprintf(out, "%4d %-12s %6.1f %10.1f %10.1f %10llu %10llu %12llu %10llu %10llu "
+		char busy[16] = "-";	/* no online CPU: no figure */
+
+		if (isfinite(n->cpu_busy_pct))
+			snprintf(busy, sizeof(busy), "%.1f", n->cpu_busy_pct);
+		fprintf(out, "%4d %-12s %6s %10.1f %10.1f %10llu %10llu %12llu %10llu %10llu "
 			"%10llu %10llu %10llu %12llu %10llu %10llu",
-			n->nid, n->cpulist, n->cpu_busy_pct,
+			n->nid, n->cpulist[0] ? n->cpulist : "-", busy,
 			n->mem_used_bytes / MIB, n->mem_free_bytes / MIB,
 			(unsigned long long)ns->numa_hit, (unsigned long long)ns->numa_miss,
 			(unsigned long long)ns->numa_foreign, (unsigned long long)ns->interleave_hit,

@@ -10,6 +10,7 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <math.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -565,8 +566,13 @@ static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 
 	switch (kind) {
 	case NC_NODE: snprintf(b, sz, "%d", n->nid); break;
-	case NC_CPUS: snprintf(b, sz, "%s", n->cpulist); break;
-	case NC_CPU: snprintf(b, sz, "%.1f", n->cpu_busy_pct); break;
+	case NC_CPUS: snprintf(b, sz, "%s", n->cpulist[0] ? n->cpulist : "-"); break;
+	case NC_CPU:
+		if (isfinite(n->cpu_busy_pct))
+			snprintf(b, sz, "%.1f", n->cpu_busy_pct);
+		else
+			snprintf(b, sz, "-");	/* no online CPU */
+		break;
 	case NC_USED: snprintf(b, sz, "%.0f", n->mem_used_bytes / MIB); break;
 	case NC_FREE: snprintf(b, sz, "%.0f", n->mem_free_bytes / MIB); break;
 	case NC_HIT: nl_fmt_num(b, sz, (double)ns->numa_hit); break;

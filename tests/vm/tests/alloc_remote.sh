@@ -8,7 +8,7 @@
 # (nodes[].bpf vs nodes[].numastat, summed over the intervals; numastat
 # counts allocation events, the same unit as BPF events_*), and the
 # process's own BPF events agree with numastat within 1% too.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null	# keep the shell (and its children) on node 0

@@ -2,7 +2,7 @@
 # nlwork pinned to node 2's CPU, in cgroup /a/b, gets >= 95% of its run time
 # on node 2 (processes[].run_ns_by_node), cgroup /a/b shows that time, and
 # its parent /a (hierarchical: own tasks plus descendants) shows the same.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=120
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=120 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null

@@ -4,7 +4,7 @@
 # to node 3 (base pages, THP off): allocated_bytes_total{node="3"} and
 # remote_allocated_bytes_total of that cgroup reach >= 95% of 64 MiB, its CPU
 # time is on node 1, every node has its numastat series, and SIGTERM exits 0.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null

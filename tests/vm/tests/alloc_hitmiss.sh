@@ -11,7 +11,7 @@
 # deltas over the intervals nlwork ran in (>= 100,000 allocations): per
 # node within 1% where the node has a share of its own, summed over the
 # nodes within 1% of the window's allocations.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=200
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=200 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null	# keep the shell (and its children) on node 0

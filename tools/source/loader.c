@@ -309,13 +309,51 @@ static bool use_page_flags(const struct btf *vm, const struct nl_bpf_opts *o,
 #endif
 }
 
+/* Open and load the alloc object, with the tp_btf programs when @by_page
+ * (layout @pl), else the classic ones; @lru: the class join too. Returns
+ * the loaded object, or NULL with errno set. */
+static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o,
+				   const struct nl_page_layout *pl, bool by_page, bool lru,
+				   size_t budget)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
+	struct nl_alloc *a = nl_alloc__open_opts(&oo);
+	int e;
+
+	if (!a)
+		return NULL;
+	a->rodata->nl_cgroup_mode = o->cgroup_mode;
+	a->rodata->nl_pidns_inum = b->pidns_inum;
+	a->rodata->nl_track_class = lru;
+	if (by_page) {
+		a->rodata->nl_node_shift = pl->node_shift;
+		a->rodata->nl_node_mask = pl->node_mask;
+		a->rodata->nl_zone_shift = pl->zone_shift;
+		a->rodata->nl_zone_mask = pl->zone_mask;
+	}
+	bpf_program__set_autoload(a->progs.handle_page_alloc, by_page);
+	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
+	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
+	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
+	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
+	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
+	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
+	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
+	if (nl_alloc__load(a)) {
+		e = errno;
+		nl_alloc__destroy(a);
+		errno = e;
+		return NULL;
+	}
+	return a;
+}
+
 static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
 		      size_t budget)
 {
 	struct nl_page_layout pl;
 	bool by_page = use_page_flags(vm, o, &pl);
 	struct nl_alloc *a;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
 	int e;
 
@@ -329,34 +367,24 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	if (o->track_class && !lru)
 		add_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = nl_alloc__open_opts(&oo);
-	if (!a)
-		return -errno;
-	a->rodata->nl_cgroup_mode = o->cgroup_mode;
-	a->rodata->nl_pidns_inum = b->pidns_inum;
-	a->rodata->nl_track_class = lru;
-	if (by_page) {
-		a->rodata->nl_node_shift = pl.node_shift;
-		a->rodata->nl_node_mask = pl.node_mask;
-		a->rodata->nl_zone_shift = pl.zone_shift;
-		a->rodata->nl_zone_mask = pl.zone_mask;
-		lru = lru && tp_btf_exists(vm, "mm_lru_insertion");
+	a = load_alloc(b, o, &pl, by_page, by_page ? lru && tp_btf_exists(vm, "mm_lru_insertion") : lru,
+		       budget);
+	/* a verifier that refuses the struct page reads (older kernels) still
+	 * takes the classic programs and the pfn table */
+	if (!a && by_page) {
+		if (verbose)
+			fprintf(stderr, "numalens: the tp_btf allocation programs did not load (%s); using the pfn table\n",
+				strerror(errno));
+		by_page = false;
+		a = load_alloc(b, o, &pl, false, lru, budget);
 	}
-	bpf_program__set_autoload(a->progs.handle_page_alloc, by_page);
-	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
-	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
-	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
-	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
-	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
-	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
-	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
-	if (nl_alloc__load(a)) {
+	if (!a) {
 		e = -errno;
-		add_missing(b, "page allocations: BPF load failed (%s)",
-			    load_why(o, e));
-		nl_alloc__destroy(a);
+		add_missing(b, "page allocations: BPF load failed (%s)", load_why(o, e));
 		return 0;
 	}
+	if (by_page)
+		lru = lru && tp_btf_exists(vm, "mm_lru_insertion");
 	b->alloc = a;
 	e = map_alloc_slots(b);
 	if (e) {

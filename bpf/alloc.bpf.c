@@ -252,6 +252,31 @@ static __always_inline void lru_insertion(struct nl_pending_page *p, u64 flags)
 	count(&key, p->order);
 }
 
+/* struct page's and struct folio's flags word: an unsigned long up to 6.17,
+ * memdesc_flags_t (a struct holding it) since; first in both, but CO-RE
+ * matches the field's type, so each layout has its flavour. */
+struct page___ul {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+struct folio___ul {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+static __always_inline u64 page_flags(const struct page *page)
+{
+	if (bpf_core_field_exists(struct page___ul, flags))
+		return *(const u64 *)((const void *)page + bpf_core_field_offset(struct page___ul, flags));
+	return *(const u64 *)((const void *)page + bpf_core_field_offset(struct page, flags));
+}
+
+static __always_inline u64 folio_flags(const struct folio *folio)
+{
+	if (bpf_core_field_exists(struct folio___ul, flags))
+		return *(const u64 *)((const void *)folio + bpf_core_field_offset(struct folio___ul, flags));
+	return *(const u64 *)((const void *)folio + bpf_core_field_offset(struct folio, flags));
+}
+
 /* A struct page's address as a join key. The verifier allows no
  * arithmetic on a BTF pointer but the difference of two pointers (to a
  * privileged loader), so the key is the distance from the pending map,
@@ -278,7 +303,7 @@ int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp
 		return 0;
 	}
 	addr = PAGE_KEY(page);
-	flags = *(const u64 *)((const void *)page + bpf_core_field_offset(struct page, flags));
+	flags = page_flags(page);
 	key.page_nid = (flags >> nl_node_shift) & nl_node_mask;
 	key.zone = (flags >> nl_zone_shift) & nl_zone_mask;
 	page_alloc(&key, addr, page_slot(addr), order);
@@ -302,7 +327,7 @@ int BPF_PROG(handle_lru_insertion, struct folio *folio)
 	barrier_var(mapping);	/* the verifier needs the difference first */
 	if (mapping & 1)
 		flags |= PAGEMAP_ANONYMOUS;
-	pgflags = *(const u64 *)((const void *)folio + bpf_core_field_offset(struct folio, flags));
+	pgflags = folio_flags(folio);
 	if (pgflags & (1ULL << (bpf_core_enum_value(enum pageflags, PG_swapbacked) & 63)))
 		flags |= PAGEMAP_SWAPBACKED;
 	lru_insertion(p, flags);

@@ -7,12 +7,17 @@
  * neither local nor remote; a page whose class we never saw is left
  * unclassified rather than guessed.
  *
- * Classic tracepoints, not tp_btf: tp_btf/mm_page_alloc hands us a struct
- * page *, and turning it into a pfn needs vmemmap_base, which hosts without
- * CONFIG_KALLSYMS_ALL do not expose. The classic record carries the pfn.
- *
- * The page's node and zone come from a pfn range table that user space
- * builds from sysfs memory blocks and /proc/zoneinfo (pfn_table map).
+ * Two ways to the page's node and zone, one loaded:
+ *  - tp_btf (handle_page_alloc, handle_lru_insertion): from the struct
+ *    page's flags word, where the kernel keeps both (page_to_nid(),
+ *    page_zonenum()): | NODE | ZONE | ... | FLAGS | from the top bit down
+ *    with a sparse vmemmap. User space derives the widths from BTF
+ *    (nl_page_layout) and picks this path when it can; the LRU join is
+ *    then keyed by the struct page's address (a folio's is its head
+ *    page's).
+ *  - classic tracepoints (the *_pfn programs): the record carries the
+ *    pfn, and a range table that user space builds from sysfs memory
+ *    blocks and /proc/zoneinfo (pfn_table map) gives node and zone.
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
@@ -31,7 +36,27 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set before load: record movable pages for the LRU join. */
 const volatile bool nl_track_class = true;
+/* Set before load for the tp_btf programs: node = (flags >> shift) & mask,
+ * the same for the zone (see the top of this file). */
+const volatile u32 nl_node_shift = 0, nl_node_mask = 0;
+const volatile u32 nl_zone_shift = 0, nl_zone_mask = 0;
+/* Set before load: alloc_slots entries per CPU - 1 (a power of two - 1). */
+const volatile u32 nl_slot_mask = NL_ALLOC_SLOTS_MAX - 1;
 
+/* The hot path's counters: per CPU, a direct-mapped table of slots, each
+ * a key and its monotonic counters (nl_types.h). A slot is an inlined
+ * array access where a hash map costs a hashed lookup; user space reads
+ * the table through mmap, with no system call. Sized by user space to
+ * nr_cpus * (nl_slot_mask + 1). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, NL_ALLOC_SLOTS_MAX);
+	__type(key, u32);
+	__type(value, struct nl_alloc_slot);
+} alloc_slots SEC(".maps");
+
+/* Keys whose slot another key holds. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 65536);	/* resized by user space to its memory budget */
@@ -58,21 +83,57 @@ struct {
 
 static const struct nl_alloc_val zero_alloc;
 
-static __always_inline void count(u64 id, u8 kind, u32 why, u8 cpu_nid,
-				  u8 page_nid, u8 zone, u8 class, u32 order)
+/* The key as two words, for hashing and comparing. */
+static __always_inline u64 key_w0(const struct nl_alloc_key *k)
 {
-	struct nl_alloc_key key = {
-		.id = id, .kind = kind, .cpu_nid = cpu_nid,
-		.page_nid = page_nid, .zone = zone, .class = class,
-	};
+	return k->cgroup_id;
+}
+
+static __always_inline u64 key_w1(const struct nl_alloc_key *k)
+{
+	return *(const u64 *)((const char *)k + 8);
+}
+
+static __always_inline u64 key_w2(const struct nl_alloc_key *k)
+{
+	return *(const u64 *)((const char *)k + 16);
+}
+
+/* Count one allocation of 2^@order pages under @k: in this CPU's slot for
+ * it when the slot is free or already its own, else in the hash. */
+static __always_inline void count(const struct nl_alloc_key *k, u32 order)
+{
+	u64 w0 = key_w0(k), w1 = key_w1(k), w2 = key_w2(k), pages = 1ULL << (order & 31);
+	u32 idx = (u32)(((w0 ^ ((w1 ^ w2) * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL) >> 40);
+	struct nl_alloc_slot *s;
 	struct nl_alloc_val *v;
 
-	v = nl_lookup_or_init(&alloc_stats, &key, &zero_alloc, why,
-			      kind == NL_KIND_CGROUP ? id : 0);
-	if (!v)
+	idx = bpf_get_smp_processor_id() * (nl_slot_mask + 1) + (idx & nl_slot_mask);
+	s = bpf_map_lookup_elem(&alloc_slots, &idx);
+	if (s) {
+		if (s->val.events && key_w0(&s->key) == w0 && key_w1(&s->key) == w1 &&
+		    key_w2(&s->key) == w2) {
+			s->val.events++;
+			s->val.pages += pages;
+			return;
+		}
+		if (!s->val.events) {
+			/* claim it: the key first, events last, since user
+			 * space reads events == 0 as a free slot */
+			nl_note_cgroup(k->cgroup_id);
+			s->key = *k;
+			s->val.pages = pages;
+			s->val.events = 1;
+			return;
+		}
+	}
+	v = nl_lookup_or_init(&alloc_stats, k, &zero_alloc, NL_DROP_TASK_MAP_FULL, k->cgroup_id);
+	if (!v) {
+		nl_drop(NL_DROP_CGROUP_MAP_FULL);	/* lost to both views */
 		return;
+	}
 	v->events++;
-	v->pages += 1ULL << (order & 31);
+	v->pages += pages;
 }
 
 static __always_inline u8 class_of(int migratetype)
@@ -84,16 +145,204 @@ static __always_inline u8 class_of(int migratetype)
 	return NL_CLASS_KERNEL;
 }
 
+/* mempolicy modes (uapi/linux/mempolicy.h: an unnamed enum, so not
+ * relocatable; the values are ABI) */
+#define NL_MPOL_PREFERRED 1
+#define NL_MPOL_BIND 2
+#define NL_MPOL_INTERLEAVE 3
+#define NL_MPOL_PREFERRED_MANY 5
+#define NL_MPOL_WEIGHTED_INTERLEAVE 6
+
+/* The node the current allocation was meant for, as numastat's
+ * numa_hit/numa_miss/numa_foreign judge it (the preferred zone's node),
+ * from the task's mempolicy, since the tracepoint does not carry it:
+ *  - default and local policies: the allocating CPU's node @cpu_nid;
+ *  - preferred: its node;
+ *  - bind and preferred-many: @cpu_nid when the mask holds it, else the
+ *    lowest node of the mask (the kernel takes the nearest: the same for
+ *    a one-node mask);
+ *  - interleave: the node the page went to (the kernel prefers the
+ *    node it picked, which is where the page lands unless that node is
+ *    full).
+ * A VMA policy set with mbind() is not visible here; nor is the node an
+ * explicit alloc_pages_node() names. NL_NID_UNKNOWN past NL_MAX_NODES. */
+static __always_inline u8 pref_node(u32 cpu_nid, u8 page_nid)
+{
+	struct mempolicy *pol = bpf_get_current_task_btf()->mempolicy;
+	u64 mask;
+	u16 mode;
+
+	if (!pol)
+		return cpu_nid;
+	mode = pol->mode;
+	if (mode == NL_MPOL_INTERLEAVE || mode == NL_MPOL_WEIGHTED_INTERLEAVE)
+		return page_nid;
+	if (mode != NL_MPOL_PREFERRED && mode != NL_MPOL_BIND && mode != NL_MPOL_PREFERRED_MANY)
+		return cpu_nid;
+	mask = pol->nodes.bits[0];
+	if (mode != NL_MPOL_PREFERRED && cpu_nid < 64 && (mask & (1ULL << cpu_nid)))
+		return cpu_nid;
+	if (!mask)
+		return NL_NID_UNKNOWN;
+	/* the lowest set bit's index, by halving */
+	u32 n = 0;
+
+	if (!(mask & 0xffffffffULL)) { n += 32; mask >>= 32; }
+	if (!(mask & 0xffff)) { n += 16; mask >>= 16; }
+	if (!(mask & 0xff)) { n += 8; mask >>= 8; }
+	if (!(mask & 0xf)) { n += 4; mask >>= 4; }
+	if (!(mask & 0x3)) { n += 2; mask >>= 2; }
+	if (!(mask & 0x1))
+		n += 1;
+	return n < NL_MAX_NODES ? n : NL_NID_UNKNOWN;
+}
+
+/* The common part of both page_alloc programs: count one call for the
+ * current task, and remember a movable page under @addr (its pfn or its
+ * struct page's address: what the LRU program of the same kind sees) for
+ * the class join. @key has class, page_nid and zone set. */
+static __always_inline void page_alloc(struct nl_alloc_key *key, u64 addr, u32 slot, u32 order)
+{
+	u32 cpu_nid = bpf_get_numa_node_id();
+	struct nl_pending_page *p;
+
+	if (cpu_nid >= NL_MAX_NODES) {
+		nl_drop(NL_DROP_NODE_RANGE);
+		return;
+	}
+	key->cpu_nid = cpu_nid;
+	key->pref_nid = key->zone == NL_ZONE_FAILED ? NL_NID_UNKNOWN : pref_node(cpu_nid, key->page_nid);
+	key->cgroup_id = nl_current_cgroup_id();
+	key->tgid = (u32)nl_current_tgid();
+	count(key, order);
+	if (!nl_track_class || key->class != NL_CLASS_MOVABLE || key->zone == NL_ZONE_FAILED)
+		return;
+	p = bpf_map_lookup_elem(&pending, &slot);
+	if (p) {
+		if (p->pfn)	/* still waiting for its LRU: lost */
+			nl_drop(NL_DROP_PENDING_FULL);
+		p->pfn = addr;
+		p->key = *key;
+		p->order = order;
+	}
+}
+
+/* The pending entry of the page under @addr (as page_alloc() stored it)
+ * in @slot, or NULL. */
+static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 slot)
+{
+	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
+
+	return p && p->pfn == addr && addr ? p : NULL;
+}
+
+/* The LRU half of the join, for the pending entry @p; @flags in the
+ * classic record's PAGEMAP_* bits. */
+static __always_inline void lru_insertion(struct nl_pending_page *p, u64 flags)
+{
+	struct nl_alloc_key key = p->key;
+
+	p->pfn = 0;	/* consumed */
+	if (flags & PAGEMAP_ANONYMOUS)
+		key.class = NL_CLASS_ANON;
+	else if (flags & PAGEMAP_SWAPBACKED)
+		key.class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
+	else
+		key.class = NL_CLASS_FILE;
+	count(&key, p->order);
+}
+
+/* struct page's and struct folio's flags word: an unsigned long up to 6.17,
+ * memdesc_flags_t (a struct holding it) since; first in both, but CO-RE
+ * matches the field's type, so each layout has its flavour. */
+struct page___ul {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+struct folio___ul {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+static __always_inline u64 page_flags(const struct page *page)
+{
+	if (bpf_core_field_exists(struct page___ul, flags))
+		return *(const u64 *)((const void *)page + bpf_core_field_offset(struct page___ul, flags));
+	return *(const u64 *)((const void *)page + bpf_core_field_offset(struct page, flags));
+}
+
+static __always_inline u64 folio_flags(const struct folio *folio)
+{
+	if (bpf_core_field_exists(struct folio___ul, flags))
+		return *(const u64 *)((const void *)folio + bpf_core_field_offset(struct folio___ul, flags));
+	return *(const u64 *)((const void *)folio + bpf_core_field_offset(struct folio, flags));
+}
+
+/* A struct page's address as a join key. The verifier allows no
+ * arithmetic on a BTF pointer but the difference of two pointers (to a
+ * privileged loader), so the key is the distance from the pending map,
+ * which is the same in both programs; never 0. */
+#define PAGE_KEY(p) ((u64)(p) - (u64)&pending)
+
+/* The join slot of a page key: pages are 64 bytes apart or more, so the
+ * low bits say nothing. */
+static __always_inline u32 page_slot(u64 key)
+{
+	return (u32)(key >> 6) & (NL_PENDING_SLOTS - 1);
+}
+
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
+{
+	struct nl_alloc_key key = { .class = class_of(migratetype) };
+	u64 addr, flags;
+
+	if (!page) {
+		key.page_nid = NL_NID_UNKNOWN;
+		key.zone = NL_ZONE_FAILED;
+		page_alloc(&key, 0, 0, order);
+		return 0;
+	}
+	addr = PAGE_KEY(page);
+	flags = page_flags(page);
+	key.page_nid = (flags >> nl_node_shift) & nl_node_mask;
+	key.zone = (flags >> nl_zone_shift) & nl_zone_mask;
+	page_alloc(&key, addr, page_slot(addr), order);
+	return 0;
+}
+
+SEC("tp_btf/mm_lru_insertion")
+int BPF_PROG(handle_lru_insertion, struct folio *folio)
+{
+	u64 addr = PAGE_KEY(folio), mapping, flags = 0, pgflags;
+	struct nl_pending_page *p = pending_of(addr, page_slot(addr));
+
+	/* the folio's flags only for a page we wait for */
+	if (!p)
+		return 0;
+	/* anon: the low bit of ->mapping (PAGE_MAPPING_ANON), as the classic
+	 * record's PAGEMAP_ANONYMOUS, read through a pointer difference like
+	 * PAGE_KEY (the map's address is aligned, so the bit is mapping's);
+	 * swap-backed: PG_swapbacked */
+	mapping = PAGE_KEY(folio->mapping);
+	barrier_var(mapping);	/* the verifier needs the difference first */
+	if (mapping & 1)
+		flags |= PAGEMAP_ANONYMOUS;
+	pgflags = folio_flags(folio);
+	if (pgflags & (1ULL << (bpf_core_enum_value(enum pageflags, PG_swapbacked) & 63)))
+		flags |= PAGEMAP_SWAPBACKED;
+	lru_insertion(p, flags);
+	return 0;
+}
+
 SEC("tracepoint/kmem/mm_page_alloc")
-int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
+int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 {
 	u64 pfn = ctx->pfn;
-	u32 order = ctx->order;
-	u8 class = class_of(ctx->migratetype);
-	u32 cpu_nid = bpf_get_numa_node_id();
-	u64 tgid = nl_current_tgid();
-	u64 cgid = nl_current_cgroup_id();
-	u8 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN;
+	struct nl_alloc_key key = {
+		.page_nid = NL_NID_UNKNOWN,
+		.zone = NL_ZONE_UNKNOWN,
+		.class = class_of(ctx->migratetype),
+	};
 	u32 zero = 0;
 	struct nl_pfn_table *t = bpf_map_lookup_elem(&pfn_table, &zero);
 
@@ -101,67 +350,29 @@ int handle_page_alloc(struct trace_event_raw_mm_page_alloc *ctx)
 	 * count nothing rather than "unknown node". */
 	if (!t || !t->n)
 		return 0;
-	if (cpu_nid >= NL_MAX_NODES) {
-		nl_drop(NL_DROP_NODE_RANGE);
-		return 0;
-	}
 	if (pfn == (u64)-1) {
-		zone = NL_ZONE_FAILED;
+		key.zone = NL_ZONE_FAILED;
 	} else {
 		int i = nl_pfn_table_search(t, pfn);
 
 		if (i >= 0 && i < NL_MAX_PFN_RANGES) {
-			page_nid = t->r[i].nid;
-			zone = t->r[i].zone;
+			key.page_nid = t->r[i].nid;
+			key.zone = t->r[i].zone;
 		} else {
 			nl_drop(NL_DROP_PFN_UNKNOWN);
 		}
 	}
-	count(tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, cpu_nid, page_nid, zone, class, order);
-	count(cgid, NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, cpu_nid, page_nid, zone, class, order);
-
-	if (nl_track_class && class == NL_CLASS_MOVABLE && zone != NL_ZONE_FAILED) {
-		u32 slot = pfn & (NL_PENDING_SLOTS - 1);
-		struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
-
-		if (p) {
-			if (p->pfn)	/* still waiting for its LRU: lost */
-				nl_drop(NL_DROP_PENDING_FULL);
-			p->pfn = pfn;
-			p->tgid = tgid;
-			p->cgroup_id = cgid;
-			p->cpu_nid = cpu_nid;
-			p->page_nid = page_nid;
-			p->zone = zone;
-			p->order = order;
-		}
-	}
+	page_alloc(&key, pfn, pfn & (NL_PENDING_SLOTS - 1), ctx->order);
 	return 0;
 }
 
 SEC("tracepoint/pagemap/mm_lru_insertion")
-int handle_lru_insertion(struct trace_event_raw_mm_lru_insertion *ctx)
+int handle_lru_insertion_pfn(struct trace_event_raw_mm_lru_insertion *ctx)
 {
 	u64 pfn = ctx->pfn;
-	u64 flags = ctx->flags;
-	u32 slot = pfn & (NL_PENDING_SLOTS - 1);
-	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
-	struct nl_pending_page pg;
-	u8 class;
+	struct nl_pending_page *p = pending_of(pfn, pfn & (NL_PENDING_SLOTS - 1));
 
-	if (!p || p->pfn != pfn || !pfn)
-		return 0;
-	pg = *p;
-	p->pfn = 0;	/* consumed */
-	if (flags & PAGEMAP_ANONYMOUS)
-		class = NL_CLASS_ANON;
-	else if (flags & PAGEMAP_SWAPBACKED)
-		class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
-	else
-		class = NL_CLASS_FILE;
-	count(pg.tgid, NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, pg.cpu_nid, pg.page_nid,
-	      pg.zone, class, pg.order);
-	count(pg.cgroup_id, NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, pg.cpu_nid,
-	      pg.page_nid, pg.zone, class, pg.order);
+	if (p)
+		lru_insertion(p, ctx->flags);
 	return 0;
 }

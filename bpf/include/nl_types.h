@@ -129,21 +129,50 @@ struct nl_comm {
 	char comm[16];
 };
 
-/* alloc map key: one entry per (kind, id, cpu node, page node, zone, class). */
+/* alloc key: one counter per (process, cgroup, CPU node, page node, zone,
+ * class, preferred node). One key serves both views: user space sums it
+ * into the process's and the cgroup's figures, so each event costs one
+ * counter update, not two. 24 bytes: three words to hash and compare. */
 struct nl_alloc_key {
-	u64 id;
-	u8 kind;	/* enum nl_id_kind */
+	u64 cgroup_id;	/* the allocating task's cgroup (see nl_cgroup_mode);
+			 * NL_CGROUP_RETIRED: see below */
+	u32 tgid;	/* as numalens' pid namespace sees it; NL_TGID_OTHER_NS,
+			 * NL_TGID_RETIRED */
 	u8 cpu_nid;	/* node of the allocating CPU */
 	u8 page_nid;	/* node of the page, from the pfn table; NL_NID_UNKNOWN */
 	u8 zone;	/* zone index in its node (ZONE_DMA=0, DMA32, NORMAL, MOVABLE...) */
 	u8 class;	/* enum nl_alloc_class */
-	u8 pad[3];
+	u8 pref_nid;	/* the node the allocation was meant for (numastat's
+			 * hit/miss/foreign), from the task's mempolicy;
+			 * NL_NID_UNKNOWN */
+	u8 pad[7];
 };
+
+/* Keys only user space writes, so that a process's and a cgroup's sums
+ * stay monotonic when the other half of a key is retired: an exited
+ * process's counts move to (NL_TGID_RETIRED, its cgroup), a removed
+ * cgroup's counts of a process to (that tgid, NL_CGROUP_RETIRED), and
+ * both to (NL_TGID_RETIRED, NL_CGROUP_RETIRED), kept for the node figures. */
+#define NL_TGID_RETIRED 0xfffffffeu
+#define NL_CGROUP_RETIRED (~0ULL)
 
 struct nl_alloc_val {
 	u64 events;	/* allocator calls (what numastat counts) */
 	u64 pages;	/* base pages: sum of 1 << order */
 };
+
+/* One slot of the per-CPU direct-mapped counter table (alloc_slots map,
+ * CPU c's slots at [c * slots_per_cpu, (c + 1) * slots_per_cpu)): a key
+ * and its monotonic counters. events == 0: the slot is free. A key whose
+ * slot another key holds is counted in the alloc_stats hash instead. */
+struct nl_alloc_slot {
+	struct nl_alloc_key key;
+	struct nl_alloc_val val;
+};
+
+/* Slots per CPU at most (a power of two; the loader may use fewer to fit
+ * its memory budget). */
+#define NL_ALLOC_SLOTS_MAX 4096
 
 /* Allocation failures (pfn == -1) use the same key with page_nid =
  * NL_NID_UNKNOWN and zone = NL_ZONE_FAILED; class is the requested one. */
@@ -151,13 +180,10 @@ struct nl_alloc_val {
 /* A movable page waiting to reach an LRU, so that its anon/file/shmem
  * class can be charged to whoever allocated it (pending map, keyed by pfn). */
 struct nl_pending_page {
-	u64 pfn;	/* 0: free slot (pfn 0 is never handed out) */
-	u64 tgid;
-	u64 cgroup_id;
-	u8 cpu_nid;
-	u8 page_nid;
-	u8 zone;
-	u8 order;
+	u64 pfn;	/* the pfn, or the struct page address (tp_btf);
+			 * 0: free slot (pfn 0 is never handed out) */
+	struct nl_alloc_key key;	/* as counted at mm_page_alloc */
+	u32 order;
 	u32 pad;
 };
 

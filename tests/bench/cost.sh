@@ -12,6 +12,9 @@
 #     program, sysctl kernel.bpf_stats_enabled held on for this phase)
 #     give each program's ns/event per round, for RUNS rounds of a
 #     page-fault, a switch-heavy, a long-slice and a fork/exit load.
+#  A2. the same for the page-fault load with each arm attached alone,
+#     in rotating order (attached at once, the first program on a hook
+#     pays the cache misses the later ones ride on).
 #  B. slowdown: arms none / numalens top --batch -d 1 / numalens export
 #     --interval 5 (scraped every 5 s) / bpftrace, in an order that rotates
 #     every run, RUNS runs; each arm runs the page-fault workload and
@@ -24,12 +27,17 @@
 #  D. export at 2,000 cgroups x 4 nodes (synthetic snapshot, real HTTP
 #     server): render time, scrape latency, peak RSS (VmHWM).
 # Raw records in build/bench/cost.raw; table on stdout.
+# PHASES (default "nsev solo slow owncpu export") and NSEV_LOADS (default
+# "fault switch long exit") pick parts, e.g. PHASES=nsev NSEV_LOADS=fault
+# for the allocation hooks alone.
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 NL=${NL:-$B/numalens}; WORK=$B/tests/nlwork; EMPTY=$B/tests/bench_empty.bpf.o
 RUNS=${RUNS:-7}; EXTRA=${EXTRA:-1000}; WINDOW=${WINDOW:-8}
 PIPE_LOOPS=${PIPE_LOOPS:-200000}
+PHASES=${PHASES:-nsev solo slow owncpu export}
+NSEV_LOADS=${NSEV_LOADS:-fault switch long exit}
 OUT=$B/bench; mkdir -p "$OUT"
 RAW=$OUT/cost.raw; : > "$RAW"
 TMP=$(mktemp -d /tmp/nl-bench-cost.XXXXXX)
@@ -136,6 +144,19 @@ start_arm() {
 	esac
 }
 
+# emit_nsev ROUND PHASE BPFTRACE_IDS: NSEV records from $TMP/s0 and s1
+# (prog_stats before and after); owner: who loaded it (for the bpftrace
+# programs, the probe)
+emit_nsev() {
+	join <(sort "$TMP/s0") <(sort "$TMP/s1") | awk -v r="$1" -v ph="$2" -v bt="$3" '
+		BEGIN { nb = split(bt, b, " "); for (i = 1; i <= nb; i++) isbt[b[i]] = 1 }
+		{ cnt = $6 - $3; ns = $7 - $4; name = $2
+		  if (isbt[$1]) { arm = "bpftrace"; name = ($2 ~ /page_alloc/) ? "page_alloc" : "sched_switch" }
+		  else if (name ~ /^empty_/) { arm = "empty"; sub(/^empty_/, "", name) }
+		  else { arm = "numalens"; sub(/^handle_/, "", name) }
+		  print "NSEV round=" r, "phase=" ph, "arm=" arm, "prog=" name, "cnt=" cnt, "ns=" ns }' >> "$RAW"
+}
+
 # --- A. ns/event, all attached at once ----------------------------------------
 phase_nsev() {
 	local r p ids=() nl_pid bt_pid ph
@@ -150,7 +171,7 @@ phase_nsev() {
 	start_bpftrace || return 1; bt_pid=$ARM_PID; ARM_PID=
 	ids+=($(prog_ids "$nl_pid") $(prog_ids "$bt_pid"))
 	for r in $(seq 1 "$RUNS"); do
-		for ph in fault switch long exit; do
+		for ph in $NSEV_LOADS; do
 			prog_stats "${ids[@]}" > "$TMP/s0"
 			case $ph in
 			fault) fault_load ;;
@@ -160,18 +181,41 @@ phase_nsev() {
 			exit) for i in $(seq 1 200); do /bin/true; done ;;
 			esac
 			prog_stats "${ids[@]}" > "$TMP/s1"
-			# owner: who loaded it (for the bpftrace programs, the probe)
-			join <(sort "$TMP/s0") <(sort "$TMP/s1") | awk -v r="$r" -v ph="$ph" -v bt="$(prog_ids "$bt_pid" | tr '\n' ' ')" '
-				BEGIN { nb = split(bt, b, " "); for (i = 1; i <= nb; i++) isbt[b[i]] = 1 }
-				{ cnt = $6 - $3; ns = $7 - $4; name = $2
-				  if (isbt[$1]) { arm = "bpftrace"; name = ($2 ~ /page_alloc/) ? "page_alloc" : "sched_switch" }
-				  else if (name ~ /^empty_/) { arm = "empty"; sub(/^empty_/, "", name) }
-				  else { arm = "numalens"; sub(/^handle_/, "", name) }
-				  print "NSEV round=" r, "phase=" ph, "arm=" arm, "prog=" name, "cnt=" cnt, "ns=" ns }' >> "$RAW"
+			emit_nsev "$r" "$ph" "$(prog_ids "$bt_pid" | tr '\n' ' ')"
 		done
 	done
 	kill -INT "$nl_pid" "$bt_pid" 2>/dev/null; wait "$nl_pid" "$bt_pid" 2>/dev/null
 	rm -rf "$PIN"
+	echo "$old_stats" > /proc/sys/kernel/bpf_stats_enabled
+}
+
+# --- A2. ns/event, each arm alone ---------------------------------------------
+# Attached at once, the first program on a hook pays the cache misses on
+# what the others read after it (the task's cgroup, the page): each arm
+# alone, in rotating order, RUNS rounds of the page-fault load.
+phase_solo() {
+	local r k a arms=(numalens empty bpftrace) ids p bt
+	echo 1 > /proc/sys/kernel/bpf_stats_enabled
+	for r in $(seq 1 "$RUNS"); do
+		for k in 0 1 2; do
+			a=${arms[$(( (r + k) % 3 ))]}; ids=(); bt=
+			case $a in
+			numalens) start_top || continue; ids=($(prog_ids "$ARM_PID")) ;;
+			bpftrace) start_bpftrace || continue; bt=$(prog_ids "$ARM_PID" | tr '\n' ' '); ids=($bt) ;;
+			empty)
+				mkdir -p "$PIN"
+				bpftool prog loadall "$EMPTY" "$PIN" autoattach || continue
+				for p in page_alloc lru_insertion; do
+					ids+=($(bpftool link show pinned "$PIN/empty_$p" | awk '{ for (i = 1; i < NF; i++) if ($i == "prog") { print $(i + 1); exit } }'))
+				done ;;
+			esac
+			prog_stats "${ids[@]}" > "$TMP/s0"
+			fault_load
+			prog_stats "${ids[@]}" > "$TMP/s1"
+			emit_nsev "$r" solo "$bt"
+			if [ "$a" = empty ]; then rm -rf "$PIN"; else stop_arm; fi
+		done
+	done
 	echo "$old_stats" > /proc/sys/kernel/bpf_stats_enabled
 }
 
@@ -230,8 +274,5 @@ phase_export() {
 }
 
 echo "1. Cost against the floor and the peer ($RUNS rounds per figure; kernel $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
-phase_nsev
-phase_slow
-phase_owncpu
-phase_export
+for ph in $PHASES; do phase_$ph; done
 awk -v EXTRA="$EXTRA" -v FAULT_PAGES=$(( 256 * 1024 * 1024 / $(getconf PAGESIZE) * 4 )) -f tests/bench/cost_report.awk "$RAW"

@@ -13,6 +13,17 @@ trap 'cleanup_hook 2>/dev/null; rm -rf "$TMP"' EXIT
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 note() { echo "  $*"; }
+# thp_off: base pages only for this test, so N MiB is N * 256 allocator
+# calls; restored at exit (a test with a cleanup_hook of its own calls
+# thp_restore from it)
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+old_thp=
+thp_off() {
+	old_thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP 2>/dev/null || echo "")
+	[ -n "$old_thp" ] && echo never > $THP
+}
+thp_restore() { [ -n "$old_thp" ] && echo "$old_thp" > $THP; }
+cleanup_hook() { thp_restore; }
 
 [ "$(id -u)" = 0 ] || skip "live tests need root (CAP_BPF, CAP_PERFMON): run 'sudo make test'"
 for f in "$NL" "$WORK" "$JQ"; do [ -x "$f" ] || fail "$f is not built: run 'make' first"; done

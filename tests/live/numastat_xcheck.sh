@@ -16,11 +16,7 @@
 #    before it, times the number of workload intervals. The FAIL line says
 #    which part of the bound was the host's.
 . "$(dirname "$0")/common.bash"
-THP=/sys/kernel/mm/transparent_hugepage/enabled
-old_thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP 2>/dev/null || echo "")
-# base pages only, so 512 MiB is 131072 allocator calls
-[ -n "$old_thp" ] && echo never > $THP
-cleanup_hook() { [ -n "$old_thp" ] && echo "$old_thp" > $THP; }
+thp_off
 J=$TMP/top.jsonl
 start_top "$J" 1 600
 top_more_lines "$J" 3	# control intervals: the host without the workload

@@ -89,8 +89,9 @@ static void check_common_keys(const cJSON *row)
 	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns_total")), 8);
 	KEYS(a, "alloc", "events_local", "events_remote", "pages_local", "pages_remote",
 	     "remote_ratio", "pages_by_node", "pages_by_class", "fail_events",
+	     "events_hit", "events_miss",
 	     "events_local_total", "events_remote_total", "pages_local_total",
-	     "pages_remote_total", "fail_events_total");
+	     "pages_remote_total", "fail_events_total", "events_hit_total", "events_miss_total");
 	KEYS(get(a, "pages_by_class"), "pages_by_class", "kernel", "reclaimable", "movable",
 	     "anon", "file", "shmem", "unclassified");
 	KEYS(m, "migrate", "move_numa", "swap_numa", "stick_numa", "pages_ok", "pages_fail",
@@ -121,7 +122,8 @@ static void test_top_level(void **state)
 	cJSON *src = get(r, "sources");
 	KEYS(src, "sources", "sched", "alloc", "alloc_class", "migrate", "numa_balancing",
 	     "vm_numa_stat", "sched_ext", "cgroup_mode", "cgroup_root", "missing", "vmscan",
-	     "vmscan_memcg_arg", "mglru");
+	     "vmscan_memcg_arg", "mglru", "sysctl");
+	KEYS(get(src, "sysctl"), "sysctl", "kernel.numa_balancing", "vm.numa_stat", "vm.zone_reclaim_mode");
 	assert_true(cJSON_IsTrue(get(src, "numa_balancing")));
 	assert_string_equal(get(src, "cgroup_mode")->valuestring, "v2");
 	assert_string_equal(get(src, "cgroup_root")->valuestring, "/sys/fs/cgroup");
@@ -171,8 +173,17 @@ static void test_nodes(void **state)
 	struct nl_snapshot s;
 
 	assert_int_equal(fix_build(&s, true), 0);
+	/* two zones, named as /proc/zoneinfo names them */
+	s.nr_zones = 2;
+	snprintf(s.zone_names[0], sizeof(s.zone_names[0]), "DMA32");
+	snprintf(s.zone_names[1], sizeof(s.zone_names[1]), "Normal");
+	s.nodes[0].bpf_pages_by_zone[1] = 777;
+	s.nodes[0].bpf_events_foreign = 5;
+	s.pgalloc[1] = 780;
 	cJSON *r = parse(&s, NULL, NULL), *nodes = get(r, "nodes");
 	assert_int_equal(cJSON_GetArraySize(nodes), 2);
+	KEYS(get(r, "pgalloc"), "pgalloc", "DMA32", "Normal");
+	assert_near(num(get(r, "pgalloc"), "Normal"), 780, 0);
 	cJSON *n0 = cJSON_GetArrayItem(nodes, 0);
 	KEYS(n0, "node", "nid", "cpus", "nr_cpus", "cpu_busy_pct", "mem_total_bytes",
 	     "mem_free_bytes", "mem_used_bytes", "numastat", "numastat_total",
@@ -187,7 +198,10 @@ static void test_nodes(void **state)
 	assert_near(num(get(n0, "numastat_total"), "numa_hit"), 123456789, 0);
 	assert_near(num(n0, "numastat_unattributed"), 12, 0);
 	KEYS(get(n0, "bpf"), "bpf", "events_local", "events_other", "events_from_remote",
-	     "pages", "run_ns");
+	     "events_hit", "events_miss", "events_foreign", "pages", "pages_by_zone", "run_ns");
+	KEYS(get(get(n0, "bpf"), "pages_by_zone"), "pages_by_zone", "DMA32", "Normal");
+	assert_near(num(get(get(n0, "bpf"), "pages_by_zone"), "Normal"), 777, 0);
+	assert_near(num(get(n0, "bpf"), "events_foreign"), 5, 0);
 	assert_near(num(get(n0, "bpf"), "events_from_remote"), 911, 0);
 	assert_near(num(get(n0, "bpf"), "run_ns"), 3.4e9, 0);
 	assert_near(num(cJSON_GetArrayItem(nodes, 1), "nid"), 1, 0);

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #define MPOL_DEFAULT 0
+#define MPOL_PREFERRED 1
 #define MPOL_BIND 2
 #define MASK_LONGS 16 /* 1024 nodes */
 #define MAX_THREADS 256
@@ -48,6 +49,7 @@ struct opts {
 	const char *cpu;       /* --cpu list, NULL = leave affinity alone */
 	const char *after_cpu; /* --after-cpu list */
 	int node;              /* --node, -1 = no binding */
+	int mode;              /* MPOL_BIND, or MPOL_PREFERRED with --preferred */
 	long anon_mib, file_mib, shmem_mib;
 	const char *file_path;
 	int threads, repeat;
@@ -63,7 +65,7 @@ struct opts {
 	int access_stats;      /* --access-stats: count walked pages on another node */
 };
 
-static struct opts o = { .node = -1, .threads = 1, .repeat = 1 };
+static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1 };
 static long page_sz;
 static long touched_pages; /* summed by threads under lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -183,8 +185,9 @@ static void bind_region(void *p, size_t len, int node)
 		return;
 	}
 	mask[node / 64] = 1UL << (node % 64);
-	if (syscall(SYS_mbind, p, len, MPOL_BIND, mask, MASK_LONGS * 64, 0))
-		die(1, "mbind(MPOL_BIND, node %d): %s", node, strerror(errno));
+	if (syscall(SYS_mbind, p, len, o.mode, mask, MASK_LONGS * 64, 0))
+		die(1, "mbind(%s, node %d): %s", o.mode == MPOL_BIND ? "MPOL_BIND" : "MPOL_PREFERRED",
+		    node, strerror(errno));
 }
 
 /* set_policy: process policy MPOL_BIND to node, or MPOL_DEFAULT when node < 0. */
@@ -197,8 +200,9 @@ static void set_policy(int node)
 		return;
 	}
 	mask[node / 64] = 1UL << (node % 64);
-	if (syscall(SYS_set_mempolicy, MPOL_BIND, mask, MASK_LONGS * 64))
-		die(1, "set_mempolicy(MPOL_BIND, node %d): %s", node, strerror(errno));
+	if (syscall(SYS_set_mempolicy, o.mode, mask, MASK_LONGS * 64))
+		die(1, "set_mempolicy(%s, node %d): %s", o.mode == MPOL_BIND ? "MPOL_BIND" : "MPOL_PREFERRED",
+		    node, strerror(errno));
 }
 
 /* map_touch: mmap len bytes (flags), bind them, write every page; return the
@@ -381,6 +385,7 @@ static void usage(FILE *f)
 	fputs("usage: nlwork [options]\n"
 	      "  --cpu LIST        pin to these CPUs (\"1\", \"0-1\", \"0,2-3\")\n"
 	      "  --node N          bind memory to node N (MPOL_BIND) before allocating\n"
+	      "  --preferred       with --node: prefer node N (MPOL_PREFERRED) instead of binding\n"
 	      "  --anon MIB        allocate and write every page of MIB anonymous memory\n"
 	      "  --file MIB        write then read a file of MIB (page cache); needs --file-path\n"
 	      "  --file-path P     the file for --file\n"
@@ -442,7 +447,7 @@ static void parse(int argc, char **argv)
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
 		{ "wait-file", 1, 0, 'w' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
-		{ "access-stats", 0, 0, 'X' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "access-stats", 0, 0, 'X' }, { "preferred", 0, 0, 'M' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -452,6 +457,7 @@ static void parse(int argc, char **argv)
 		switch (c) {
 		case 'c': o.cpu = optarg; break;
 		case 'n': o.node = (int)num("node", optarg); break;
+		case 'M': o.mode = MPOL_PREFERRED; break;
 		case 'a': o.anon_mib = (long)num("anon", optarg); break;
 		case 'f': o.file_mib = (long)num("file", optarg); break;
 		case 'F': o.file_path = optarg; break;

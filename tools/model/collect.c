@@ -34,6 +34,9 @@ struct nl_collector {
 	struct nl_counts_table cg_tot, prev_cg_tot;	/* hierarchical */
 	struct nl_node_counts nodes[NL_MAX_NODES], prev_nodes[NL_MAX_NODES];
 	struct nl_numastat numastat_prev[NL_MAX_NODES];
+	int nr_zones;
+	char zone_names[NL_NR_ZONES][NL_ZONE_NAME_MAX];
+	uint64_t pgalloc_prev[NL_NR_ZONES];
 	struct nl_cpu_times *cpu_prev, *cpu_cur;
 	int nr_cpu_slots;
 	struct nl_cgroup_map cgmap;
@@ -120,6 +123,9 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		nl_collect_close(c);
 		return e;
 	}
+	n = nl_zone_names(zoneinfo, c->zone_names, NL_NR_ZONES);
+	c->nr_zones = n > 0 ? n : 0;
+	nl_vmstat_pgalloc(o->procfs_root, c->zone_names, c->nr_zones, c->pgalloc_prev);
 	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
 	if (!e && !(c->ra_rd = nl_ra_reader_new()))
 		e = -ENOMEM;
@@ -173,6 +179,20 @@ static uint64_t d64(uint64_t a, uint64_t b)
 	return a >= b ? a - b : 0;
 }
 
+/* Zone names and the kernel's pgalloc_<zone> deltas into @s. */
+static void fill_zones(struct nl_collector *c, struct nl_snapshot *s)
+{
+	uint64_t cur[NL_NR_ZONES];
+
+	s->nr_zones = c->nr_zones;
+	memcpy(s->zone_names, c->zone_names, sizeof(s->zone_names));
+	if (nl_vmstat_pgalloc(c->o.procfs_root, c->zone_names, c->nr_zones, cur))
+		return;
+	for (int z = 0; z < c->nr_zones; z++)
+		s->pgalloc[z] = d64(cur[z], c->pgalloc_prev[z]);
+	memcpy(c->pgalloc_prev, cur, sizeof(cur));
+}
+
 static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 {
 	struct nl_numastat cur[NL_MAX_NODES];
@@ -187,6 +207,7 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 	if (!s->nodes)
 		return -ENOMEM;
 	s->nr_nodes = c->topo.nr_nodes;
+	fill_zones(c, s);
 	for (int i = 0; i < c->topo.nr_nodes; i++) {
 		int nid = c->topo.nids[i];
 		const struct nl_topo_node *tn = &c->topo.node[nid];
@@ -206,6 +227,13 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 		n->bpf_events_other = d64(bc->events_other, bp->events_other);
 		n->bpf_events_from_remote = d64(bc->events_from_remote, bp->events_from_remote);
 		n->bpf_pages = d64(bc->pages, bp->pages);
+		n->bpf_events_hit = d64(bc->events_hit, bp->events_hit);
+		n->bpf_events_miss = d64(bc->events_miss, bp->events_miss);
+		n->bpf_events_foreign = d64(bc->events_foreign, bp->events_foreign);
+		for (int z = 0; z < NL_NR_ZONES; z++) {
+			n->bpf_pages_by_zone[z] = d64(bc->pages_by_zone[z], bp->pages_by_zone[z]);
+			n->bpf_pages_by_zone_total[z] = bc->pages_by_zone[z];
+		}
 		n->run_ns = d64(bc->run_ns, bp->run_ns);
 		n->numastat_unattributed = d64(n->numastat.local_node + n->numastat.other_node,
 					       n->bpf_events_local + n->bpf_events_other);
@@ -760,6 +788,11 @@ static void fill_sources(struct nl_collector *c, struct nl_snapshot *s)
 	src->numa_balancing = nb > 0;
 	nl_bpf_set_numa_balancing(c->b, src->numa_balancing);
 	src->vm_numa_stat = ns != 0;	/* absent sysctl (old kernels): always counted */
+	src->sysctl_numa_balancing = nb < 0 ? -1 : nb;
+	src->sysctl_numa_stat = ns < 0 ? -1 : ns;
+	src->sysctl_zone_reclaim_mode = nl_sysctl_read_int(c->o.procfs_root, "vm/zone_reclaim_mode");
+	if (src->sysctl_zone_reclaim_mode < 0)
+		src->sysctl_zone_reclaim_mode = -1;
 	src->cgroup_mode = c->o.cgroup_mode;
 	snprintf(src->cgroup_root, sizeof(src->cgroup_root), "%s", c->o.cgroup_root);
 	snprintf(src->missing, sizeof(src->missing), "%s", c->b->missing);

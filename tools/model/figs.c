@@ -60,6 +60,10 @@ void nl_figs_compute(struct nl_figs *f, const struct nl_counts *cur, const struc
 	a->pages_local_total = cur->pages_local;
 	a->pages_remote_total = cur->pages_remote;
 	a->fail_events_total = cur->fail_events;
+	a->events_hit = d(cur->events_hit, p->events_hit);
+	a->events_miss = d(cur->events_miss, p->events_miss);
+	a->events_hit_total = cur->events_hit;
+	a->events_miss_total = cur->events_miss;
 
 	m->move_numa = d(cur->move_numa, p->move_numa);
 	m->swap_numa = d(cur->swap_numa, p->swap_numa);

@@ -21,6 +21,7 @@
 #include "names.h"
 #include "vmscan_types.h"
 #include "procfs.h"
+#include "zones.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
  * (8 buckets of L/(L+R+1), L local and R remote faults). */
@@ -45,10 +46,14 @@ struct nl_alloc_figs {
 	uint64_t pages_by_class[NL_NR_CLASSES];	/* delta, enum nl_alloc_class */
 	uint64_t pages_unclassified;	/* MOVABLE - (ANON+FILE+SHMEM), clamped >= 0 */
 	uint64_t fail_events;		/* delta: pfn == -1 (never local or remote) */
+	uint64_t events_hit;		/* delta: page on the preferred node (bpf/alloc.bpf.c
+					 * pref_node(): from the task's mempolicy) */
+	uint64_t events_miss;		/* delta: page on another node than the preferred */
 	/* since start (or since the process/cgroup was first seen) */
 	uint64_t events_local_total, events_remote_total;
 	uint64_t pages_local_total, pages_remote_total;
 	uint64_t fail_events_total;
+	uint64_t events_hit_total, events_miss_total;
 	/* since start, the monotonic twins of pages_by_node/pages_by_class
 	 * (Prometheus counters, view_prom.c) */
 	uint64_t pages_by_node_total[NL_MAX_NODES];
@@ -234,6 +239,12 @@ struct nl_node {
 						 * (what numastat counts as other_node) */
 	uint64_t bpf_events_from_remote;	/* allocated on nid's CPUs, page elsewhere */
 	uint64_t bpf_pages;			/* pages allocated on this node */
+	/* against the preferred node, as numastat's numa_hit, numa_miss
+	 * and numa_foreign (delta, events) */
+	uint64_t bpf_events_hit, bpf_events_miss, bpf_events_foreign;
+	/* the same by zone index (names in nl_snapshot.zone_names): delta,
+	 * and as read (monotonic while the keys that hold them live) */
+	uint64_t bpf_pages_by_zone[NL_NR_ZONES], bpf_pages_by_zone_total[NL_NR_ZONES];
 	/* numastat (local_node + other_node) minus the BPF events for this
 	 * node, clamped at 0: allocations mm_page_alloc does not fire for,
 	 * such as the bulk allocator, shown apart rather
@@ -275,6 +286,11 @@ struct nl_sources {
 	bool vm_numa_stat;	/* /proc/sys/vm/numa_stat != 0: numastat cross-check valid */
 	bool sched_ext;		/* a sched_ext scheduler was enabled: locality only
 				 * for tasks whose fault counters moved */
+	/* the sysctls as read this interval, -1 where the kernel has none */
+	int sysctl_numa_balancing;	/* kernel.numa_balancing (bit 1: memory tiering) */
+	int sysctl_numa_stat;		/* vm.numa_stat */
+	int sysctl_zone_reclaim_mode;	/* vm.zone_reclaim_mode: != 0 reclaims on the
+					 * local node before going remote */
 	int cgroup_mode;	/* enum nl_cgroup_mode */
 	char cgroup_root[256];	/* mount point the cgroup paths are relative to */
 	char missing[512];	/* human list of what is unavailable and why */
@@ -291,6 +307,13 @@ struct nl_snapshot {
 
 	int nr_nodes;
 	struct nl_node *nodes;		/* sorted by nid */
+	/* zones by index, as /proc/zoneinfo names them (0 when unreadable),
+	 * and the kernel's pgalloc_<zone> deltas over the interval (base
+	 * pages, every node summed; /proc/vmstat), to check the per-zone
+	 * BPF pages against */
+	int nr_zones;
+	char zone_names[NL_NR_ZONES][NL_ZONE_NAME_MAX];
+	uint64_t pgalloc[NL_NR_ZONES];
 	int nr_procs;
 	struct nl_proc *procs;		/* any order; views sort */
 	int nr_cgroups;

@@ -427,6 +427,25 @@ static void fam_node_memory(struct nl_buf *b, const struct nl_snapshot *s)
 	}
 }
 
+/* Pages each node handed out by zone (BPF, monotonic while numalens runs);
+ * the zone label is the name /proc/zoneinfo gives. */
+static void fam_node_zones(struct nl_buf *b, const struct nl_snapshot *s)
+{
+	static const char name[] = "numalens_node_zone_pages_total";
+
+	if (!s->src.alloc || !s->nr_zones)
+		return;
+	nl_prom_family(b, name, "counter",
+		       "Base pages allocated from the node by zone (mm_page_alloc; compare with vmstat pgalloc_<zone>).");
+	for (int i = 0; i < s->nr_nodes; i++)
+		for (int z = 0; z < s->nr_zones; z++) {
+			nl_prom_open(b, name, NULL);
+			nl_prom_label_u64(b, "node", (uint64_t)s->nodes[i].nid);
+			nl_prom_label(b, "zone", s->zone_names[z]);
+			nl_prom_close_u64(b, s->nodes[i].bpf_pages_by_zone_total[z]);
+		}
+}
+
 static void fam_info(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o)
 {
 	static const char *const src_names[] = {
@@ -532,6 +551,7 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	fam_info(b, s, o);
 	fam_numastat(b, s);
 	fam_node_memory(b, s);
+	fam_node_zones(b, s);
 	render_rows(b, &cg, s);
 	fam_numa_stat(b, &cg, s, false);
 	fam_numa_stat(b, &cg, s, true);

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "nl_types.h"
+#include "zones.h"
 
 /* Monotonic counters of one tgid or cgroup, summed over CPUs. Allocation
  * events/pages count only the classes decided at mm_page_alloc
@@ -25,6 +26,7 @@ struct nl_counts {
 	uint64_t pages_by_node[NL_MAX_NODES];	/* by page node */
 	uint64_t pages_by_class[NL_NR_CLASSES];
 	uint64_t fail_events;
+	uint64_t events_hit, events_miss;	/* page on / off the preferred node */
 	uint64_t move_numa, swap_numa, stick_numa;
 	uint64_t mig_ok[NL_MIGRATE_REASONS];	/* base pages */
 	uint64_t mig_fail[NL_MIGRATE_REASONS];
@@ -53,6 +55,10 @@ struct nl_node_counts {
 	uint64_t events_other;		/* page on nid, allocated from another node's CPU */
 	uint64_t events_from_remote;	/* allocated from nid's CPUs, page elsewhere */
 	uint64_t pages;			/* pages placed on nid */
+	uint64_t pages_by_zone[NL_NR_ZONES];	/* the same by zone index */
+	uint64_t events_hit;		/* page on nid, nid preferred (numa_hit) */
+	uint64_t events_miss;		/* page on nid, another node preferred (numa_miss) */
+	uint64_t events_foreign;	/* nid preferred, page elsewhere (numa_foreign) */
 	uint64_t run_ns;		/* on-CPU ns on nid's CPUs */
 };
 

@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -14,6 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
+#include "page_layout.h"
 #include "pfn_lookup.h"
 #include "sched.skel.h"
 #include "alloc.skel.h"
@@ -270,11 +273,101 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	return 0;
 }
 
-static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budget)
+/* Slots per CPU of the alloc slot table that fit @budget bytes: a power
+ * of two from 64 to NL_ALLOC_SLOTS_MAX. */
+static uint32_t alloc_slots_per_cpu(int cpus, size_t budget)
 {
-	struct nl_alloc *a;
+	uint32_t n = NL_ALLOC_SLOTS_MAX;
+
+	while (n > 64 && (size_t)n * (size_t)cpus * sizeof(struct nl_alloc_slot) > budget)
+		n >>= 1;
+	return n;
+}
+
+/* Map the alloc slot table into our memory: reads without system calls.
+ * Returns 0 or a negative errno. */
+static int map_alloc_slots(struct nl_bpf *b)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)b->nr_cpus * b->alloc_slots_per_cpu * sizeof(struct nl_alloc_slot);
+	void *p;
+
+	len = (len + (size_t)pg - 1) & ~((size_t)pg - 1);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(b->alloc->maps.alloc_slots), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	b->alloc_slots = p;
+	b->alloc_slots_len = len;
+	return 0;
+}
+
+/* Use the tp_btf programs, which read node and zone from the struct page,
+ * when the kernel has the tracepoints as tp_btf (its own BTF, not --btf),
+ * its page flags layout is known (x86-64: a sparse vmemmap, so no section
+ * field) and NUMALENS_ALLOC_PFN does not ask for the pfn-table programs. */
+static bool use_page_flags(const struct btf *vm, const struct nl_bpf_opts *o,
+			   struct nl_page_layout *pl)
+{
+#if defined(__x86_64__)
+	const char *env = getenv("NUMALENS_ALLOC_PFN");
+
+	if ((env && *env && strcmp(env, "0")) || (o->btf_path && access(NL_KERNEL_BTF, R_OK)))
+		return false;
+	return tp_btf_exists(vm, "mm_page_alloc") && !nl_page_layout_from_btf(vm, pl);
+#else
+	(void)vm, (void)o, (void)pl;
+	return false;
+#endif
+}
+
+/* Open and load the alloc object, with the tp_btf programs when @by_page
+ * (layout @pl), else the classic ones; @lru: the class join too. Returns
+ * the loaded object, or NULL with errno set. */
+static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o,
+				   const struct nl_page_layout *pl, bool by_page, bool lru,
+				   size_t budget)
+{
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
+	struct nl_alloc *a = nl_alloc__open_opts(&oo);
+	int e;
+
+	if (!a)
+		return NULL;
+	a->rodata->nl_cgroup_mode = o->cgroup_mode;
+	a->rodata->nl_pidns_inum = b->pidns_inum;
+	a->rodata->nl_track_class = lru;
+	if (by_page) {
+		a->rodata->nl_node_shift = pl->node_shift;
+		a->rodata->nl_node_mask = pl->node_mask;
+		a->rodata->nl_zone_shift = pl->zone_shift;
+		a->rodata->nl_zone_mask = pl->zone_mask;
+	}
+	bpf_program__set_autoload(a->progs.handle_page_alloc, by_page);
+	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
+	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
+	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
+	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
+	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
+	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
+	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
+	if (nl_alloc__load(a)) {
+		e = errno;
+		nl_alloc__destroy(a);
+		errno = e;
+		return NULL;
+	}
+	return a;
+}
+
+static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+		      size_t budget)
+{
+	struct nl_page_layout pl;
+	bool by_page = use_page_flags(vm, o, &pl);
+	struct nl_alloc *a;
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
+	int e;
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
 		if (errno == EACCES)
@@ -286,26 +379,36 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, size_t budg
 	}
 	if (o->track_class && !lru)
 		add_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = nl_alloc__open_opts(&oo);
-	if (!a)
-		return -errno;
-	a->rodata->nl_cgroup_mode = o->cgroup_mode;
-	a->rodata->nl_pidns_inum = b->pidns_inum;
-	a->rodata->nl_track_class = lru;
-	bpf_program__set_autoload(a->progs.handle_lru_insertion, lru);
-	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
-	if (nl_alloc__load(a)) {
-		int e = -errno;
-
-		add_missing(b, "page allocations: BPF load failed (%s)",
-			    load_why(o, e));
-		nl_alloc__destroy(a);
+	a = load_alloc(b, o, &pl, by_page, by_page ? lru && tp_btf_exists(vm, "mm_lru_insertion") : lru,
+		       budget);
+	/* a verifier that refuses the struct page reads (older kernels) still
+	 * takes the classic programs and the pfn table */
+	if (!a && by_page) {
+		if (verbose)
+			fprintf(stderr, "numalens: the tp_btf allocation programs did not load (%s); using the pfn table\n",
+				strerror(errno));
+		by_page = false;
+		a = load_alloc(b, o, &pl, false, lru, budget);
+	}
+	if (!a) {
+		e = -errno;
+		add_missing(b, "page allocations: BPF load failed (%s)", load_why(o, e));
 		return 0;
 	}
+	if (by_page)
+		lru = lru && tp_btf_exists(vm, "mm_lru_insertion");
 	b->alloc = a;
+	e = map_alloc_slots(b);
+	if (e) {
+		add_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
+		nl_alloc__destroy(a);
+		b->alloc = NULL;
+		return 0;
+	}
 	attach_all(b, a->obj);
 	b->have_alloc = true;
 	b->have_alloc_class = lru;
+	b->alloc_page_flags = by_page;
 	return 0;
 }
 
@@ -521,7 +624,7 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 	}
 	e = o->vmscan_only ? 0 : open_sched(b, o, vm, budget);
 	if (!e && !o->vmscan_only)
-		e = open_alloc(b, o, budget);
+		e = open_alloc(b, o, vm, budget);
 	if (!e && !o->vmscan_only)
 		e = open_migrate(b, o, vm, budget);
 	if (!e)
@@ -643,6 +746,9 @@ void nl_bpf_close(struct nl_bpf *b)
 	nl_exit_names_free(b->exit_names);
 	b->exit_names = NULL;
 	nl_sched__destroy(b->sched);
+	if (b->alloc_slots)
+		munmap(b->alloc_slots, b->alloc_slots_len);
+	b->alloc_slots = NULL;
 	nl_alloc__destroy(b->alloc);
 	nl_migrate__destroy(b->migrate);
 	nl_vmscan__destroy(b->vmscan);

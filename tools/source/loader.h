@@ -61,6 +61,8 @@ struct nl_bpf {
 	int nr_links;
 	bool have_sched, have_alloc, have_alloc_class, have_migrate;
 	bool have_vmscan;
+	bool alloc_page_flags;	/* the alloc programs read node and zone from
+				 * the struct page (tp_btf), not the pfn table */
 	bool vmscan_memcg_arg;	/* 7.x: reclaim begin events name the memcg;
 				 * false: limit reclaim is charged to the
 				 * reclaiming task's cgroup */
@@ -69,6 +71,11 @@ struct nl_bpf {
 	int stats_fd;		/* BPF_ENABLE_STATS fd; -1 if not asked for
 				 * (self_cost) or refused */
 	int nr_cpus;		/* possible CPUs: length of per-CPU value arrays */
+	struct nl_alloc_slot *alloc_slots;	/* the alloc object's slot table,
+				 * mmapped: nr_cpus * alloc_slots_per_cpu
+				 * slots (nl_types.h); NULL without it */
+	uint32_t alloc_slots_per_cpu;
+	size_t alloc_slots_len;	/* bytes mapped */
 	int nr_nodes;		/* 1 + highest possible node id: per-node slots
 				 * of a sched_stats value (nl_sched_val_size) */
 	uint32_t pidns_inum;	/* our pid namespace's inode number when it is

@@ -80,54 +80,111 @@ static int on_sched(const void *k, const void *vals, int cpus, void *p)
 	return 0;
 }
 
+/* Add @ev allocator calls and @pg pages under @key to the process's and
+ * the cgroup's counters (each unless retired) and to the node figures,
+ * which every key sees once. Returns 0 or -ENOMEM. */
+static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint64_t ev, uint64_t pg)
+{
+	struct nl_counts *cs[2] = { NULL, NULL };
+
+	if (key->class >= NL_NR_CLASSES || (!ev && !pg))
+		return 0;
+	if (key->tgid != NL_TGID_RETIRED && !(cs[0] = nl_counts_get(ctx->t[NL_KIND_TGID], key->tgid)))
+		return -ENOMEM;
+	if (key->cgroup_id != NL_CGROUP_RETIRED &&
+	    !(cs[1] = nl_counts_get(ctx->t[NL_KIND_CGROUP], key->cgroup_id)))
+		return -ENOMEM;
+	for (int i = 0; i < 2; i++) {
+		struct nl_counts *c = cs[i];
+
+		if (!c)
+			continue;
+		c->pages_by_class[key->class] += pg;
+		if (key->class >= NL_CLASS_ANON)	/* LRU-join re-count: class only */
+			continue;
+		if (key->zone == NL_ZONE_FAILED) {
+			c->fail_events += ev;
+			continue;
+		}
+		if (key->page_nid == NL_NID_UNKNOWN || key->page_nid >= NL_MAX_NODES) {
+			c->events_unknown += ev;
+			c->pages_unknown += pg;
+			continue;
+		}
+		c->pages_by_node[key->page_nid] += pg;
+		if (key->pref_nid == key->page_nid)
+			c->events_hit += ev;
+		else if (key->pref_nid < NL_MAX_NODES)
+			c->events_miss += ev;
+		if (key->page_nid == key->cpu_nid) {
+			c->events_local += ev;
+			c->pages_local += pg;
+		} else {
+			c->events_remote += ev;
+			c->pages_remote += pg;
+		}
+	}
+	if (key->class >= NL_CLASS_ANON || key->zone == NL_ZONE_FAILED ||
+	    key->page_nid >= NL_MAX_NODES)
+		return 0;
+	struct nl_node_counts *pn = &ctx->nodes[key->page_nid];
+
+	pn->pages += pg;
+	if (key->zone < NL_NR_ZONES)
+		pn->pages_by_zone[key->zone] += pg;
+	if (key->pref_nid == key->page_nid) {
+		pn->events_hit += ev;
+	} else if (key->pref_nid < NL_MAX_NODES) {
+		pn->events_miss += ev;
+		ctx->nodes[key->pref_nid].events_foreign += ev;
+	}
+	if (key->page_nid == key->cpu_nid) {
+		pn->events_local += ev;
+	} else {
+		pn->events_other += ev;
+		if (key->cpu_nid < NL_MAX_NODES)
+			ctx->nodes[key->cpu_nid].events_from_remote += ev;
+	}
+	return 0;
+}
+
 static int on_alloc(const void *k, const void *vals, int cpus, void *p)
 {
-	const struct nl_alloc_key *key = k;
 	const struct nl_alloc_val *v = vals;
-	struct read_ctx *ctx = p;
 	uint64_t ev = 0, pg = 0;
-	struct nl_counts *c;
 
-	if (key->kind > NL_KIND_CGROUP || key->class >= NL_NR_CLASSES)
-		return 0;
-	c = nl_counts_get(ctx->t[key->kind], key->id);
-	if (!c)
-		return -ENOMEM;
 	for (int cpu = 0; cpu < cpus; cpu++) {
 		ev += v[cpu].events;
 		pg += v[cpu].pages;
 	}
-	c->pages_by_class[key->class] += pg;
-	if (key->class >= NL_CLASS_ANON)	/* LRU-join re-count: class only */
-		return 0;
-	if (key->zone == NL_ZONE_FAILED) {
-		c->fail_events += ev;
-		return 0;
-	}
-	if (key->page_nid == NL_NID_UNKNOWN || key->page_nid >= NL_MAX_NODES) {
-		c->events_unknown += ev;
-		c->pages_unknown += pg;
-		return 0;
-	}
-	c->pages_by_node[key->page_nid] += pg;
-	if (key->page_nid == key->cpu_nid) {
-		c->events_local += ev;
-		c->pages_local += pg;
-	} else {
-		c->events_remote += ev;
-		c->pages_remote += pg;
-	}
-	if (key->kind == NL_KIND_CGROUP) {
-		struct nl_node_counts *pn = &ctx->nodes[key->page_nid];
+	return add_alloc(p, k, ev, pg);
+}
 
-		pn->pages += pg;
-		if (key->page_nid == key->cpu_nid) {
-			pn->events_local += ev;
-		} else {
-			pn->events_other += ev;
-			if (key->cpu_nid < NL_MAX_NODES)
-				ctx->nodes[key->cpu_nid].events_from_remote += ev;
-		}
+/* A slot's counters as BPF leaves them: events is written last on a
+ * claim, and 0 means free (nl_types.h). */
+static bool slot_read(const struct nl_alloc_slot *s, struct nl_alloc_key *key, uint64_t *ev, uint64_t *pg)
+{
+	*ev = __atomic_load_n(&s->val.events, __ATOMIC_ACQUIRE);
+	if (!*ev)
+		return false;
+	*key = s->key;
+	*pg = __atomic_load_n(&s->val.pages, __ATOMIC_RELAXED);
+	return true;
+}
+
+static int read_slots(const struct nl_bpf *b, struct read_ctx *ctx)
+{
+	size_t n = (size_t)b->nr_cpus * b->alloc_slots_per_cpu;
+	struct nl_alloc_key key;
+	uint64_t ev, pg;
+	int e;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!slot_read(&b->alloc_slots[i], &key, &ev, &pg))
+			continue;
+		e = add_alloc(ctx, &key, ev, pg);
+		if (e)
+			return e;
 	}
 	return 0;
 }
@@ -172,6 +229,8 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 	if (!e && b->alloc)
 		e = for_each(bpf_map__fd(b->alloc->maps.alloc_stats), sizeof(struct nl_alloc_key),
 			     sizeof(struct nl_alloc_val), b->nr_cpus, on_alloc, &ctx);
+	if (!e && b->alloc_slots)
+		e = read_slots(b, &ctx);
 	if (!e && b->migrate)
 		e = for_each(bpf_map__fd(b->migrate->maps.migrate_stats), sizeof(struct nl_id_key),
 			     sizeof(struct nl_migrate_val), b->nr_cpus, on_migrate, &ctx);
@@ -185,15 +244,112 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool in_set(int kind, uint64_t id, int want_kind, const uint64_t *ids, int n)
+/* Whether @key belongs to an id of @kind in the sorted @ids[@n]. */
+static bool key_in_set(const struct nl_alloc_key *key, int kind, const uint64_t *ids, int n)
 {
-	return kind == want_kind && bsearch(&id, ids, (size_t)n, sizeof(*ids), cmp_u64);
+	uint64_t id = kind == NL_KIND_TGID ? key->tgid : key->cgroup_id;
+
+	return bsearch(&id, ids, (size_t)n, sizeof(*ids), cmp_u64) != NULL;
+}
+
+/* Where @key's counts go when the id of @kind in it is forgotten: the
+ * same key with that half retired, so that the other half's sums stay
+ * monotonic, and the node figures too (every key counts in them, and a
+ * key with both halves retired is never deleted: one per node pair, zone
+ * and class at most). */
+static void retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
+{
+	*out = *key;
+	if (kind == NL_KIND_TGID)
+		out->tgid = NL_TGID_RETIRED;
+	else
+		out->cgroup_id = NL_CGROUP_RETIRED;
+}
+
+/* Add @ev and @pg to the hash entry @key (a retired key, which only user
+ * space writes), on CPU 0's value. Returns 0 or a negative errno (a full
+ * map loses them). */
+static int hash_add(int fd, const struct nl_alloc_key *key, uint64_t ev, uint64_t pg, int cpus)
+{
+	struct nl_alloc_val *v = calloc((size_t)cpus, sizeof(*v));
+	int e = 0;
+
+	if (!v)
+		return -ENOMEM;
+	if (!bpf_map_lookup_elem(fd, key, v))
+		for (int c = 1; c < cpus; c++) {
+			v[0].events += v[c].events;
+			v[0].pages += v[c].pages;
+			v[c] = (struct nl_alloc_val){ 0, 0 };
+		}
+	v[0].events += ev;
+	v[0].pages += pg;
+	if (bpf_map_update_elem(fd, key, v, BPF_ANY))
+		e = -errno;
+	free(v);
+	return e;
+}
+
+/* Forget the alloc counters of the ids of @kind in the sorted @ids[@n]:
+ * their hash entries and slots, moved under retired keys. Returns the
+ * number of entries forgotten. */
+static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, int n)
+{
+	int fd = bpf_map__fd(b->alloc->maps.alloc_stats), nk = 0, cap = 0, done = 0;
+	struct nl_alloc_key *keys = NULL, k, next, rk;
+	struct nl_alloc_val *v = calloc((size_t)b->nr_cpus, sizeof(*v));
+	size_t ns = (size_t)b->nr_cpus * b->alloc_slots_per_cpu;
+	void *prev = NULL;
+	uint64_t ev, pg;
+
+	if (!v)
+		return 0;
+	/* the keys first: deleting while walking would restart the walk */
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		if (!key_in_set(&k, kind, ids, n))
+			continue;
+		if (nk == cap) {
+			void *p = realloc(keys, (size_t)(cap = cap ? cap * 2 : 64) * sizeof(*keys));
+
+			if (!p)
+				break;
+			keys = p;
+		}
+		keys[nk++] = k;
+	}
+	for (int i = 0; i < nk; i++) {
+		if (bpf_map_lookup_elem(fd, &keys[i], v))
+			continue;
+		ev = pg = 0;
+		for (int c = 0; c < b->nr_cpus; c++) {
+			ev += v[c].events;
+			pg += v[c].pages;
+		}
+		retired_key(&keys[i], kind, &rk);
+		hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		done += !bpf_map_delete_elem(fd, &keys[i]);
+	}
+	for (size_t i = 0; i < ns; i++) {
+		struct nl_alloc_slot *s = &b->alloc_slots[i];
+
+		if (!slot_read(s, &k, &ev, &pg) || !key_in_set(&k, kind, ids, n))
+			continue;
+		retired_key(&k, kind, &rk);
+		hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		/* free it: pages first, events (the free mark) last */
+		__atomic_store_n(&s->val.pages, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->val.events, 0, __ATOMIC_RELEASE);
+		done++;
+	}
+	free(keys);
+	free(v);
+	return done;
 }
 
 int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n)
 {
-	struct nl_alloc_key key, next;
-	void *prev = NULL;
 	int deleted = 0;
 
 	if (n <= 0)
@@ -216,21 +372,8 @@ int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n)
 		if (b->migrate)
 			bpf_map_delete_elem(bpf_map__fd(b->migrate->maps.cg_ancestry), &ids[i]);
 	}
-	if (!b->alloc)
-		return deleted;
-	/* One pass over the alloc map: a deleted current key would make
-	 * get_next_key restart from the beginning, so delete the previous
-	 * key once we have stepped past it. */
-	int fd = bpf_map__fd(b->alloc->maps.alloc_stats);
-
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (prev && in_set(key.kind, key.id, kind, ids, n))
-			deleted += !bpf_map_delete_elem(fd, &key);
-		key = next;
-		prev = &key;
-	}
-	if (prev && in_set(key.kind, key.id, kind, ids, n))
-		deleted += !bpf_map_delete_elem(fd, &key);
+	if (b->alloc)
+		deleted += alloc_forget(b, kind, ids, n);
 	return deleted;
 }
 

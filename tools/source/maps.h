@@ -9,18 +9,21 @@
 #include "counts.h"
 #include "loader.h"
 
-/* Read sched_stats, alloc_stats and migrate_stats of @b (each may be
- * absent), summing per-CPU values, into @tgids and @cgroups (cleared
- * first) and @nodes[NL_MAX_NODES] (zeroed first; node figures come from
- * the cgroup-kind entries, which see every event once).
+/* Read sched_stats, alloc_slots + alloc_stats and migrate_stats of @b
+ * (each may be absent), summing per-CPU values, into @tgids and @cgroups
+ * (cleared first) and @nodes[NL_MAX_NODES] (zeroed first). An alloc key
+ * names a process and a cgroup and adds to both, and once to the node
+ * figures; keys with a retired half add to the other half only.
  * Returns 0 or a negative errno (-ENOMEM). */
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES]);
 
 /* Delete every entry of @kind whose id is in @ids[@n] (exited processes,
  * or removed cgroups whose counts were folded into their parents) from the
- * stats maps, in one pass over the alloc map. Sorts @ids. Returns the
- * number of map entries deleted. */
+ * stats maps. The alloc counters of such an id move to a key with that
+ * half retired (nl_types.h), so the figures of the process or cgroup that
+ * shared them do not fall. Sorts @ids. Returns the number of map entries
+ * deleted or retired. */
 int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n);
 
 /* nl_maps_cgroup_ancestors - the ancestors of cgroup @id as BPF recorded

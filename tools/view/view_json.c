@@ -157,9 +157,9 @@ static void add_reclaim(struct jb *j, cJSON *obj, bool have, const struct nl_vs_
 			add_u64(j, c, nl_vs_ctx_name(x), d[x].freed[0] + d[x].freed[1] + d[x].pageout_freed);
 }
 
-static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n, bool vmscan)
+static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n, const struct nl_snapshot *s)
 {
-	cJSON *o = cJSON_CreateObject(), *b;
+	cJSON *o = cJSON_CreateObject(), *b, *z;
 
 	if (!o || !cJSON_AddItemToArray(arr, o)) {
 		cJSON_Delete(o);
@@ -180,10 +180,16 @@ static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n, bool vms
 		add_u64(j, b, "events_local", n->bpf_events_local);
 		add_u64(j, b, "events_other", n->bpf_events_other);
 		add_u64(j, b, "events_from_remote", n->bpf_events_from_remote);
+		add_u64(j, b, "events_hit", n->bpf_events_hit);
+		add_u64(j, b, "events_miss", n->bpf_events_miss);
+		add_u64(j, b, "events_foreign", n->bpf_events_foreign);
 		add_u64(j, b, "pages", n->bpf_pages);
+		if (s->nr_zones && (z = add_obj(j, b, "pages_by_zone")))
+			for (int k = 0; k < s->nr_zones; k++)
+				add_u64(j, z, s->zone_names[k], n->bpf_pages_by_zone[k]);
 		add_u64(j, b, "run_ns", n->run_ns);
 	}
-	add_reclaim(j, o, vmscan, n->vmscan, n->vmscan_total);
+	add_reclaim(j, o, s->src.vmscan, n->vmscan, n->vmscan_total);
 }
 
 static void add_locality(struct jb *j, cJSON *obj, const struct nl_figs *f)
@@ -228,11 +234,15 @@ static void add_alloc(struct jb *j, cJSON *obj, const struct nl_alloc_figs *a)
 		add_u64(j, c, "unclassified", a->pages_unclassified);
 	}
 	add_u64(j, o, "fail_events", a->fail_events);
+	add_u64(j, o, "events_hit", a->events_hit);
+	add_u64(j, o, "events_miss", a->events_miss);
 	add_u64(j, o, "events_local_total", a->events_local_total);
 	add_u64(j, o, "events_remote_total", a->events_remote_total);
 	add_u64(j, o, "pages_local_total", a->pages_local_total);
 	add_u64(j, o, "pages_remote_total", a->pages_remote_total);
 	add_u64(j, o, "fail_events_total", a->fail_events_total);
+	add_u64(j, o, "events_hit_total", a->events_hit_total);
+	add_u64(j, o, "events_miss_total", a->events_miss_total);
 }
 
 /* enum migrate_reason names (MR_*, stable order since v6.x); the last
@@ -421,10 +431,18 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		add_bool(&j, src, "vmscan", s->src.vmscan);
 		add_bool(&j, src, "vmscan_memcg_arg", s->src.vmscan_memcg_arg);
 		add_bool(&j, src, "mglru", s->src.mglru);
+		if ((arr = add_obj(&j, src, "sysctl"))) {
+			add_i64(&j, arr, "kernel.numa_balancing", s->src.sysctl_numa_balancing);
+			add_i64(&j, arr, "vm.numa_stat", s->src.sysctl_numa_stat);
+			add_i64(&j, arr, "vm.zone_reclaim_mode", s->src.sysctl_zone_reclaim_mode);
+		}
 	}
 	if ((arr = add_arr(&j, root, "nodes")))
 		for (int i = 0; i < s->nr_nodes; i++)
-			add_node(&j, arr, &s->nodes[i], s->src.vmscan);
+			add_node(&j, arr, &s->nodes[i], s);
+	if (s->nr_zones && (src = add_obj(&j, root, "pgalloc")))
+		for (int k = 0; k < s->nr_zones; k++)
+			add_u64(&j, src, s->zone_names[k], s->pgalloc[k]);
 
 	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
 	idx = malloc((cap ? cap : 1) * sizeof(*idx));

@@ -457,10 +457,20 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		}
 		c->novictim_said = 0;
 		if (a->cfg.dry_run) {
-			logf_(a, c, "would reclaim %" PRIu64 " KiB from node %d via %s (usage %" PRIu64
-			      " KiB, high %" PRIu64 ", low %" PRIu64 ", tickets %u of %u, %s)",
-			      got / 1024, nid, nl_rb_name(a->backend), c->usage / 1024, c->wm.high / 1024,
-			      c->wm.low / 1024, tickets_of(&c->t, nid), c->t.sum, c->t.balanced ? "balanced" : "unbalanced");
+			/* usage never falls in a dry run, so the usage watch
+			 * decides again every 50 ms: one line a second says it */
+			if (now_s - c->dry_said_s >= 1.0 || !c->dry_said_s) {
+				logf_(a, c, "would reclaim %" PRIu64 " KiB from node %d via %s (usage %" PRIu64
+				      " KiB, high %" PRIu64 ", low %" PRIu64 ", tickets %u of %u, %s; "
+				      "%" PRIu64 " more decisions since the last line)",
+				      got / 1024, nid, nl_rb_name(a->backend), c->usage / 1024, c->wm.high / 1024,
+				      c->wm.low / 1024, tickets_of(&c->t, nid), c->t.sum,
+				      c->t.balanced ? "balanced" : "unbalanced", c->dry_unsaid);
+				c->dry_said_s = now_s;
+				c->dry_unsaid = 0;
+			} else {
+				c->dry_unsaid++;
+			}
 			c->steps++;
 			break;	/* nothing changes, one decision per pass */
 		}

@@ -87,6 +87,8 @@ struct nl_ra_cg {
 	uint64_t target_pages, offnode_pages;	/* freed on / off the drawn node */
 	uint64_t novictim[NL_LOT_NR_REASONS];
 	uint32_t novictim_said;	/* reason + 1 last logged; 0 after a draw */
+	double dry_said_s;	/* when the last dry-run decision line was logged */
+	uint64_t dry_unsaid;	/* dry-run decisions since, not logged */
 	/* steps run on the hook's draws (limit reclaim of this memcg) */
 	uint64_t hook_events, hook_steps, hook_pages, hook_on_pages;
 	uint64_t hook_overlap_pages;	/* the kernel's limit reclaim during hook steps */

@@ -22,7 +22,9 @@ valid() { # valid FILE WHAT: complete, promtool-clean, no series twice
 	grep -q '^numalens_scrape_duration_seconds ' "$1" || fail "$2: truncated response ($(wc -c < "$1") bytes)"
 	promtool_ok "$1" || fail "$2: promtool: $(head -3 "$1.lint")"
 	local dup
-	dup=$(grep -v '^#' "$1" | awk '{ print $1 }' | sort | uniq -d | head -2)
+	# the series is the line without its value: a label value may hold
+	# spaces (a cgroup named "a b"), so not the first field
+	dup=$(grep -v '^#' "$1" | sed 's/ [^ ]*$//' | sort | uniq -d | head -2)
 	[ -z "$dup" ] || fail "$2: duplicate series (Prometheus rejects the scrape): $dup"
 }
 

@@ -280,8 +280,10 @@ static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
 	qsort(v, (size_t)c->nr_comms, sizeof(*v), cmp_comm);
 }
 
-/* Name and cgroup of a process that has exited: from the previous
- * interval, else its name as recorded at exit by BPF (cgroup unknown). */
+/* Name and cgroup of a process that has exited: its name as recorded at
+ * exit by BPF (the last one it had: after any exec, and the right one when
+ * its pid was reused since the previous interval), else the previous
+ * interval's; the cgroup from the previous interval. */
 static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 {
 	struct comm_ent key = { .pid = p->pid }, *e = NULL;
@@ -293,11 +295,11 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 		snprintf(p->comm, sizeof(p->comm), "%s", e->comm);
 		snprintf(p->cgroup_path, sizeof(p->cgroup_path), "%s", e->cgroup);
 		p->cgroup_id = e->cgroup_id;
-	} else if (nl_maps_exited_comm(c->b, (uint32_t)p->pid, raw, sizeof(raw))) {
-		snprintf(p->comm, sizeof(p->comm), "<exited>");
-	} else {
-		nl_comm_clean(p->comm, raw);
 	}
+	if (!nl_maps_exited_comm(c->b, (uint32_t)p->pid, raw, sizeof(raw)))
+		nl_comm_clean(p->comm, raw);
+	else if (!e)
+		snprintf(p->comm, sizeof(p->comm), "<exited>");
 }
 
 /* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
@@ -486,6 +488,11 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		nl_figs_compute(&p->f, &ic->c, prev, interval, s->src.numa_balancing);
 		if (!p->alive) {
 			dead[nr_dead++] = ic->id;
+			/* its map entries go (nl_maps_forget below): a process
+			 * that gets the pid next starts from zero, so must its
+			 * previous reading, or its counts are taken off as the
+			 * dead one's (pids wrap: pid_max is 32768 by default) */
+			memset(&c->tgids.v[i].c, 0, sizeof(c->tgids.v[i].c));
 			/* a process that exited unseen in an earlier interval has
 			 * nothing new to show */
 			if (!p->f.run_ns && !p->f.alloc.events_local && !p->f.alloc.events_remote &&

@@ -11,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How many names are kept at most (the ring buffer holds 8,192 records). */
-#define NL_EXIT_NAMES_MAX 8192
+/* How many names are kept at most: twice what the ring buffer holds
+ * (8,192 records), so the names drained during one collection do not push
+ * out those it has yet to use. */
+#define NL_EXIT_NAMES_MAX 16384
 
 struct nl_exit_names;
 

@@ -400,7 +400,7 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 			nl_ra_iso_time(ts, sizeof(ts));
 			clock_gettime(CLOCK_MONOTONIC, &t);
 			fprintf(ra->cfg.log, "%s %s limit reclaim: BPF lottery drew node %u (draw %u, %.0f us ago)\n",
-				ts, c->rel, e->nid, e->draw_id,
+				ts, c->label, e->nid, e->draw_id,
 				((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)e->ts_ns) / 1e3);
 		}
 		if (!h->has)

@@ -132,4 +132,18 @@ for try in 1 2 3; do
 	[ $rc = 0 ] || fail "SIGTERM once SIGTERM is caught (SigCgt $cgt): exit $rc, expected 0"
 done
 note "SIGTERM during start-up: exit 0"
+
+# a cgroup whose name holds a terminal escape and bytes that are not UTF-8
+# (anyone who can create a cgroup a pattern matches can name it): status
+# and log lines show it cleaned, with its id, never the raw bytes
+E=$root/$'reclaim-esc-\x1b[31m\xff'$$
+mkdir "$E" || fail "cannot create a cgroup with an escape in its name"
+cleanup_hook() { rmdir "$E" 2>/dev/null; }
+"$NL" reclaim --status "/reclaim-esc-*" > "$TMP/esc" 2>&1 || fail "--status of an odd name failed: $(tail -1 "$TMP/esc")"
+"$NL" reclaim --dry-run -d 0.5 --high 1M --low 512K "/reclaim-esc-*" >> "$TMP/esc" 2>&1
+LC_ALL=C grep -q $'\x1b' "$TMP/esc" && fail "a raw ESC byte reached the output: $(cat -v "$TMP/esc" | head -3)"
+iconv -f UTF-8 -t UTF-8 "$TMP/esc" > /dev/null 2>&1 || fail "the output is not valid UTF-8"
+grep -q 'reclaim-esc-\\x1b\[31m' "$TMP/esc" || fail "the cleaned name (\\x1b) is not shown: $(head -2 "$TMP/esc")"
+note "a cgroup named with an escape shows as $(grep -o '/reclaim-esc-[^ ]*' "$TMP/esc" | head -1)"
+rmdir "$E"
 exit 0

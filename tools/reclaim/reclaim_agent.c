@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cgroup.h"
+#include "names.h"
 #include "reclaim_agent.h"
 #include "reclaim_scan.h"
 
@@ -40,7 +41,7 @@ static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ..
 	if (!a->cfg.log)
 		return;
 	nl_ra_iso_time(ts, sizeof(ts));
-	fprintf(a->cfg.log, "%s %s%s ", ts, a->cfg.dry_run ? "dry-run " : "", c ? c->rel : "-");
+	fprintf(a->cfg.log, "%s %s%s ", ts, a->cfg.dry_run ? "dry-run " : "", c ? c->label : "-");
 	va_start(ap, fmt);
 	vfprintf(a->cfg.log, fmt, ap);
 	va_end(ap);
@@ -129,6 +130,14 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 	snprintf(c->rel, sizeof(c->rel), "%s", rel);
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
 	c->id = id;
+	{	/* whoever can name a cgroup the pattern matches must not reach
+		 * root's terminal or break the JSON: show it cleaned */
+		bool altered = false;
+		size_t n = nl_name_clean(c->label, sizeof(c->label) - 24, c->rel, strlen(c->rel), 0, &altered);
+
+		if (altered || n >= sizeof(c->label) - 24)
+			snprintf(c->label + strlen(c->label), 24, "#%" PRIu64, id);
+	}
 	nl_psi_init(&c->psi, a->cfg.psi_us_s, 1.0, 30.0);
 	nl_rcg_events_max(c->dir, a->cfg.v1, &c->events_max0);
 	c->last_s = nl_ra_now();

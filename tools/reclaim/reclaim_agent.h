@@ -52,6 +52,9 @@ struct nl_ra_cfg {
 /* One managed cgroup. */
 struct nl_ra_cg {
 	char rel[1024];		/* path under root, "/a/b" */
+	char label[1100];	/* rel as logs, status and JSON show it: valid
+				 * UTF-8, no control bytes (names.h), "#<id>"
+				 * appended when cleaning changed it */
 	char dir[4096];		/* absolute */
 	uint64_t id;
 	bool gone;

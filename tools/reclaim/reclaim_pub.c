@@ -61,7 +61,7 @@ static char *render_json(struct nl_ra *a)
 				draws[s][i] = s == NL_LOT_SRC_AGENT && a->cfg.victim == NL_VICTIM_RR
 						      ? c->draws_rr[i] : k.draws[s][i];
 		cJSON_AddNumberToObject(o, "id", (double)c->id);
-		cJSON_AddStringToObject(o, "path", c->rel);
+		cJSON_AddStringToObject(o, "path", c->label);
 		cJSON_AddBoolToObject(o, "reclaiming", c->wm.active);
 		cJSON_AddNumberToObject(o, "high_bytes", (double)c->wm.high);
 		cJSON_AddNumberToObject(o, "low_bytes", (double)c->wm.low);

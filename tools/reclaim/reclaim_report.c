@@ -14,7 +14,7 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	struct nl_lot_counts k = { 0 };
 	int n = c->in.nr_nodes ? (int)c->in.nr_nodes : 1;
 
-	fprintf(f, "cgroup %s id=%" PRIu64 " usage=%" PRIu64 "KiB limit=", c->rel, c->id, c->usage / 1024);
+	fprintf(f, "cgroup %s id=%" PRIu64 " usage=%" PRIu64 "KiB limit=", c->label, c->id, c->usage / 1024);
 	if (c->limit == NL_RCG_NO_LIMIT)
 		fprintf(f, "max");
 	else

@@ -246,3 +246,23 @@ char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left)
 	out[o] = '\0';
 	return out;
 }
+
+bool nl_path_label(char *out, size_t len, const char *path, uint64_t id)
+{
+	char tail[32];
+	size_t tl, need, pl = strlen(path);
+	bool altered;
+
+	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
+	need = nl_name_clean(NULL, 0, path, pl, 0, &altered);
+	if (need + (altered ? tl - 3 : 0) < len) {
+		nl_name_clean(out, len, path, pl, 0, NULL);
+		if (altered)
+			memcpy(out + need, tail + 3, tl - 2);	/* "#<id>" */
+		return altered;
+	}
+	/* does not fit: the cleaned head, then "...#<id>" */
+	nl_name_clean(out, len - tl, path, pl, 0, NULL);
+	memcpy(out + strlen(out), tail, tl + 1);
+	return true;
+}

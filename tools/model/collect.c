@@ -302,33 +302,6 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 		snprintf(p->comm, sizeof(p->comm), "<exited>");
 }
 
-/* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
- * snapshot's), cleaned by the name rule (names.h: JSON and Prometheus need
- * valid UTF-8, terminals no control characters). A path that does not fit
- * keeps its head, cut on a character boundary; a cut or altered path ends
- * in "...#<id>" (cut) or "#<id>" (altered), so two cgroups never share a
- * label (export series, JSON keys would otherwise collide). Returns true if
- * the label is not the path itself. */
-static bool path_label(char *out, size_t len, const char *path, uint64_t id)
-{
-	char tail[32];
-	size_t tl, need, pl = strlen(path);
-	bool altered;
-
-	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
-	need = nl_name_clean(NULL, 0, path, pl, 0, &altered);
-	if (need + (altered ? tl - 3 : 0) < len) {
-		nl_name_clean(out, len, path, pl, 0, NULL);
-		if (altered)
-			memcpy(out + need, tail + 3, tl - 2);	/* "#<id>" */
-		return altered;
-	}
-	/* does not fit: the cleaned head, then "...#<id>" */
-	nl_name_clean(out, len - tl, path, pl, 0, NULL);
-	memcpy(out + strlen(out), tail, tl + 1);
-	return true;
-}
-
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
  * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
 static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
@@ -346,7 +319,7 @@ static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
 			p->cgroup_id = id;
 	}
 	/* a path longer than cgroup_path[] gets a label like the cgroup's */
-	path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
+	nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
 	return 0;
 }
 
@@ -530,7 +503,7 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 static int set_cgroup_path(struct nl_cgroup *g, const char *path)
 {
 	g->long_path = NULL;
-	if (!path_label(g->path, sizeof(g->path), path, g->id))
+	if (!nl_path_label(g->path, sizeof(g->path), path, g->id))
 		return 0;
 	g->long_path = strdup(path);
 	return g->long_path ? 0 : -ENOMEM;

@@ -111,6 +111,8 @@ grep -q 'limit-reclaim hook attached' "$TMP/lim" || fail "limit hook not attache
 n=$(grep -c 'limit reclaim: BPF lottery drew node' "$TMP/lim")
 note "limit-path draws: $n; $(grep 'draws limit' "$TMP/lim")"
 [ "$n" -ge 1 ] || fail "no limit-path draw while writing 40 MiB in a 16M memcg: $(grep 'draws limit' "$TMP/lim")"
+# now, not in the hook: the hooks below replace it
+rmdir "$L" || fail "cannot remove $L after its workload ended"
 
 # a pattern over short-lived cgroups: more than NL_RA_MAX_CG (64) come and
 # go one after another; the entries of those that went are reused, so the

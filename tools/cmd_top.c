@@ -56,7 +56,7 @@ static const char top_doc[] =
 static const struct argp_option top_opts[] = {
 	{ "delay", 'd', "SECONDS", 0, "Interval between snapshots (default 1; 0.1 to 3600)", 0 },
 	{ "count", 'n', "COUNT", 0, "Stop after COUNT snapshots (default: until q or Ctrl-C)", 0 },
-	{ "pid", 'p', "PID", 0, "Show only this process (cgroups are still all shown)", 0 },
+	{ "pid", 'p', "PID", 0, "Show only this process; the batch view shows its cgroup and their ancestors, JSON all cgroups", 0 },
 	{ "cgroup", 'c', "PATH", 0, "Show only processes and cgroups at or below cgroup PATH "
 				     "(relative to the hierarchy, e.g. /system.slice)", 0 },
 	{ "sort", 's', "KEY", 0, "Sort rows by KEY (see below)", 0 },

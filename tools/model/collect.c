@@ -54,6 +54,10 @@ struct nl_collector {
 	struct nl_vs_raw vs_raw;
 	/* reclaim agents' published state -> nl_cgroup.agent */
 	struct nl_ra_reader *ra_rd;
+	/* what a view looks at now (nl_collector_focus): its numa_maps are
+	 * read whatever its rank */
+	int focus_pid;
+	char focus_comm[NL_NAME_MAX];
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -432,6 +436,33 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 	free(r);
 }
 
+/* The processes a view looks at now (its detail window, its name filter,
+ * -p): read whatever their rank, so they never show "-" for RSS. At most
+ * rss_max_procs more reads, so a filter matching everything costs what the
+ * busiest rows do. */
+static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
+{
+	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
+		struct nl_proc *p = &s->procs[i];
+
+		if (!p->alive || p->rss_known)
+			continue;
+		if (p->pid != c->focus_pid && p->pid != c->o.watch_pid &&
+		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
+			continue;
+		reads++;
+		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+	}
+}
+
+void nl_collector_focus(struct nl_collector *c, int pid, const char *comm)
+{
+	if (!c)
+		return;
+	c->focus_pid = pid > 0 ? pid : 0;
+	snprintf(c->focus_comm, sizeof(c->focus_comm), "%s", comm ? comm : "");
+}
+
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
 {
 	uint64_t *dead = NULL;
@@ -489,6 +520,7 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
 	read_rss(c, s);
+	read_focus_rss(c, s);
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;

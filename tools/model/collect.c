@@ -190,6 +190,7 @@ static void fill_zones(struct nl_collector *c, struct nl_snapshot *s)
 		return;
 	for (int z = 0; z < c->nr_zones; z++)
 		s->pgalloc[z] = d64(cur[z], c->pgalloc_prev[z]);
+	memcpy(s->pgalloc_total, cur, sizeof(cur));
 	memcpy(c->pgalloc_prev, cur, sizeof(cur));
 }
 
@@ -230,6 +231,9 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 		n->bpf_events_hit = d64(bc->events_hit, bp->events_hit);
 		n->bpf_events_miss = d64(bc->events_miss, bp->events_miss);
 		n->bpf_events_foreign = d64(bc->events_foreign, bp->events_foreign);
+		n->bpf_events_hit_total = bc->events_hit;
+		n->bpf_events_miss_total = bc->events_miss;
+		n->bpf_events_foreign_total = bc->events_foreign;
 		for (int z = 0; z < NL_NR_ZONES; z++) {
 			n->bpf_pages_by_zone[z] = d64(bc->pages_by_zone[z], bp->pages_by_zone[z]);
 			n->bpf_pages_by_zone_total[z] = bc->pages_by_zone[z];

@@ -242,6 +242,8 @@ struct nl_node {
 	/* against the preferred node, as numastat's numa_hit, numa_miss
 	 * and numa_foreign (delta, events) */
 	uint64_t bpf_events_hit, bpf_events_miss, bpf_events_foreign;
+	/* the same since numalens started (Prometheus counters) */
+	uint64_t bpf_events_hit_total, bpf_events_miss_total, bpf_events_foreign_total;
 	/* the same by zone index (names in nl_snapshot.zone_names): delta,
 	 * and as read (monotonic while the keys that hold them live) */
 	uint64_t bpf_pages_by_zone[NL_NR_ZONES], bpf_pages_by_zone_total[NL_NR_ZONES];
@@ -314,6 +316,7 @@ struct nl_snapshot {
 	int nr_zones;
 	char zone_names[NL_NR_ZONES][NL_ZONE_NAME_MAX];
 	uint64_t pgalloc[NL_NR_ZONES];
+	uint64_t pgalloc_total[NL_NR_ZONES];	/* the same as read: since boot */
 	int nr_procs;
 	struct nl_proc *procs;		/* any order; views sort */
 	int nr_cgroups;

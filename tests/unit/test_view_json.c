@@ -242,6 +242,10 @@ static void test_processes(void **state)
 	struct nl_snapshot s;
 
 	assert_int_equal(fix_build(&s, true), 0);
+	strcpy(s.procs[0].mempolicy.task, "interleave:0-1");	/* memhog */
+	strcpy(s.procs[0].mempolicy.vma, "bind:1");
+	strcpy(s.procs[1].mempolicy.task, "default");	/* sleeper: numa_maps unread, not shown */
+	strcpy(s.procs[2].mempolicy.task, "default");	/* remote: no mapping of its own */
 	cJSON *r = parse(&s, NULL, NULL), *procs = get(r, "processes"), *p;
 	assert_int_equal(cJSON_GetArraySize(procs), 3);
 	/* CPU% order by default */
@@ -251,7 +255,7 @@ static void test_processes(void **state)
 	cJSON_ArrayForEach(p, procs) {
 		KEYS(p, "process", "pid", "comm", "cgroup", "alive", "cpu_pct", "run_ns",
 		     "run_ns_by_node", "run_ns_total", "run_ns_total_by_node", "rss_pages_by_node",
-		     "locality", "alloc", "migrate");
+		     "mempolicy", "mempolicy_vma", "locality", "alloc", "migrate");
 		check_common_keys(p);
 	}
 
@@ -264,6 +268,11 @@ static void test_processes(void **state)
 	by_node(get(p, "run_ns_by_node"), 2.4e9, 0.6e9);
 	by_node(get(p, "run_ns_total_by_node"), 24e9, 6e9);
 	by_node(get(p, "rss_pages_by_node"), 25600, 2560);
+	assert_string_equal(get(p, "mempolicy")->valuestring, "interleave:0-1");
+	assert_string_equal(get(p, "mempolicy_vma")->valuestring, "bind:1");
+	assert_true(cJSON_IsNull(get(proc_by_pid(r, 200), "mempolicy")));
+	assert_string_equal(get(proc_by_pid(r, 300), "mempolicy")->valuestring, "default");
+	assert_true(cJSON_IsNull(get(proc_by_pid(r, 300), "mempolicy_vma")));
 	cJSON *loc = get(p, "locality");
 	assert_true(cJSON_IsTrue(get(loc, "available")));
 	assert_near(num(loc, "mean"), 0.90625, 1e-12);

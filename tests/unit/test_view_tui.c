@@ -466,6 +466,8 @@ static void child(void)
 	if (fix_build(&s, true))
 		_exit(2);
 	fix_preferred_zones(&s);
+	strcpy(s.procs[2].mempolicy.task, "bind:0");	/* pid 300, "remote" */
+	strcpy(s.procs[2].mempolicy.vma, "interleave:0-1");
 	if (child_comm)
 		snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "%s", child_comm);
 	t = nl_tui_open_term("xterm", stdout, stdin, NULL);
@@ -568,6 +570,7 @@ static void test_pty_session(void **state)
 	wait_screen(&p, "PROCESS 300 remote", true);
 	wait_screen(&p, "remote 90.0%", true);
 	wait_screen(&p, "against the preferred node", true);
+	wait_screen(&p, "Memory policy bind:0; a mapping sets interleave:0-1", true);
 	assert_true(scr_find(&p.scr, "12.5-25%") > 0);	/* its only bucket, drawn */
 	type(&p, "b");
 	wait_screen(&p, "[Processes]", true);

@@ -443,7 +443,8 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		if (!p->alive)
 			continue;
 		reads++;
-		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+						       &p->mempolicy) == 0;
 	}
 	if (!r)
 		return;
@@ -458,7 +459,8 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++) {
 		struct nl_proc *p = &s->procs[r[k].i];
 
-		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+						       &p->mempolicy) == 0;
 	}
 	free(r);
 }

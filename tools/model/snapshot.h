@@ -190,6 +190,9 @@ struct nl_proc {
 	 * when it could not be read (permissions, exited). */
 	bool rss_known;
 	uint64_t rss_pages_by_node[NL_MAX_NODES];
+	/* memory policy from the same numa_maps read (procfs.h): the task's
+	 * and the busiest other one a mapping set; meaningful when rss_known */
+	struct nl_mempolicy mempolicy;
 	struct nl_figs f;
 };
 

@@ -330,6 +330,17 @@ static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 		add_by_node(j, o, "rss_pages_by_node", p->rss_pages_by_node);
 	else
 		add_null(j, o, "rss_pages_by_node");
+	/* from the same numa_maps read: null where it was not read or had no
+	 * mapping (a kernel thread), mempolicy_vma null when every mapping
+	 * follows the task's policy */
+	if (p->rss_known && p->mempolicy.task[0])
+		add_str(j, o, "mempolicy", p->mempolicy.task);
+	else
+		add_null(j, o, "mempolicy");
+	if (p->rss_known && p->mempolicy.vma[0])
+		add_str(j, o, "mempolicy_vma", p->mempolicy.vma);
+	else
+		add_null(j, o, "mempolicy_vma");
 	add_locality(j, o, &p->f);
 	add_alloc(j, o, &p->f.alloc);
 	add_migrate(j, o, &p->f.mig);

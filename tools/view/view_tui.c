@@ -795,6 +795,11 @@ static void build_detail(struct nl_tui *t, struct lines *L)
 				continue;
 			addl(L, "PROCESS %d %s  cgroup %s%s", (int)p->pid, p->comm, p->cgroup_path,
 			     p->alive ? "" : "  (exited)");
+			if (p->rss_known && p->mempolicy.task[0])
+				addl(L, "Memory policy %s%s%s", p->mempolicy.task,
+				     p->mempolicy.vma[0] ? "; a mapping sets " : "", p->mempolicy.vma);
+			else
+				addl(L, "Memory policy -  (numa_maps not read)");
 			detail_figs(t, L, &p->f, p, NULL);
 			return;
 		}

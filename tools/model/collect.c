@@ -17,6 +17,7 @@
 #include "procfs.h"
 #include "reclaim_read.h"
 #include "topology.h"
+#include "alloc_latency.h"
 #include "vmscan_figs.h"
 #include "vmscan_read.h"
 
@@ -54,6 +55,8 @@ struct nl_collector {
 	struct nl_vs_raw vs_raw;
 	/* reclaim agents' published state -> nl_cgroup.agent */
 	struct nl_ra_reader *ra_rd;
+	/* allocation latency, NULL unless asked for */
+	struct nl_alloc_latency_state *lat;
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -133,6 +136,8 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		e = nl_vs_state_new(&c->vs);
 		set_lru_mode(c);
 	}
+	if (!e && o->alloc_latency_sample && !(c->lat = nl_alloc_latency_start(o->alloc_latency_sample)))
+		e = -ENOMEM;
 	if (e) {
 		nl_collect_close(c);
 		return e;
@@ -892,6 +897,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 		e = n < 0 ? n : 0;
 	}
 	fill_self(c, s);
+	nl_alloc_latency_fill(c->lat, &s->alloc_lat);
 	if (e)
 		nl_snapshot_free(s);
 	return e;
@@ -912,6 +918,7 @@ void nl_collect_close(struct nl_collector *c)
 	nl_vs_state_free(c->vs);
 	nl_vs_raw_free(&c->vs_raw);
 	nl_ra_reader_free(c->ra_rd);
+	nl_alloc_latency_stop(c->lat);
 	free(c->cpu_prev);
 	free(c->cpu_cur);
 	for (int gi = 0; gi < c->nr_gone; gi++)

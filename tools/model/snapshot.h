@@ -22,6 +22,7 @@
 #include "vmscan_types.h"
 #include "procfs.h"
 #include "zones.h"
+#include "alloc_lat_types.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
  * (8 buckets of L/(L+R+1), L local and R remote faults). */
@@ -301,6 +302,26 @@ struct nl_sources {
 	char missing[512];	/* human list of what is unavailable and why */
 };
 
+/* Page-allocator latency, opt-in (top --alloc-latency; bpf/alloc_lat.bpf.c):
+ * one allocator call in sample_every timed from entry to exit of the
+ * allocator's core function (hook), counted by log2(ns) per (place,
+ * class), hist index place * NL_LAT_NR_CLASSES + class (enum nl_lat_place;
+ * class kernel, reclaimable, movable by the call's gfp flags). Deltas over
+ * the interval. */
+struct nl_alloc_latency {
+	bool enabled;			/* asked for */
+	bool available;			/* the program runs; else unavailable says why */
+	char hook[64];			/* the kernel function timed */
+	char unavailable[200];
+	uint32_t sample_every;
+	uint64_t calls, sampled, lost;	/* enum nl_lat_stat */
+	uint64_t hist[NL_LAT_NR_HISTS][NL_LAT_BUCKETS];	/* bucket b = [2^b, 2^(b+1)) ns */
+	uint64_t sum_ns[NL_LAT_NR_HISTS];
+	/* the program's own runs and run time (both entry and exit), 0
+	 * unless the kernel counts BPF run times (--self-cost) */
+	uint64_t prog_runs, prog_run_ns;
+};
+
 /* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
 struct nl_snapshot {
 	uint64_t seq;			/* 1 for the first interval */
@@ -338,6 +359,7 @@ struct nl_snapshot {
 	 * cling_running false (and cling empty) when it is not running. */
 	bool cling_running;
 	struct nl_cling_stats cling;
+	struct nl_alloc_latency alloc_lat;	/* enabled false unless asked for */
 };
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */

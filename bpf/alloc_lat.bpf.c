@@ -26,6 +26,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile u32 nl_sample_every = 64;
 /* Set before load: node = (page flags >> shift) & mask (nl_page_layout). */
 const volatile u32 nl_node_shift = 0, nl_node_mask = 0;
+/* Set before load: the hook's gfp and order argument positions, from its
+ * prototype in the kernel's BTF (the return value is read by the helper,
+ * so the argument count may change between kernels). */
+const volatile u32 nl_gfp_arg = 0, nl_order_arg = 1;
 
 #define STACK_DEPTH 4
 
@@ -179,32 +183,55 @@ static __always_inline void leave(u32 gfp, u32 order, bool check, const struct p
 
 /* fentry/fexit where the kernel allows them (user space sets the target). */
 SEC("fentry")
-int BPF_PROG(lat_enter, gfp_t gfp, unsigned int order)
+int lat_enter(u64 *ctx)
 {
-	enter(gfp, order);
+	u64 gfp = 0, order = 0;
+
+	bpf_get_func_arg(ctx, nl_gfp_arg, &gfp);
+	bpf_get_func_arg(ctx, nl_order_arg, &order);
+	enter((u32)gfp, (u32)order);
 	return 0;
 }
 
 SEC("fexit")
-int BPF_PROG(lat_exit, gfp_t gfp, unsigned int order, int preferred_nid, void *nodemask,
-	     struct page *page)
+int lat_exit(u64 *ctx)
 {
-	leave(gfp, order, true, page);
+	u64 gfp = 0, order = 0, ret = 0;
+
+	bpf_get_func_arg(ctx, nl_gfp_arg, &gfp);
+	bpf_get_func_arg(ctx, nl_order_arg, &order);
+	bpf_get_func_ret(ctx, &ret);
+	leave((u32)gfp, (u32)order, true, (const struct page *)ret);
 	return 0;
+}
+
+/* Argument @i of a kprobe (the first six are in registers on x86-64),
+ * read through the helper: a plain switch compiles to a computed offset
+ * into the context, which the verifier refuses. */
+static __always_inline u64 kprobe_arg(struct pt_regs *regs, u32 i)
+{
+	switch (i) {
+	case 0: return PT_REGS_PARM1_CORE(regs);
+	case 1: return PT_REGS_PARM2_CORE(regs);
+	case 2: return PT_REGS_PARM3_CORE(regs);
+	case 3: return PT_REGS_PARM4_CORE(regs);
+	case 4: return PT_REGS_PARM5_CORE(regs);
+	default: return 0;
+	}
 }
 
 /* kprobe/kretprobe where fentry is refused (some hosts answer EPERM):
  * dearer, and the exit cannot tell a skipped entry apart. */
 SEC("kprobe")
-int BPF_KPROBE(lat_kenter, gfp_t gfp, unsigned int order)
+int lat_kenter(struct pt_regs *regs)
 {
-	enter(gfp, order);
+	enter((u32)kprobe_arg(regs, nl_gfp_arg), (u32)kprobe_arg(regs, nl_order_arg));
 	return 0;
 }
 
 SEC("kretprobe")
-int BPF_KRETPROBE(lat_kexit, struct page *page)
+int lat_kexit(struct pt_regs *regs)
 {
-	leave(0, 0, false, page);
+	leave(0, 0, false, (const struct page *)PT_REGS_RC(regs));
 	return 0;
 }

@@ -40,6 +40,12 @@ static void fix_preferred_zones(struct nl_snapshot *s)
 	s->pgalloc[0] = 120; s->pgalloc[1] = 6101;
 	n0->bpf_pages_by_zone[0] = 120; n0->bpf_pages_by_zone[1] = 4201;
 	n1->bpf_pages_by_zone[1] = 1900;
+	/* allocation latency, remote movable: 60 calls in [1, 2) us, 40 in [4, 8) us */
+	s->alloc_lat.enabled = s->alloc_lat.available = true;
+	s->alloc_lat.sample_every = 64;
+	strcpy(s->alloc_lat.hook, "__alloc_frozen_pages_noprof (fentry)");
+	s->alloc_lat.hist[1 * NL_LAT_NR_CLASSES + 2][10] = 60;
+	s->alloc_lat.hist[1 * NL_LAT_NR_CLASSES + 2][12] = 40;
 }
 
 /* --- pure pieces ---------------------------------------------------------- */
@@ -554,6 +560,7 @@ static void test_pty_session(void **state)
 	assert_non_null(strstr(scr_row(&p.scr, r1), "foreign 9"));
 	assert_non_null(strstr(scr_row(&p.scr, r1), "DMA32 2.8% Normal 97.2%"));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  node 1 ")), "Normal 100.0%"));
+	wait_screen(&p, "remote 100 p50<2.0us p99<8.2us", true);
 
 	/* ?: help, then b back to nodes */
 	type(&p, "?");

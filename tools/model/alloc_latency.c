@@ -9,7 +9,7 @@
 struct nl_alloc_latency_state {
 	struct nl_lat_prog *lat;	/* NULL: not available, see why */
 	uint32_t sample_every;
-	char why[200];
+	char why[320];
 	struct nl_alloc_lat_counts prev, cur;
 };
 

@@ -312,7 +312,7 @@ struct nl_alloc_latency {
 	bool enabled;			/* asked for */
 	bool available;			/* the program runs; else unavailable says why */
 	char hook[64];			/* the kernel function timed */
-	char unavailable[200];
+	char unavailable[320];
 	uint32_t sample_every;
 	uint64_t calls, sampled, lost;	/* enum nl_lat_stat */
 	uint64_t hist[NL_LAT_NR_HISTS][NL_LAT_BUCKETS];	/* bucket b = [2^b, 2^(b+1)) ns */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -18,6 +19,7 @@ struct nl_lat_prog {
 	struct bpf_program *enter, *exit;	/* the pair in use */
 	char hook[64];				/* "<function> (fentry|kprobe)" */
 	int nr_cpus;
+	int gfp_arg, order_arg;			/* the hook's argument positions */
 };
 
 /* The allocator's core function, newest name first: every page
@@ -29,11 +31,31 @@ static const char *const hooks[] = {
 	"__alloc_pages",		/* before */
 };
 
-static const char *find_hook(const struct btf *vm)
+/* The first hook @vm has, with the positions of its gfp and order
+ * arguments (by name, from its prototype); NULL when none is there. */
+static const char *find_hook(const struct btf *vm, int *gfp_arg, int *order_arg)
 {
-	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
-		if (btf__find_by_name_kind(vm, hooks[i], BTF_KIND_FUNC) > 0)
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		int id = btf__find_by_name_kind(vm, hooks[i], BTF_KIND_FUNC);
+		const struct btf_type *fn = id > 0 ? btf__type_by_id(vm, id) : NULL;
+		const struct btf_type *proto = fn ? btf__type_by_id(vm, fn->type) : NULL;
+		const struct btf_param *p;
+
+		if (!proto || !btf_is_func_proto(proto))
+			continue;
+		*gfp_arg = *order_arg = -1;
+		p = btf_params(proto);
+		for (int k = 0; k < btf_vlen(proto); k++) {
+			const char *name = btf__name_by_offset(vm, p[k].name_off);
+
+			if (name && (!strcmp(name, "gfp") || !strcmp(name, "gfp_mask")))
+				*gfp_arg = k;
+			else if (name && !strcmp(name, "order"))
+				*order_arg = k;
+		}
+		if (*gfp_arg >= 0 && *gfp_arg < 5 && *order_arg >= 0 && *order_arg < 5)
 			return hooks[i];
+	}
 	return NULL;
 }
 
@@ -54,6 +76,8 @@ static int load_pair(struct nl_lat_prog *l, const char *hook, bool kprobes,
 	sk->rodata->nl_sample_every = sample_every;
 	sk->rodata->nl_node_shift = pl->node_shift;
 	sk->rodata->nl_node_mask = pl->node_mask;
+	sk->rodata->nl_gfp_arg = (uint32_t)l->gfp_arg;
+	sk->rodata->nl_order_arg = (uint32_t)l->order_arg;
 	bpf_program__set_autoload(sk->progs.lat_enter, !kprobes);
 	bpf_program__set_autoload(sk->progs.lat_exit, !kprobes);
 	bpf_program__set_autoload(sk->progs.lat_kenter, kprobes);
@@ -74,8 +98,12 @@ static int load_pair(struct nl_lat_prog *l, const char *hook, bool kprobes,
 			      : bpf_program__attach(sk->progs.lat_exit);
 	if (!l->links[0] || !l->links[1]) {
 		e = errno ? -errno : -EINVAL;
-		snprintf(why, whylen, "cannot attach to %s (%s): %s", hook, kprobes ? "kprobe" : "fentry",
-			 strerror(-e));
+		if (kprobes && e == -ENOENT && access("/sys/kernel/tracing/kprobe_events", F_OK) &&
+		    access("/sys/kernel/debug/tracing/kprobe_events", F_OK))
+			snprintf(why, whylen, "this kernel has no kprobes (built without CONFIG_KPROBES)");
+		else
+			snprintf(why, whylen, "cannot attach to %s (%s): %s", hook,
+				 kprobes ? "kprobe" : "fentry", strerror(-e));
 		return e;
 	}
 	l->enter = kprobes ? sk->progs.lat_kenter : sk->progs.lat_enter;
@@ -101,7 +129,7 @@ int nl_alloc_lat_open(struct nl_lat_prog **out, uint32_t sample_every, char *why
 	struct nl_page_layout pl;
 	struct btf *vm;
 	const char *hook;
-	int e;
+	int e, gfp_arg = 0, order_arg = 1;
 
 	*out = NULL;
 	why[0] = '\0';
@@ -110,12 +138,12 @@ int nl_alloc_lat_open(struct nl_lat_prog **out, uint32_t sample_every, char *why
 		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		return -ENOENT;
 	}
-	hook = find_hook(vm);
+	hook = find_hook(vm, &gfp_arg, &order_arg);
 	e = nl_page_layout_from_btf(vm, &pl);
 	btf__free(vm);
 	if (!hook) {
 		snprintf(why, whylen, "the kernel has none of __alloc_frozen_pages_noprof, "
-			 "__alloc_pages_noprof, __alloc_pages to hook");
+			 "__alloc_pages_noprof, __alloc_pages with gfp and order arguments to hook");
 		return -ENOENT;
 	}
 	if (e) {
@@ -135,6 +163,8 @@ int nl_alloc_lat_open(struct nl_lat_prog **out, uint32_t sample_every, char *why
 	}
 	if (!sample_every)
 		sample_every = 1;
+	l->gfp_arg = gfp_arg;
+	l->order_arg = order_arg;
 	/* fentry/fexit first: cheaper, and the exit checks its entry; some
 	 * hosts refuse fentry programs, then kprobes */
 	e = load_pair(l, hook, false, &pl, sample_every, why, whylen);

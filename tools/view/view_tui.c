@@ -610,6 +610,54 @@ static void fmt_zone_shares(char *b, size_t sz, const struct nl_snapshot *s, con
 					      nl_pct(pages[z], sum));
 }
 
+/* Upper edge (ns) of the log2 bucket holding quantile @q of the calls
+ * of place @p, all classes; 0 when none. */
+static uint64_t lat_quantile_ns(const struct nl_alloc_latency *l, int p, double q, uint64_t *n)
+{
+	uint64_t sum[NL_LAT_BUCKETS] = { 0 }, cum = 0;
+
+	*n = 0;
+	for (int c = 0; c < NL_LAT_NR_CLASSES; c++)
+		for (int b = 0; b < NL_LAT_BUCKETS; b++) {
+			sum[b] += l->hist[p * NL_LAT_NR_CLASSES + c][b];
+			*n += l->hist[p * NL_LAT_NR_CLASSES + c][b];
+		}
+	for (int b = 0; b < NL_LAT_BUCKETS && *n; b++) {
+		cum += sum[b];
+		if ((double)cum >= q * (double)*n)
+			return 2ull << b;
+	}
+	return 0;
+}
+
+/* The opt-in allocation latency (--alloc-latency): per placement, the
+ * timed calls and the bucket edges under which half and 99% of them
+ * finished; or why the kernel cannot show it. */
+static void draw_alloc_latency(const struct nl_alloc_latency *l, int *y, int end)
+{
+	static const char *const places[NL_LAT_NR_PLACES] = { "local", "remote", "failed" };
+	char b[200];
+	size_t len = 0;
+
+	if (!l->available) {
+		line_at((*y)++, 0, "alloc latency: unavailable: %s", l->unavailable);
+		return;
+	}
+	line_at((*y)++, 0, "alloc latency, 1 call in %u timed at %s:", l->sample_every, l->hook);
+	b[0] = '\0';
+	for (int p = 0; p < NL_LAT_NR_PLACES && len < sizeof(b); p++) {
+		uint64_t n, p50 = lat_quantile_ns(l, p, 0.5, &n), p99 = lat_quantile_ns(l, p, 0.99, &n);
+
+		len += (size_t)snprintf(b + len, sizeof(b) - len, "%s%s %llu", len ? "   " : "  ", places[p],
+					(unsigned long long)n);
+		if (n && len < sizeof(b))
+			len += (size_t)snprintf(b + len, sizeof(b) - len, " p50<%.1fus p99<%.1fus",
+						p50 / 1e3, p99 / 1e3);
+	}
+	if (*y < end)
+		line_at((*y)++, 0, "%s", b);
+}
+
 /* Below the node table: this interval's hit/miss/foreign against the
  * preferred node (BPF) and each node's pages by zone, with the kernel's
  * pgalloc split (all nodes) to check them against. */
@@ -635,6 +683,8 @@ static void draw_node_preferred(const struct nl_snapshot *s, int *y, int end)
 		fmt_zone_shares(zones, sizeof(zones), s, s->pgalloc);
 		line_at((*y)++, 0, "  kernel pgalloc, all nodes: %s", zones);
 	}
+	if (s->alloc_lat.enabled && *y < end)
+		draw_alloc_latency(&s->alloc_lat, y, end);
 }
 
 static void draw_nodes(struct nl_tui *t)

@@ -46,7 +46,7 @@ struct lat_frame {
 
 struct lat_stack {
 	struct lat_frame f[STACK_DEPTH];
-	u32 depth;		/* may exceed STACK_DEPTH: deeper calls are not kept */
+	u32 depth;		/* frames in use, at most STACK_DEPTH */
 };
 
 struct {
@@ -129,13 +129,14 @@ static __always_inline void enter(u32 gfp, u32 order)
 		return;
 	}
 	d = st->depth;
-	if (d < STACK_DEPTH) {
-		st->f[d].start_ns = start;
-		st->f[d].gfp = gfp;
-		st->f[d].order = order;
-	} else if (start) {
-		stat_add(NL_LAT_LOST);
+	if (d >= STACK_DEPTH) {
+		/* no real nesting goes this deep (task, softirq, hardirq):
+		 * these are frames whose exit never ran; start afresh */
+		d = 0;
 	}
+	st->f[d].start_ns = start;
+	st->f[d].gfp = gfp;
+	st->f[d].order = order;
 	st->depth = d + 1;
 	if (start)
 		stat_add(NL_LAT_SAMPLED);
@@ -151,15 +152,22 @@ static __always_inline void leave(u32 gfp, u32 order, bool check, const struct p
 	u64 start, now, ns;
 	u32 d, place, class, idx;
 
-	if (!st || !st->depth)
+	if (!st || !st->depth || st->depth > STACK_DEPTH)
 		return;
 	d = st->depth - 1;
-	if (d >= STACK_DEPTH) {		/* a call deeper than the stack keeps */
-		st->depth = d;
-		return;
+	if (check) {
+		/* the nearest frame of this call: frames above it lost their
+		 * exit (the kernel's recursion guard skipped it) and go; no
+		 * frame at all: its entry never ran, the stack stays */
+		int k, found = -1;
+
+		for (k = STACK_DEPTH - 1; k >= 0; k--)
+			if (found < 0 && (u32)k <= d && st->f[k].gfp == gfp && st->f[k].order == order)
+				found = k;
+		if (found < 0)
+			return;
+		d = (u32)found;
 	}
-	if (check && (st->f[d].gfp != gfp || st->f[d].order != order))
-		return;			/* not the call on top: its entry never ran */
 	st->depth = d;
 	start = st->f[d].start_ns;
 	if (!start)

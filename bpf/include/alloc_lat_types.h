@@ -40,10 +40,8 @@ struct nl_lat_hist {
 enum nl_lat_stat {
 	NL_LAT_CALLS,		/* allocator calls entered */
 	NL_LAT_SAMPLED,		/* of those, timed */
-	NL_LAT_LOST,		/* timed calls whose exit could not be matched
-				 * (nesting deeper than the stack, no task
-				 * storage, or a call the kernel's recursion
-				 * guard kept from our entry program) */
+	NL_LAT_LOST,		/* timed calls the entry could not keep (no
+				 * task storage: it could not be made here) */
 	NL_LAT_NR_STATS,
 };
 

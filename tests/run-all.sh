@@ -84,13 +84,31 @@ run_asan() {
 	done
 }
 
+# What a live test may create in the kernel and must remove again: cgroup
+# directories (systemd's own units aside), BPF pins, DAMON contexts. One
+# line per object, sorted. Checked under CI (CI=true) or with
+# NL_CHECK_LEFTOVERS=1 only: on a shared machine other people's cgroups
+# and pins come and go while a test runs.
+kernel_state() {
+	[ "${CI:-}" = true ] || [ "${NL_CHECK_LEFTOVERS:-}" = 1 ] || return 0
+	find /sys/fs/cgroup -mindepth 1 -maxdepth 3 -type d \
+		! -name '*.scope' ! -name '*.service' ! -name '*.slice' ! -name '*.mount' \
+		! -name '*.socket' ! -name '*.swap' 2> /dev/null
+	find /sys/fs/bpf -mindepth 1 -maxdepth 2 2> /dev/null
+	echo "kdamonds $(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2> /dev/null)"
+}
+
 run_live() {
-	local t name rc start secs
+	local t name rc start secs left
 	for t in tests/live/*.sh; do
 		[ -f "$t" ] || continue
 		name=live/$(basename "$t" .sh)
 		start=$(date +%s%N)
+		kernel_state | sort > "$LOGS/state.before"
 		timeout 300 bash "$t" > "$LOGS/$(basename "$t").log" 2>&1; rc=$?
+		# a test that passes but leaves kernel state behind fails
+		left=$(kernel_state | sort | comm -13 "$LOGS/state.before" - | head -3 | tr '\n' ' ')
+		[ $rc = 0 ] && [ -n "$left" ] && { echo "left behind: $left" >> "$LOGS/$(basename "$t").log"; rc=3; }
 		secs=$(( ($(date +%s%N) - start) / 100000000 )); secs="$((secs / 10)).$((secs % 10))"
 		case $rc in
 		0) record PASS "$name" "(${secs}s)";;

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agent_files.h"
 #include "cli.h"
 #include "topology.h"
 #include "cgroup.h"
@@ -52,7 +52,8 @@ static const char rc_doc[] =
 	"(mm_vmscan_memcg_reclaim_begin) and for the agent's own passes.\v"
 	"CGROUP is a path under the cgroup mount (/bench/a) or a glob pattern "
 	"('/bench/*', quoted). Only matching cgroups are ever touched; patterns are "
-	"matched again every interval.\n\n"
+	"matched again every interval, so a pattern may match nothing yet (the agent "
+	"waits for its cgroups); a plain path must exist.\n\n"
 	"When usage rises above --high the agent reclaims in steps of --step pages "
 	"from the drawn node until usage is at or below --low (hysteresis). A pass "
 	"is at most --pass-steps steps and is then re-queued; it stops after three "
@@ -96,7 +97,7 @@ static const char rc_doc[] =
 	"'scan_weight=W N0=w0 N1=w1 ...', the ticket intervals, the balance "
 	"classification, and the block every running agent managing it "
 	"published (scan source, draws, pages, passes).\n\n"
-	"Exit status: 0 ok, 1 runtime failure, 2 bad usage (no cgroup matches, bad "
+	"Exit status: 0 ok, 1 runtime failure, 2 bad usage (a cgroup path that does not exist, bad "
 	"watermark), 3 not root, 4 kernel lacks BPF/BTF or every backend.\n\n"
 	"Examples:\n"
 	"  numalens reclaim --high 80% --low 70% /bench/a\n"
@@ -243,6 +244,15 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
+/* Does any CGROUP argument hold a glob metacharacter? */
+static bool has_pattern(const struct rc_args *a)
+{
+	for (int i = 0; i < a->npat; i++)
+		if (strpbrk(a->pat[i], "*?["))
+			return true;
+	return false;
+}
+
 /* Add every directory matching the patterns; returns how many matched. */
 static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
 {
@@ -278,39 +288,30 @@ static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool
  * status file (reclaim_read.h: one per agent, dead pids skipped). */
 static void print_agent_status(const uint64_t *ids, int n)
 {
-	struct dirent **ents = NULL;
-	int ne = scandir(NL_RECLAIM_RUN_DIR, &ents, NULL, alphasort), shown = 0;
+	struct nl_agent_file *f = NULL;
+	int nf = nl_agent_files_read(NL_RECLAIM_RUN_DIR, "status", &f), shown = 0;
 
-	for (int i = 0; i < ne; i++) {
-		char path[4096], line[4096], tail[16];
+	for (int i = 0; i < nf; i++) {
 		bool on = false;
-		FILE *f;
-		int pid;
 
-		if (sscanf(ents[i]->d_name, "%d%15s", &pid, tail) != 2 || strcmp(tail, ".status") ||
-		    kill(pid, 0) || !(snprintf(path, sizeof(path), NL_RECLAIM_RUN_DIR "/%s",
-					      ents[i]->d_name), f = fopen(path, "re"))) {
-			free(ents[i]);
-			continue;
-		}
-		free(ents[i]);
-		while (fgets(line, sizeof(line), f)) {
+		for (char *line = f[i].text, *end; line && *line; line = end) {
 			char *p = strstr(line, " id=");
 			uint64_t id;
 
-			if (!strncmp(line, "cgroup ", 7) && p && sscanf(p, " id=%" SCNu64, &id) == 1) {
+			end = strchr(line, '\n');
+			end = end ? end + 1 : line + strlen(line);
+			if (!strncmp(line, "cgroup ", 7) && p && p < end && sscanf(p, " id=%" SCNu64, &id) == 1) {
 				on = false;
 				for (int k = 0; k < n; k++)
 					on |= ids[k] == id;
 				if (on)
-					printf("\nrunning agent (pid %d):\n", pid), shown++;
+					printf("\nrunning agent (pid %d):\n", f[i].pid), shown++;
 			}
 			if (on)
-				fputs(line, stdout);
+				fwrite(line, 1, (size_t)(end - line), stdout);
 		}
-		fclose(f);
 	}
-	free(ents);
+	nl_agent_files_free(f, nf);
 	if (!shown)
 		printf("\nno running agent manages %s (" NL_RECLAIM_RUN_DIR ")\n", n == 1 ? "it" : "them");
 }
@@ -632,7 +633,8 @@ int nl_cmd_reclaim(int argc, char **argv)
 	enum nl_cgroup_mode mode = NL_CG_V2;
 	char root[512] = "", err[512] = "";
 	bool have_limit = false;
-	int rc;
+	int rc, found;
+	bool wait_new;
 
 	rc_defaults(&a);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
@@ -667,7 +669,11 @@ int nl_cmd_reclaim(int argc, char **argv)
 		nl_lot_close(lot);
 		return NL_EXIT_KERNEL;
 	}
-	if (!match_all(&ra, &a, root, false)) {
+	found = match_all(&ra, &a, root, false);
+	/* A pattern names cgroups that may come later (a job's cgroup made
+	 * after the agent starts); a plain path that is missing is a typo. */
+	wait_new = !found && !a.status && has_pattern(&a);
+	if (!found && !wait_new) {
 		fprintf(stderr, "%s: no cgroup under %s matches %s%s: paths are relative to that mount\n",
 			argv[0], root, a.pat[0], a.npat > 1 ? " (or the others)" : "");
 		rc = NL_EXIT_USAGE;
@@ -675,6 +681,10 @@ int nl_cmd_reclaim(int argc, char **argv)
 		show_status(&ra);
 		rc = NL_EXIT_OK;
 	} else if (!(rc = check_watermarks(&ra, argv[0]))) {
+		if (wait_new)
+			fprintf(stderr, "%s: no cgroup under %s matches %s%s yet: waiting for one "
+				"(patterns are matched again every %g s)\n", argv[0], root, a.pat[0],
+				a.npat > 1 ? " (or the others)" : "", a.interval);
 		print_banner(&ra, &a, root, have_limit);
 		match_all(&ra, &a, root, true);
 		/* tables in BPF before the slower collector start: the limit hook

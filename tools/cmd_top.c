@@ -17,12 +17,14 @@
 #include "view_text.h"
 #include "view_tui.h"
 
-enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_ALLOC_LAT };
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_RSS_PROCS,
+       OPT_ALLOC_LAT };
 
 struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
 	bool batch, json, force_tui, verbose, no_class, no_legend, active, self_cost;
+	int rss_procs;		/* --rss-procs; 0 = the default (64) */
 	const char *btf;	/* --btf */
 	long alloc_lat;		/* --alloc-latency: 1 call in N, 0 = off */
 	int cg_mode;		/* -1 = auto */
@@ -57,7 +59,7 @@ static const char top_doc[] =
 static const struct argp_option top_opts[] = {
 	{ "delay", 'd', "SECONDS", 0, "Interval between snapshots (default 1; 0.1 to 3600)", 0 },
 	{ "count", 'n', "COUNT", 0, "Stop after COUNT snapshots (default: until q or Ctrl-C)", 0 },
-	{ "pid", 'p', "PID", 0, "Show only this process (cgroups are still all shown)", 0 },
+	{ "pid", 'p', "PID", 0, "Show only this process; the batch view shows its cgroup and their ancestors, JSON all cgroups", 0 },
 	{ "cgroup", 'c', "PATH", 0, "Show only processes and cgroups at or below cgroup PATH "
 				     "(relative to the hierarchy, e.g. /system.slice)", 0 },
 	{ "sort", 's', "KEY", 0, "Sort rows by KEY (see below)", 0 },
@@ -72,6 +74,10 @@ static const struct argp_option top_opts[] = {
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by. auto: cgroup v2 when it has the memory "
 	  "controller, else the v1 memory hierarchy (hybrid hosts)", 2 },
+	{ "rss-procs", OPT_RSS_PROCS, "N", 0,
+	  "Read RSS per node (numa_maps, costly for big processes) for the N busiest and the N "
+	  "largest processes each interval (default 64); -p, the detail window and a name "
+	  "filter always get theirs", 2 },
 	{ "no-class", OPT_NO_CLASS, NULL, 0,
 	  "Do not split user pages into anon/file/shmem (skips the LRU tracepoint)", 2 },
 	{ "self-cost", OPT_SELF_COST, NULL, 0,
@@ -154,6 +160,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NO_CLASS:
 		a->no_class = true;
+		break;
+	case OPT_RSS_PROCS:
+		a->rss_procs = (int)nl_cli_parse_long(arg, 1, 100000, "--rss-procs", st);
 		break;
 	case OPT_SELF_COST:
 		a->self_cost = true;
@@ -254,6 +263,13 @@ static int run_tui(struct nl_collector *col, const struct top_args *a)
 			break;
 		if (act == NL_TUI_REFRESH)
 			clock_gettime(CLOCK_MONOTONIC, &next);
+		{
+			pid_t fp;
+			const char *fc;
+
+			nl_tui_focus(tui, &fp, &fc);
+			nl_collector_focus(col, fp, fc);
+		}
 		if (nl_collect_snapshot(col, &s)) {
 			rc = NL_EXIT_FAIL;
 			break;
@@ -312,6 +328,7 @@ int nl_cmd_top(int argc, char **argv)
 					.track_class = !a.no_class, .verbose = a.verbose,
 					.prog = "numalens top", .watch_pid = a.view.filter.pid,
 					.all_procs = !a.active, .self_cost = a.self_cost,
+					.rss_max_procs = a.rss_procs,
 					.alloc_latency_sample = (uint32_t)a.alloc_lat };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();

@@ -20,7 +20,8 @@ bad=$(printf 'bad\377x')
 mkdir "$root/$T/$bad" || fail "cannot create a cgroup with a non-UTF-8 name"
 idbad=$(stat -c %i "$root/$T/$bad")
 cleanup_hook() {
-	kill $SLP 2>/dev/null
+	# a killed task leaves its cgroup only once it has exited
+	[ -n "${SLP:-}" ] && kill $SLP 2>/dev/null && wait $SLP 2>/dev/null
 	rmdir "$root/$D/x1" "$root/$D/x2" "$root/$D" "$root/$T/$a/"*"$eur" "$root/$T/$a" "$root/$T/$bad" "$root/$T" 2>/dev/null
 }
 id1=$(stat -c %i "$root/$D/x1"); id2=$(stat -c %i "$root/$D/x2")

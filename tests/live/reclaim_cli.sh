@@ -19,7 +19,7 @@ expect 2 "LO,HI" "$NL" reclaim --balance 120,80 /
 expect 2 "no hex or exponent" "$NL" reclaim --high 0x10M /
 expect 2 "no hex or exponent" "$NL" reclaim --low 1e-300% /
 expect 2 "from 0.01 to" "$NL" reclaim --rate-limit 1e-300 /
-expect 2 "no cgroup under" "$NL" reclaim --dry-run '/reclaim-no-such-*'
+expect 2 "no cgroup under" "$NL" reclaim --dry-run '/reclaim-no-such-dir'
 if command -v setpriv > /dev/null; then
 	expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" reclaim --status /
 fi
@@ -31,6 +31,20 @@ CG=$root/reclaim-live-$$
 mkdir "$CG" || skip "cannot create a cgroup under $root"
 cleanup_hook() { kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null; rmdir "$CG"; rm -f "$TMP/f"; }
 if [ -f "$CG/memory.limit_in_bytes" ]; then echo $((64 << 20)) > "$CG/memory.limit_in_bytes"; else echo $((64 << 20)) > "$CG/memory.max"; fi
+# a pattern that matches nothing yet is waited for, and a cgroup made
+# later is picked up at the next interval
+LATE=$root/reclaim-late-$$
+"$NL" reclaim --dry-run -i 0.5 -d 6 "/reclaim-late-$$*" > "$TMP/late.out" 2> "$TMP/late.err" &
+LPID=$!
+for i in $(seq 100); do grep -q "waiting" "$TMP/late.err" && break; sleep 0.1; done
+grep -q "matches /reclaim-late-$$\* yet: waiting" "$TMP/late.err" || fail "a pattern matching nothing yet: expected 'yet: waiting' on stderr, saw: $(cat "$TMP/late.err")"
+mkdir "$LATE"
+wait $LPID; rc=$?
+rmdir "$LATE"
+[ $rc = 0 ] || fail "reclaim waiting for a pattern exited $rc: $(cat "$TMP/late.err")"
+grep -q "managing cgroup /reclaim-late-$$" "$TMP/late.out" || fail "a cgroup made after start was not picked up: $(cat "$TMP/late.out")"
+note "ok: a pattern matching nothing at start waits, and picks up /reclaim-late-$$ made later"
+
 # --high in bytes with the default --low 70% of this 64M limit: never acts
 expect 2 "is not below --high" "$NL" reclaim --dry-run -d 1 --high 16M "/$(basename "$CG")"
 (echo $BASHPID > "$CG/cgroup.procs"; exec "$WORK" --file 24 --file-path "$TMP/f" --anon 4 --ready-file "$TMP/rdy" --hold 60 > /dev/null) &
@@ -97,6 +111,8 @@ grep -q 'limit-reclaim hook attached' "$TMP/lim" || fail "limit hook not attache
 n=$(grep -c 'limit reclaim: BPF lottery drew node' "$TMP/lim")
 note "limit-path draws: $n; $(grep 'draws limit' "$TMP/lim")"
 [ "$n" -ge 1 ] || fail "no limit-path draw while writing 40 MiB in a 16M memcg: $(grep 'draws limit' "$TMP/lim")"
+# now, not in the hook: the hooks below replace it
+rmdir "$L" || fail "cannot remove $L after its workload ended"
 
 # a pattern over short-lived cgroups: more than NL_RA_MAX_CG (64) come and
 # go one after another; the entries of those that went are reused, so the

@@ -116,6 +116,21 @@ static void test_columns(void **state)
 	assert_int_equal(used, 2);
 	assert_string_equal(nl_text_pad(b, sizeof(b), "\xe5\x90\x8c", 4, true), "\xe5\x90\x8c  ");
 	assert_string_equal(nl_text_pad(b, sizeof(b), "w\xef\xbf\xbdx", 5, false), "  w\xef\xbf\xbdx");
+	/* an escape written by the cleaning is never cut in two: 15 columns
+	 * of "evil\x1b[31mname" end before the "\x1b", not inside it */
+	assert_string_equal(nl_text_pad(b, sizeof(b), "abcdefghijkl\\x1b[31m", 15, true),
+			    "abcdefghijkl   ");
+	assert_int_equal(nl_text_head("ab\\x1bc", 5, &used), 2);
+	assert_int_equal(nl_text_tail("a\\x1bc", 4, &used), 5);
+	assert_int_equal(nl_text_tail("a\\x1bc", 5, &used), 1);
+	assert_int_equal(used, 5);
+	/* cgroup labels: the path itself, "#id" when altered, "...#id" when cut */
+	assert_false(nl_path_label(b, sizeof(b), "/a/b", 7));
+	assert_string_equal(b, "/a/b");
+	assert_true(nl_path_label(b, sizeof(b), "/a\x1b", 7));
+	assert_string_equal(b, "/a\\x1b#7");
+	assert_true(nl_path_label(b, 16, "/aaaaaaaaaaaaaaaaaaaa", 42));
+	assert_string_equal(b, "/aaaaaaaa...#42");
 	/* the TUI cell fitter: cut by cells, with its '~' */
 	assert_string_equal(nl_tui_fit(b, "inner-job-\xe5\x90\x8c", 11, true, false), "inner-job-~");
 	assert_string_equal(nl_tui_fit(b, "inner-job-\xe5\x90\x8c", 12, true, false),

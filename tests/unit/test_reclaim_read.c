@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* tools/model/reclaim_read.c: a running agent's state file becomes
  * nl_cgroup.agent in the snapshot: values, deltas between two reads, and
- * the files that must be ignored (dead pid, other hierarchy, other
- * format, a temporary file, a removed cgroup). */
+ * the files that must be ignored (dead pid, a reused pid, other
+ * hierarchy, other format, a temporary file, a removed cgroup). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,8 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "cgroup.h"
@@ -126,6 +128,22 @@ static void test_ignored_files(void **state)
 	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
 	wfile(d, name, "{ not json");
 	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	/* a valid file of our pid, last written before this process started:
+	 * left by a killed agent whose pid we now have (pid reuse) */
+	agent_file(d, name, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 1, 1);
+	{
+		char p[4200];
+		struct timespec old[2] = { { 1000000, 0 }, { 1000000, 0 } };
+
+		snprintf(p, sizeof(p), "%s/%s", d, name);
+		assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
+	}
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	assert_null(cgs[1].agent);
+	/* the same file written now is the live agent's */
+	agent_file(d, name, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 1, 1);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 1);
+	assert_non_null(cgs[1].agent);
 	/* no directory at all: no agent */
 	assert_int_equal(nl_ra_read(r, "/nonexistent/numalens", NL_CG_V2, &snap), 0);
 	nl_ra_reader_free(r);

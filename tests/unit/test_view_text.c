@@ -424,6 +424,11 @@ static void test_pid_hint(void **state)
 	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
 	out = render(&s, &o);
 	assert_null(strstr(out, "pid 100 is"));
+	/* and the cgroups are its own and its ancestors', not the tree */
+	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
+	assert_non_null(strstr(out, "\n    a "));
+	assert_null(strstr(out, "\n    b "));
+	assert_null(strstr(out, "\n  other "));
 	free(out);
 	nl_snapshot_free(&s);
 }

@@ -703,6 +703,52 @@ static void test_pty_utf8_name(void **state)
 	utf8_name_under("C", "inner-job-?? ");
 }
 
+/* What the window looks at goes to the collector (nl_tui_focus): the
+ * detail window's process, the name filter; nothing on the list views. */
+static void test_pty_focus(void **state)
+{
+	struct winsize ws = { .ws_row = 30, .ws_col = 130 };
+	struct pty p = { 0 };
+	int status;
+
+	scr_init(&p.scr, 30, 130);
+	p.pid = forkpty(&p.fd, NULL, NULL, &ws);
+	if (p.pid < 0)
+		skip();
+	if (p.pid == 0) {
+		struct nl_snapshot s;
+		const char *comm;
+		pid_t pid;
+		int bad = 0;
+
+		fix_build(&s, true);
+		struct nl_tui *t = nl_tui_open_term("xterm", stdout, stdin, NULL);
+		if (!t)
+			_exit(3);
+		nl_tui_render(t, &s);
+		nl_tui_focus(t, &pid, &comm);
+		bad |= pid != 0 || comm[0];
+		nl_tui_handle_key(t, 'j');	/* CPU order: memhog, remote, sleeper */
+		nl_tui_handle_key(t, 'd');
+		nl_tui_focus(t, &pid, &comm);
+		bad |= (pid != 300) << 1;
+		nl_tui_handle_key(t, 'b');
+		for (const char *k = "/sleep\r"; *k; k++)
+			nl_tui_handle_key(t, *k);
+		nl_tui_focus(t, &pid, &comm);
+		bad |= (pid != 0 || strcmp(comm, "sleep")) << 2;
+		nl_tui_close(t);
+		_exit(bad ? 10 + bad : 42);
+	}
+	double end = now_s() + 10;
+	while (waitpid(p.pid, &status, WNOHANG) == 0 && now_s() < end)
+		pty_pump(&p, 50);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 42);
+	close(p.fd);
+	free(p.scr.raw);
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_term(int sig)
@@ -765,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_open_not_a_tty),
 		cmocka_unit_test(test_pty_session),
 		cmocka_unit_test(test_pty_stop_flag),
+		cmocka_unit_test(test_pty_focus),
 		cmocka_unit_test(test_pty_utf8_name),
 	};
 

@@ -372,6 +372,12 @@ static void test_text_node_pageout(void **state)
 	buf = text_of(&s, &o);
 	assert_non_null(strstr(buf, "node 0 proactive"));
 	assert_non_null(strstr(buf, "pageout scanned 9 rotated 2 freed 7"));
+	assert_null(strstr(buf, "whole host"));
+	free(buf);
+	/* under -c the node lines are labelled as the host's */
+	o.cgroup = "/a";
+	buf = text_of(&s, &o);
+	assert_non_null(strstr(buf, "whole host, every cgroup (not only /a):\nnode 0 proactive"));
 	free(buf);
 	s.nodes = NULL;
 }

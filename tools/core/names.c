@@ -2,6 +2,7 @@
 /* The name-cleaning rule and column arithmetic on cleaned text; see names.h. */
 #include <stdint.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 #include "names.h"
 
@@ -130,9 +131,22 @@ static int char_cols(uint32_t cp)
 }
 
 /* Columns of the character at @s (cleaned text), its length in *@n. */
+/* Is @s the start of a "\xHH" escape (ours, or a systemd unit's own)?
+ * A cut never splits one: "\x1" would read as another name. */
+static bool is_escape(const unsigned char *s)
+{
+	return s[0] == '\\' && s[1] == 'x' && isxdigit(s[2]) && isxdigit(s[3]);
+}
+
 static int cols_at(const unsigned char *s, int *n)
 {
-	int k = nl_utf8_seq(s, strnlen((const char *)s, 4));
+	int k;
+
+	if (is_escape(s)) {
+		*n = 4;
+		return 4;
+	}
+	k = nl_utf8_seq(s, strnlen((const char *)s, 4));
 
 	if (k <= 0) {	/* not cleaned text after all: count the byte alone */
 		*n = 1;
@@ -179,12 +193,17 @@ size_t nl_text_tail(const char *s, int cols, int *used)
 		size_t st = at - 1;
 		int n, c;
 
-		while (st > 0 && ((unsigned char)s[st] & 0xc0) == 0x80 && at - st < 4)
-			st--;
-		c = cols_at((const unsigned char *)s + st, &n);
-		if ((size_t)n != at - st) {	/* stray byte: one column */
-			st = at - 1;
-			c = 1;
+		if (at >= 4 && is_escape((const unsigned char *)s + at - 4)) {
+			st = at - 4;
+			c = 4;
+		} else {
+			while (st > 0 && ((unsigned char)s[st] & 0xc0) == 0x80 && at - st < 4)
+				st--;
+			c = cols_at((const unsigned char *)s + st, &n);
+			if ((size_t)n != at - st) {	/* stray byte: one column */
+				st = at - 1;
+				c = 1;
+			}
 		}
 		if (w + c > cols)
 			break;
@@ -226,4 +245,24 @@ char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left)
 		out[o++] = ' ';
 	out[o] = '\0';
 	return out;
+}
+
+bool nl_path_label(char *out, size_t len, const char *path, uint64_t id)
+{
+	char tail[32];
+	size_t tl, need, pl = strlen(path);
+	bool altered;
+
+	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
+	need = nl_name_clean(NULL, 0, path, pl, 0, &altered);
+	if (need + (altered ? tl - 3 : 0) < len) {
+		nl_name_clean(out, len, path, pl, 0, NULL);
+		if (altered)
+			memcpy(out + need, tail + 3, tl - 2);	/* "#<id>" */
+		return altered;
+	}
+	/* does not fit: the cleaned head, then "...#<id>" */
+	nl_name_clean(out, len - tl, path, pl, 0, NULL);
+	memcpy(out + strlen(out), tail, tl + 1);
+	return true;
 }

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Bytes a cleaned comm can take: 15 bytes, each at most 4 ("\xHH"), + NUL. */
 #define NL_NAME_MAX 64
@@ -71,5 +72,13 @@ size_t nl_text_tail(const char *s, int cols, int *used);
  * @cols columns on a character boundary and padded with spaces to exactly
  * @cols columns (on the right when @left, else on the left). Returns @out. */
 char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left);
+
+/* nl_path_label - cgroup @path as a label in @out (@len bytes, the
+ * snapshot's fixed buffers), cleaned by the rule above. A path that does
+ * not fit keeps its head, cut on a character boundary; a cut or altered
+ * path ends in "...#<id>" (cut) or "#<id>" (altered, @id its cgroup id),
+ * so two cgroups never share a label (export series and JSON keys would
+ * collide). Returns true if the label is not the path itself. */
+bool nl_path_label(char *out, size_t len, const char *path, uint64_t id);
 
 #endif /* NL_NAMES_H */

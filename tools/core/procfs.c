@@ -381,6 +381,34 @@ bool nl_pid_alive(const char *procfs_root, pid_t pid)
 	return rp[2] != 'Z' && rp[2] != 'X' && rp[2] != 'x';
 }
 
+int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
+{
+	char path[PATH_MAX], buf[1024], *p;
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
+	n = nl_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	/* Fields after the comm (which may hold ')' or spaces): state is
+	 * field 3, starttime field 22, so skip 19 fields past the state. */
+	p = strrchr(buf, ')');
+	if (!p || hz <= 0)
+		return -EINVAL;
+	p += 2;
+	for (int f = 3; f < 22 && p; f++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu", &ticks) != 1)
+		return -EINVAL;
+	*boot_ns = (uint64_t)ticks * (1000000000ULL / (uint64_t)hz);
+	return 0;
+}
+
 int nl_list_pids(const char *procfs_root, pid_t *out, int max)
 {
 	struct dirent *de;

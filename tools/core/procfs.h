@@ -124,6 +124,15 @@ int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
 bool nl_pid_alive(const char *procfs_root, pid_t pid);
 
 /*
+ * nl_proc_start_ns - when process @pid started, in ns since boot (field 22
+ * of <procfs_root>/<pid>/stat, in clock ticks, so 1/CLK_TCK s resolution;
+ * the kernel counts it on CLOCK_BOOTTIME). Lets a reader tell a pid's
+ * current process from an earlier one that had the same pid. Returns 0,
+ * -ENOENT if gone, -EINVAL if unparsable, or -errno.
+ */
+int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns);
+
+/*
  * nl_list_pids - numeric entries of @procfs_root (thread-group ids).
  * Fills up to @max into @out (any order). Returns the total number found
  * (may exceed @max: call again with a larger array) or -errno.

@@ -57,6 +57,10 @@ struct nl_collector {
 	struct nl_ra_reader *ra_rd;
 	/* allocation latency, NULL unless asked for */
 	struct nl_alloc_latency_state *lat;
+	/* what a view looks at now (nl_collector_focus): its numa_maps are
+	 * read whatever its rank */
+	int focus_pid;
+	char focus_comm[NL_NAME_MAX];
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -311,33 +315,6 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 		snprintf(p->comm, sizeof(p->comm), "<exited>");
 }
 
-/* Copy cgroup @path into a fixed label buffer @out of @len bytes (the
- * snapshot's), cleaned by the name rule (names.h: JSON and Prometheus need
- * valid UTF-8, terminals no control characters). A path that does not fit
- * keeps its head, cut on a character boundary; a cut or altered path ends
- * in "...#<id>" (cut) or "#<id>" (altered), so two cgroups never share a
- * label (export series, JSON keys would otherwise collide). Returns true if
- * the label is not the path itself. */
-static bool path_label(char *out, size_t len, const char *path, uint64_t id)
-{
-	char tail[32];
-	size_t tl, need, pl = strlen(path);
-	bool altered;
-
-	tl = (size_t)snprintf(tail, sizeof(tail), "...#%llu", (unsigned long long)id);
-	need = nl_name_clean(NULL, 0, path, pl, 0, &altered);
-	if (need + (altered ? tl - 3 : 0) < len) {
-		nl_name_clean(out, len, path, pl, 0, NULL);
-		if (altered)
-			memcpy(out + need, tail + 3, tl - 2);	/* "#<id>" */
-		return altered;
-	}
-	/* does not fit: the cleaned head, then "...#<id>" */
-	nl_name_clean(out, len - tl, path, pl, 0, NULL);
-	memcpy(out + strlen(out), tail, tl + 1);
-	return true;
-}
-
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
  * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
 static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
@@ -355,7 +332,7 @@ static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
 			p->cgroup_id = id;
 	}
 	/* a path longer than cgroup_path[] gets a label like the cgroup's */
-	path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
+	nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
 	return 0;
 }
 
@@ -470,6 +447,34 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 	free(r);
 }
 
+/* The processes a view looks at now (its detail window, its name filter,
+ * -p): read whatever their rank, so they never show "-" for RSS. At most
+ * rss_max_procs more reads, so a filter matching everything costs what the
+ * busiest rows do. */
+static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
+{
+	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
+		struct nl_proc *p = &s->procs[i];
+
+		if (!p->alive || p->rss_known)
+			continue;
+		if (p->pid != c->focus_pid && p->pid != c->o.watch_pid &&
+		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
+			continue;
+		reads++;
+		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+						       &p->mempolicy) == 0;
+	}
+}
+
+void nl_collector_focus(struct nl_collector *c, int pid, const char *comm)
+{
+	if (!c)
+		return;
+	c->focus_pid = pid > 0 ? pid : 0;
+	snprintf(c->focus_comm, sizeof(c->focus_comm), "%s", comm ? comm : "");
+}
+
 static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
 {
 	uint64_t *dead = NULL;
@@ -527,6 +532,7 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
 	read_rss(c, s);
+	read_focus_rss(c, s);
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;
@@ -541,7 +547,7 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 static int set_cgroup_path(struct nl_cgroup *g, const char *path)
 {
 	g->long_path = NULL;
-	if (!path_label(g->path, sizeof(g->path), path, g->id))
+	if (!nl_path_label(g->path, sizeof(g->path), path, g->id))
 		return 0;
 	g->long_path = strdup(path);
 	return g->long_path ? 0 : -ENOMEM;

@@ -50,6 +50,15 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
  * open) into @s (freed and refilled). Returns 0 or -errno. */
 int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s);
 
+/*
+ * What a view looks at now: the process @pid (0: none) and the processes
+ * whose cleaned name contains @comm (NULL or "": none). From the next
+ * snapshot on their RSS per node (numa_maps) is read whatever their rank
+ * among the busiest and largest, so a detail window or a name filter
+ * never shows "-" for a process that is simply idle and small.
+ */
+void nl_collector_focus(struct nl_collector *c, int pid, const char *comm);
+
 /* Free the collector (not the BPF objects). Safe on NULL. */
 void nl_collect_close(struct nl_collector *c);
 

@@ -2,12 +2,11 @@
 /* Reading the reclaim agents' state files into the snapshot
  * (reclaim_read.h). */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent_files.h"
 #include "cgroup.h"
 #include "reclaim_read.h"
 
@@ -33,34 +32,6 @@ void nl_ra_reader_free(struct nl_ra_reader *r)
 	free(r->prev);
 	free(r->cur);
 	free(r);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 16384);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0 && len < (1u << 24));
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	return buf;
 }
 
 static uint64_t num(const cJSON *o, const char *k)
@@ -171,21 +142,15 @@ static int attach(struct nl_ra_reader *r, const cJSON *root, const cJSON *e, int
 	return remember(r, pid, g->id, pages, a->passes_total);
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* Attach the cgroups of one agent file; returns how many, or -ENOMEM. */
-static int read_one(struct nl_ra_reader *r, const char *path, int pid, int cgroup_mode,
+static int read_one(struct nl_ra_reader *r, const char *txt, int pid, int cgroup_mode,
 		    struct nl_snapshot *s)
 {
-	char *txt = slurp(path), mode[16];
-	cJSON *root = txt ? cJSON_Parse(txt) : NULL, *e;
+	char mode[16];
+	cJSON *root = cJSON_Parse(txt), *e;
 	const cJSON *fmt = root ? cJSON_GetObjectItemCaseSensitive(root, "format") : NULL;
 	int n = 0, err = 0;
 
-	free(txt);
 	if (!root)
 		return 0;
 	str(root, "cgroup_mode", mode, sizeof(mode));
@@ -214,32 +179,26 @@ static int read_one(struct nl_ra_reader *r, const char *path, int pid, int cgrou
 
 int nl_ra_read(struct nl_ra_reader *r, const char *dir, int cgroup_mode, struct nl_snapshot *s)
 {
-	struct dirent **ents = NULL;
-	int ne, total = 0, e = 0;
+	struct nl_agent_file *f = NULL;
+	int nf, total = 0, e = 0;
 
 	if (!r || !s)
 		return -EINVAL;
 	if (!dir)
 		dir = NL_RECLAIM_RUN_DIR;
 	r->ncur = 0;
-	ne = scandir(dir, &ents, NULL, by_name);
-	for (int i = 0; i < ne; i++) {
-		char path[4096], tail[16];
-		int pid;
+	nf = nl_agent_files_read(dir, "json", &f);
+	if (nf < 0)
+		e = nf;
+	for (int i = 0; i < nf && !e; i++) {
+		int n = read_one(r, f[i].text, f[i].pid, cgroup_mode, s);
 
-		if (!e && sscanf(ents[i]->d_name, "%d%15s", &pid, tail) == 2 && pid > 0 &&
-		    !strcmp(tail, ".json") && (kill(pid, 0) == 0 || errno == EPERM)) {
-			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-			int n = read_one(r, path, pid, cgroup_mode, s);
-
-			if (n < 0)
-				e = n;
-			else
-				total += n;
-		}
-		free(ents[i]);
+		if (n < 0)
+			e = n;
+		else
+			total += n;
 	}
-	free(ents);
+	nl_agent_files_free(f, nf);
 	/* this interval's totals become the previous ones */
 	struct prev_ent *t = r->prev;
 

@@ -130,14 +130,9 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 	snprintf(c->rel, sizeof(c->rel), "%s", rel);
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
 	c->id = id;
-	{	/* whoever can name a cgroup the pattern matches must not reach
-		 * root's terminal or break the JSON: show it cleaned */
-		bool altered = false;
-		size_t n = nl_name_clean(c->label, sizeof(c->label) - 24, c->rel, strlen(c->rel), 0, &altered);
-
-		if (altered || n >= sizeof(c->label) - 24)
-			snprintf(c->label + strlen(c->label), 24, "#%" PRIu64, id);
-	}
+	/* whoever can name a cgroup the pattern matches must not reach
+	 * root's terminal or break the JSON: show it cleaned, as top does */
+	nl_path_label(c->label, sizeof(c->label), c->rel, id);
 	nl_psi_init(&c->psi, a->cfg.psi_us_s, 1.0, 30.0);
 	nl_rcg_events_max(c->dir, a->cfg.v1, &c->events_max0);
 	c->last_s = nl_ra_now();

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* An agent's published state files (agent_files.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "agent_files.h"
+#include "procfs.h"
 
 int nl_agent_dir_make(const char *dir)
 {
@@ -49,4 +56,112 @@ void nl_agent_file_remove(const char *dir, const char *ext)
 
 	snprintf(path, sizeof(path), "%s/%d.%s", dir, (int)getpid(), ext);
 	unlink(path);
+}
+
+/* The whole of @path, NUL-terminated (NULL if unreadable or out of memory). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 16384);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0 && len < (1u << 24));
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static uint64_t ns_of(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
+}
+
+/* Is @pid alive and the process that last wrote @path? Its start time
+ * (since boot) is moved to the wall clock the file's mtime is on. A tick
+ * of slack covers the start time's resolution; an agent writes its files
+ * only after loading BPF, long after it started. */
+static bool writer_alive(int pid, const char *path)
+{
+	struct timespec real, boot;
+	struct stat st;
+	uint64_t start, started_real, slack = 20000000ULL;
+
+	if (kill(pid, 0) && errno != EPERM)
+		return false;
+	if (stat(path, &st) || nl_proc_start_ns("/proc", pid, &start))
+		return false;
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	if (ns_of(&boot) < start)
+		return true;	/* clocks disagree: keep the old rule */
+	started_real = ns_of(&real) - (ns_of(&boot) - start);
+	return ns_of(&st.st_mtim) + slack >= started_real;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int nl_agent_files_read(const char *dir, const char *ext, struct nl_agent_file **out)
+{
+	struct dirent **ents = NULL;
+	struct nl_agent_file *v = NULL;
+	int ne, n = 0, e = 0;
+
+	*out = NULL;
+	ne = scandir(dir, &ents, NULL, by_name);
+	for (int i = 0; i < ne; i++) {
+		char path[4200], tail[64];
+		int pid;
+
+		if (!e && sscanf(ents[i]->d_name, "%d.%63s", &pid, tail) == 2 && pid > 0 &&
+		    !strcmp(tail, ext)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			char *txt = writer_alive(pid, path) ? slurp(path) : NULL;
+
+			if (txt) {
+				struct nl_agent_file *nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+
+				if (!nv) {
+					free(txt);
+					e = -ENOMEM;
+				} else {
+					v = nv;
+					v[n++] = (struct nl_agent_file){ pid, txt };
+				}
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (e) {
+		nl_agent_files_free(v, n);
+		return e;
+	}
+	*out = v;
+	return n;
+}
+
+void nl_agent_files_free(struct nl_agent_file *f, int n)
+{
+	for (int i = 0; f && i < n; i++)
+		free(f[i].text);
+	free(f);
 }

@@ -10,6 +10,7 @@
 #define NL_AGENT_FILES_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* mkdir -p @dir (mode 0755; existing directories are fine). 0 or -errno. */
 int nl_agent_dir_make(const char *dir);
@@ -20,5 +21,25 @@ int nl_agent_file_put(const char *dir, const char *ext, const char *text, size_t
 
 /* Remove @dir/<pid>.@ext of this process (missing is fine). */
 void nl_agent_file_remove(const char *dir, const char *ext);
+
+/* One running agent's published file. */
+struct nl_agent_file {
+	int pid;	/* the agent's pid, from the file name */
+	char *text;	/* the whole file, NUL-terminated (malloc'd; at most 16 MiB) */
+};
+
+/*
+ * Read @dir/<pid>.@ext of every agent still running, in file-name order,
+ * into *@out (free with nl_agent_files_free). An agent killed with SIGKILL
+ * leaves its files behind; they are skipped when the pid is gone, and also
+ * when the pid now names a process that started after the file was last
+ * written (the pid was reused by another process, which would otherwise
+ * be taken for the agent). Returns how many (0 with a missing @dir), or
+ * -ENOMEM.
+ */
+int nl_agent_files_read(const char *dir, const char *ext, struct nl_agent_file **out);
+
+/* Free what nl_agent_files_read returned (@f may be NULL). */
+void nl_agent_files_free(struct nl_agent_file *f, int n);
 
 #endif

@@ -35,6 +35,9 @@ struct nl_filter {
 	pid_t pid;			/* > 0: only this process */
 	char cgroup[4096];		/* non-empty: only this cgroup path and below */
 	char comm[64];			/* non-empty: only processes whose name contains it */
+	char chain_of[512];		/* non-empty: only the cgroup with this path
+					 * and its ancestors (the cgroups of the
+					 * process -p names, in the batch view) */
 };
 
 /* Options common to the text, JSON and TUI views. */

@@ -242,10 +242,17 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	int *idx = malloc((s->nr_cgroups ? s->nr_cgroups : 1) * sizeof(*idx));
 	char col[32], bar[16], name[600];
 	int namew = 24;
+	static struct nl_filter f;	/* 5 KiB: not on the stack */
 
 	if (!idx)
 		return -ENOMEM;
-	int n = nl_sort_cgroups(s, o->sort, &o->filter, true, idx);
+	/* -p alone: the process's own cgroup and its ancestors, not the
+	 * whole tree */
+	f = o->filter;
+	for (int i = 0; f.pid > 0 && !f.cgroup[0] && i < s->nr_procs; i++)
+		if (s->procs[i].pid == f.pid)
+			snprintf(f.chain_of, sizeof(f.chain_of), "%s", s->procs[i].cgroup_path);
+	int n = nl_sort_cgroups(s, o->sort, &f, true, idx);
 	if (n < 0) {
 		free(idx);
 		return n;

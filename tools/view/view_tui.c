@@ -1232,6 +1232,12 @@ void nl_tui_set_stop_flag(struct nl_tui *t, volatile sig_atomic_t *flag)
 		t->stop = flag;
 }
 
+void nl_tui_focus(const struct nl_tui *t, pid_t *pid, const char **comm)
+{
+	*pid = t && t->view == NL_TUI_VIEW_DETAIL && !t->detail_is_cg ? t->detail_pid : 0;
+	*comm = t ? t->opts.filter.comm : "";
+}
+
 enum nl_tui_view nl_tui_current_view(const struct nl_tui *t)
 {
 	return t ? t->view : NL_TUI_VIEW_PROC;

@@ -170,6 +170,8 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 	else if (!shown)
 		fprintf(out, "no reclaim%s%s since start\n", o->cgroup && o->cgroup[0] ? " in " : "",
 			o->cgroup ? o->cgroup : "");
+	int host_told = 0;
+
 	for (int k = 0; k < s->nr_nodes; k++) {
 		const struct nl_node *n = &s->nodes[k];
 
@@ -178,6 +180,9 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 
 			if (!o->all && !ctx_active(p, NULL))
 				continue;
+			/* under -c the node lines are still the whole host's: say so */
+			if (o->cgroup && o->cgroup[0] && !host_told++)
+				fprintf(out, "whole host, every cgroup (not only %s):\n", o->cgroup);
 			fprintf(out, "node %d %-9s scanned %" PRIu64 " (anon %" PRIu64 " file %" PRIu64
 				     ") rotated %" PRIu64 " freed %" PRIu64 " (anon %" PRIu64 " file %" PRIu64 ")",
 				n->nid, nl_vs_ctx_name(x), p->scanned[0] + p->scanned[1], p->scanned[0],

@@ -5,7 +5,8 @@
 #         toolchain, bpftool >= 7.5 and the deb-src line for the libraries
 #         scripts/build-deps.sh builds from source;
 #   test  run adds the test toolchain (`make test`): cmocka, qemu and the
-#         initramfs tools, stress-ng, curl, tmux, debhelper and lintian
+#         initramfs tools, stress-ng, curl, tmux, numactl (processes under
+#         a memory policy), debhelper and lintian
 #         (`make deb` and its lintian check), and the trixie-backports
 #         suite the guest kernel comes from. Prometheus is not installed as a
 #         package (that would start a server): scripts/test-tools.sh unpacks
@@ -47,7 +48,7 @@ src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
 PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
   libncurses-dev dpkg-dev"
 PKGS_TEST="libcmocka-dev qemu-system-x86 busybox-static cpio zstd xz-utils kmod
-  curl iproute2 stress-ng tmux debhelper lintian"
+  curl iproute2 stress-ng tmux debhelper lintian numactl"
 PKGS_BENCH="bpftrace linux-perf procps"
 PKGS_BPO="bpftool"	# from bookworm-backports
 pkgs="$PKGS_RUN $PKGS_BPO"

@@ -17,7 +17,8 @@
 #include "view_text.h"
 #include "view_tui.h"
 
-enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_RSS_PROCS };
+enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_RSS_PROCS,
+       OPT_ALLOC_LAT };
 
 struct top_args {
 	double delay;
@@ -25,6 +26,7 @@ struct top_args {
 	bool batch, json, force_tui, verbose, no_class, no_legend, active, self_cost;
 	int rss_procs;		/* --rss-procs; 0 = the default (64) */
 	const char *btf;	/* --btf */
+	long alloc_lat;		/* --alloc-latency: 1 call in N, 0 = off */
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -82,6 +84,10 @@ static const struct argp_option top_opts[] = {
 	  "Turn on the kernel's BPF run-time stats while running, for numalens' own "
 	  "per-program run counts and times (JSON self.progs); every BPF program on "
 	  "the host then runs slightly slower", 2 },
+	{ "alloc-latency", OPT_ALLOC_LAT, "N", OPTION_ARG_OPTIONAL,
+	  "Also time page-allocator calls, one in N (default 64), entry to exit, in log2 "
+	  "histograms by placement (local, remote, failed) and class (JSON alloc_latency, "
+	  "node view). Off by default: every allocator call then pays two BPF trampolines", 2 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
 	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
 	{ 0 }
@@ -160,6 +166,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_SELF_COST:
 		a->self_cost = true;
+		break;
+	case OPT_ALLOC_LAT:
+		a->alloc_lat = arg ? nl_cli_parse_long(arg, 1, 1000000, "--alloc-latency", st) : 64;
 		break;
 	case OPT_ACTIVE:
 		a->active = true;
@@ -319,7 +328,8 @@ int nl_cmd_top(int argc, char **argv)
 					.track_class = !a.no_class, .verbose = a.verbose,
 					.prog = "numalens top", .watch_pid = a.view.filter.pid,
 					.all_procs = !a.active, .self_cost = a.self_cost,
-					.rss_max_procs = a.rss_procs };
+					.rss_max_procs = a.rss_procs,
+					.alloc_latency_sample = (uint32_t)a.alloc_lat };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

@@ -15,7 +15,9 @@ grep -qi '^content-type: text/plain; version=0.0.4' "$TMP/h" || fail "Content-Ty
 grep -qi '^content-encoding' "$TMP/h" && fail "gzip without Accept-Encoding"
 for m in numalens_cgroup_cpu_seconds_total numalens_cgroup_fault_locality_ratio_bucket \
 	numalens_node_numa_hit_total numalens_bpf_program_runs_total numalens_scrape_duration_seconds \
-	numalens_process_cpu_seconds_total; do
+	numalens_process_cpu_seconds_total numalens_node_preferred_hits_total numalens_node_preferred_foreign_total \
+	numalens_cgroup_preferred_node_misses_total numalens_process_preferred_node_hits_total \
+	numalens_node_zone_pages_total numalens_zone_pgalloc_pages_total; do
 	grep -q "^$m{\?" "$TMP/m" || fail "no $m in /metrics"
 done
 # the root cgroup is the host: it ran for some of the last seconds

@@ -62,6 +62,59 @@ static void test_numa_maps(void **state)
 	assert_int_equal(nl_numa_maps_read(r, 999999, pages), -ENOENT);
 }
 
+/* The policy column: the task's (on the most lines) and the mbind one with
+ * the most pages; mode names with a space; flags kept. */
+static void test_numa_maps_policy(void **state)
+{
+	const char *r = *state;
+	uint64_t pages[NL_MAX_NODES];
+	struct nl_mempolicy pol;
+
+	/* default on 3 lines, bind:1 on one (an mbind region) */
+	wfile(r, "1234/numa_maps",
+	      "55d0c0a00000 default file=/usr/bin/cat mapped=3 N0=3 kernelpagesize_kB=4\n"
+	      "7f1000000000 bind:1 anon=512 dirty=512 active=0 N1=512 kernelpagesize_kB=4\n"
+	      "7ffd00000000 default stack anon=2 dirty=2 N0=2 kernelpagesize_kB=4\n"
+	      "7ffe00000000 default\n");
+	assert_int_equal(nl_numa_maps_read_policy(r, 1234, pages, &pol), 0);
+	assert_string_equal(pol.task, "default");
+	assert_string_equal(pol.vma, "bind:1");
+	assert_int_equal(pages[0], 5);
+	assert_int_equal(pages[1], 512);
+
+	/* numactl --interleave: every line the task's; nothing else */
+	wfile(r, "40/numa_maps",
+	      "55d0c0a00000 interleave:0-3 file=/usr/bin/cat mapped=3 N0=3 kernelpagesize_kB=4\n"
+	      "55d0c0c00000 interleave:0-3 heap anon=8 dirty=8 N0=2 N1=2 N2=2 N3=2 kernelpagesize_kB=4\n"
+	      "7ffd00000000 interleave:0-3 stack anon=2 dirty=2 N3=2 kernelpagesize_kB=4\n");
+	assert_int_equal(nl_numa_maps_read_policy(r, 40, pages, &pol), 0);
+	assert_string_equal(pol.task, "interleave:0-3");
+	assert_string_equal(pol.vma, "");
+
+	/* two-word mode names, flags; of two mbind policies the one with more pages */
+	wfile(r, "41/numa_maps",
+	      "1000 weighted interleave:0-1 anon=4 N0=2 N1=2 kernelpagesize_kB=4\n"
+	      "2000 weighted interleave:0-1 file=/lib/x.so mapped=1 N0=1 kernelpagesize_kB=4\n"
+	      "3000 prefer (many):0,2 anon=3 N2=3 kernelpagesize_kB=4\n"
+	      "4000 bind=static:1 anon=9 N1=9 kernelpagesize_kB=4\n");
+	assert_int_equal(nl_numa_maps_read_policy(r, 41, pages, &pol), 0);
+	assert_string_equal(pol.task, "weighted interleave:0-1");
+	assert_string_equal(pol.vma, "bind=static:1");
+	wfile(r, "42/numa_maps", "3000 prefer (many):0,2 anon=3 N2=3 kernelpagesize_kB=4\n");
+	assert_int_equal(nl_numa_maps_read_policy(r, 42, pages, &pol), 0);
+	assert_string_equal(pol.task, "prefer (many):0,2");
+	assert_int_equal(pages[2], 3);
+
+	/* a kernel thread has none; a gone process leaves both empty */
+	wfile(r, "2/numa_maps", "");
+	assert_int_equal(nl_numa_maps_read_policy(r, 2, pages, &pol), 0);
+	assert_string_equal(pol.task, "");
+	strcpy(pol.task, "x");
+	assert_int_equal(nl_numa_maps_read_policy(r, 999999, pages, &pol), -ENOENT);
+	assert_string_equal(pol.task, "");
+	assert_string_equal(pol.vma, "");
+}
+
 static void test_numa_maps_self(void **state)
 {
 	uint64_t pages[NL_MAX_NODES], sum = 0;
@@ -367,6 +420,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_numa_maps, setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_numa_maps_policy, setup_tree, teardown_tree),
 		cmocka_unit_test(test_numa_maps_self),
 		cmocka_unit_test_setup_teardown(test_numastat, setup_tree, teardown_tree),
 		cmocka_unit_test(test_numastat_host),

@@ -242,6 +242,10 @@ static void test_processes(void **state)
 	struct nl_snapshot s;
 
 	assert_int_equal(fix_build(&s, true), 0);
+	strcpy(s.procs[0].mempolicy.task, "interleave:0-1");	/* memhog */
+	strcpy(s.procs[0].mempolicy.vma, "bind:1");
+	strcpy(s.procs[1].mempolicy.task, "default");	/* sleeper: numa_maps unread, not shown */
+	strcpy(s.procs[2].mempolicy.task, "default");	/* remote: no mapping of its own */
 	cJSON *r = parse(&s, NULL, NULL), *procs = get(r, "processes"), *p;
 	assert_int_equal(cJSON_GetArraySize(procs), 3);
 	/* CPU% order by default */
@@ -251,7 +255,7 @@ static void test_processes(void **state)
 	cJSON_ArrayForEach(p, procs) {
 		KEYS(p, "process", "pid", "comm", "cgroup", "alive", "cpu_pct", "run_ns",
 		     "run_ns_by_node", "run_ns_total", "run_ns_total_by_node", "rss_pages_by_node",
-		     "locality", "alloc", "migrate");
+		     "mempolicy", "mempolicy_vma", "locality", "alloc", "migrate");
 		check_common_keys(p);
 	}
 
@@ -264,6 +268,11 @@ static void test_processes(void **state)
 	by_node(get(p, "run_ns_by_node"), 2.4e9, 0.6e9);
 	by_node(get(p, "run_ns_total_by_node"), 24e9, 6e9);
 	by_node(get(p, "rss_pages_by_node"), 25600, 2560);
+	assert_string_equal(get(p, "mempolicy")->valuestring, "interleave:0-1");
+	assert_string_equal(get(p, "mempolicy_vma")->valuestring, "bind:1");
+	assert_true(cJSON_IsNull(get(proc_by_pid(r, 200), "mempolicy")));
+	assert_string_equal(get(proc_by_pid(r, 300), "mempolicy")->valuestring, "default");
+	assert_true(cJSON_IsNull(get(proc_by_pid(r, 300), "mempolicy_vma")));
 	cJSON *loc = get(p, "locality");
 	assert_true(cJSON_IsTrue(get(loc, "available")));
 	assert_near(num(loc, "mean"), 0.90625, 1e-12);
@@ -396,6 +405,54 @@ static void test_agent(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* alloc_latency: present only when asked for; its keys, the nine
+ * histograms in place-major order, the cost per call only with run-time
+ * figures, and the reason when the kernel lacks the hook. */
+static void test_alloc_latency(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_alloc_latency *l = &s.alloc_lat;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	l->enabled = true;
+	l->available = true;
+	strcpy(l->hook, "__alloc_frozen_pages_noprof (fentry)");
+	l->sample_every = 16;
+	l->calls = 3200;
+	l->sampled = 200;
+	l->hist[1 * NL_LAT_NR_CLASSES + 2][10] = 150;	/* remote movable, [1024, 2048) ns */
+	l->hist[1 * NL_LAT_NR_CLASSES + 2][12] = 50;
+	l->sum_ns[1 * NL_LAT_NR_CLASSES + 2] = 400000;
+	l->prog_runs = 6400;
+	l->prog_run_ns = 320000;
+	cJSON *r = parse(&s, NULL, NULL), *a = get(r, "alloc_latency"), *h;
+	KEYS(a, "alloc_latency", "available", "unavailable_reason", "hook", "sample_every", "calls",
+	     "sampled", "lost", "bpf_ns_per_call", "hists");
+	assert_true(cJSON_IsNull(get(a, "unavailable_reason")));
+	assert_near(num(a, "bpf_ns_per_call"), 100, 1e-9);	/* 320000 ns / 3200 calls */
+	assert_int_equal(cJSON_GetArraySize(get(a, "hists")), 9);
+	h = cJSON_GetArrayItem(get(a, "hists"), 5);
+	KEYS(h, "hist", "place", "class", "count", "sum_ns", "buckets");
+	assert_string_equal(get(h, "place")->valuestring, "remote");
+	assert_string_equal(get(h, "class")->valuestring, "movable");
+	assert_near(num(h, "count"), 200, 0);
+	assert_int_equal(cJSON_GetArraySize(get(h, "buckets")), 32);
+	assert_near(cJSON_GetArrayItem(get(h, "buckets"), 10)->valuedouble, 150, 0);
+	cJSON_Delete(r);
+	/* no run-time figures: no cost; unavailable: the reason, no hook */
+	l->prog_runs = l->prog_run_ns = 0;
+	l->available = false;
+	strcpy(l->unavailable, "the kernel refused the latency program");
+	r = parse(&s, NULL, NULL);
+	a = get(r, "alloc_latency");
+	assert_true(cJSON_IsNull(get(a, "bpf_ns_per_call")));
+	assert_true(cJSON_IsNull(get(a, "hook")));
+	assert_string_equal(get(a, "unavailable_reason")->valuestring, "the kernel refused the latency program");
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
 static void test_balancing_off(void **state)
 {
 	struct nl_snapshot s;
@@ -481,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_agent),
+		cmocka_unit_test(test_alloc_latency),
 		cmocka_unit_test(test_balancing_off),
 		cmocka_unit_test(test_odd_nodes_and_nan),
 		cmocka_unit_test(test_opts_and_write),

@@ -96,6 +96,58 @@ static void test_values(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* Hit, miss and foreign against the preferred node, per node and per row,
+ * and the per-zone pages beside the kernel's pgalloc: present only when
+ * the allocation program is loaded. */
+static void test_preferred_and_zones(void **state)
+{
+	struct nl_snapshot s = fixture();
+	struct nl_prom_opts o;
+	char *t;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 2;
+	o.top_procs = 3;
+	s.src.alloc = false;
+	t = prom_render(&s, &o);
+	assert_false(has(t, "numalens_node_preferred_hits_total"));
+	assert_false(has(t, "numalens_node_zone_pages_total"));
+	free(t);
+	s.src.alloc = true;
+	s.nr_zones = 2;
+	strcpy(s.zone_names[0], "DMA32");
+	strcpy(s.zone_names[1], "Normal");
+	s.pgalloc_total[0] = 7000;
+	s.pgalloc_total[1] = 91000;
+	s.nodes[0].bpf_pages_by_zone_total[0] = 600;
+	s.nodes[0].bpf_pages_by_zone_total[1] = 5400;
+	s.nodes[1].bpf_pages_by_zone_total[1] = 3000;
+	s.nodes[0].bpf_events_hit_total = 5000;
+	s.nodes[0].bpf_events_miss_total = 40;
+	s.nodes[1].bpf_events_foreign_total = 40;
+	s.procs[0].f.alloc.events_hit_total = 777;
+	s.procs[0].f.alloc.events_miss_total = 33;
+	for (int i = 0; i < 3; i++)	/* /, /work, /work/a */
+		s.cgroups[i].f.alloc.events_miss_total = 33;
+	t = prom_render(&s, &o);
+	assert_near(prom_value_of(t, "numalens_node_preferred_hits_total{node=\"0\"}"), 5000, 0);
+	assert_near(prom_value_of(t, "numalens_node_preferred_misses_total{node=\"0\"}"), 40, 0);
+	assert_near(prom_value_of(t, "numalens_node_preferred_foreign_total{node=\"1\"}"), 40, 0);
+	assert_near(prom_value_of(t, "numalens_node_preferred_foreign_total{node=\"0\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_process_preferred_node_hits_total{pid=\"100\",comm=\"memhog\"}"), 777, 0);
+	assert_near(prom_value_of(t, "numalens_process_preferred_node_misses_total{pid=\"100\",comm=\"memhog\"}"), 33, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_preferred_node_misses_total{cgroup=\"/work/a\"}"), 33, 0);
+	assert_near(prom_value_of(t, "numalens_cgroup_preferred_node_hits_total{cgroup=\"/work/a\"}"), 0, 0);
+	assert_near(prom_value_of(t, "numalens_node_zone_pages_total{node=\"0\",zone=\"DMA32\"}"), 600, 0);
+	assert_near(prom_value_of(t, "numalens_node_zone_pages_total{node=\"1\",zone=\"Normal\"}"), 3000, 0);
+	assert_near(prom_value_of(t, "numalens_zone_pgalloc_pages_total{zone=\"Normal\"}"), 91000, 0);
+	assert_true(has(t, "# TYPE numalens_node_preferred_hits_total counter\n"));
+	assert_true(has(t, "# TYPE numalens_zone_pgalloc_pages_total counter\n"));
+	free(t);
+	nl_snapshot_free(&s);
+}
+
 /* For every cgroup: buckets in the 8 documented `le` bounds then +Inf,
  * cumulative, +Inf == _count, and _sum at the bucket midpoints. */
 /* Busy share per node, 0..1; none for a node without online CPUs. */
@@ -727,6 +779,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_node_busy),
+		cmocka_unit_test(test_preferred_and_zones),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_families_contiguous),
 		cmocka_unit_test(test_escaping),

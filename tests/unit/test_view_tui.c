@@ -26,6 +26,28 @@
 #include "names.h"
 #include "view_tui.h"
 
+/* The node view's lines below its table: against the preferred node and
+ * pages by zone (DMA32, Normal), which the shared fixture leaves at 0. */
+static void fix_preferred_zones(struct nl_snapshot *s)
+{
+	struct nl_node *n0 = &s->nodes[0], *n1 = &s->nodes[1];
+
+	n0->bpf_events_hit = 4080; n0->bpf_events_miss = 6; n0->bpf_events_foreign = 9;
+	n1->bpf_events_hit = 880; n1->bpf_events_miss = 9; n1->bpf_events_foreign = 6;
+	s->nr_zones = 2;
+	strcpy(s->zone_names[0], "DMA32");
+	strcpy(s->zone_names[1], "Normal");
+	s->pgalloc[0] = 120; s->pgalloc[1] = 6101;
+	n0->bpf_pages_by_zone[0] = 120; n0->bpf_pages_by_zone[1] = 4201;
+	n1->bpf_pages_by_zone[1] = 1900;
+	/* allocation latency, remote movable: 60 calls in [1, 2) us, 40 in [4, 8) us */
+	s->alloc_lat.enabled = s->alloc_lat.available = true;
+	s->alloc_lat.sample_every = 64;
+	strcpy(s->alloc_lat.hook, "__alloc_frozen_pages_noprof (fentry)");
+	s->alloc_lat.hist[1 * NL_LAT_NR_CLASSES + 2][10] = 60;
+	s->alloc_lat.hist[1 * NL_LAT_NR_CLASSES + 2][12] = 40;
+}
+
 /* --- pure pieces ---------------------------------------------------------- */
 
 static void test_layout(void **state)
@@ -449,6 +471,9 @@ static void child(void)
 		setenv("LC_ALL", child_locale, 1);
 	if (fix_build(&s, true))
 		_exit(2);
+	fix_preferred_zones(&s);
+	strcpy(s.procs[2].mempolicy.task, "bind:0");	/* pid 300, "remote" */
+	strcpy(s.procs[2].mempolicy.vma, "interleave:0-1");
 	if (child_comm)
 		snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "%s", child_comm);
 	t = nl_tui_open_term("xterm", stdout, stdin, NULL);
@@ -527,6 +552,15 @@ static void test_pty_session(void **state)
 	assert_true(r1 > 0);
 	assert_non_null(strstr(scr_row(&p.scr, r1), "4100"));
 	assert_non_null(strstr(scr_row(&p.scr, r1), "3990"));
+	/* below the table: hit/miss/foreign and zone shares per node */
+	wait_screen(&p, "kernel pgalloc, all nodes: DMA32 1.9% Normal 98.1%", true);
+	r1 = scr_find(&p.scr, "  node 0 ");
+	assert_true(r1 > 0);
+	assert_non_null(strstr(scr_row(&p.scr, r1), "hit 4080"));
+	assert_non_null(strstr(scr_row(&p.scr, r1), "foreign 9"));
+	assert_non_null(strstr(scr_row(&p.scr, r1), "DMA32 2.8% Normal 97.2%"));
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  node 1 ")), "Normal 100.0%"));
+	wait_screen(&p, "remote 100 p50<2.0us p99<8.2us", true);
 
 	/* ?: help, then b back to nodes */
 	type(&p, "?");
@@ -542,6 +576,8 @@ static void test_pty_session(void **state)
 	type(&p, "d");
 	wait_screen(&p, "PROCESS 300 remote", true);
 	wait_screen(&p, "remote 90.0%", true);
+	wait_screen(&p, "against the preferred node", true);
+	wait_screen(&p, "Memory policy bind:0; a mapping sets interleave:0-1", true);
 	assert_true(scr_find(&p.scr, "12.5-25%") > 0);	/* its only bucket, drawn */
 	type(&p, "b");
 	wait_screen(&p, "[Processes]", true);

@@ -50,8 +50,78 @@ static bool parse_node_item(const char *tok, uint64_t *nid, uint64_t *val)
 	return *p == '\0' || isspace((unsigned char)*p);
 }
 
+/* The policy column of numa_maps line @line ("<start> <policy> ...") into
+ * @out. Two of the kernel's mode names hold a space ("weighted interleave",
+ * "prefer (many)"), so those take the next word too. Returns false when
+ * the line has no second column. */
+static bool line_policy(const char *line, char *out, size_t len)
+{
+	const char *p = strchr(line, ' '), *e;
+
+	if (!p)
+		return false;
+	while (*p == ' ')
+		p++;
+	e = p + strcspn(p, " \t\n");
+	if (e == p)
+		return false;
+	if ((!strncmp(p, "weighted", 8) && (size_t)(e - p) == 8 && *e == ' ') ||
+	    (!strncmp(p, "prefer", 6) && (size_t)(e - p) == 6 && !strncmp(e, " (many)", 7)))
+		e = e + 1 + strcspn(e + 1, " \t\n");
+	snprintf(out, len, "%.*s", (int)(e - p), p);
+	return true;
+}
+
+/* Distinct policies of one numa_maps file: lines and resident pages each. */
+#define POLICY_SLOTS 8
+struct policy_tally {
+	int n;
+	struct { char name[NL_MEMPOLICY_MAX]; uint64_t lines, pages; } s[POLICY_SLOTS];
+};
+
+static void tally_add(struct policy_tally *t, const char *name, uint64_t pages)
+{
+	int i;
+
+	for (i = 0; i < t->n && strcmp(t->s[i].name, name); i++)
+		;
+	if (i == t->n) {
+		if (t->n == POLICY_SLOTS)
+			return;	/* more distinct policies than slots: the rest are rare */
+		snprintf(t->s[t->n++].name, NL_MEMPOLICY_MAX, "%s", name);
+	}
+	t->s[i].lines++;
+	t->s[i].pages += pages;
+}
+
+/* The task's policy (most lines, the first on a tie) and the other one
+ * with the most pages, as struct nl_mempolicy describes. */
+static void tally_pick(const struct policy_tally *t, struct nl_mempolicy *pol)
+{
+	int task = -1, vma = -1;
+
+	for (int i = 0; i < t->n; i++)
+		if (task < 0 || t->s[i].lines > t->s[task].lines)
+			task = i;
+	for (int i = 0; i < t->n; i++)
+		if (i != task && (vma < 0 || t->s[i].pages > t->s[vma].pages))
+			vma = i;
+	if (task >= 0)
+		snprintf(pol->task, sizeof(pol->task), "%s", t->s[task].name);
+	if (vma >= 0)
+		snprintf(pol->vma, sizeof(pol->vma), "%s", t->s[vma].name);
+}
+
 int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES])
 {
+	return nl_numa_maps_read_policy(procfs_root, pid, pages_by_node, NULL);
+}
+
+int nl_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES],
+			     struct nl_mempolicy *pol)
+{
+	struct policy_tally tally = { .n = 0 };
+	char polname[NL_MEMPOLICY_MAX];
 	char path[PATH_MAX];
 	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	char *line = NULL;
@@ -60,6 +130,8 @@ int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node
 	int ret = 0;
 
 	memset(pages_by_node, 0, sizeof(uint64_t) * NL_MAX_NODES);
+	if (pol)
+		memset(pol, 0, sizeof(*pol));
 	if (page_kb <= 0)
 		page_kb = 4;
 	snprintf(path, sizeof(path), "%s/%d/numa_maps", procfs_root, (int)pid);
@@ -72,6 +144,8 @@ int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node
 		uint64_t kps_kb = (uint64_t)page_kb, nid, val, mult;
 		char *save = NULL, *tok;
 		int hi = -1;	/* highest node id on this line: the loops stop there */
+		uint64_t line_total = 0;
+		bool has_pol = pol && line_policy(line, polname, sizeof(polname));
 
 		for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
 			if (parse_node_item(tok, &nid, &val)) {
@@ -88,17 +162,21 @@ int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node
 					kps_kb = k;
 			}
 		}
-		if (hi < 0)
-			continue;
 		mult = kps_kb / (uint64_t)page_kb;
 		if (!mult)
 			mult = 1;
-		for (int n = 0; n <= hi; n++)
+		for (int n = 0; n <= hi; n++) {
 			pages_by_node[n] += line_pages[n] * mult;
+			line_total += line_pages[n] * mult;
+		}
+		if (has_pol)
+			tally_add(&tally, polname, line_total);
 		errno = 0;
 	}
 	if (ferror(f))
 		ret = errno ? -errno : -EIO;
+	if (pol && !ret)
+		tally_pick(&tally, pol);
 	free(line);
 	fclose(f);
 	return ret;

@@ -40,6 +40,29 @@ struct nl_topo;
  */
 int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES]);
 
+/* Longest memory policy text kept: the kernel formats it in 64 bytes. */
+#define NL_MEMPOLICY_MAX 64
+
+/* A process' memory policies as numa_maps' second column writes them
+ * ("default", "bind:1", "prefer:0", "interleave:0-3", "local",
+ * "weighted interleave:0-1", "prefer (many):0,2", mode flags as in
+ * "bind=static:1"). */
+struct nl_mempolicy {
+	/* the policy on the most lines: the task's own, which every mapping
+	 * without a policy of its own shows; "" when the file had no lines
+	 * (a kernel thread) */
+	char task[NL_MEMPOLICY_MAX];
+	/* of the mappings whose policy differs from task (set with mbind),
+	 * the policy holding the most resident pages (the first such line's
+	 * when none has pages); "" when every line agrees */
+	char vma[NL_MEMPOLICY_MAX];
+};
+
+/* nl_numa_maps_read_policy - nl_numa_maps_read() that also fills @pol
+ * (zeroed first; NULL skips it) from the same single read of the file. */
+int nl_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES],
+			     struct nl_mempolicy *pol);
+
 /*
  * nl_numastat_read - <sysfs_root>/devices/system/node/node<nid>/numastat
  * (numa_hit, numa_miss, numa_foreign, interleave_hit, local_node,

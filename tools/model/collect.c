@@ -17,6 +17,7 @@
 #include "procfs.h"
 #include "reclaim_read.h"
 #include "topology.h"
+#include "alloc_latency.h"
 #include "vmscan_figs.h"
 #include "vmscan_read.h"
 
@@ -54,6 +55,8 @@ struct nl_collector {
 	struct nl_vs_raw vs_raw;
 	/* reclaim agents' published state -> nl_cgroup.agent */
 	struct nl_ra_reader *ra_rd;
+	/* allocation latency, NULL unless asked for */
+	struct nl_alloc_latency_state *lat;
 	/* what a view looks at now (nl_collector_focus): its numa_maps are
 	 * read whatever its rank */
 	int focus_pid;
@@ -137,6 +140,8 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		e = nl_vs_state_new(&c->vs);
 		set_lru_mode(c);
 	}
+	if (!e && o->alloc_latency_sample && !(c->lat = nl_alloc_latency_start(o->alloc_latency_sample)))
+		e = -ENOMEM;
 	if (e) {
 		nl_collect_close(c);
 		return e;
@@ -194,6 +199,7 @@ static void fill_zones(struct nl_collector *c, struct nl_snapshot *s)
 		return;
 	for (int z = 0; z < c->nr_zones; z++)
 		s->pgalloc[z] = d64(cur[z], c->pgalloc_prev[z]);
+	memcpy(s->pgalloc_total, cur, sizeof(cur));
 	memcpy(c->pgalloc_prev, cur, sizeof(cur));
 }
 
@@ -234,6 +240,9 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 		n->bpf_events_hit = d64(bc->events_hit, bp->events_hit);
 		n->bpf_events_miss = d64(bc->events_miss, bp->events_miss);
 		n->bpf_events_foreign = d64(bc->events_foreign, bp->events_foreign);
+		n->bpf_events_hit_total = bc->events_hit;
+		n->bpf_events_miss_total = bc->events_miss;
+		n->bpf_events_foreign_total = bc->events_foreign;
 		for (int z = 0; z < NL_NR_ZONES; z++) {
 			n->bpf_pages_by_zone[z] = d64(bc->pages_by_zone[z], bp->pages_by_zone[z]);
 			n->bpf_pages_by_zone_total[z] = bc->pages_by_zone[z];
@@ -416,7 +425,8 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		if (!p->alive)
 			continue;
 		reads++;
-		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+						       &p->mempolicy) == 0;
 	}
 	if (!r)
 		return;
@@ -431,7 +441,8 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++) {
 		struct nl_proc *p = &s->procs[r[k].i];
 
-		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+						       &p->mempolicy) == 0;
 	}
 	free(r);
 }
@@ -451,7 +462,8 @@ static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
 		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
 			continue;
 		reads++;
-		p->rss_known = nl_numa_maps_read(c->o.procfs_root, p->pid, p->rss_pages_by_node) == 0;
+		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+						       &p->mempolicy) == 0;
 	}
 }
 
@@ -891,6 +903,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 		e = n < 0 ? n : 0;
 	}
 	fill_self(c, s);
+	nl_alloc_latency_fill(c->lat, &s->alloc_lat);
 	if (e)
 		nl_snapshot_free(s);
 	return e;
@@ -911,6 +924,7 @@ void nl_collect_close(struct nl_collector *c)
 	nl_vs_state_free(c->vs);
 	nl_vs_raw_free(&c->vs_raw);
 	nl_ra_reader_free(c->ra_rd);
+	nl_alloc_latency_stop(c->lat);
 	free(c->cpu_prev);
 	free(c->cpu_cur);
 	for (int gi = 0; gi < c->nr_gone; gi++)

@@ -33,6 +33,8 @@ struct nl_collect_opts {
 	int watch_pid;			/* > 0: this process is in every snapshot while it
 					 * lives, with zero figures when BPF saw nothing
 					 * of it (an idle process asked for with -p) */
+	uint32_t alloc_latency_sample;	/* > 0: time one allocator call in this many
+					 * (snapshot alloc_lat); 0: off */
 	bool all_procs;			/* also every live process with resident memory
 					 * that BPF saw nothing of (zero figures): idle
 					 * processes' node placement */

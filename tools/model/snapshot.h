@@ -22,6 +22,7 @@
 #include "vmscan_types.h"
 #include "procfs.h"
 #include "zones.h"
+#include "alloc_lat_types.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
  * (8 buckets of L/(L+R+1), L local and R remote faults). */
@@ -190,6 +191,9 @@ struct nl_proc {
 	 * when it could not be read (permissions, exited). */
 	bool rss_known;
 	uint64_t rss_pages_by_node[NL_MAX_NODES];
+	/* memory policy from the same numa_maps read (procfs.h): the task's
+	 * and the busiest other one a mapping set; meaningful when rss_known */
+	struct nl_mempolicy mempolicy;
 	struct nl_figs f;
 };
 
@@ -242,6 +246,8 @@ struct nl_node {
 	/* against the preferred node, as numastat's numa_hit, numa_miss
 	 * and numa_foreign (delta, events) */
 	uint64_t bpf_events_hit, bpf_events_miss, bpf_events_foreign;
+	/* the same since numalens started (Prometheus counters) */
+	uint64_t bpf_events_hit_total, bpf_events_miss_total, bpf_events_foreign_total;
 	/* the same by zone index (names in nl_snapshot.zone_names): delta,
 	 * and as read (monotonic while the keys that hold them live) */
 	uint64_t bpf_pages_by_zone[NL_NR_ZONES], bpf_pages_by_zone_total[NL_NR_ZONES];
@@ -296,6 +302,26 @@ struct nl_sources {
 	char missing[512];	/* human list of what is unavailable and why */
 };
 
+/* Page-allocator latency, opt-in (top --alloc-latency; bpf/alloc_lat.bpf.c):
+ * one allocator call in sample_every timed from entry to exit of the
+ * allocator's core function (hook), counted by log2(ns) per (place,
+ * class), hist index place * NL_LAT_NR_CLASSES + class (enum nl_lat_place;
+ * class kernel, reclaimable, movable by the call's gfp flags). Deltas over
+ * the interval. */
+struct nl_alloc_latency {
+	bool enabled;			/* asked for */
+	bool available;			/* the program runs; else unavailable says why */
+	char hook[64];			/* the kernel function timed */
+	char unavailable[320];
+	uint32_t sample_every;
+	uint64_t calls, sampled, lost;	/* enum nl_lat_stat */
+	uint64_t hist[NL_LAT_NR_HISTS][NL_LAT_BUCKETS];	/* bucket b = [2^b, 2^(b+1)) ns */
+	uint64_t sum_ns[NL_LAT_NR_HISTS];
+	/* the program's own runs and run time (both entry and exit), 0
+	 * unless the kernel counts BPF run times (--self-cost) */
+	uint64_t prog_runs, prog_run_ns;
+};
+
 /* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
 struct nl_snapshot {
 	uint64_t seq;			/* 1 for the first interval */
@@ -314,6 +340,7 @@ struct nl_snapshot {
 	int nr_zones;
 	char zone_names[NL_NR_ZONES][NL_ZONE_NAME_MAX];
 	uint64_t pgalloc[NL_NR_ZONES];
+	uint64_t pgalloc_total[NL_NR_ZONES];	/* the same as read: since boot */
 	int nr_procs;
 	struct nl_proc *procs;		/* any order; views sort */
 	int nr_cgroups;
@@ -332,6 +359,7 @@ struct nl_snapshot {
 	 * cling_running false (and cling empty) when it is not running. */
 	bool cling_running;
 	struct nl_cling_stats cling;
+	struct nl_alloc_latency alloc_lat;	/* enabled false unless asked for */
 };
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */

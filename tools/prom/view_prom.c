@@ -139,6 +139,7 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 enum scalar {
 	SC_ALLOC_EVENTS, SC_ALLOC_REMOTE_EVENTS, SC_ALLOC_FAIL, SC_REMOTE_BYTES,
 	SC_MIG_OK, SC_MIG_FAIL, SC_NUMA_MIG_OK, SC_NUMA_MIG_FAIL, SC_MOVES, SC_SWAPS,
+	SC_PREF_HITS, SC_PREF_MISSES,
 };
 
 static const struct {
@@ -163,6 +164,12 @@ static const struct {
 		"Base pages NUMA balancing failed to migrate (reason numa_misplaced)." },
 	[SC_MOVES] = { "numa_task_moves_total", "NUMA balancing task moves (sched:sched_move_numa)." },
 	[SC_SWAPS] = { "numa_task_swaps_total", "NUMA balancing task swaps (sched:sched_swap_numa)." },
+	[SC_PREF_HITS] = { "preferred_node_hits_total",
+		"Page-allocator calls that placed the page on the node the task's memory policy prefers "
+		"(the local node under the default policy); the per-task half of numastat's numa_hit." },
+	[SC_PREF_MISSES] = { "preferred_node_misses_total",
+		"Page-allocator calls that placed the page on another node than the one the task's memory "
+		"policy prefers (it was short of memory, or the policy allows others); numastat's numa_miss." },
 };
 
 static uint64_t scalar_value(const struct nl_figs *f, enum scalar k)
@@ -178,6 +185,8 @@ static uint64_t scalar_value(const struct nl_figs *f, enum scalar k)
 	case SC_NUMA_MIG_FAIL: return f->mig.numa_misplaced_fail_total;
 	case SC_MOVES: return f->mig.move_numa_total;
 	case SC_SWAPS: return f->mig.swap_numa_total;
+	case SC_PREF_HITS: return f->alloc.events_hit_total;
+	case SC_PREF_MISSES: return f->alloc.events_miss_total;
 	}
 	return 0;
 }
@@ -229,6 +238,8 @@ static void render_rows(struct nl_buf *b, const struct rows *r, const struct nl_
 	fam_scalar(b, r, s, SC_ALLOC_EVENTS);
 	fam_scalar(b, r, s, SC_ALLOC_REMOTE_EVENTS);
 	fam_scalar(b, r, s, SC_ALLOC_FAIL);
+	fam_scalar(b, r, s, SC_PREF_HITS);
+	fam_scalar(b, r, s, SC_PREF_MISSES);
 	fam_alloc_bytes_by_node(b, r, s);
 	fam_scalar(b, r, s, SC_REMOTE_BYTES);
 	fam_alloc_classes(b, r, s, "class_allocated_bytes_total", "class", NL_CLASS_KERNEL,
@@ -427,6 +438,37 @@ static void fam_node_memory(struct nl_buf *b, const struct nl_snapshot *s)
 	}
 }
 
+/* Hit, miss and foreign against the preferred node, per node, as the
+ * BPF program counts them: the twins of the numastat families above, so a
+ * dashboard can set one beside the other. */
+static void fam_node_preferred(struct nl_buf *b, const struct nl_snapshot *s)
+{
+	static const struct { const char *name, *help; size_t off; } f[] = {
+#define PN(n, field, help) { "numalens_node_preferred_" n "_total", help, offsetof(struct nl_node, field) }
+		PN("hits", bpf_events_hit_total,
+		   "Page-allocator calls that placed the page on this node, the node the task's memory policy "
+		   "preferred (measured at mm_page_alloc; compare numalens_node_numa_hit_total)."),
+		PN("misses", bpf_events_miss_total,
+		   "Page-allocator calls that placed the page on this node though the task's memory policy "
+		   "preferred another (measured at mm_page_alloc; compare numalens_node_numa_miss_total)."),
+		PN("foreign", bpf_events_foreign_total,
+		   "Page-allocator calls whose task's memory policy preferred this node but got a page on "
+		   "another (measured at mm_page_alloc; compare numalens_node_numa_foreign_total)."),
+#undef PN
+	};
+
+	if (!s->src.alloc)
+		return;
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		nl_prom_family(b, f[k].name, "counter", f[k].help);
+		for (int i = 0; i < s->nr_nodes; i++) {
+			nl_prom_open(b, f[k].name, NULL);
+			nl_prom_label_u64(b, "node", (uint64_t)s->nodes[i].nid);
+			nl_prom_close_u64(b, *(const uint64_t *)((const char *)&s->nodes[i] + f[k].off));
+		}
+	}
+}
+
 /* Pages each node handed out by zone (BPF, monotonic while numalens runs);
  * the zone label is the name /proc/zoneinfo gives. */
 static void fam_node_zones(struct nl_buf *b, const struct nl_snapshot *s)
@@ -444,6 +486,12 @@ static void fam_node_zones(struct nl_buf *b, const struct nl_snapshot *s)
 			nl_prom_label(b, "zone", s->zone_names[z]);
 			nl_prom_close_u64(b, s->nodes[i].bpf_pages_by_zone_total[z]);
 		}
+	nl_prom_family(b, "numalens_zone_pgalloc_pages_total", "counter",
+		       "The kernel's own count of base pages allocated from each zone, all nodes summed "
+		       "(/proc/vmstat pgalloc_<zone>, since boot): the check on numalens_node_zone_pages_total.");
+	for (int z = 0; z < s->nr_zones; z++)
+		nl_prom_sample1_u64(b, "numalens_zone_pgalloc_pages_total", "zone", s->zone_names[z],
+				    s->pgalloc_total[z]);
 }
 
 static void fam_info(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o)
@@ -551,6 +599,7 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	fam_info(b, s, o);
 	fam_numastat(b, s);
 	fam_node_memory(b, s);
+	fam_node_preferred(b, s);
 	fam_node_zones(b, s);
 	render_rows(b, &cg, s);
 	fam_numa_stat(b, &cg, s, false);

@@ -315,6 +315,52 @@ static cJSON *new_row(struct jb *j, cJSON *arr)
 	return o;
 }
 
+/* The opt-in allocation latency (top --alloc-latency): its sampling, its
+ * cost when the kernel counts BPF run times, and one log2 histogram per
+ * (place, class), all nine always listed. */
+static void add_alloc_latency(struct jb *j, cJSON *root, const struct nl_alloc_latency *l)
+{
+	static const char *const places[NL_LAT_NR_PLACES] = { "local", "remote", "failed" };
+	static const char *const classes[NL_LAT_NR_CLASSES] = { "kernel", "reclaimable", "movable" };
+	cJSON *o = add_obj(j, root, "alloc_latency"), *arr, *h;
+
+	if (!o)
+		return;
+	add_bool(j, o, "available", l->available);
+	if (l->available) {
+		add_null(j, o, "unavailable_reason");
+		add_str(j, o, "hook", l->hook);
+	} else {
+		add_str(j, o, "unavailable_reason", l->unavailable);
+		add_null(j, o, "hook");
+	}
+	add_u64(j, o, "sample_every", l->sample_every);
+	add_u64(j, o, "calls", l->calls);
+	add_u64(j, o, "sampled", l->sampled);
+	add_u64(j, o, "lost", l->lost);
+	if (l->prog_runs && l->calls)
+		add_double(j, o, "bpf_ns_per_call", (double)l->prog_run_ns / (double)l->calls);
+	else
+		add_null(j, o, "bpf_ns_per_call");
+	if (!(arr = add_arr(j, o, "hists")))
+		return;
+	for (int p = 0; p < NL_LAT_NR_PLACES; p++)
+		for (int c = 0; c < NL_LAT_NR_CLASSES; c++) {
+			int k = p * NL_LAT_NR_CLASSES + c;
+			uint64_t n = 0;
+
+			if (!(h = new_row(j, arr)))
+				return;
+			for (int b = 0; b < NL_LAT_BUCKETS; b++)
+				n += l->hist[k][b];
+			add_str(j, h, "place", places[p]);
+			add_str(j, h, "class", classes[c]);
+			add_u64(j, h, "count", n);
+			add_u64(j, h, "sum_ns", l->sum_ns[k]);
+			add_u64_array(j, h, "buckets", l->hist[k], NL_LAT_BUCKETS);
+		}
+}
+
 static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 {
 	cJSON *o = new_row(j, arr);
@@ -330,6 +376,17 @@ static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 		add_by_node(j, o, "rss_pages_by_node", p->rss_pages_by_node);
 	else
 		add_null(j, o, "rss_pages_by_node");
+	/* from the same numa_maps read: null where it was not read or had no
+	 * mapping (a kernel thread), mempolicy_vma null when every mapping
+	 * follows the task's policy */
+	if (p->rss_known && p->mempolicy.task[0])
+		add_str(j, o, "mempolicy", p->mempolicy.task);
+	else
+		add_null(j, o, "mempolicy");
+	if (p->rss_known && p->mempolicy.vma[0])
+		add_str(j, o, "mempolicy_vma", p->mempolicy.vma);
+	else
+		add_null(j, o, "mempolicy_vma");
 	add_locality(j, o, &p->f);
 	add_alloc(j, o, &p->f.alloc);
 	add_migrate(j, o, &p->f.mig);
@@ -443,6 +500,8 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 	if (s->nr_zones && (src = add_obj(&j, root, "pgalloc")))
 		for (int k = 0; k < s->nr_zones; k++)
 			add_u64(&j, src, s->zone_names[k], s->pgalloc[k]);
+	if (s->alloc_lat.enabled)
+		add_alloc_latency(&j, root, &s->alloc_lat);
 
 	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
 	idx = malloc((cap ? cap : 1) * sizeof(*idx));

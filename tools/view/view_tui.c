@@ -590,6 +590,103 @@ static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 	}
 }
 
+/* "DMA32 1.2% Normal 98.8%": each zone's share of @pages (NULL names the
+ * zones only when they have pages). */
+static void fmt_zone_shares(char *b, size_t sz, const struct nl_snapshot *s, const uint64_t *pages)
+{
+	uint64_t sum = 0;
+	size_t l = 0;
+
+	b[0] = '\0';
+	for (int z = 0; z < s->nr_zones; z++)
+		sum += pages[z];
+	if (!sum) {
+		snprintf(b, sz, "no pages");
+		return;
+	}
+	for (int z = 0; z < s->nr_zones && l < sz; z++)
+		if (pages[z])
+			l += (size_t)snprintf(b + l, sz - l, "%s%s %.1f%%", l ? " " : "", s->zone_names[z],
+					      nl_pct(pages[z], sum));
+}
+
+/* Upper edge (ns) of the log2 bucket holding quantile @q of the calls
+ * of place @p, all classes; 0 when none. */
+static uint64_t lat_quantile_ns(const struct nl_alloc_latency *l, int p, double q, uint64_t *n)
+{
+	uint64_t sum[NL_LAT_BUCKETS] = { 0 }, cum = 0;
+
+	*n = 0;
+	for (int c = 0; c < NL_LAT_NR_CLASSES; c++)
+		for (int b = 0; b < NL_LAT_BUCKETS; b++) {
+			sum[b] += l->hist[p * NL_LAT_NR_CLASSES + c][b];
+			*n += l->hist[p * NL_LAT_NR_CLASSES + c][b];
+		}
+	for (int b = 0; b < NL_LAT_BUCKETS && *n; b++) {
+		cum += sum[b];
+		if ((double)cum >= q * (double)*n)
+			return 2ull << b;
+	}
+	return 0;
+}
+
+/* The opt-in allocation latency (--alloc-latency): per placement, the
+ * timed calls and the bucket edges under which half and 99% of them
+ * finished; or why the kernel cannot show it. */
+static void draw_alloc_latency(const struct nl_alloc_latency *l, int *y, int end)
+{
+	static const char *const places[NL_LAT_NR_PLACES] = { "local", "remote", "failed" };
+	char b[200];
+	size_t len = 0;
+
+	if (!l->available) {
+		line_at((*y)++, 0, "alloc latency: unavailable: %s", l->unavailable);
+		return;
+	}
+	line_at((*y)++, 0, "alloc latency, 1 call in %u timed at %s:", l->sample_every, l->hook);
+	b[0] = '\0';
+	for (int p = 0; p < NL_LAT_NR_PLACES && len < sizeof(b); p++) {
+		uint64_t n, p50 = lat_quantile_ns(l, p, 0.5, &n), p99 = lat_quantile_ns(l, p, 0.99, &n);
+
+		len += (size_t)snprintf(b + len, sizeof(b) - len, "%s%s %llu", len ? "   " : "  ", places[p],
+					(unsigned long long)n);
+		if (n && len < sizeof(b))
+			len += (size_t)snprintf(b + len, sizeof(b) - len, " p50<%.1fus p99<%.1fus",
+						p50 / 1e3, p99 / 1e3);
+	}
+	if (*y < end)
+		line_at((*y)++, 0, "%s", b);
+}
+
+/* Below the node table: this interval's hit/miss/foreign against the
+ * preferred node (BPF) and each node's pages by zone, with the kernel's
+ * pgalloc split (all nodes) to check them against. */
+static void draw_node_preferred(const struct nl_snapshot *s, int *y, int end)
+{
+	char hit[16], miss[16], fgn[16], zones[160];
+
+	if (*y < end)
+		line_at((*y)++, 0, "BPF, against the preferred node (events) and pages by zone, this interval:");
+	for (int k = 0; k < s->nr_nodes && *y < end; k++) {
+		const struct nl_node *n = &s->nodes[k];
+
+		nl_fmt_num(hit, sizeof(hit), (double)n->bpf_events_hit);
+		nl_fmt_num(miss, sizeof(miss), (double)n->bpf_events_miss);
+		nl_fmt_num(fgn, sizeof(fgn), (double)n->bpf_events_foreign);
+		if (s->nr_zones)
+			fmt_zone_shares(zones, sizeof(zones), s, n->bpf_pages_by_zone);
+		else
+			snprintf(zones, sizeof(zones), "zones unknown");
+		line_at((*y)++, 0, "  node %-3d hit %-7s miss %-7s foreign %-7s %s", n->nid, hit, miss, fgn, zones);
+	}
+	if (s->nr_zones && *y < end) {
+		fmt_zone_shares(zones, sizeof(zones), s, s->pgalloc);
+		line_at((*y)++, 0, "  kernel pgalloc, all nodes: %s", zones);
+	}
+	if (s->alloc_lat.enabled && *y < end)
+		draw_alloc_latency(&s->alloc_lat, y, end);
+}
+
 static void draw_nodes(struct nl_tui *t)
 {
 	const struct nl_snapshot *s = &t->snap;
@@ -621,6 +718,8 @@ static void draw_nodes(struct nl_tui *t)
 	if (y < HEAD_LINES + h)
 		line_at(y++, 0, "numastat: sysfs deltas (allocator calls); BPF: mm_page_alloc events%s",
 			s->src.vm_numa_stat ? "" : "  (vm.numa_stat off: numastat not comparable)");
+	if (s->src.alloc)
+		draw_node_preferred(s, &y, HEAD_LINES + h);
 }
 
 /* --- detail and help: scrollable text ------------------------------------ */
@@ -701,6 +800,9 @@ static void detail_figs(struct nl_tui *t, struct lines *L, const struct nl_figs 
 	     (unsigned long long)a->pages_unclassified);
 	addl(L, "  since start: local %llu  remote %llu pages",
 	     (unsigned long long)a->pages_local_total, (unsigned long long)a->pages_remote_total);
+	addl(L, "  against the preferred node (events): hit %llu  miss %llu;  since start hit %llu  miss %llu",
+	     (unsigned long long)a->events_hit, (unsigned long long)a->events_miss,
+	     (unsigned long long)a->events_hit_total, (unsigned long long)a->events_miss_total);
 	addl(L, "");
 	addl(L, "NUMA-fault locality (CPU time per bucket this interval): mean %s",
 	     nl_fmt_locality(loc, sizeof(loc), &f->loc, nl_locality_source_ok(s)));
@@ -743,6 +845,11 @@ static void build_detail(struct nl_tui *t, struct lines *L)
 				continue;
 			addl(L, "PROCESS %d %s  cgroup %s%s", (int)p->pid, p->comm, p->cgroup_path,
 			     p->alive ? "" : "  (exited)");
+			if (p->rss_known && p->mempolicy.task[0])
+				addl(L, "Memory policy %s%s%s", p->mempolicy.task,
+				     p->mempolicy.vma[0] ? "; a mapping sets " : "", p->mempolicy.vma);
+			else
+				addl(L, "Memory policy -  (numa_maps not read)");
 			detail_figs(t, L, &p->f, p, NULL);
 			return;
 		}

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "topology.h"
 #include "cgroup.h"
+#include "names.h"
 #include "reclaim_agent.h"
 #include "reclaim_damos.h"
 #include "reclaim_feed.h"
@@ -253,6 +254,29 @@ static bool has_pattern(const struct rc_args *a)
 	return false;
 }
 
+/* Manage the cgroup @rel (relative to the mount); 1 if it is managed. */
+static int take(struct nl_ra *ra, const char *rel, bool report)
+{
+	uint64_t before = ra->adds;
+	int k = nl_ra_add(ra, *rel ? rel : "/");
+
+	char name[1100];
+
+	/* names as the agent's other lines show them (cleaned): whoever makes
+	 * a cgroup the pattern matches chooses its bytes */
+	if (k >= 0) {
+		if (ra->adds != before && report && ra->cfg.log)
+			fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].label);
+		return 1;
+	}
+	if (k == -ENOSPC && report) {
+		nl_name_clean(name, sizeof(name), rel, strlen(rel), 0, NULL);
+		fprintf(stderr, "numalens reclaim: more than %d cgroups match: %s ignored\n",
+			NL_RA_MAX_CG, name);
+	}
+	return 0;
+}
+
 /* Add every directory matching the patterns; returns how many matched. */
 static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
 {
@@ -260,25 +284,21 @@ static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool
 
 	for (int i = 0; i < a->npat; i++) {
 		char full[4096];
+		struct stat st;
 		glob_t g;
 
 		snprintf(full, sizeof(full), "%s%s", root, a->pat[i]);
+		/* a cgroup of that very name is meant as written: glob(3) reads
+		 * the backslash of systemd's "\x2d" escapes as quoting and
+		 * brackets as a set, so it would never find those names */
+		if (!stat(full, &st) && S_ISDIR(st.st_mode)) {
+			found += take(ra, a->pat[i], report);
+			continue;
+		}
 		if (glob(full, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
 			continue;
-		for (size_t j = 0; j < g.gl_pathc; j++) {
-			const char *rel = g.gl_pathv[j] + strlen(root);
-			uint64_t before = ra->adds;
-			int k = nl_ra_add(ra, *rel ? rel : "/");
-
-			if (k >= 0) {
-				found++;
-				if (ra->adds != before && report && ra->cfg.log)
-					fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].rel);
-			} else if (k == -ENOSPC && report) {
-				fprintf(stderr, "numalens reclaim: more than %d cgroups match: %s ignored\n",
-					NL_RA_MAX_CG, rel);
-			}
-		}
+		for (size_t j = 0; j < g.gl_pathc; j++)
+			found += take(ra, g.gl_pathv[j] + strlen(root), report);
 		globfree(&g);
 	}
 	return found;

@@ -29,21 +29,39 @@ fi
 root=$(memcg_root)
 CG=$root/reclaim-live-$$
 mkdir "$CG" || skip "cannot create a cgroup under $root"
-cleanup_hook() { kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null; rmdir "$CG"; rm -f "$TMP/f"; }
+# ${X:-}: under set -u an unset name aborts the whole exit trap, rmdir and
+# all (a failure before the workload started left $CG behind)
+cleanup_hook() {
+	[ -n "${WPID:-}" ] && kill "$WPID" 2>/dev/null && wait "$WPID" 2>/dev/null
+	rmdir "$CG" "${LATE:-}" "${LATE_ESC:-}" "${BS:-}" 2>/dev/null; rm -f "$TMP/f"
+}
 if [ -f "$CG/memory.limit_in_bytes" ]; then echo $((64 << 20)) > "$CG/memory.limit_in_bytes"; else echo $((64 << 20)) > "$CG/memory.max"; fi
 # a pattern that matches nothing yet is waited for, and a cgroup made
 # later is picked up at the next interval
-LATE=$root/reclaim-late-$$
+LATE=$root/reclaim-late-$$ LATE_ESC=$root/reclaim-late-$$$'-\x1b[31m' BS=
 "$NL" reclaim --dry-run -i 0.5 -d 6 "/reclaim-late-$$*" > "$TMP/late.out" 2> "$TMP/late.err" &
 LPID=$!
 for i in $(seq 100); do grep -q "waiting" "$TMP/late.err" && break; sleep 0.1; done
 grep -q "matches /reclaim-late-$$\* yet: waiting" "$TMP/late.err" || fail "a pattern matching nothing yet: expected 'yet: waiting' on stderr, saw: $(cat "$TMP/late.err")"
-mkdir "$LATE"
+mkdir "$LATE" "$LATE_ESC"
 wait $LPID; rc=$?
-rmdir "$LATE"
+rmdir "$LATE" "$LATE_ESC"
 [ $rc = 0 ] || fail "reclaim waiting for a pattern exited $rc: $(cat "$TMP/late.err")"
-grep -q "managing cgroup /reclaim-late-$$" "$TMP/late.out" || fail "a cgroup made after start was not picked up: $(cat "$TMP/late.out")"
+grep -q "managing cgroup /reclaim-late-$$\$" "$TMP/late.out" || fail "a cgroup made after start was not picked up: $(cat "$TMP/late.out")"
+# the line that announces a new cgroup shows its name cleaned, as the
+# others do: the name's ESC byte never reaches the agent's log
+LC_ALL=C grep -q $'\x1b' "$TMP/late.out" && fail "a raw ESC byte of a new cgroup's name reached the log: $(cat -v "$TMP/late.out" | grep -m1 managing)"
+grep -q "managing cgroup /reclaim-late-$$-\\\\x1b\[31m#[0-9]" "$TMP/late.out" || fail "the escape-named cgroup made after start is not announced cleaned: $(cat -v "$TMP/late.out" | grep managing)"
 note "ok: a pattern matching nothing at start waits, and picks up /reclaim-late-$$ made later"
+
+# a plain path is taken as written, whatever glob(3) would make of it:
+# systemd names cgroups with backslash escapes ("system-systemd\x2dfsck.slice")
+BS=$root/reclaim-bs\\x2d$$
+mkdir "$BS" || fail "cannot create $BS"
+"$NL" reclaim --status "/reclaim-bs\\x2d$$" > "$TMP/bs" 2>&1 || fail "--status of an existing cgroup named with a backslash: $(head -1 "$TMP/bs")"
+grep -q "^cgroup /reclaim-bs\\\\x2d$$ id=" "$TMP/bs" || fail "--status of /reclaim-bs\\x2d$$ lacks its line: $(head -2 "$TMP/bs")"
+rmdir "$BS"
+note "ok: a plain path with a backslash (/reclaim-bs\\x2d$$) is found as written"
 
 # --high in bytes with the default --low 70% of this 64M limit: never acts
 expect 2 "is not below --high" "$NL" reclaim --dry-run -d 1 --high 16M "/$(basename "$CG")"

@@ -256,13 +256,12 @@ static bool has_pattern(const struct rc_args *a)
 	return false;
 }
 
-/* Manage the cgroup @rel (relative to the mount); 1 if it is managed. */
+/* Manage the cgroup @rel (relative to the mount): 1 if it is managed, -1
+ * if the table is full, 0 if it cannot be (gone, not a directory). */
 static int take(struct nl_ra *ra, const char *rel, bool report)
 {
 	uint64_t before = ra->adds;
 	int k = nl_ra_add(ra, *rel ? rel : "/");
-
-	char name[1100];
 
 	/* names as the agent's other lines show them (cleaned): whoever makes
 	 * a cgroup the pattern matches chooses its bytes */
@@ -271,37 +270,55 @@ static int take(struct nl_ra *ra, const char *rel, bool report)
 			fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].label);
 		return 1;
 	}
-	if (k == -ENOSPC && report) {
-		nl_name_clean(name, sizeof(name), rel, strlen(rel), 0, NULL);
-		fprintf(stderr, "numalens reclaim: more than %d cgroups match: %s ignored\n",
-			NL_RA_MAX_CG, name);
-	}
-	return 0;
+	return k == -ENOSPC ? -1 : 0;
 }
 
 /* Add every directory matching the patterns; returns how many matched. */
 static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
 {
-	int found = 0;
+	/* how many the last report found no room for: said when it changes,
+	 * not every interval (a pattern over 1000 cgroups made a line per
+	 * cgroup and interval) */
+	static int told_full;
+	int found = 0, full = 0;
+	char first[1100] = "";
 
 	for (int i = 0; i < a->npat; i++) {
-		char full[4096];
+		char full_path[4096];
 		struct stat st;
 		glob_t g;
 
-		snprintf(full, sizeof(full), "%s%s", root, a->pat[i]);
+		snprintf(full_path, sizeof(full_path), "%s%s", root, a->pat[i]);
 		/* a cgroup of that very name is meant as written: glob(3) reads
 		 * the backslash of systemd's "\x2d" escapes as quoting and
 		 * brackets as a set, so it would never find those names */
-		if (!stat(full, &st) && S_ISDIR(st.st_mode)) {
-			found += take(ra, a->pat[i], report);
+		if (!stat(full_path, &st) && S_ISDIR(st.st_mode)) {
+			int t = take(ra, a->pat[i], report);
+
+			found += t > 0;
+			if (t < 0 && !full++)
+				nl_name_clean(first, sizeof(first), a->pat[i], strlen(a->pat[i]), 0, NULL);
 			continue;
 		}
-		if (glob(full, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
+		if (glob(full_path, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
 			continue;
-		for (size_t j = 0; j < g.gl_pathc; j++)
-			found += take(ra, g.gl_pathv[j] + strlen(root), report);
+		for (size_t j = 0; j < g.gl_pathc; j++) {
+			const char *rel = g.gl_pathv[j] + strlen(root);
+			int t = take(ra, rel, report);
+
+			found += t > 0;
+			if (t < 0 && !full++)
+				nl_name_clean(first, sizeof(first), rel, strlen(rel), 0, NULL);
+		}
 		globfree(&g);
+	}
+	if (report && full != told_full) {
+		if (full)
+			fprintf(stderr, "numalens reclaim: more than %d cgroups match: %d ignored (%s%s)\n",
+				NL_RA_MAX_CG, full, first, full > 1 ? " and others" : "");
+		else
+			fprintf(stderr, "numalens reclaim: every matching cgroup is managed again\n");
+		told_full = full;
 	}
 	return found;
 }

@@ -149,6 +149,17 @@ rmdir "$root/reclaim-churn-$$-first" "$root/reclaim-churn-$$-last"
 grep -q "more than 64 cgroups match" "$TMP/churn" && fail "entries of removed cgroups are not reused: $(grep -m1 'more than' "$TMP/churn")"
 grep -q "managing cgroup /reclaim-churn-$$-last" "$TMP/churn" || fail "the 72nd cgroup of the pattern is not managed"
 note "72 cgroups through one pattern: $(grep -c 'managing cgroup' "$TMP/churn") managed, none refused"
+# more cgroups match than the agent has room for: said once, not once per
+# interval and cgroup (a pattern over 1000 cgroups flooded the log)
+cleanup_hook() { for i in $(seq 1 70); do rmdir "$root/reclaim-many-$$-$i"; done 2>/dev/null; }
+for i in $(seq 1 70); do mkdir "$root/reclaim-many-$$-$i" || fail "cannot create cgroup $i of 70"; done
+"$NL" reclaim --dry-run -i 0.1 -d 3 --high 1M --low 512K "/reclaim-many-$$-*" > "$TMP/many" 2> "$TMP/many.err" ||
+	fail "reclaim over 70 cgroups exited $?: $(tail -2 "$TMP/many.err")"
+for i in $(seq 1 70); do rmdir "$root/reclaim-many-$$-$i"; done
+n=$(grep -c "more than 64 cgroups match" "$TMP/many.err")
+[ "$n" = 1 ] || fail "70 cgroups for 64 entries: expected one 'more than 64' line, saw $n: $(head -3 "$TMP/many.err")"
+grep -q "more than 64 cgroups match: 6 ignored" "$TMP/many.err" || fail "the line does not say 6 were ignored: $(cat "$TMP/many.err")"
+note "70 cgroups for 64 entries: one line, $(cat "$TMP/many.err")"
 # SIGTERM as soon as the agent catches it (SigCgt in /proc/PID/status has
 # bit 14): the handler is installed before the BPF load (~20 ms), so the
 # agent ends cleanly (exit 0) even then. A fixed delay raced with exec.

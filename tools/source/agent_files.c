@@ -92,8 +92,10 @@ static char *slurp(const char *path, struct stat *st)
 		}
 		n = read(fd, buf + len, cap - len - 1 < NL_AGENT_FILE_MAX - len ?
 					cap - len - 1 : NL_AGENT_FILE_MAX - len);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR) {
+			n = 1;	/* read again: the loop test wants n > 0 */
 			continue;
+		}
 		if (n < 0)
 			goto fail;
 		len += (size_t)n;

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "topology.h"
 #include "cgroup.h"
+#include "names.h"
 #include "reclaim_agent.h"
 #include "reclaim_damos.h"
 #include "reclaim_feed.h"
@@ -53,7 +54,9 @@ static const char rc_doc[] =
 	"CGROUP is a path under the cgroup mount (/bench/a) or a glob pattern "
 	"('/bench/*', quoted). Only matching cgroups are ever touched; patterns are "
 	"matched again every interval, so a pattern may match nothing yet (the agent "
-	"waits for its cgroups); a plain path must exist.\n\n"
+	"waits for its cgroups); a plain path must exist. An existing cgroup of the "
+	"very name given is taken as written; in a pattern a backslash quotes the next "
+	"character, so systemd's \\x2d is written \\\\x2d there.\n\n"
 	"When usage rises above --high the agent reclaims in steps of --step pages "
 	"from the drawn node until usage is at or below --low (hysteresis). A pass "
 	"is at most --pass-steps steps and is then re-queued; it stops after three "
@@ -253,33 +256,69 @@ static bool has_pattern(const struct rc_args *a)
 	return false;
 }
 
+/* Manage the cgroup @rel (relative to the mount): 1 if it is managed, -1
+ * if the table is full, 0 if it cannot be (gone, not a directory). */
+static int take(struct nl_ra *ra, const char *rel, bool report)
+{
+	uint64_t before = ra->adds;
+	int k = nl_ra_add(ra, *rel ? rel : "/");
+
+	/* names as the agent's other lines show them (cleaned): whoever makes
+	 * a cgroup the pattern matches chooses its bytes */
+	if (k >= 0) {
+		if (ra->adds != before && report && ra->cfg.log)
+			fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].label);
+		return 1;
+	}
+	return k == -ENOSPC ? -1 : 0;
+}
+
 /* Add every directory matching the patterns; returns how many matched. */
 static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
 {
-	int found = 0;
+	/* how many the last report found no room for: said when it changes,
+	 * not every interval (a pattern over 1000 cgroups made a line per
+	 * cgroup and interval) */
+	static int told_full;
+	int found = 0, full = 0;
+	char first[1100] = "";
 
 	for (int i = 0; i < a->npat; i++) {
-		char full[4096];
+		char full_path[4096];
+		struct stat st;
 		glob_t g;
 
-		snprintf(full, sizeof(full), "%s%s", root, a->pat[i]);
-		if (glob(full, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
+		snprintf(full_path, sizeof(full_path), "%s%s", root, a->pat[i]);
+		/* a cgroup of that very name is meant as written: glob(3) reads
+		 * the backslash of systemd's "\x2d" escapes as quoting and
+		 * brackets as a set, so it would never find those names */
+		if (!stat(full_path, &st) && S_ISDIR(st.st_mode)) {
+			int t = take(ra, a->pat[i], report);
+
+			found += t > 0;
+			if (t < 0 && !full++)
+				nl_name_clean(first, sizeof(first), a->pat[i], strlen(a->pat[i]), 0, NULL);
+			continue;
+		}
+		if (glob(full_path, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
 			continue;
 		for (size_t j = 0; j < g.gl_pathc; j++) {
 			const char *rel = g.gl_pathv[j] + strlen(root);
-			uint64_t before = ra->adds;
-			int k = nl_ra_add(ra, *rel ? rel : "/");
+			int t = take(ra, rel, report);
 
-			if (k >= 0) {
-				found++;
-				if (ra->adds != before && report && ra->cfg.log)
-					fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].rel);
-			} else if (k == -ENOSPC && report) {
-				fprintf(stderr, "numalens reclaim: more than %d cgroups match: %s ignored\n",
-					NL_RA_MAX_CG, rel);
-			}
+			found += t > 0;
+			if (t < 0 && !full++)
+				nl_name_clean(first, sizeof(first), rel, strlen(rel), 0, NULL);
 		}
 		globfree(&g);
+	}
+	if (report && full != told_full) {
+		if (full)
+			fprintf(stderr, "numalens reclaim: more than %d cgroups match: %d ignored (%s%s)\n",
+				NL_RA_MAX_CG, full, first, full > 1 ? " and others" : "");
+		else
+			fprintf(stderr, "numalens reclaim: every matching cgroup is managed again\n");
+		told_full = full;
 	}
 	return found;
 }

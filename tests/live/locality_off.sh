@@ -8,7 +8,7 @@
 SYSCTL=/proc/sys/kernel/numa_balancing
 [ -w $SYSCTL ] || skip "kernel.numa_balancing is not writable here (kernel without NUMA balancing)"
 OLD=$(cat $SYSCTL)
-cleanup_hook() { echo "$OLD" > $SYSCTL; stop_export; kill $WP 2>/dev/null; }
+cleanup_hook() { echo "$OLD" > $SYSCTL; stop_export; kill ${WP:-} 2>/dev/null; }
 
 # 1. balancing on: the walker takes hinting faults, so its counters fill.
 echo 1 > $SYSCTL

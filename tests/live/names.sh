@@ -7,7 +7,7 @@
 . "$(dirname "$0")/common.bash"
 . "$(dirname "$0")/export_common.bash"
 command -v iconv > /dev/null || skip "iconv is not installed"
-cleanup_hook() { kill $WPIDS 2>/dev/null; [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"; }
+cleanup_hook() { kill ${WPIDS:-} 2>/dev/null; [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"; }
 port=$(free_port) || fail "no free port"
 start_export "$port" --interval 1 --top-procs 40
 # raw name -> the cleaned name every view must print (README "Names")

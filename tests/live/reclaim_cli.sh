@@ -29,21 +29,39 @@ fi
 root=$(memcg_root)
 CG=$root/reclaim-live-$$
 mkdir "$CG" || skip "cannot create a cgroup under $root"
-cleanup_hook() { kill "$WPID" 2>/dev/null; wait "$WPID" 2>/dev/null; rmdir "$CG"; rm -f "$TMP/f"; }
+# ${X:-}: under set -u an unset name aborts the whole exit trap, rmdir and
+# all (a failure before the workload started left $CG behind)
+cleanup_hook() {
+	[ -n "${WPID:-}" ] && kill "$WPID" 2>/dev/null && wait "$WPID" 2>/dev/null
+	rmdir "$CG" "${LATE:-}" "${LATE_ESC:-}" "${BS:-}" 2>/dev/null; rm -f "$TMP/f"
+}
 if [ -f "$CG/memory.limit_in_bytes" ]; then echo $((64 << 20)) > "$CG/memory.limit_in_bytes"; else echo $((64 << 20)) > "$CG/memory.max"; fi
 # a pattern that matches nothing yet is waited for, and a cgroup made
 # later is picked up at the next interval
-LATE=$root/reclaim-late-$$
+LATE=$root/reclaim-late-$$ LATE_ESC=$root/reclaim-late-$$$'-\x1b[31m' BS=
 "$NL" reclaim --dry-run -i 0.5 -d 6 "/reclaim-late-$$*" > "$TMP/late.out" 2> "$TMP/late.err" &
 LPID=$!
 for i in $(seq 100); do grep -q "waiting" "$TMP/late.err" && break; sleep 0.1; done
 grep -q "matches /reclaim-late-$$\* yet: waiting" "$TMP/late.err" || fail "a pattern matching nothing yet: expected 'yet: waiting' on stderr, saw: $(cat "$TMP/late.err")"
-mkdir "$LATE"
+mkdir "$LATE" "$LATE_ESC"
 wait $LPID; rc=$?
-rmdir "$LATE"
+rmdir "$LATE" "$LATE_ESC"
 [ $rc = 0 ] || fail "reclaim waiting for a pattern exited $rc: $(cat "$TMP/late.err")"
-grep -q "managing cgroup /reclaim-late-$$" "$TMP/late.out" || fail "a cgroup made after start was not picked up: $(cat "$TMP/late.out")"
+grep -q "managing cgroup /reclaim-late-$$\$" "$TMP/late.out" || fail "a cgroup made after start was not picked up: $(cat "$TMP/late.out")"
+# the line that announces a new cgroup shows its name cleaned, as the
+# others do: the name's ESC byte never reaches the agent's log
+LC_ALL=C grep -q $'\x1b' "$TMP/late.out" && fail "a raw ESC byte of a new cgroup's name reached the log: $(cat -v "$TMP/late.out" | grep -m1 managing)"
+grep -q "managing cgroup /reclaim-late-$$-\\\\x1b\[31m#[0-9]" "$TMP/late.out" || fail "the escape-named cgroup made after start is not announced cleaned: $(cat -v "$TMP/late.out" | grep managing)"
 note "ok: a pattern matching nothing at start waits, and picks up /reclaim-late-$$ made later"
+
+# a plain path is taken as written, whatever glob(3) would make of it:
+# systemd names cgroups with backslash escapes ("system-systemd\x2dfsck.slice")
+BS=$root/reclaim-bs\\x2d$$
+mkdir "$BS" || fail "cannot create $BS"
+"$NL" reclaim --status "/reclaim-bs\\x2d$$" > "$TMP/bs" 2>&1 || fail "--status of an existing cgroup named with a backslash: $(head -1 "$TMP/bs")"
+grep -q "^cgroup /reclaim-bs\\\\x2d$$ id=" "$TMP/bs" || fail "--status of /reclaim-bs\\x2d$$ lacks its line: $(head -2 "$TMP/bs")"
+rmdir "$BS"
+note "ok: a plain path with a backslash (/reclaim-bs\\x2d$$) is found as written"
 
 # --high in bytes with the default --low 70% of this 64M limit: never acts
 expect 2 "is not below --high" "$NL" reclaim --dry-run -d 1 --high 16M "/$(basename "$CG")"
@@ -131,6 +149,17 @@ rmdir "$root/reclaim-churn-$$-first" "$root/reclaim-churn-$$-last"
 grep -q "more than 64 cgroups match" "$TMP/churn" && fail "entries of removed cgroups are not reused: $(grep -m1 'more than' "$TMP/churn")"
 grep -q "managing cgroup /reclaim-churn-$$-last" "$TMP/churn" || fail "the 72nd cgroup of the pattern is not managed"
 note "72 cgroups through one pattern: $(grep -c 'managing cgroup' "$TMP/churn") managed, none refused"
+# more cgroups match than the agent has room for: said once, not once per
+# interval and cgroup (a pattern over 1000 cgroups flooded the log)
+cleanup_hook() { for i in $(seq 1 70); do rmdir "$root/reclaim-many-$$-$i"; done 2>/dev/null; }
+for i in $(seq 1 70); do mkdir "$root/reclaim-many-$$-$i" || fail "cannot create cgroup $i of 70"; done
+"$NL" reclaim --dry-run -i 0.1 -d 3 --high 1M --low 512K "/reclaim-many-$$-*" > "$TMP/many" 2> "$TMP/many.err" ||
+	fail "reclaim over 70 cgroups exited $?: $(tail -2 "$TMP/many.err")"
+for i in $(seq 1 70); do rmdir "$root/reclaim-many-$$-$i"; done
+n=$(grep -c "more than 64 cgroups match" "$TMP/many.err")
+[ "$n" = 1 ] || fail "70 cgroups for 64 entries: expected one 'more than 64' line, saw $n: $(head -3 "$TMP/many.err")"
+grep -q "more than 64 cgroups match: 6 ignored" "$TMP/many.err" || fail "the line does not say 6 were ignored: $(cat "$TMP/many.err")"
+note "70 cgroups for 64 entries: one line, $(cat "$TMP/many.err")"
 # SIGTERM as soon as the agent catches it (SigCgt in /proc/PID/status has
 # bit 14): the handler is installed before the BPF load (~20 ms), so the
 # agent ends cleanly (exit 0) even then. A fixed delay raced with exec.

@@ -22,8 +22,9 @@ DATA=$B/$CG.dat
 cleanup_hook() {
 	[ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"
 	[ -n "${AG:-}" ] && kill -CONT "$AG" && kill "$AG"
-	[ -n "${MP:-}" ] && kill "$MP"
-	sleep 0.3
+	# the mapping process is in the cgroup: rmdir fails (EBUSY) until it has
+	# exited, which a fixed sleep only guessed at on a busy host
+	[ -n "${MP:-}" ] && kill "$MP" && wait "$MP"
 	rm -f "$DATA"; rmdir "$root/$CG"
 }
 mkdir "$root/$CG" || fail "cannot create $root/$CG"

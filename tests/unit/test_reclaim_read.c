@@ -150,11 +150,43 @@ static void test_ignored_files(void **state)
 	rmtree(d);
 }
 
+/* Names of a live pid that are not regular files: a FIFO would block
+ * open(2) until a writer comes (top, export and reclaim --status hung
+ * there), a symlink may lead to one or to a device. alarm() turns a hang
+ * into a failure. */
+static void test_not_regular_files(void **state)
+{
+	char *d = fixture_tmpdir("rread3");
+	struct nl_ra_reader *r = nl_ra_reader_new();
+	char p[4200], q[4200];
+
+	(void)state;
+	setup();
+	snprintf(p, sizeof(p), "%s/%d.json", d, (int)getpid());
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(20);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	/* a symlink of the agent's name to a FIFO elsewhere */
+	snprintf(q, sizeof(q), "%s/elsewhere", d);
+	assert_int_equal(rename(p, q), 0);
+	assert_int_equal(symlink(q, p), 0);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 0);
+	alarm(0);
+	assert_null(cgs[1].agent);
+	/* the agent's own regular file is still read */
+	assert_int_equal(unlink(p), 0);
+	agent_file(d, strrchr(p, '/') + 1, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 1, 1);
+	assert_int_equal(nl_ra_read(r, d, NL_CG_V2, &snap), 1);
+	nl_ra_reader_free(r);
+	rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_values_and_deltas),
 		cmocka_unit_test(test_ignored_files),
+		cmocka_unit_test(test_not_regular_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

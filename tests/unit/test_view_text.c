@@ -433,6 +433,37 @@ static void test_pid_hint(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* -p of a process whose cgroup has a cleaned label (a name with an ESC
+ * byte; a path cut to ...#id is the same case): its own cgroup and its
+ * ancestors are found by id, not by the label, which is no prefix of any
+ * full path (only / was listed) */
+static void test_pid_chain_cleaned_label(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_view_opts o;
+	char *out;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	for (int k = 0; k < s.nr_cgroups; k++)
+		if (s.cgroups[k].id == 3) {
+			strcpy(s.cgroups[k].path, "/work/a\\x1b#3");
+			s.cgroups[k].long_path = strdup("/work/a\x1b");
+			assert_non_null(s.cgroups[k].long_path);
+		}
+	for (int i = 0; i < s.nr_procs; i++)
+		if (s.procs[i].pid == 100)
+			strcpy(s.procs[i].cgroup_path, "/work/a\\x1b#3");
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
+	assert_non_null(strstr(out, "\n    a\\x1b#3 "));
+	assert_non_null(strstr(out, "\n  work "));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
 static void test_errors(void **state)
 {
 	struct nl_snapshot s;
@@ -466,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_agent),
 		cmocka_unit_test(test_legend),
 		cmocka_unit_test(test_pid_hint),
+		cmocka_unit_test(test_pid_chain_cleaned_label),
 		cmocka_unit_test(test_errors),
 	};
 

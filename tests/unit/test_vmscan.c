@@ -379,6 +379,12 @@ static void test_text_node_pageout(void **state)
 	buf = text_of(&s, &o);
 	assert_non_null(strstr(buf, "whole host, every cgroup (not only /a):\nnode 0 proactive"));
 	free(buf);
+	/* -c / is the whole host: nothing to tell apart */
+	o.cgroup = "/";
+	buf = text_of(&s, &o);
+	assert_null(strstr(buf, "not only /"));
+	assert_non_null(strstr(buf, "node 0 proactive"));
+	free(buf);
 	s.nodes = NULL;
 }
 

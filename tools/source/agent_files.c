@@ -2,6 +2,7 @@
 /* An agent's published state files (agent_files.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,33 +59,54 @@ void nl_agent_file_remove(const char *dir, const char *ext)
 	unlink(path);
 }
 
-/* The whole of @path, NUL-terminated (NULL if unreadable or out of memory). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+/* The most of one file read: a state file is a few KiB per cgroup. */
+#define NL_AGENT_FILE_MAX (1u << 24)
 
-	if (!f)
+/* The whole of @path, NUL-terminated, and its status in *@st; NULL if it
+ * is unreadable, out of memory or not a regular file. Only a regular file
+ * is an agent's (it renames one into place): a FIFO or a device would
+ * block the reader (open of a FIFO waits for a writer) or never end, and
+ * a symlink may lead to either, so none is opened as more than O_NONBLOCK
+ * and each is refused before a byte is read. */
+static char *slurp(const char *path, struct stat *st)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd;
+
+	if (lstat(path, st) || !S_ISREG(st->st_mode))
 		return NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode))
+		goto fail;
 	do {
 		if (len + 4096 + 1 > cap) {
 			char *nb = realloc(buf, cap = cap ? cap * 2 : 16384);
 
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
+			if (!nb)
+				goto fail;
 			buf = nb;
 		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0 && len < (1u << 24));
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
+		n = read(fd, buf + len, cap - len - 1 < NL_AGENT_FILE_MAX - len ?
+					cap - len - 1 : NL_AGENT_FILE_MAX - len);
+		if (n < 0 && errno == EINTR) {
+			n = 1;	/* read again: the loop test wants n > 0 */
+			continue;
+		}
+		if (n < 0)
+			goto fail;
+		len += (size_t)n;
+	} while (n > 0 && len < NL_AGENT_FILE_MAX);
+	close(fd);
+	buf[len] = '\0';
 	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
 }
 
 static uint64_t ns_of(const struct timespec *t)
@@ -92,26 +114,25 @@ static uint64_t ns_of(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
 }
 
-/* Is @pid alive and the process that last wrote @path? Its start time
- * (since boot) is moved to the wall clock the file's mtime is on. A tick
- * of slack covers the start time's resolution; an agent writes its files
- * only after loading BPF, long after it started. */
-static bool writer_alive(int pid, const char *path)
+/* Is @pid alive and the process that last wrote the file of status @st?
+ * Its start time (since boot) is moved to the wall clock the file's mtime
+ * is on. A tick of slack covers the start time's resolution; an agent
+ * writes its files only after loading BPF, long after it started. */
+static bool writer_alive(int pid, const struct stat *st)
 {
 	struct timespec real, boot;
-	struct stat st;
 	uint64_t start, started_real, slack = 20000000ULL;
 
 	if (kill(pid, 0) && errno != EPERM)
 		return false;
-	if (stat(path, &st) || nl_proc_start_ns("/proc", pid, &start))
+	if (nl_proc_start_ns("/proc", pid, &start))
 		return false;
 	clock_gettime(CLOCK_REALTIME, &real);
 	clock_gettime(CLOCK_BOOTTIME, &boot);
 	if (ns_of(&boot) < start)
 		return true;	/* clocks disagree: keep the old rule */
 	started_real = ns_of(&real) - (ns_of(&boot) - start);
-	return ns_of(&st.st_mtim) + slack >= started_real;
+	return ns_of(&st->st_mtim) + slack >= started_real;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -133,8 +154,15 @@ int nl_agent_files_read(const char *dir, const char *ext, struct nl_agent_file *
 
 		if (!e && sscanf(ents[i]->d_name, "%d.%63s", &pid, tail) == 2 && pid > 0 &&
 		    !strcmp(tail, ext)) {
+			struct stat st;
+			char *txt;
+
 			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-			char *txt = writer_alive(pid, path) ? slurp(path) : NULL;
+			txt = slurp(path, &st);
+			if (txt && !writer_alive(pid, &st)) {
+				free(txt);
+				txt = NULL;
+			}
 
 			if (txt) {
 				struct nl_agent_file *nv = realloc(v, (size_t)(n + 1) * sizeof(*v));

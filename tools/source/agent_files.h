@@ -34,8 +34,9 @@ struct nl_agent_file {
  * leaves its files behind; they are skipped when the pid is gone, and also
  * when the pid now names a process that started after the file was last
  * written (the pid was reused by another process, which would otherwise
- * be taken for the agent). Returns how many (0 with a missing @dir), or
- * -ENOMEM.
+ * be taken for the agent). Only regular files are read: a FIFO, device or
+ * symlink of that name is no agent's and is skipped without blocking.
+ * Returns how many (0 with a missing @dir), or -ENOMEM.
  */
 int nl_agent_files_read(const char *dir, const char *ext, struct nl_agent_file **out);
 

@@ -110,7 +110,7 @@ bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p)
 
 bool nl_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c)
 {
-	if (f && f->chain_of[0] && !nl_cgroup_under(f->chain_of, nl_cgroup_full_path(c)))
+	if (f && f->chain_of && !nl_cgroup_under(f->chain_of, nl_cgroup_full_path(c)))
 		return false;
 	if (!f || !f->cgroup[0])
 		return true;

@@ -35,9 +35,11 @@ struct nl_filter {
 	pid_t pid;			/* > 0: only this process */
 	char cgroup[4096];		/* non-empty: only this cgroup path and below */
 	char comm[64];			/* non-empty: only processes whose name contains it */
-	char chain_of[512];		/* non-empty: only the cgroup with this path
-					 * and its ancestors (the cgroups of the
-					 * process -p names, in the batch view) */
+	const char *chain_of;		/* non-NULL: only the cgroup with this full
+					 * path (nl_cgroup_full_path(), never a
+					 * cut or cleaned label) and its ancestors
+					 * (the cgroups of the process -p names, in
+					 * the batch view; points into the snapshot) */
 };
 
 /* Options common to the text, JSON and TUI views. */

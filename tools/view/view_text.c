@@ -247,11 +247,19 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	if (!idx)
 		return -ENOMEM;
 	/* -p alone: the process's own cgroup and its ancestors, not the
-	 * whole tree */
+	 * whole tree. Found by id: the process's cgroup_path is a label, cut
+	 * or cleaned for names that are long or hold odd bytes, which is no
+	 * prefix of the full paths the filter compares */
 	f = o->filter;
-	for (int i = 0; f.pid > 0 && !f.cgroup[0] && i < s->nr_procs; i++)
-		if (s->procs[i].pid == f.pid)
-			snprintf(f.chain_of, sizeof(f.chain_of), "%s", s->procs[i].cgroup_path);
+	for (int i = 0; f.pid > 0 && !f.cgroup[0] && i < s->nr_procs; i++) {
+		if (s->procs[i].pid != f.pid)
+			continue;
+		for (int k = 0; k < s->nr_cgroups; k++)
+			if (s->procs[i].cgroup_id && s->cgroups[k].id == s->procs[i].cgroup_id)
+				f.chain_of = nl_cgroup_full_path(&s->cgroups[k]);
+		if (!f.chain_of)	/* not in the table: its label is all we have */
+			f.chain_of = s->procs[i].cgroup_path;
+	}
 	int n = nl_sort_cgroups(s, o->sort, &f, true, idx);
 	if (n < 0) {
 		free(idx);

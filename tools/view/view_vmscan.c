@@ -180,8 +180,9 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 
 			if (!o->all && !ctx_active(p, NULL))
 				continue;
-			/* under -c the node lines are still the whole host's: say so */
-			if (o->cgroup && o->cgroup[0] && !host_told++)
+			/* under -c the node lines are still the whole host's: say so
+			 * (-c / is the whole host already) */
+			if (o->cgroup && o->cgroup[0] && strcmp(o->cgroup, "/") && !host_told++)
 				fprintf(out, "whole host, every cgroup (not only %s):\n", o->cgroup);
 			fprintf(out, "node %d %-9s scanned %" PRIu64 " (anon %" PRIu64 " file %" PRIu64
 				     ") rotated %" PRIu64 " freed %" PRIu64 " (anon %" PRIu64 " file %" PRIu64 ")",

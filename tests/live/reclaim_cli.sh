@@ -91,7 +91,7 @@ grep -q 'reclaimed .* pages' "$TMP/dry" && fail "dry run reclaimed pages"
 # disappears while the agent runs: one line saying so, the agent carries
 # on and exits 0. It runs until its state drops the cgroup (or 30 s), then
 # SIGINT: a fixed -d 2.5 ended before a busy host got to the rmdir.
-"$NL" reclaim -i 0.2 -d 60 --high 8M --low 4M "/reclaim-live-*" > "$TMP/gone" 2>&1 &
+"$NL" reclaim -i 0.2 -d 60 --high 8M --low 4M "/reclaim-live-$$*" > "$TMP/gone" 2>&1 &
 AG=$!
 J=/run/numalens/reclaim/$AG.json
 wait_until 30 grep -q '"path":"/'"$(basename "$CG")"'"' "$J"

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include "cgroup.h"
 #include "fixture_fs.h"
+#include "agent_files.h"
 #include "reclaim_read.h"
 
 static struct nl_cgroup cgs[3];
@@ -181,11 +182,46 @@ static void test_not_regular_files(void **state)
 	rmtree(d);
 }
 
+/* A starting agent removes what dead agents left: a dead pid's files, a
+ * live pid's file older than its process, a left-over .tmp of a dead one;
+ * never its own file or anything that is not a regular file. */
+static void test_prune(void **state)
+{
+	char *d = fixture_tmpdir("rprune");
+	char name[64], p[4200];
+	struct stat st;
+	struct timespec old[2] = { { 1000000, 0 }, { 1000000, 0 } };
+
+	(void)state;
+	wfile(d, "2147483632.json", "{}");
+	wfile(d, "2147483632.status", "x");
+	wfile(d, "2147483632.json.tmp", "{");
+	wfile(d, "1.json", "{}");			/* pid 1 lives, but started later */
+	snprintf(p, sizeof(p), "%s/1.json", d);
+	assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
+	snprintf(name, sizeof(name), "%d.json", (int)getpid());
+	wfile(d, name, "{}");				/* ours */
+	wfile(d, "notes.txt", "x");			/* not an agent's */
+	snprintf(p, sizeof(p), "%s/2147483633.json", d);
+	assert_int_equal(mkdir(p, 0755), 0);		/* not a regular file */
+	assert_int_equal(nl_agent_files_prune(d), 4);
+	snprintf(p, sizeof(p), "%s/%s", d, name);
+	assert_int_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/notes.txt", d);
+	assert_int_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/1.json", d);
+	assert_int_not_equal(stat(p, &st), 0);
+	snprintf(p, sizeof(p), "%s/2147483633.json", d);
+	assert_int_equal(rmdir(p), 0);
+	rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_values_and_deltas),
 		cmocka_unit_test(test_ignored_files),
+		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_not_regular_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

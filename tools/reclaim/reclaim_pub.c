@@ -7,6 +7,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,9 +113,16 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 
 	if (!dir)
 		dir = NL_RECLAIM_RUN_DIR;
+	static bool pruned;
+
 	e = nl_agent_dir_make(dir);
 	if (e)
 		return e;
+	/* the files of agents killed before they could remove their own */
+	if (!pruned) {
+		nl_agent_files_prune(dir);
+		pruned = true;
+	}
 	json = render_json(a);
 	f = open_memstream(&text, &tlen);
 	if (!json || !f) {

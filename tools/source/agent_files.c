@@ -193,3 +193,26 @@ void nl_agent_files_free(struct nl_agent_file *f, int n)
 		free(f[i].text);
 	free(f);
 }
+
+int nl_agent_files_prune(const char *dir)
+{
+	struct dirent **ents = NULL;
+	int ne, n = 0;
+
+	ne = scandir(dir, &ents, NULL, by_name);
+	for (int i = 0; i < ne; i++) {
+		char path[4200], tail[64];
+		struct stat st;
+		int pid;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+		/* ours only: <pid>.<ext> (and a left-over .tmp), regular files */
+		if (sscanf(ents[i]->d_name, "%d.%63s", &pid, tail) == 2 && pid > 0 &&
+		    !lstat(path, &st) && S_ISREG(st.st_mode) && pid != (int)getpid() &&
+		    !writer_alive(pid, &st) && !unlink(path))
+			n++;
+		free(ents[i]);
+	}
+	free(ents);
+	return n;
+}

@@ -40,6 +40,11 @@ struct nl_agent_file {
  */
 int nl_agent_files_read(const char *dir, const char *ext, struct nl_agent_file **out);
 
+/* Remove the files in @dir that agents no longer running left behind
+ * (killed with SIGKILL or by the OOM killer), by the rule of
+ * nl_agent_files_read; never this process's own. Returns how many. */
+int nl_agent_files_prune(const char *dir);
+
 /* Free what nl_agent_files_read returned (@f may be NULL). */
 void nl_agent_files_free(struct nl_agent_file *f, int n);
 

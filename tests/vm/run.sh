@@ -29,10 +29,12 @@
 #   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens).
 # Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
-# Guests start in this order: the alone=1 tests first (one at a time, the
-# host to themselves), then the longest first (by the time the test took
+# Guests start in this order: the longest first (by the time the test took
 # last time, $LOGS/NAME.secs; else by its timeout), so the pool does not end
-# on one long guest beside an idle CPU. The output order does not change.
+# on one long guest beside an idle CPU; the alone=1 tests last, one at a
+# time with the host to themselves (NL_VM_ALONE_WAIT=FILE: not before FILE
+# exists; tests/run-all.sh creates it when its other layers, which run
+# beside the VM pool, are done). The output order does not change.
 #
 # A test declares its guest in comment lines "# vm: key=value ...":
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
@@ -281,18 +283,21 @@ flush() {
 		next=$((next + 1))
 	done
 }
-# The start order: the alone=1 tests first, in the tests' order; then the
-# others by expected seconds, longest first.
-order=(); rest=()
+# The start order: by expected seconds, longest first; then the alone=1
+# tests in the tests' order.
+order=(); rest=(); lone=()
 for i in "${!jtest[@]}"; do
 	[ -z "${jdone[i]:-}" ] || continue
 	kernel_vars "${jker[i]}"; f=$TDIR/${jtest[i]}.sh
-	if [ "$(header "$f" alone 0 2>/dev/null)" = 1 ]; then order+=("$i"); continue; fi
+	if [ "$(header "$f" alone 0 2>/dev/null)" = 1 ]; then lone+=("$i"); continue; fi
 	est=$(cut -d. -f1 "$LOGS/${jtest[i]}.secs" 2>/dev/null)
 	[[ $est =~ ^[0-9]+$ ]] || est=$(header "$f" timeout "${NL_VM_TIMEOUT:-150}" 2>/dev/null)
 	rest+=("${est:-0} $i")
 done
-while read -r _ i; do [ -n "$i" ] && order+=("$i"); done < <(printf '%s\n' "${rest[@]}" | sort -s -k1,1nr)
+if [ ${#rest[@]} -gt 0 ]; then
+	while read -r _ i; do order+=("$i"); done < <(printf '%s\n' "${rest[@]}" | sort -s -k1,1nr)
+fi
+order+=("${lone[@]}")
 echo "vm: ${#jtest[@]} tests on ${#kernels[@]} kernel(s), up to $jobs guests at once"
 for i in "${order[@]}"; do
 	# alone=1: a test that judges a policy's quality (home-node share, how
@@ -303,6 +308,9 @@ for i in "${order[@]}"; do
 	alone=$(header "$TDIR/${jtest[i]}.sh" alone 0 2>/dev/null)
 	limit=$jobs; [ "$alone" = 1 ] && limit=1
 	while [ "$(jobs -rp | wc -l)" -ge "$limit" ]; do wait -n; flush; done
+	if [ "$alone" = 1 ] && [ -n "${NL_VM_ALONE_WAIT:-}" ]; then
+		until [ -e "$NL_VM_ALONE_WAIT" ]; do sleep 1; done
+	fi
 	( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
 	if [ "$alone" = 1 ]; then
 		while [ -n "$(jobs -rp)" ]; do wait -n; flush; done

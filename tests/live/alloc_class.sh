@@ -7,7 +7,7 @@ want=$(( MIB * 1024 * 1024 / $(getconf PAGESIZE) ))
 check() { # check KIND OPTS...
 	local kind=$1; shift
 	start_top "$TMP/$kind.jsonl" 1 600
-	sleep 1.2
+	top_started "$TMP/$kind.jsonl"
 	"$WORK" --cpu 0 "$@" --hold 2 > "$TMP/work.out" || fail "nlwork $* failed: $(cat "$TMP/work.out")"
 	stop_top "$TMP/$kind.jsonl"
 	local pid got

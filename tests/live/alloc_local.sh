@@ -6,7 +6,7 @@ MIB=128
 CPU=$(( $(nproc) > 1 ? 1 : 0 ))
 NODE=$(cpu_node $CPU)
 start_top "$TMP/top.jsonl" 1 600
-sleep 1.2
+top_started "$TMP/top.jsonl"
 "$WORK" --cpu $CPU --anon $MIB --spin-cpu 1 --hold 3 > "$TMP/work.out" || fail "nlwork failed: $(cat "$TMP/work.out")"
 stop_top "$TMP/top.jsonl"
 PID=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' "$TMP/work.out")

@@ -14,7 +14,7 @@ cleanup_hook() {
 	rmdir "$root/$P"/c* "$root/$P" 2> /dev/null
 }
 start_top "$TMP/top.jsonl" 1 600
-[ -s "$TMP/top.jsonl" ] || sleep 1.2	# one interval: the parent is in the tree
+top_started "$TMP/top.jsonl"	# one interval: the parent is in the tree
 touched=0
 for i in $(seq 1 200); do
 	mkdir "$root/$P/c$i" || fail "cannot create $root/$P/c$i"
@@ -25,7 +25,7 @@ for i in $(seq 1 200); do
 	touched=$((touched + t))
 	rmdir "$root/$P/c$i" 2> /dev/null || { sleep 0.05; rmdir "$root/$P/c$i"; } || fail "cannot remove $root/$P/c$i"
 done
-sleep 2.5	# two more intervals: the last children are counted and retired
+top_more_lines "$TMP/top.jsonl" 2	# the last children are counted and retired
 kill -INT "$TOP_PID"; wait "$TOP_PID"; TOP_PID=
 l=$("$JQ" -L "$TMP/top.jsonl" "cgroups[path=/$P].alloc.pages_local_total" "cgroups[path=/$P].alloc.pages_remote_total")
 got=$(echo "$l" | awk -F'\t' '{ print $1 + $2 }')

@@ -60,6 +60,15 @@ start_top() {
 	done
 }
 
+# top_started OUT: wait (up to 60 s) until the top started by start_top has
+# written its first interval, so that what follows falls after the reading
+# that interval's deltas start from (a fixed one-interval sleep lost that
+# race on a busy host)
+top_started() {
+	wait_until 60 lines_or_gone "$1" 1 "$TOP_PID" ||
+		fail "numalens top wrote no interval to $1 in 60 s: $(tail -2 "$1.err")"
+}
+
 # memcg_root: mount point of the memory cgroup hierarchy (v1 memory on
 # hybrid hosts, else cgroup v2)
 memcg_root() {

@@ -9,7 +9,7 @@ A=nltest$$; B=$A/child
 mkdir -p "$root/$B" || fail "cannot create $root/$B"
 cleanup_hook() { rmdir "$root/$B" "$root/$A" 2>/dev/null; }
 start_top "$TMP/top.jsonl" 1 60
-sleep 1.2
+top_started "$TMP/top.jsonl"
 sh -c "echo \$\$ > '$root/$B/cgroup.procs' && exec '$WORK' --cpu 0 --anon 64 --spin-cpu 1" > "$TMP/work.out" ||
 	fail "nlwork in $B failed: $(cat "$TMP/work.out")"
 got=$(work_field "$TMP/work.out" cpu_ns)

@@ -30,7 +30,8 @@ echo 0 > $SYSCTL
 start_top "$TMP/off.jsonl" 1 3 -p $WP
 PORT=$(free_port) || fail "no free port"
 start_export "$PORT" --interval 1
-sleep 2.5
+# two real intervals (snapshot 2 is the first), however slow the host
+wait_export_snapshot "$PORT" 3
 curl -s "http://127.0.0.1:$PORT/metrics" > "$TMP/m" || fail "scrape failed"
 wait $TOP_PID || fail "numalens top exited $?: $(cat "$TMP/off.jsonl.err")"
 run=$("$JQ" -s "$TMP/off.jsonl" "processes[pid=$WP].run_ns")  # summed over the intervals

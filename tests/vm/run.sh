@@ -14,6 +14,10 @@
 #   are then named vm-SERIES/NAME, their logs go to $B/test-logs/vm-SERIES,
 #   and with no NAME given only the tests whose header lists the series
 #   in "kernels=" run (no header: the default kernel only),
+#   NL_VM_KERNELS: several kernels in one run and one pool of guests
+#   (e.g. "default 6.12", what `make test` runs): each test runs on every
+#   one of them its header lists (NAMEs given or not); results print
+#   kernel by kernel, in the tests' order,
 #   NL_VM_KEEP=1 keep the guest console in $B/test-logs/vm/NAME.console
 #   even on success (it is always kept; NL_VM_KEEP=1 also prints it),
 #   NL_VM_TIMEOUT (default per-test timeout, seconds; default 150),
@@ -25,6 +29,12 @@
 #   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens).
 # Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
+# Guests start in this order: the longest first (by the time the test took
+# last time, $LOGS/NAME.secs; else by its timeout), so the pool does not end
+# on one long guest beside an idle CPU; the alone=1 tests last, one at a
+# time with the host to themselves (NL_VM_ALONE_WAIT=FILE: not before FILE
+# exists; tests/run-all.sh creates it when its other layers, which run
+# beside the VM pool, are done). The output order does not change.
 #
 # A test declares its guest in comment lines "# vm: key=value ...":
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
@@ -39,15 +49,24 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; CACHE=${CACHE:-cache}
-KSERIES=${NL_VM_KERNEL:-}
-VM=$B/vm; SUF=${KSERIES:+-$KSERIES}
-KDIR=$VM/kernel$SUF; INITRD=$VM/initrd$SUF.gz
-P=vm$SUF; LOGS=$B/test-logs/$P
+VM=$B/vm
 export NL_VM_TESTS_DIR=${NL_VM_TESTS_DIR:-tests/vm/tests}; TDIR=$NL_VM_TESTS_DIR
-mkdir -p "$VM" "$LOGS"
 fails=0
 
-# fail NAME REASON: print the FAIL line for vm/NAME.
+# kernel_vars SERIES: set KSERIES, KDIR, INITRD, P (the tests' prefix) and
+# LOGS for a kernel series ("" or "default": the default sched_ext kernel).
+kernel_vars() {
+	KSERIES=${1#default}; local suf=${KSERIES:+-$KSERIES}
+	KDIR=$VM/kernel$suf; INITRD=$VM/initrd$suf.cpio
+	P=vm$suf; LOGS=$B/test-logs/$P
+}
+kernels=()
+for k in $(tr ',' ' ' <<< "${NL_VM_KERNELS:-${NL_VM_KERNEL:-default}}"); do kernels+=("${k#default}"); done
+[ ${#kernels[@]} -gt 0 ] || kernels=("")
+for k in "${kernels[@]}"; do kernel_vars "$k"; mkdir -p "$LOGS"; done
+kernel_vars "${kernels[0]}"
+
+# fail NAME REASON: print the FAIL line for vm/NAME (P: the kernel's prefix).
 fail() { printf 'FAIL %s/%s: %s\n' "$P" "$1" "$2"; fails=$((fails + 1)); }
 
 jobs=${NL_VM_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -71,44 +90,71 @@ secs_since() {
 	printf '%d.%d' $((d / 10)) $((d % 10))
 }
 
-# on_kernel T: true when test file T runs on this kernel (its "kernels=")
+# on_kernel T SERIES: true when test file T runs on kernel SERIES ("" is
+# the default one; the header's "kernels=")
 on_kernel() {
 	local ks
 	ks=$(sed -n 's/^# vm:.*[[:space:]]\?\<kernels=\([^[:space:]]*\).*/\1/p' "$1" | tail -1)
-	case ",${ks:-default}," in *",${KSERIES:-default},"*) return 0;; esac
+	case ",${ks:-default}," in *",${2:-default},"*) return 0;; esac
 	return 1
 }
-tests=("$@")
-if [ ${#tests[@]} -eq 0 ]; then
-	for t in "$TDIR"/*.sh; do on_kernel "$t" && tests+=("$(basename "$t" .sh)"); done
-fi
-[ ${#tests[@]} -gt 0 ] || { echo "vm: no test runs on the ${KSERIES:-default} kernel"; exit 0; }
+# The jobs: test jtest[i] on kernel jker[i], kernel by kernel. Named tests
+# run as asked on a single kernel; with several kernels, on those of their
+# kernels= that are in the run.
+jtest=(); jker=()
+for k in "${kernels[@]}"; do
+	if [ $# -gt 0 ]; then
+		for t in "$@"; do
+			if [ ${#kernels[@]} = 1 ] || [ ! -f "$TDIR/$t.sh" ] || on_kernel "$TDIR/$t.sh" "$k"; then
+				jtest+=("$t"); jker+=("$k")
+			fi
+		done
+	else
+		for t in "$TDIR"/*.sh; do
+			on_kernel "$t" "$k" && { jtest+=("$(basename "$t" .sh)"); jker+=("$k"); }
+		done
+	fi
+done
+[ ${#jtest[@]} -gt 0 ] || { echo "vm: no test runs on the ${NL_VM_KERNELS:-${NL_VM_KERNEL:-default}} kernel"; exit 0; }
+# fail_kernel SERIES REASON: FAIL every test of kernel SERIES (its guests
+# cannot boot); they are left out of the pool.
+fail_kernel() {
+	local i
+	for i in "${!jtest[@]}"; do
+		[ "${jker[i]}" = "$1" ] && [ -z "${jdone[i]:-}" ] || continue
+		fail "${jtest[i]}" "$2"; jdone[i]=1
+	done
+}
+declare -a jdone=()
 
 # --- guest programs, kernel, initramfs -------------------------------------
 t0=$(date +%s%N)
 if ! command -v qemu-system-x86_64 > /dev/null; then
-	for t in "${tests[@]}"; do fail "$t" "qemu-system-x86_64 is not installed: run 'make deps' as root"; done
+	for i in "${!jtest[@]}"; do kernel_vars "${jker[i]}"; fail "${jtest[i]}" "qemu-system-x86_64 is not installed: run 'make deps' as root"; done
 	exit 1
 fi
 if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 	echo "vm: building the guest programs failed (tests that need them will fail); $LOGS/build.log:"
 	tail -5 "$LOGS/build.log" | sed 's/^/  | /'
 fi
-if ! bash tests/vm/kernel.sh "$CACHE" "$KDIR" $KSERIES 2> "$LOGS/kernel.log"; then
-	sed 's/^/  | /' "$LOGS/kernel.log"
-	fail kernel "$(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
-	for t in "${tests[@]}"; do fail "$t" "no guest kernel (see $P/kernel)"; done
-	exit 1
-fi
-sed 's/^/vm: /' "$LOGS/kernel.log"
 bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
       "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o")
-if ! bash tests/vm/initramfs.sh "$INITRD" "$KDIR" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
-	for t in "${tests[@]}"; do fail "$t" "initramfs: $(tail -1 "$LOGS/initramfs.log")"; done
-	exit 1
-fi
-sed 's/^/vm: /' "$LOGS/initramfs.log"
-echo "vm: kernel $(cat "$KDIR/release"), initramfs $(( $(stat -c %s "$INITRD") / 1024 )) KiB, prepared in $(secs_since "$t0")s"
+for k in "${kernels[@]}"; do
+	t1=$(date +%s%N); kernel_vars "$k"
+	if ! bash tests/vm/kernel.sh "$CACHE" "$KDIR" $KSERIES 2> "$LOGS/kernel.log"; then
+		sed 's/^/  | /' "$LOGS/kernel.log"
+		fail kernel "$(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
+		fail_kernel "$k" "no guest kernel (see $P/kernel)"
+		continue
+	fi
+	sed 's/^/vm: /' "$LOGS/kernel.log"
+	if ! bash tests/vm/initramfs.sh "$INITRD" "$KDIR" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
+		fail_kernel "$k" "initramfs: $(tail -1 "$LOGS/initramfs.log")"
+		continue
+	fi
+	sed 's/^/vm: /' "$LOGS/initramfs.log"
+	echo "vm: kernel $(cat "$KDIR/release"), initramfs $(( $(stat -c %s "$INITRD") / 1024 )) KiB, prepared in $(secs_since "$t1")s"
+done
 
 # header T KEY DEFAULT: the "# vm: KEY=value" of test file T, or DEFAULT.
 header() {
@@ -158,9 +204,11 @@ numa_topology() {
 	done
 }
 
-# run_one NAME: boot a guest for tests/vm/tests/NAME.sh and report (on
-# stdout: the PASS/FAIL line, then on failure what the guest printed).
+# run_one SERIES NAME: boot a guest of kernel SERIES for
+# tests/vm/tests/NAME.sh and report (on stdout: the PASS/FAIL line, then on
+# failure what the guest printed). Its wall time goes to $LOGS/NAME.secs.
 run_one() {
+	kernel_vars "$1"; shift
 	local name=$1 f=$TDIR/$1.sh
 	[ -f "$f" ] || { fail "$name" "no such test $f"; return; }
 	local nodes cpn mem tmo mods
@@ -197,6 +245,7 @@ run_one() {
 	rc=$?
 	rm -f "$LOGS/$name.disk"
 	local secs; secs=$(secs_since "$start")
+	echo "$secs" > "$LOGS/$name.secs"
 	[ -f "$res" ] && sed -i 's/\r$//' "$res"
 	local grc; grc=$(sed -n 's/^NLVM-RC \([0-9]*\)$/\1/p' "$res" 2>/dev/null | tail -1)
 	if [ "${NL_VM_KEEP:-}" = 1 ]; then sed 's/^/  console| /' "$con"; fi
@@ -221,28 +270,48 @@ run_one() {
 	fi
 }
 
-# Each guest's report is buffered in $RUN/I (I = the test's position) and
+# Each guest's report is buffered in $RUN/I (I = the job's position) and
 # $RUN/I.done marks it complete; flush prints the finished reports in order.
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
+for i in "${!jdone[@]}"; do : > "$RUN/$i"; : > "$RUN/$i.done"; done	# failed above
 next=0
 flush() {
-	while [ $next -lt ${#tests[@]} ] && [ -e "$RUN/$next.done" ]; do
+	while [ $next -lt ${#jtest[@]} ] && [ -e "$RUN/$next.done" ]; do
 		cat "$RUN/$next"
 		grep -q '^FAIL ' "$RUN/$next" && fails=$((fails + 1))
 		next=$((next + 1))
 	done
 }
-echo "vm: ${#tests[@]} tests, up to $jobs guests at once"
-for i in "${!tests[@]}"; do
+# The start order: by expected seconds, longest first; then the alone=1
+# tests in the tests' order.
+order=(); rest=(); lone=()
+for i in "${!jtest[@]}"; do
+	[ -z "${jdone[i]:-}" ] || continue
+	kernel_vars "${jker[i]}"; f=$TDIR/${jtest[i]}.sh
+	if [ "$(header "$f" alone 0 2>/dev/null)" = 1 ]; then lone+=("$i"); continue; fi
+	est=$(cut -d. -f1 "$LOGS/${jtest[i]}.secs" 2>/dev/null)
+	[[ $est =~ ^[0-9]+$ ]] || est=$(header "$f" timeout "${NL_VM_TIMEOUT:-150}" 2>/dev/null)
+	rest+=("${est:-0} $i")
+done
+if [ ${#rest[@]} -gt 0 ]; then
+	while read -r _ i; do order+=("$i"); done < <(printf '%s\n' "${rest[@]}" | sort -s -k1,1nr)
+fi
+order+=("${lone[@]}")
+echo "vm: ${#jtest[@]} tests on ${#kernels[@]} kernel(s), up to $jobs guests at once"
+for i in "${order[@]}"; do
 	# alone=1: a test that judges a policy's quality (home-node share, how
 	# far reclaim gets) by the guest's own clock gets the host to itself:
 	# beside another guest, a single-threaded TCG guest's CPUs stall in
 	# turns, and a scheduler's bounded waits expire on the stalls
-	alone=$(header "$TDIR/${tests[i]}.sh" alone 0 2>/dev/null)
+	kernel_vars "${jker[i]}"
+	alone=$(header "$TDIR/${jtest[i]}.sh" alone 0 2>/dev/null)
 	limit=$jobs; [ "$alone" = 1 ] && limit=1
 	while [ "$(jobs -rp | wc -l)" -ge "$limit" ]; do wait -n; flush; done
-	( run_one "${tests[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+	if [ "$alone" = 1 ] && [ -n "${NL_VM_ALONE_WAIT:-}" ]; then
+		until [ -e "$NL_VM_ALONE_WAIT" ]; do sleep 1; done
+	fi
+	( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
 	if [ "$alone" = 1 ]; then
 		while [ -n "$(jobs -rp)" ]; do wait -n; flush; done
 	fi
@@ -250,5 +319,5 @@ for i in "${!tests[@]}"; do
 done
 while [ -n "$(jobs -rp)" ]; do wait -n; flush; done
 wait; flush
-echo "vm: ${#tests[@]} tests in $(secs_since "$t0")s"
+echo "vm: ${#jtest[@]} tests in $(secs_since "$t0")s"
 [ $fails = 0 ]

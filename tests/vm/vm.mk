@@ -2,7 +2,7 @@
 # tells how the harness works.
 #   make vm-bins      guest programs: nlwork, nljq, the scx_smoke scheduler
 #   make vm-kernel    download/extract the guest kernel and modules (cached)
-#   make vm-initramfs pack $(B)/vm/initrd.gz
+#   make vm-initramfs pack $(B)/vm/initrd.cpio
 #   make vmtest       (main Makefile) build everything and run the VM tests
 .PHONY: vm-bins vm-kernel vm-initramfs
 
@@ -17,7 +17,7 @@ vm-kernel:
 	@bash tests/vm/kernel.sh $(CACHE) $(VM_DIR)/kernel
 
 vm-initramfs: vm-bins vm-kernel
-	bash tests/vm/initramfs.sh $(VM_DIR)/initrd.gz $(VM_DIR)/kernel \
+	bash tests/vm/initramfs.sh $(VM_DIR)/initrd.cpio $(VM_DIR)/kernel \
 		$(B)/numalens $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/scx_cling
 
 # nljq: a tiny JSON-lines query tool for guest tests (static, cJSON).

@@ -32,8 +32,9 @@ while [ $i -lt 40 ]; do
 	touched=$((touched + t))
 	rmdir /sys/fs/cgroup/churn/c$i || { sleep 0.1; rmdir /sys/fs/cgroup/churn/c$i; } || nl_fail "cannot remove c$i"
 done
-sleep 2.5
-kill -INT $NL_TOP_PID; wait $NL_TOP_PID
+# two more intervals: the last children are counted and retired (written
+# intervals, not a fixed 2.5 s a starved top could outlast)
+nl_top_stop $J 2
 got=$(nljq -L $J "cgroups[path=/churn].alloc.pages_local_total" "cgroups[path=/churn].alloc.pages_remote_total" | awk -F'\t' '{ print $1 + $2 }')
 echo "children touched $touched pages; /churn holds $got"
 nl_expect "pages /churn holds, of the $touched its short-lived children touched" "$got" -ge "$(nl_calc "$touched * 0.95")"

@@ -218,7 +218,7 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 				.nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
 	int e = 0;
 
-	/* the ring holds 8,192 exits: empty it every interval */
+	/* the exit ring holds NL_EXIT_RING names: empty it every interval */
 	nl_exit_names_drain(b->exit_names);
 	nl_counts_clear(tgids);
 	nl_counts_clear(cgroups);

@@ -1,7 +1,7 @@
 /* Names of exited processes, from sched.bpf.c's `exit_ring`.
  *
  * A process that lived less than one interval is gone from /proc when the
- * collector meets its counts; its name came through the ring buffer when
+ * collector meets its counts; its name came through the exit ring when
  * it exited. This is a bounded, lossy cache of those names: the newest
  * NL_EXIT_NAMES_MAX are kept, older ones are forgotten (the process then
  * shows as exited without a name). */
@@ -36,7 +36,7 @@ int nl_exit_names_drain(struct nl_exit_names *x);
 int nl_exit_names_take(struct nl_exit_names *x, uint32_t tgid, char *out, size_t len);
 
 /* nl_exit_names_put - cache @comm (16 bytes, maybe not NUL-terminated) as
- * the name of @tgid; the ring buffer callback and the unit tests use it. */
+ * the name of @tgid; the drain and the unit tests use it. */
 void nl_exit_names_put(struct nl_exit_names *x, uint32_t tgid, const char *comm);
 
 /* nl_exit_names_put_ring - cache the names of positions [@tail, @head)
@@ -47,7 +47,7 @@ void nl_exit_names_put(struct nl_exit_names *x, uint32_t tgid, const char *comm)
 int nl_exit_names_put_ring(struct nl_exit_names *x, const struct nl_comm *recs, uint32_t count,
 			   uint64_t tail, uint64_t head);
 
-/* nl_exit_names_new - an empty cache with no ring buffer (unit tests). */
+/* nl_exit_names_new - an empty cache with no exit ring (unit tests). */
 struct nl_exit_names *nl_exit_names_new(void);
 
 /* nl_exit_names_free - free the cache (not the maps); NULL is fine. */

@@ -57,14 +57,27 @@ struct {
 } oncpu SEC(".maps");
 
 /* Names of processes that exited, so user space can still name a process
- * that lived less than one interval. A ring buffer, not a hash: an LRU hash
- * update cost ~1.4 us per exit on our host (its free-list and eviction
- * locks), a ring record ~0.1 us. 256 KiB: 8,192 exits between two
- * collections; past that, names are dropped and counted. */
+ * that lived less than one interval: a ring of NL_EXIT_RING slots shared
+ * by all CPUs, and its two positions, exit_pos[0] the next record to
+ * write and exit_pos[1] the next user space will read (it writes that one
+ * after each drain). Plain arrays, not a BPF ring buffer: small enough to
+ * sit in the direct map (nl_types.h), with no lock. Per exit on our
+ * host: an LRU hash ~1.4 us, the ring buffer ~0.9 us, this ~0.35-0.45 us
+ * (an empty program ~0.1 us). When NL_EXIT_RING records wait unread,
+ * names are dropped and counted. */
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} exits SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NL_EXIT_RING);
+	__type(key, u32);
+	__type(value, struct nl_comm);
+} exit_ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, u32);
+	__type(value, u64);
+} exit_pos SEC(".maps");
 
 /* A new sched_stats entry's value: zeroes for the largest value size. */
 static const u64 zero_sched[nl_sched_val_size(NL_MAX_NODES) / sizeof(u64)];
@@ -266,22 +279,39 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_process_exit, struct task_struct *p)
 {
+	u32 k_head = 0, k_tail = 1, slot, tgid;
+	u64 *head, *tail, n;
 	struct nl_comm *c;
-	u32 tgid;
 
 	if (p->pid != p->tgid)	/* only the group leader names the process */
 		return 0;
 	tgid = (u32)nl_task_tgid(p);
 	if (tgid == NL_TGID_OTHER_NS)	/* has no pid numalens could look up */
 		return 0;
-	c = bpf_ringbuf_reserve(&exits, sizeof(*c), 0);
-	if (!c) {
+	head = bpf_map_lookup_elem(&exit_pos, &k_head);
+	tail = bpf_map_lookup_elem(&exit_pos, &k_tail);
+	if (!head || !tail)
+		return 0;
+	if (*head - *tail >= NL_EXIT_RING) {	/* unread: keep the older names */
 		nl_drop(NL_DROP_EXIT_RING_FULL);
 		return 0;
 	}
+	/* CPUs exiting at once each take their own record */
+	n = __sync_fetch_and_add(head, 1);
+	slot = (u32)(n % NL_EXIT_RING);
+	c = bpf_map_lookup_elem(&exit_ring, &slot);
+	if (!c)
+		return 0;
+	/* seq 0 first and n + 1 last, so that user space never takes a half
+	 * written record (stores keep program order on x86; elsewhere a torn
+	 * record needs a reader to lap the ring while it is written) */
+	c->seq = 0;
+	barrier();
 	c->tgid = tgid;
-	bpf_probe_read_kernel(c->comm, sizeof(c->comm), p->comm);
-	/* user space drains at every collection: no wake-up needed */
-	bpf_ringbuf_submit(c, BPF_RB_NO_WAKEUP);
+	/* plain loads from the task (a BTF pointer), no helper call */
+	*(u64 *)&c->comm[0] = *(const u64 *)&p->comm[0];
+	*(u64 *)&c->comm[8] = *(const u64 *)&p->comm[8];
+	barrier();
+	c->seq = (u32)n + 1;
 	return 0;
 }

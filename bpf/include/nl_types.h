@@ -77,7 +77,7 @@ enum nl_drop {
 				 * that page stays unclassified */
 	NL_DROP_NODE_RANGE = 3,		/* node id >= the possible node count */
 	NL_DROP_PFN_UNKNOWN = 4,	/* pfn in no range of the table */
-	NL_DROP_EXIT_RING_FULL = 5,	/* exit ring buffer full: the name of a
+	NL_DROP_EXIT_RING_FULL = 5,	/* exit ring full (NL_EXIT_RING unread): the name of a
 					 * process that lived < 1 interval is lost */
 	NL_NR_DROPS = 6,
 };
@@ -123,11 +123,23 @@ struct nl_cg_ancestry {
  * --pid): above any pid_max, so never a real process. */
 #define NL_TGID_OTHER_NS 0xffffffffu
 
-/* Name of an exited process: a record of sched.bpf.c's `exits` ring buffer. */
+/* Name of an exited process: a slot of sched.bpf.c's `exit_ring` array.
+ * Record n (counting from 0 since load) sits in slot n % NL_EXIT_RING;
+ * @seq is n + 1 (modulo 2^32) once the record is whole, 0 while it is
+ * being written, so a reader takes a slot only when @seq is the one its
+ * position expects. */
 struct nl_comm {
 	u32 tgid;	/* as numalens' pid namespace sees it */
+	u32 seq;
 	char comm[16];
 };
+
+/* Exit records between two collections, at most (the ring's slots). The
+ * ring must stay within 32 KiB (1,024 x 24 bytes plus the map's header):
+ * the kernel then allocates it from the direct map with kmalloc, where
+ * a larger array or a BPF ring buffer is vmalloc memory, whose page-table
+ * walks cost the exit program ~0.2-0.5 us more per exit on our host. */
+#define NL_EXIT_RING 1024
 
 /* alloc key: one counter per (process, cgroup, CPU node, page node, zone,
  * class, preferred node). One key serves both views: user space sums it

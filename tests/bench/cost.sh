@@ -12,9 +12,10 @@
 #     program, sysctl kernel.bpf_stats_enabled held on for this phase)
 #     give each program's ns/event per round, for RUNS rounds of a
 #     page-fault, a switch-heavy, a long-slice and a fork/exit load.
-#  A2. the same for the page-fault load with each arm attached alone,
-#     in rotating order (attached at once, the first program on a hook
-#     pays the cache misses the later ones ride on).
+#  A2. the same for the page-fault load and EXIT_LOOPS (3,000) runs of
+#     /bin/true with each arm attached alone, in rotating order (attached
+#     at once, the first program on a hook pays the cache misses the later
+#     ones ride on).
 #  B. slowdown: arms none / numalens top --batch -d 1 / numalens export
 #     --interval 5 (scraped every 5 s) / bpftrace, in an order that rotates
 #     every run, RUNS runs; each arm runs the page-fault workload and
@@ -70,6 +71,8 @@ trap cleanup EXIT
 FAULT_LOAD=("$WORK" --anon 256 --repeat 4)
 PIPE_LOAD=(perf bench sched pipe -l "$PIPE_LOOPS")
 fault_load() { "${FAULT_LOAD[@]}" > /dev/null; }
+EXIT_LOOPS=${EXIT_LOOPS:-3000}
+exit_load() { local i; for i in $(seq 1 "$EXIT_LOOPS"); do /bin/true; done; }
 # cputime CMD...: "CPU_SECONDS WALL_SECONDS" of CMD and its children
 # (bash's time: getrusage to the ms, where /usr/bin/time rounds to 10 ms)
 cputime() {
@@ -205,7 +208,7 @@ phase_solo() {
 			empty)
 				mkdir -p "$PIN"
 				bpftool prog loadall "$EMPTY" "$PIN" autoattach || continue
-				for p in page_alloc lru_insertion; do
+				for p in page_alloc lru_insertion process_exit; do
 					ids+=($(bpftool link show pinned "$PIN/empty_$p" | awk '{ for (i = 1; i < NF; i++) if ($i == "prog") { print $(i + 1); exit } }'))
 				done ;;
 			esac
@@ -213,6 +216,13 @@ phase_solo() {
 			fault_load
 			prog_stats "${ids[@]}" > "$TMP/s1"
 			emit_nsev "$r" solo "$bt"
+			# process exits (bpftrace's one-liner has no exit probe)
+			if [ "$a" != bpftrace ]; then
+				prog_stats "${ids[@]}" > "$TMP/s0"
+				exit_load
+				prog_stats "${ids[@]}" > "$TMP/s1"
+				emit_nsev "$r" soloexit "$bt"
+			fi
 			if [ "$a" = empty ]; then rm -rf "$PIN"; else stop_arm; fi
 		done
 	done

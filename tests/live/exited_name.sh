@@ -1,6 +1,6 @@
 # A process that lives less than one interval is gone from /proc when top
 # meets its counts: its name must come from the exit record (the sched
-# program's ring buffer), and its figures must be the ones it measured.
+# program's exit ring), and its figures must be the ones it measured.
 # The workload names itself, allocates 8 MiB and exits between two
 # snapshots; top --json lists it, not alive, under its own name, with at
 # least the pages it touched.

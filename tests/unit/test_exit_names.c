@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* exit_names.c: the cache of exited processes' names (put, take once, a
  * reused pid, the oldest forgotten past NL_EXIT_NAMES_MAX, names of 16
- * bytes with no NUL). */
+ * bytes with no NUL) and the reading of the BPF exit ring's slots. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,6 +122,49 @@ static void test_collisions(void **state)
 	nl_exit_names_free(x);
 }
 
+/* A copy of the exit ring: record @n (since load) in its slot, whole. */
+static void ring_rec(struct nl_comm *recs, uint64_t n, uint32_t tgid, const char *name)
+{
+	struct nl_comm *c = &recs[n % NL_EXIT_RING];
+
+	memset(c, 0, sizeof(*c));
+	c->tgid = tgid;
+	c->seq = (uint32_t)(n + 1);
+	memcpy(c->comm, name, strnlen(name, sizeof(c->comm)));
+}
+
+/* Only whole records of the positions asked for are taken: a slot still
+ * being written (seq 0), one left from the previous lap, and one a later
+ * lap overwrote are skipped, never read as another process's name. */
+static void test_ring_records(void **state)
+{
+	static struct nl_comm recs[NL_EXIT_RING];
+	struct nl_exit_names *x = nl_exit_names_new();
+	uint64_t base = 5 * (uint64_t)NL_EXIT_RING - 2;	/* positions wrap the ring */
+	char out[32];
+
+	(void)state;
+	assert_non_null(x);
+	ring_rec(recs, base - NL_EXIT_RING + 3, 99, "last-lap");	/* slot of base + 3, unwritten since */
+	ring_rec(recs, base, 10, "first");
+	ring_rec(recs, base + 1, 11, "being-written");
+	recs[(base + 1) % NL_EXIT_RING].seq = 0;
+	ring_rec(recs, base + 2, 12, "after-wrap");
+	ring_rec(recs, base + 4 + NL_EXIT_RING, 13, "next-lap");	/* overwrote base + 4 */
+	assert_int_equal(nl_exit_names_put_ring(x, recs, NL_EXIT_RING, base, base + 5), 2);
+	assert_int_equal(nl_exit_names_take(x, 10, out, sizeof(out)), 0);
+	assert_string_equal(out, "first");
+	assert_int_equal(nl_exit_names_take(x, 12, out, sizeof(out)), 0);
+	assert_string_equal(out, "after-wrap");
+	assert_int_equal(nl_exit_names_take(x, 11, out, sizeof(out)), -ENOENT);
+	assert_int_equal(nl_exit_names_take(x, 99, out, sizeof(out)), -ENOENT);
+	assert_int_equal(nl_exit_names_take(x, 13, out, sizeof(out)), -ENOENT);
+	/* nothing new: nothing taken; a short read takes no slot past it */
+	assert_int_equal(nl_exit_names_put_ring(x, recs, NL_EXIT_RING, base + 5, base + 5), 0);
+	assert_int_equal(nl_exit_names_put_ring(x, recs, (uint32_t)(base % NL_EXIT_RING), base, base + 1), 0);
+	nl_exit_names_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_oldest_forgotten),
 		cmocka_unit_test(test_collisions),
+		cmocka_unit_test(test_ring_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

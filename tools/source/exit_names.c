@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
 #include "nl_types.h"
 #include "exit_names.h"
 
@@ -26,7 +26,9 @@ struct name_slot {
 };
 
 struct nl_exit_names {
-	struct ring_buffer *rb;
+	int ring_fd, pos_fd;		/* sched's exit_ring, exit_pos; -1: none */
+	uint32_t keys[NL_EXIT_RING];	/* one batch read of the ring */
+	struct nl_comm recs[NL_EXIT_RING];
 	uint32_t head;			/* next ring slot to write */
 	struct name_slot ring[NL_EXIT_NAMES_MAX];
 	int32_t index[INDEX_SLOTS];	/* ring slot, EMPTY or GONE */
@@ -74,9 +76,11 @@ struct nl_exit_names *nl_exit_names_new(void)
 {
 	struct nl_exit_names *x = calloc(1, sizeof(*x));
 
-	if (x)
-		for (int i = 0; i < INDEX_SLOTS; i++)
-			x->index[i] = EMPTY;
+	if (!x)
+		return NULL;
+	x->ring_fd = x->pos_fd = -1;
+	for (int i = 0; i < INDEX_SLOTS; i++)
+		x->index[i] = EMPTY;
 	return x;
 }
 
@@ -126,41 +130,63 @@ int nl_exit_names_take(struct nl_exit_names *x, uint32_t tgid, char *out, size_t
 	return 0;
 }
 
-static int on_record(void *ctx, void *data, size_t size)
-{
-	const struct nl_comm *c = data;
-
-	if (size >= sizeof(*c))
-		nl_exit_names_put(ctx, c->tgid, c->comm);
-	return 0;
-}
-
-int nl_exit_names_open(struct nl_exit_names **out, int ring_fd)
+int nl_exit_names_open(struct nl_exit_names **out, int ring_fd, int pos_fd)
 {
 	struct nl_exit_names *x = nl_exit_names_new();
 
 	if (!x)
 		return -ENOMEM;
-	x->rb = ring_buffer__new(ring_fd, on_record, x, NULL);
-	if (!x->rb) {
-		int e = -errno;
-
-		free(x);
-		return e ? e : -ENOMEM;
-	}
+	x->ring_fd = ring_fd;
+	x->pos_fd = pos_fd;
 	*out = x;
 	return 0;
 }
 
+int nl_exit_names_put_ring(struct nl_exit_names *x, const struct nl_comm *recs, uint32_t count,
+			   uint64_t tail, uint64_t head)
+{
+	int n = 0;
+
+	/* CPUs that exit at once may pass the full mark by one record each:
+	 * the oldest of those are overwritten (their seq no longer matches) */
+	if (head - tail > 2 * NL_EXIT_RING)
+		tail = head - NL_EXIT_RING;
+	for (uint64_t i = tail; i != head; i++) {
+		const struct nl_comm *c = &recs[i % NL_EXIT_RING];
+
+		/* not yet whole, or overwritten: that name is lost */
+		if (i % NL_EXIT_RING >= count || c->seq != (uint32_t)(i + 1))
+			continue;
+		nl_exit_names_put(x, c->tgid, c->comm);
+		n++;
+	}
+	return n;
+}
+
 int nl_exit_names_drain(struct nl_exit_names *x)
 {
-	return x && x->rb ? ring_buffer__consume(x->rb) : 0;
+	uint32_t k_head = 0, k_tail = 1, count = NL_EXIT_RING, batch;
+	uint64_t head, tail;
+	int n;
+
+	if (!x || x->ring_fd < 0)
+		return 0;
+	if (bpf_map_lookup_elem(x->pos_fd, &k_head, &head) ||
+	    bpf_map_lookup_elem(x->pos_fd, &k_tail, &tail))
+		return -errno;
+	if (head == tail)
+		return 0;
+	/* the whole ring in one call: 24 KiB, cheaper than a call a slot */
+	if (bpf_map_lookup_batch(x->ring_fd, NULL, &batch, x->keys, x->recs, &count, NULL) &&
+	    errno != ENOENT)
+		return -errno;
+	n = nl_exit_names_put_ring(x, x->recs, count, tail, head);
+	if (bpf_map_update_elem(x->pos_fd, &k_tail, &head, BPF_ANY))
+		return -errno;
+	return n;
 }
 
 void nl_exit_names_free(struct nl_exit_names *x)
 {
-	if (!x)
-		return;
-	ring_buffer__free(x->rb);
 	free(x);
 }

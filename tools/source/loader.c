@@ -266,8 +266,9 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	b->sched = s;
 	/* without it, a process that lives < 1 interval shows unnamed */
-	if (nl_exit_names_open(&b->exit_names, bpf_map__fd(s->maps.exits)))
-		add_missing(b, "names of processes that exited within an interval: ring buffer failed");
+	if (nl_exit_names_open(&b->exit_names, bpf_map__fd(s->maps.exit_ring),
+			       bpf_map__fd(s->maps.exit_pos)))
+		add_missing(b, "names of processes that exited within an interval: out of memory");
 	attach_all(b, s->obj);
 	b->have_sched = true;
 	return 0;

@@ -282,7 +282,7 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 				.nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
 	int e = 0;
 
-	/* the ring holds 8,192 exits: empty it every interval */
+	/* the exit ring holds NL_EXIT_RING names: empty it every interval */
 	nl_exit_names_drain(b->exit_names);
 	nl_counts_clear(tgids);
 	nl_counts_clear(cgroups);
@@ -463,8 +463,11 @@ int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc,
 
 int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len)
 {
-	/* drained at every nl_maps_read, and here, so that a name that came
-	 * in since is not missed */
+	/* drained at every nl_maps_read, and here when the name is not
+	 * cached yet, so that a name that came in since is not missed (a
+	 * drain is three system calls: not one per exited process) */
+	if (!nl_exit_names_take(b->exit_names, tgid, out, len))
+		return 0;
 	nl_exit_names_drain(b->exit_names);
 	return nl_exit_names_take(b->exit_names, tgid, out, len);
 }

@@ -658,9 +658,14 @@ bool nl_ra_over_high(struct nl_ra *a)
 		struct nl_ra_cg *c = &a->cg[i];
 		uint64_t u;
 
-		/* paused by the refault guard, or its last pass made no
-		 * progress: the interval's tick is soon enough */
-		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck ||
+		/* paused by the refault guard, its last pass made no
+		 * progress, or the last draw found no node to take from
+		 * (e.g. only read(2) page cache under lru_gen): the
+		 * interval's tick, which refreshes the weights, is soon
+		 * enough. Re-running the tick every 50 ms for nothing took
+		 * CPU from the workload: an idle agent raised the build-like
+		 * load's PSI stall 3-10x under TCG. */
+		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck || c->novictim_said ||
 		    nl_rcg_usage(c->dir, a->cfg.v1, &u))
 			continue;
 		if (u > c->wm.high)

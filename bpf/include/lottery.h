@@ -298,6 +298,12 @@ struct nl_lot_in {
 	 * a node gets tickets for what a step there frees without aging it
 	 * first; with none anywhere every generation counts (the step ages) */
 	bool old_gens_only;
+	/* the backend tells hot page cache from cold only where it is mapped
+	 * (lru_gen: aging reads page-table accessed bits; read(2) page cache
+	 * stays in the generation it came in, however often it is read): a
+	 * node's file pages count only when at least half of them are
+	 * mapped, the rest is left to the kernel's own reclaim */
+	bool mapped_file_major;
 	struct nl_lot_node_in n[NL_LOT_MAX_NODES];
 };
 
@@ -367,6 +373,8 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 
 		if (in->mapped_file_only && file > d->file_mapped)
 			file = d->file_mapped;
+		if (in->mapped_file_major && d->file_mapped * 2 < d->inactive_file + d->active_file)
+			file = 0;
 		u64 anon = in->swap_ok && out->anon_in
 				   ? d->inactive_anon + (young ? d->active_anon : 0) : 0;
 
@@ -424,6 +432,8 @@ static inline u64 nl_lot_node_figure(const struct nl_lot_in *in, u32 i)
 
 	if (in->mapped_file_only && file > d->file_mapped)
 		file = d->file_mapped;
+	if (in->mapped_file_major && d->file_mapped * 2 < file)
+		file = 0;
 	return file + (in->swap_ok ? d->inactive_anon + d->active_anon : 0);
 }
 

@@ -46,17 +46,27 @@ function ppct(a, k,   r, c, t) {
 	for (r = 1; r <= maxrun; r++) if (have[a, r] && have["none", r]) { c++; t += val["none", r, k] }
 	return t ? 100 * pmean(a, k) / (t / c) : 0
 }
+# verdict(a, k, what): one plain line on arm a against no agent for key k
+# (lower is better): better or WORSE, by how much, and whether the paired
+# difference is beyond one sd of itself or within it (then not told apart)
+function verdict(a, k, what,   d, e, w, h) {
+	d = pmean(a, k); e = psd(a, k)
+	w = "no different"; if (d < 0) w = "better"; if (d > 0) w = "WORSE"
+	h = "within one sd: not told apart from no agent"; if (d > e || -d > e) h = "beyond one sd"
+	printf "  %-8s %s than no agent on %s: %+.1f%% (%s)\n", a, w, what, ppct(a, k), h
+}
 # target_lines(ke, km, kx, worse): the elapsed-time and limit-hit target of
 # the dd | tail and build-like loads for each agent arm (elapsed key ke <=
 # no agent + 5%, memory.events max key km down >= 60%), and a line of its
 # own for each arm slower than no agent by more than one sd of the paired
 # difference, or higher on key kx ("ARM WORSE: +N per run")
-function target_lines(ke, km, kx, worse,   j, a, e, m, ag) {
+function target_lines(ke, km, kx, worse, worse_what,   j, a, e, m, ag) {
 	printf "target: elapsed <= no agent + 5%%, memory.events max down >= 60%%\n"
 	split("rr lottery lotbug", ag, " ")
 	for (j = 1; j <= 3; j++) { a = ag[j]; if (!pn(a)) continue
 		e = ppct(a, ke); m = ppct(a, km)
 		printf "  %-8s elapsed %s (%+.1f%%), events.max %s (%+.1f%%)\n", a, e <= 5 ? "met" : "NOT met", e, m <= -60 ? "met" : "NOT met", m
+		verdict(a, ke, "elapsed time"); verdict(a, kx, worse_what); verdict(a, km, "limit hits (memory.events max)")
 		if (pmean(a, ke) > psd(a, ke) && pmean(a, ke) > 0)
 			printf "%s is slower than no agent: %+.2f s per run (more than one sd of the paired difference)\n", a, pmean(a, ke) / 1000
 		if (pmean(a, kx) > psd(a, kx) && pmean(a, kx) > 0)

@@ -38,7 +38,7 @@ END {
       pmean(a, 1) / 1000, psd(a, 1) / 1000, ppct(a, 1), pmean(a, 2), psd(a, 2), ppct(a, 2), pmean(a, 4), psd(a, 4), ppct(a, 4) }
   printf "(lotbug reclaims nothing here, so its elapsed difference is the co-tenant noise of this host)\n"
   printf "seed 001 (2007, 300 MiB, v1 memcg, 3 runs): tail elapsed 93.0 -> 50.0 s (-46%%), dd 15.97 -> 6.24 s, failcnt 8804 -> 1589 (-82%%), tail major faults 20320 -> 21957 (+8%%)\n"
-  target_lines(1, 4, 2, "has more major faults than no agent")
+  target_lines(1, 4, 2, "has more major faults than no agent", "major faults")
 }
 AWK
 echo "(lotbug: the lottery with the seed's inverted anon test, --anon-rule code; raw runs: $res)"
@@ -60,7 +60,7 @@ END {
   for (j = 2; j <= 4; j++) { a = arms[j]; if (!pn(a)) continue
     printf "  %-8s elapsed %+6.2f +- %4.2f s (%+6.1f%%)  refaults %+7.0f +- %5.0f (%+6.1f%%)  memory.events max %+6.0f +- %4.0f (%+6.1f%%)\n", a,
       pmean(a, 1) / 1000, psd(a, 1) / 1000, ppct(a, 1), pmean(a, 2), psd(a, 2), ppct(a, 2), pmean(a, 3), psd(a, 3), ppct(a, 3) }
-  target_lines(1, 3, 2, "makes the hot set come back from disk more than no agent (refaulted pages)")
+  target_lines(1, 3, 2, "makes the hot set come back from disk more than no agent (refaulted pages)", "hot refaults")
 }
 AWK
 }

@@ -33,6 +33,7 @@ END {
     printf "  %-8s elapsed %+6.2f +- %4.2f s (%+6.1f%%)  major faults %+6.0f +- %5.0f (%+6.1f%%)  reclaim time %+6.2f +- %4.2f s (%+6.1f%%)  events.max %+6.1f%%\n", a,
       pmean(a, 1) / 1000, psd(a, 1) / 1000, ppct(a, 1), pmean(a, 2), psd(a, 2), ppct(a, 2),
       pmean(a, 3) / 1e9, psd(a, 3) / 1e9, ppct(a, 3), ppct(a, 4)
+    verdict(a, 2, "major faults"); verdict(a, 3, "limit-reclaim time"); verdict(a, 1, "elapsed time")
     if (pmean(a, 2) > 0) printf "%s has more major faults than no agent: %+.0f per run\n", a, pmean(a, 2)
     if (pmean(a, 3) > 0) printf "%s spends more time in limit reclaim than no agent: %+.2f s per run\n", a, pmean(a, 3) / 1e9
     if (pmean(a, 1) > psd(a, 1) && pmean(a, 1) > 0) printf "%s is slower than no agent: %+.2f s per run\n", a, pmean(a, 1) / 1000

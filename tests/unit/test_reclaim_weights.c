@@ -417,6 +417,31 @@ static void test_backend_figures(void **state)
 	assert_int_equal(nl_lot_node_figure(&in, 0), 5100);
 }
 
+/* lru_gen tells hot page cache from cold only where it is mapped: a node
+ * whose page cache is mostly unmapped (read(2)) gets no file tickets, a
+ * mostly mapped one keeps all of its file pages. */
+static void test_mapped_file_major(void **state)
+{
+	struct nl_lot_in in = { .nr_nodes = 2, .swappiness = 60, .swap_ok = false, .mglru = true };
+	struct nl_lot_weights w;
+
+	(void)state;
+	in.n[0] = (struct nl_lot_node_in){ .inactive_file = 8000, .file_mapped = 100 };
+	in.n[1] = (struct nl_lot_node_in){ .inactive_file = 2000, .active_file = 1000, .file_mapped = 1600 };
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 3);
+	in.old_gens_only = in.mapped_file_major = true;	/* lru_gen */
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 1u << 1);
+	assert_int_equal(w.w[1], 2000 * 140 / 200);	/* old generations, mapped or not */
+	assert_int_equal(nl_lot_node_figure(&in, 0), 0);
+	assert_int_equal(nl_lot_node_figure(&in, 1), 3000);
+	/* all of it unmapped: no node is eligible, the kernel keeps it */
+	in.n[1].file_mapped = 0;
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 0);
+}
+
 /* lru_gen evicts only MGLRU's old generations ("inactive" in numa_stat):
  * a node whose pages are all young gets no tickets while another node
  * holds old ones, and everything counts again once no node has any. */
@@ -575,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_r5_sanity),
 		cmocka_unit_test(test_mglru),
 		cmocka_unit_test(test_old_generations),
+		cmocka_unit_test(test_mapped_file_major),
 		cmocka_unit_test(test_r6_tickets),
 		cmocka_unit_test(test_r7_distribution),
 		cmocka_unit_test(test_r7_one_ticket),

@@ -148,6 +148,24 @@ static void test_refault_guard(void **state)
 	assert_true(g.backoff_s == 2.0);
 }
 
+/* Only refaults the workload waits on count: anon ones when the agent
+ * evicts anon, file ones up to the major faults beyond the anon ones. */
+static void test_refault_cost(void **state)
+{
+	(void)state;
+	/* page cache re-read through a mapping with readahead: 5000 file
+	 * refaults, 40 faults waited for them, anon left to the kernel */
+	assert_int_equal(nl_refault_cost(800, 5000, 840, false), 40);
+	/* the same while the agent evicts anon: its swap-ins count */
+	assert_int_equal(nl_refault_cost(800, 5000, 840, true), 840);
+	/* read(2) brings page cache back without a fault */
+	assert_int_equal(nl_refault_cost(0, 9000, 0, false), 0);
+	/* every file refault a fault: all of them */
+	assert_int_equal(nl_refault_cost(0, 300, 1000, false), 300);
+	/* fewer faults than anon refaults (swap cache hits): no file cost */
+	assert_int_equal(nl_refault_cost(500, 300, 400, false), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_psi),
 		cmocka_unit_test(test_refault_guard),
+		cmocka_unit_test(test_refault_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,6 +162,7 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	c->in.mapped_file_only = a->backend == NL_RB_MADVISE && n.have_mapped;
 	/* lru_gen evicts old generations only: tickets for what it frees */
 	c->in.old_gens_only = a->backend == NL_RB_LRUGEN;
+	c->in.mapped_file_major = a->backend == NL_RB_LRUGEN && n.have_mapped;
 	c->have_scan = nl_scan_get(a->scan, c->id, n.nr_nodes, sc) == 0;
 	for (int i = 0; i < n.nr_nodes; i++) {
 		struct nl_lot_node_in *d = &c->in.n[i];
@@ -411,12 +412,22 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	c->last_s = now_s;
 	c->psi_ok = nl_rcg_psi_some_us(c->dir, &psi_us) == 0;
 	{
-		uint64_t rf;
-		bool on = !a->cfg.dry_run && !nl_rcg_refaults(c->dir, a->cfg.v1, &rf) &&
-			  nl_refault_guard_update(&c->rguard, now_s, rf, c->freed_all);
+		uint64_t ra, rf, maj;
+		bool ok = !nl_rcg_refault_stat(c->dir, &ra, &rf, &maj), on;
 
+		/* only refaults the workload waits on count: page cache read
+		 * back by read(2) or readahead costs it no fault, and anon
+		 * the agent does not evict is the kernel's doing */
+		if (ok && c->rf_have)
+			c->rf_cost += nl_refault_cost(ra > c->rf_anon ? ra - c->rf_anon : 0,
+						      rf > c->rf_file ? rf - c->rf_file : 0,
+						      maj > c->rf_maj ? maj - c->rf_maj : 0,
+						      c->in.swap_ok && c->w.anon_in);
+		if (ok)
+			c->rf_anon = ra, c->rf_file = rf, c->rf_maj = maj, c->rf_have = true;
+		on = !a->cfg.dry_run && ok && nl_refault_guard_update(&c->rguard, now_s, c->rf_cost, c->freed_all);
 		if (on != c->rguard_on)
-			logf_(a, c, on ? "the pages it evicts come back (memory.stat workingset_refault): "
+			logf_(a, c, on ? "the pages it evicts come back as faults (memory.stat workingset_refault, pgmajfault): "
 					 "not reclaiming ahead of the limit for %.0f s"
 				       : "evicted pages stay out again: reclaiming ahead of the limit", c->rguard.until_s - now_s);
 		c->rguard_on = on;
@@ -642,9 +653,14 @@ bool nl_ra_over_high(struct nl_ra *a)
 		struct nl_ra_cg *c = &a->cg[i];
 		uint64_t u;
 
-		/* paused by the refault guard, or its last pass made no
-		 * progress: the interval's tick is soon enough */
-		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck ||
+		/* paused by the refault guard, its last pass made no
+		 * progress, or the last draw found no node to take from
+		 * (e.g. only read(2) page cache under lru_gen): the
+		 * interval's tick, which refreshes the weights, is soon
+		 * enough. Re-running the tick every 50 ms for nothing took
+		 * CPU from the workload: an idle agent raised the build-like
+		 * load's PSI stall 3-10x under TCG. */
+		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck || c->novictim_said ||
 		    nl_rcg_usage(c->dir, a->cfg.v1, &u))
 			continue;
 		if (u > c->wm.high)

@@ -80,6 +80,10 @@ struct nl_ra_cg {
 	struct nl_refault_guard rguard;
 	bool rguard_on;
 	uint64_t freed_all;	/* pages freed by all steps, for the guard */
+	/* memory.stat refault figures at the last tick, and the refaults
+	 * the workload waited on since the agent started (nl_refault_cost) */
+	uint64_t rf_anon, rf_file, rf_maj, rf_cost;
+	bool rf_have;
 	uint64_t hook_guarded;	/* limit events left to the kernel by the guard */
 	bool stuck;		/* last pass stopped on no progress */
 	bool noswap_told;	/* "no swap for anon" logged */

@@ -155,6 +155,29 @@ int nl_rcg_refaults(const char *dir, bool v1, uint64_t *pages)
 	return e;
 }
 
+int nl_rcg_refault_stat(const char *dir, uint64_t *anon, uint64_t *file, uint64_t *majfault)
+{
+	FILE *f = open_in(dir, "memory.stat");
+	char k[64];
+	uint64_t v;
+	bool have = false;
+
+	if (!f)
+		return -errno;
+	*anon = *file = *majfault = 0;
+	/* v1 (5.9+) has the same names for the memcg itself */
+	while (fscanf(f, "%63s %" SCNu64, k, &v) == 2) {
+		if (!strcmp(k, "workingset_refault_anon"))
+			*anon = v, have = true;
+		else if (!strcmp(k, "workingset_refault_file"))
+			*file = v, have = true;
+		else if (!strcmp(k, "pgmajfault"))
+			*majfault = v;
+	}
+	fclose(f);
+	return have ? 0 : -ENODATA;
+}
+
 int nl_rcg_psi_some_us(const char *dir, uint64_t *us)
 {
 	FILE *f = open_in(dir, "memory.pressure");

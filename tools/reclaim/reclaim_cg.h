@@ -48,6 +48,11 @@ int nl_rcg_events_max(const char *dir, bool v1, uint64_t *n);
  * created. -ENODATA when the kernel does not count them. */
 int nl_rcg_refaults(const char *dir, bool v1, uint64_t *pages);
 
+/* The memcg's memory.stat workingset_refault_anon, workingset_refault_file
+ * and pgmajfault (pages, faults; totals since it was created), for
+ * nl_refault_cost(). -ENODATA when the kernel does not count refaults. */
+int nl_rcg_refault_stat(const char *dir, uint64_t *anon, uint64_t *file, uint64_t *majfault);
+
 /* PSI memory.pressure "some" total stall, microseconds. -ENOENT without
  * PSI for this cgroup (v1, or psi=0). */
 int nl_rcg_psi_some_us(const char *dir, uint64_t *us);

@@ -156,6 +156,13 @@ bool nl_psi_update(struct nl_psi *p, double now_s, uint64_t total_us)
 	return now_s < p->until_s;
 }
 
+uint64_t nl_refault_cost(uint64_t d_anon, uint64_t d_file, uint64_t d_maj, bool anon_in)
+{
+	uint64_t file_maj = d_maj > d_anon ? d_maj - d_anon : 0;
+
+	return (anon_in ? d_anon : 0) + (d_file < file_maj ? d_file : file_maj);
+}
+
 bool nl_refault_guard_update(struct nl_refault_guard *g, double now_s, uint64_t refaults,
 			     uint64_t freed)
 {

@@ -94,6 +94,16 @@ struct nl_refault_guard {
 	uint64_t trips;		/* times it paused */
 };
 
+/* Refaults the workload waited on, out of deltas over one tick (pages,
+ * faults): the anon refaults @d_anon when the agent evicts anon
+ * (@anon_in; each one is a swap-in fault), plus the file refaults
+ * @d_file up to the major faults @d_maj left after the anon ones (page
+ * cache that came back through a fault that waited for I/O). Page cache
+ * read back by read(2) or brought in ahead by readahead costs no fault
+ * and does not count: evicting it ahead of the limit is what the kernel
+ * would do at the limit anyway. */
+uint64_t nl_refault_cost(uint64_t d_anon, uint64_t d_file, uint64_t d_maj, bool anon_in);
+
 /* Feed the memcg's refault total @refaults and the agent's freed-pages
  * total @freed at @now_s (seconds, monotonic), at most once per window
  * counted. Returns true while the agent must not reclaim ahead. */

@@ -1,0 +1,42 @@
+# The refault guard counts only refaults the workload waits on. A task in
+# a 48M memcg keeps 8 MiB of anon hot and re-reads a 48 MiB file through
+# a mapping, 12 passes: the file does not fit, so its pages come back
+# every pass, but in readahead batches (a handful of major faults for
+# thousands of refaulted pages). The agent, reclaiming page cache ahead of
+# the limit (--high 90%), must keep doing so: its guard must not pause it
+# on those refaults (before, it counted every refault, paused, and left
+# the limit to the kernel, whose reclaim also takes the hot anon). Checked
+# on what the agent freed and its pauses, with the task's own major
+# faults and the memcg's refaults printed.
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=600 modules=zram,virtio_blk,ext4 disk=128M
+. /nl/lib.sh
+nl_need_numalens
+echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
+[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
+mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
+mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+# khugepaged would collapse the read-only mapping into huge pages nobody
+# maps until the next pass (reclaim_unmapped.sh)
+echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+CG=/sys/fs/cgroup
+mkdir $CG/rrc && echo 48M > $CG/rrc/memory.max || nl_fail "cannot make /rrc"
+stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
+sh -c "echo \$\$ > $CG/rrc/cgroup.procs; exec nlwork --cpu $(nl_first_cpu_of_node 1) --node 1 --anon 8 --file 48 --file-path /mnt/d/f --passes 12 --ready-file /tmp/rdy --wait-file /tmp/go" > /tmp/w.out 2>&1 &
+W=$!
+nl_wait_file /tmp/rdy 120
+$NUMALENS reclaim -v --step 256 --pressure 0 --high 90% --low 80% -i 1 /rrc > /tmp/r.log 2>&1 &
+AG=$!
+i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do
+	kill -0 $AG 2>/dev/null || nl_fail "numalens reclaim exited: $(tail -2 /tmp/r.log | tr '\n' ' ')"
+	i=$((i + 1)); [ $i -le 600 ] || nl_fail "numalens reclaim published nothing in 60 s"; sleep 0.1
+done
+touch /tmp/go
+wait $W || nl_fail "nlwork: $(cat /tmp/w.out)"
+kill $AG; wait $AG
+grep -v ' step node=' /tmp/r.log | tail -20
+pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/r.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
+pauses=$(sed -n 's/.* refault_guard_pauses=\([0-9]*\).*/\1/p' /tmp/r.log | tail -1)
+echo "workload: major faults $(stat_of $CG/rrc/memory.stat pgmajfault), refaults anon $(stat_of $CG/rrc/memory.stat workingset_refault_anon) file $(stat_of $CG/rrc/memory.stat workingset_refault_file); agent freed $pages pages, guard pauses $pauses"
+nl_expect "refault guard pauses (file refaults brought back without faults)" "${pauses:-missing}" -eq 0
+nl_expect "pages the agent freed ahead of the limit" "$pages" -ge 4096
+echo "reclaim_refault_cost ok"

@@ -129,7 +129,8 @@ static void test_top_level(void **state)
 	assert_string_equal(get(src, "cgroup_root")->valuestring, "/sys/fs/cgroup");
 
 	cJSON *self = get(r, "self");
-	KEYS(self, "self", "drops", "procs_evicted", "cgroups_evicted", "bpf_stats_enabled", "progs");
+	KEYS(self, "self", "drops", "procs_evicted", "cgroups_evicted", "numa_maps_read",
+	     "numa_maps_reused", "bpf_stats_enabled", "progs");
 	KEYS(get(self, "drops"), "drops", "task_map_full", "cgroup_map_full", "pending_full",
 	     "node_range", "pfn_unknown", "exit_ring_full");
 	assert_near(num(get(self, "drops"), "pfn_unknown"), 4, 0);

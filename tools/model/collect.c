@@ -43,6 +43,7 @@ struct nl_collector {
 	struct nl_cgroup_map cgmap;
 	struct nl_cgroup_fold fold;
 	uint64_t procs_evicted, cgroups_evicted;
+	uint64_t rss_reads, rss_reused;		/* this snapshot's numa_maps reads / reuses */
 	/* pid -> comm of the previous interval, sorted by pid: the name of a
 	 * process that exited before we could read /proc/PID/comm */
 	struct comm_ent { pid_t pid; char comm[NL_NAME_MAX]; char cgroup[256]; uint64_t cgroup_id; } *comms;
@@ -57,6 +58,11 @@ struct nl_collector {
 	struct nl_ra_reader *ra_rd;
 	/* allocation latency, NULL unless asked for */
 	struct nl_alloc_latency_state *lat;
+	/* the last numa_maps reading of each process read, reused while the
+	 * process stays as it was (rss_reuse) */
+	struct rss_ent *rss;
+	int nr_rss, cap_rss;
+	uint64_t rss_gen;
 	/* what a view looks at now (nl_collector_focus): its numa_maps are
 	 * read whatever its rank */
 	int focus_pid;
@@ -410,6 +416,79 @@ static int cmp_rank_desc(const void *a, const void *b)
 	return x->pages < y->pages ? 1 : x->pages > y->pages ? -1 : x->i - y->i;
 }
 
+/* One process's last numa_maps reading and what it was taken against. */
+struct rss_ent {
+	pid_t pid;
+	uint64_t statm;			/* resident pages (statm) just before it */
+	uint64_t at_ns;			/* when (CLOCK_MONOTONIC) */
+	uint64_t gen;			/* snapshot that last used it */
+	uint64_t pages[NL_MAX_NODES];
+	struct nl_mempolicy pol;
+};
+
+/* How long a reading may be reused at most: what nothing we trace shows
+ * (move_pages(2) by another process, an mbind(2) that moves nothing)
+ * reaches the view within this. */
+#define RSS_REUSE_MAX_NS (5ull * 1000000000ull)
+
+/* RSS per node and memory policy of @p from numa_maps, or from its last
+ * reading when nothing can have moved its pages since: same resident size
+ * (statm, cheap), no page allocated and none migrated in this interval,
+ * read less than RSS_REUSE_MAX_NS ago. numa_maps walks every page table
+ * of the process: it was half of top's own CPU, for processes that mostly
+ * sat still. Sets p->rss_known. */
+static void rss_read(struct nl_collector *c, struct nl_proc *p)
+{
+	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
+	struct rss_ent *e = NULL;
+	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
+
+	for (int i = 0; i < c->nr_rss && !e; i++)
+		if (c->rss[i].pid == p->pid)
+			e = &c->rss[i];
+	if (e && have_statm && e->statm == statm && now - e->at_ns < RSS_REUSE_MAX_NS &&
+	    !p->f.alloc.pages_local && !p->f.alloc.pages_remote && !p->f.alloc.fail_events &&
+	    !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
+		memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
+		p->mempolicy = e->pol;
+		p->rss_known = true;
+		e->gen = c->rss_gen;
+		c->rss_reused++;
+		return;
+	}
+	p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
+					       &p->mempolicy) == 0;
+	c->rss_reads++;
+	if (!p->rss_known || !have_statm)
+		return;
+	if (!e && c->nr_rss == c->cap_rss) {
+		int cap = c->cap_rss ? c->cap_rss * 2 : 64;
+		struct rss_ent *n = realloc(c->rss, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return;		/* no reuse, no harm */
+		c->rss = n;
+		c->cap_rss = cap;
+	}
+	if (!e)
+		e = &c->rss[c->nr_rss++];
+	*e = (struct rss_ent){ .pid = p->pid, .statm = statm, .at_ns = now, .gen = c->rss_gen,
+			       .pol = p->mempolicy };
+	memcpy(e->pages, p->rss_pages_by_node, sizeof(e->pages));
+}
+
+/* Forget the readings no process of this snapshot used (exited, or no
+ * longer among those read): a reused pid starts afresh. */
+static void rss_evict(struct nl_collector *c)
+{
+	int k = 0;
+
+	for (int i = 0; i < c->nr_rss; i++)
+		if (c->rss[i].gen == c->rss_gen)
+			c->rss[k++] = c->rss[i];
+	c->nr_rss = k;
+}
+
 /* numa_maps (RSS per node) for the rss_max_procs busiest live processes
  * (s->procs is in CPU order) and, with all_procs, for as many of the
  * largest by resident size (statm, cheap): `-s rss` must find the big idle
@@ -425,8 +504,7 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		if (!p->alive)
 			continue;
 		reads++;
-		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
-						       &p->mempolicy) == 0;
+		rss_read(c, p);
 	}
 	if (!r)
 		return;
@@ -438,12 +516,8 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 			r[nr++] = (struct rss_rank){ pages, i };
 	}
 	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
-	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++) {
-		struct nl_proc *p = &s->procs[r[k].i];
-
-		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
-						       &p->mempolicy) == 0;
-	}
+	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++)
+		rss_read(c, &s->procs[r[k].i]);
 	free(r);
 }
 
@@ -462,8 +536,7 @@ static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
 		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
 			continue;
 		reads++;
-		p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
-						       &p->mempolicy) == 0;
+		rss_read(c, p);
 	}
 }
 
@@ -531,8 +604,11 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		n = add_idle_procs(c, s, n);
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
+	c->rss_gen++;
+	c->rss_reads = c->rss_reused = 0;
 	read_rss(c, s);
 	read_focus_rss(c, s);
+	rss_evict(c);
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;
@@ -847,6 +923,8 @@ static void fill_self(struct nl_collector *c, struct nl_snapshot *s)
 	for (int i = 0; i < NL_NR_DROPS; i++)
 		s->self.drops[i] = drops[i];
 	s->self.procs_evicted = c->procs_evicted;
+	s->self.numa_maps_read = c->rss_reads;
+	s->self.numa_maps_reused = c->rss_reused;
 	s->self.cgroups_evicted = c->cgroups_evicted;
 	s->self.bpf_stats_enabled = nl_bpf_stats_on(c->b);
 	n = nl_bpf_prog_stats(c->b, names, cnt, ns, 32);
@@ -930,6 +1008,7 @@ void nl_collect_close(struct nl_collector *c)
 	for (int gi = 0; gi < c->nr_gone; gi++)
 		free(c->gone[gi].path);
 	free(c->gone);
+	free(c->rss);
 	free(c->comms);
 	free(c);
 }

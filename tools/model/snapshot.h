@@ -266,6 +266,9 @@ struct nl_self {
 	uint64_t drops[NL_NR_DROPS];	/* totals since start, enum nl_drop */
 	uint64_t procs_evicted;		/* exited tgids removed from the BPF maps */
 	uint64_t cgroups_evicted;	/* removed cgroups folded into parents and dropped */
+	uint64_t numa_maps_read;	/* this interval: processes whose numa_maps was read */
+	uint64_t numa_maps_reused;	/* this interval: processes given their last reading
+					 * (nothing can have moved their pages since) */
 	/* per BPF program: name, run count and run time (kernel.bpf_stats_enabled) */
 	int nr_progs;
 	struct {

@@ -434,6 +434,8 @@ static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
 			add_u64(j, d, nl_drop_name(i), self->drops[i]);
 	add_u64(j, o, "procs_evicted", self->procs_evicted);
 	add_u64(j, o, "cgroups_evicted", self->cgroups_evicted);
+	add_u64(j, o, "numa_maps_read", self->numa_maps_read);
+	add_u64(j, o, "numa_maps_reused", self->numa_maps_reused);
 	add_bool(j, o, "bpf_stats_enabled", self->bpf_stats_enabled);
 	if ((progs = add_arr(j, o, "progs"))) {
 		int n = self->nr_progs;

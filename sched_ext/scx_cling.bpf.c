@@ -18,8 +18,9 @@
  *   success: failures measure contention for the node, not how long an
  *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
  *   when the task does not start on a home CPU within wait_bound_ns: it
- *   waited longer while a CPU of another node sat idle (waiting behind
- *   other work when every CPU is busy is no failure: nothing better was
+ *   waited longer while a CPU of another node that it may use sat idle
+ *   (waiting behind other work when every CPU is busy, or when its
+ *   affinity holds it to the home node, is no failure: nothing better was
  *   available), or a CPU of another node took it. An idle CPU of another
  *   node may take it once it has waited steal_ns (default 40 ms, two
  *   slices): stealing later than one slice keeps two nodes from swapping
@@ -274,6 +275,34 @@ static bool allowed_on(struct task_struct *p, s32 n)
 		ok = bpf_cpumask_intersects(p->cpus_ptr, (const struct cpumask *)m);
 	bpf_rcu_read_unlock();
 	return ok;
+}
+
+/*
+ * True when @p may run on no online CPU outside node @n (a cpuset, taskset
+ * or pinning that holds it to @n's CPUs). Such a task has nowhere better
+ * to go than its home queue, so waiting there is no failure of cling: a
+ * group pinned to its home while it first touches its memory, with the
+ * other nodes idle, failed nearly every queued attempt, its home turned
+ * busy, and once unpinned it clung nowhere for the 30 s decay needs.
+ */
+static bool confined_to(struct task_struct *p, s32 n)
+{
+	struct node_mask *nm;
+	struct bpf_cpumask *m;
+	u32 k = (u32)n;
+	bool in = false;
+
+	if (p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids())
+		return false;
+	nm = bpf_map_lookup_elem(&node_masks, &k);
+	if (!nm)
+		return false;
+	bpf_rcu_read_lock();
+	m = nm->mask;
+	if (m)
+		in = bpf_cpumask_subset(p->cpus_ptr, (const struct cpumask *)m);
+	bpf_rcu_read_unlock();
+	return in;
 }
 
 /* The node to queue a non-clinging @p on, from its current CPU: a node
@@ -619,10 +648,12 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 	/* An attempt whose home lost its last CPU meanwhile is neither a
 	 * success nor a failure: hotplug, not contention, moved the task. */
 	if (tc->target >= 0 && has_cpus(tc->target)) {
-		/* Waited past the bound while capacity elsewhere sat idle. */
+		/* Waited past the bound while capacity elsewhere, on CPUs it
+		 * may use, sat idle. */
 		failed = node != tc->target ||
 			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
-			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at);
+			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at &&
+			  !confined_to(p, tc->target));
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		attempt_done(tc, g, tc->target, failed);
 	}

@@ -91,7 +91,7 @@ static const char doc[] =
 "Attempt and failure: an attempt is one placement of a group task on its home "
 "node (an idle CPU there, or the home queue); a queued attempt fails when the "
 "task does not start on a home CPU within --wait-bound-us while another node "
-"had an idle CPU, or when another node's CPU took it. A failed task does not "
+"had an idle CPU it may use, or when another node's CPU took it. A failed task does not "
 "cling at its next "
 "placement. Failures and "
 "attempts weigh 1024 each and are halved every --decay-ms; a node whose "

@@ -38,12 +38,15 @@ arm() {
 
 # cling_arm R: the scx_cling arm of round R.
 cling_arm() {
-	scx_cling --all --ready-file /tmp/cling.ready > /tmp/cling$1.out 2>&1 &
+	scx_cling --all --stats 4 --ready-file /tmp/cling.ready > /tmp/cling$1.out 2>&1 &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
 	arm cling$1
 	kill -INT $loader; wait $loader
 	rm -f /tmp/cling.ready
+	# The scheduler's own counters (attempts, failures, busy nodes, each
+	# group's home), prefixed so that the report skips them.
+	grep -E '^(scx_cling [0-9]|[0-9]+ +[0-9]|group /clb)' /tmp/cling$1.out | sed "s/^/stats$1: /"
 }
 
 for r in $(seq 1 $ROUNDS); do

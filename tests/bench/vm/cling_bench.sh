@@ -20,14 +20,17 @@ WALK=${WALK:-16} MIB=64 ROUNDS=${ROUNDS:-5}
 # arm NAME: one measured run; the cgroups are /cling_bench_<NAME><round>_<n>.
 arm() {
 	local a=$1 n pids='' cpus
-	rm -f /tmp/$a.ready* /tmp/$a.work*
+	rm -f /tmp/$a.ready* /tmp/$a.work* /tmp/$a.go
 	for n in 0 1 2 3; do
 		mkdir -p /sys/fs/cgroup/clb_${a}_$n
 		cpus=$(nl_cpus_of_node $n)
-		sh -c "echo \$\$ > /sys/fs/cgroup/clb_${a}_$n/cgroup.procs && exec nlwork --cpu $cpus --node $n --anon $MIB --threads 3 --after-cpu 0-7 --after-default --walk $WALK --access-stats --ready-file /tmp/$a.ready$n" > /tmp/$a.work$n 2>&1 &
+		sh -c "echo \$\$ > /sys/fs/cgroup/clb_${a}_$n/cgroup.procs && exec nlwork --cpu $cpus --node $n --anon $MIB --threads 3 --after-cpu 0-7 --after-default --walk $WALK --access-stats --ready-file /tmp/$a.ready$n --wait-file /tmp/$a.go" > /tmp/$a.work$n 2>&1 &
 		pids="$pids $!"
 	done
 	for n in 0 1 2 3; do nl_wait_file /tmp/$a.ready$n 120; done
+	# All four walk together: started one after another, the first
+	# walked for seconds beside idle nodes on a slow guest.
+	touch /tmp/$a.go
 	for n in $pids; do wait $n; done
 	local work remote home
 	work=$(cat /tmp/$a.work* | sed -n 's/.* walked=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')

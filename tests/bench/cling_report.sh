@@ -31,8 +31,12 @@ END {
 		printf "scx_cling did about as much work as the default scheduler (%+.2f%%, within one sd)\n", ppct("cling", 1)
 	if (pmean("cling", 2) < -psd("cling", 2))
 		printf "WORSE: scx_cling ran less of the work on its home node than the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 2)
+	else if (pmean("cling", 2) > psd("cling", 2))
+		printf "scx_cling ran more of the work on its home node than the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 2)
 	if (pmean("cling", 3) > psd("cling", 3))
 		printf "WORSE: more of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd): without NUMA hinting faults under sched_ext, balancing never moves pages after the tasks\n", pmean("cling", 3)
+	else if (pmean("cling", 3) < -psd("cling", 3))
+		printf "fewer of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 3)
 	print "seed (2-node, 96 CPUs, sysbench oltp_read_write on X mysqld in X cgroups, 20 min, avg eps; v4/v5):"
 	print "  4 inst: +4.83% / +6.34% / +5.17% (24/48/72 threads); 8 inst: +2.06% / +3.10% / +2.63%;"
 	print "  v1-v3: +0.67% to +6.19%. The seed gives no locality or remote-access figures."

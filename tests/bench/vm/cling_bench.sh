@@ -1,6 +1,7 @@
 # scx_cling benchmark (make bench; a report, never pass/fail): a
 # memory-bound multi-cgroup load, 4 cgroups x 3 threads (12 threads on 8
-# CPUs), each cgroup's memory first touched on its own node, then unpinned.
+# CPUs), each cgroup's memory first touched on its own node, then unpinned;
+# the four walk together (released by one file once all have touched).
 # Arms, interleaved in one boot: the default scheduler and scx_cling with
 # every cgroup a NUMA group, ROUNDS paired rounds (default 5), the arm
 # that goes first alternating per round. Per arm: work done (pages
@@ -39,21 +40,32 @@ arm() {
 	echo "BENCH arm=${a%%[0-9]*} run=${a##*[a-z]} work_pages=$work home_share=$(nl_calc "$home / ($work + 1)") remote_share=$(nl_calc "$remote / ($work + 1)")"
 }
 
-# cling_arm R: the scx_cling arm of round R.
+# cling_arm R [BIN NAME]: the scx_cling arm of round R (BIN, default
+# scx_cling, as arm NAME, default cling).
 cling_arm() {
-	scx_cling --all --stats 4 --ready-file /tmp/cling.ready > /tmp/cling$1.out 2>&1 &
+	local bin=${2:-scx_cling} nm=${3:-cling}
+	$bin --all --stats 4 --ready-file /tmp/cling.ready > /tmp/$nm$1.out 2>&1 &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
-	arm cling$1
+	arm $nm$1
 	kill -INT $loader; wait $loader
 	rm -f /tmp/cling.ready
 	# The scheduler's own counters (attempts, failures, busy nodes, each
 	# group's home), prefixed so that the report skips them.
-	grep -E '^(scx_cling [0-9]|[0-9]+ +[0-9]|group /clb)' /tmp/cling$1.out | sed "s/^/stats$1: /"
+	grep -E '^(scx_cling [0-9]|[0-9]+ +[0-9]|group /clb)' /tmp/$nm$1.out | sed "s/^/stats$nm$1: /"
 }
 
+# A third arm, "before", when the guest has another scx_cling build as
+# /nl/bin/scx_cling_before (to compare two versions of the policy in one
+# boot; docs/benchmarks.md shows how to put it there).
 for r in $(seq 1 $ROUNDS); do
-	if [ $((r % 2)) = 1 ]; then
+	if [ -x /nl/bin/scx_cling_before ]; then
+		case $((r % 3)) in
+		1) arm default$r; cling_arm $r; cling_arm $r scx_cling_before before ;;
+		2) cling_arm $r scx_cling_before before; arm default$r; cling_arm $r ;;
+		0) cling_arm $r; cling_arm $r scx_cling_before before; arm default$r ;;
+		esac
+	elif [ $((r % 2)) = 1 ]; then
 		arm default$r; cling_arm $r
 	else
 		cling_arm $r; arm default$r

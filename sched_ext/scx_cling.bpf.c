@@ -5,8 +5,7 @@
  *
  * - One vtime-ordered DSQ per node (DSQ id = nid). CPUs take work from
  *   their own node's DSQ; an idle CPU takes from another node only a task
- *   that has waited there past steal_ns, once its own node has left it
- *   without work for wait_bound_ns (work conservation).
+ *   that has waited there past wait_bound_ns (work conservation).
  * - Home node: for a task of a NUMA-group cgroup, the group's home (the
  *   node holding most of the cgroup's resident pages, from memory.numa_stat
  *   written by the loader into gmem, skipping the group's busy node

@@ -87,8 +87,7 @@ static const char doc[] =
 "own page allocations came from. A waking group task stays on its home node "
 "(an idle CPU there, else the home queue) instead of following its waker. An "
 "idle CPU of another node takes a queued task only after it has waited "
-"--steal-after-us, and only once its own node has left it without work for "
-"--wait-bound-us.\n\n"
+"--steal-after-us.\n\n"
 "Attempt and failure: an attempt is one placement of a group task on its home "
 "node (an idle CPU there, or the home queue); a queued attempt fails when the "
 "task does not start on a home CPU within --wait-bound-us while another node "
@@ -135,8 +134,7 @@ static const struct argp_option options[] = {
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
 	  "default 6000: the seed's scan_period_max/10)", 0 },
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
-	  "microseconds while another node has an idle CPU is a failure; a CPU steals only "
-	  "after its own node has left it without work this long (100..1000000, "
+	  "microseconds while another node has an idle CPU is a failure (100..1000000, "
 	  "default 5000)", 0 },
 	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
 	  "queued for US microseconds (100..1000000, default 40000: two slices)", 0 },

@@ -625,35 +625,15 @@ static u64 idle_nodes(void)
 	return mask;
 }
 
-/*
- * Per CPU: scx_bpf_now() when dispatch first found its node's queue empty,
- * 0 while it finds work there. A CPU steals from another node only once
- * its own node has left it without work for wait_bound_ns: capacity that
- * is spare for a moment (a task between two runs) is no reason to run a
- * task away from its memory. In the bench's balanced load (every node 3
- * threads for 2 CPUs) such moments made 4-5% of all runs steals, each a
- * slice on remote memory.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, u64);
-} empty_since SEC(".maps");
-
 void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
 {
 	s32 node = cpu_node(cpu), n, i;
 	u64 now = scx_bpf_now();
 	struct cling_node_stats *ns;
-	u32 zero = 0;
-	u64 *es = bpf_map_lookup_elem(&empty_since, &zero);
 
 	if (orphans_pending && drain_orphans(node, false))
 		return;
 	if (scx_bpf_dsq_move_to_local(node)) {
-		if (es)
-			*es = 0;
 		ns = nstat(node);
 		if (ns) {
 			ns->queued = scx_bpf_dsq_nr_queued(node);
@@ -663,15 +643,7 @@ void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
 	}
 	if (orphans_pending && drain_orphans(node, true))
 		return;
-	/* Work conservation: steal only what waited past the bound, and
-	 * only once this CPU has been without work of its own node for the
-	 * wait bound (the timer kicks it again while a head waits). */
-	if (!es)
-		return;
-	if (!*es)
-		*es = now;
-	if (now - *es < wait_bound_ns)
-		return;
+	/* Work conservation: steal only what waited past the bound. */
 	bpf_for(i, 1, nr_nodes < CLING_MAX_NODES ? nr_nodes : CLING_MAX_NODES) {
 		n = node + i;
 		if (n >= nr_nodes)

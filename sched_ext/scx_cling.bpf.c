@@ -8,7 +8,8 @@
  *   that has waited there past wait_bound_ns (work conservation).
  * - Home node: for a task of a NUMA-group cgroup, the group's home (the
  *   node holding most of the cgroup's resident pages, from memory.numa_stat
- *   written by the loader into gmem, skipping the group's busy node);
+ *   written by the loader into gmem, skipping the group's busy node
+ *   unless no CPU elsewhere is spare: pause_spares_nothing);
  *   otherwise the node most of the task's own movable page allocations
  *   came from (kmem:mm_page_alloc, pfn -> nid via the pfn table).
  * - Cling: a group task is placed on its home node (an idle CPU there,
@@ -18,8 +19,9 @@
  *   success: failures measure contention for the node, not how long an
  *   idle CPU takes to wake up) or into the home DSQ. A queued attempt fails
  *   when the task does not start on a home CPU within wait_bound_ns: it
- *   waited longer while a CPU of another node sat idle (waiting behind
- *   other work when every CPU is busy is no failure: nothing better was
+ *   waited longer while a CPU of another node that it may use sat idle
+ *   (waiting behind other work when every CPU is busy, or when its
+ *   affinity holds it to the home node, is no failure: nothing better was
  *   available), or a CPU of another node took it. An idle CPU of another
  *   node may take it once it has waited steal_ns (default 40 ms, two
  *   slices): stealing later than one slice keeps two nodes from swapping
@@ -276,6 +278,34 @@ static bool allowed_on(struct task_struct *p, s32 n)
 	return ok;
 }
 
+/*
+ * True when @p may run on no online CPU outside node @n (a cpuset, taskset
+ * or pinning that holds it to @n's CPUs). Such a task has nowhere better
+ * to go than its home queue, so waiting there is no failure of cling: a
+ * group pinned to its home while it first touches its memory, with the
+ * other nodes idle, failed nearly every queued attempt, its home turned
+ * busy, and once unpinned it clung nowhere for the 30 s decay needs.
+ */
+static bool confined_to(struct task_struct *p, s32 n)
+{
+	struct node_mask *nm;
+	struct bpf_cpumask *m;
+	u32 k = (u32)n;
+	bool in = false;
+
+	if (p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids())
+		return false;
+	nm = bpf_map_lookup_elem(&node_masks, &k);
+	if (!nm)
+		return false;
+	bpf_rcu_read_lock();
+	m = nm->mask;
+	if (m)
+		in = bpf_cpumask_subset(p->cpus_ptr, (const struct cpumask *)m);
+	bpf_rcu_read_unlock();
+	return in;
+}
+
 /* The node to queue a non-clinging @p on, from its current CPU: a node
  * with online CPUs it may use, or CLING_NO_NODE (then the global DSQ). */
 static s32 queue_node(struct task_struct *p, s32 cpu)
@@ -310,6 +340,27 @@ static struct cling_group *group_get(u64 cgid)
 	return bpf_map_lookup_elem(&groups, &cgid);
 }
 
+static u64 idle_nodes(void);
+
+/*
+ * True when pausing cling to node @best (busy for the group) spares no
+ * one a wait: no CPU outside @best is idle, and the node @p runs on now
+ * has other work queued for its CPU. A wait at @best is then no failure
+ * (nothing better is available), so the task clings there again, and its
+ * successful attempts bring the failure ratio down. Without this a pause
+ * lasted until decay alone took the failures below one (log2 of them
+ * decay periods, 6 s each: 12 to 40 s in the bench), with every CPU busy
+ * and the group's tasks running on other nodes' memory all along.
+ */
+static bool pause_spares_nothing(struct task_struct *p, s32 best)
+{
+	s32 cur = cpu_node(scx_bpf_task_cpu(p));
+
+	if (cur != best && !scx_bpf_dsq_nr_queued(cur))
+		return false;
+	return !(idle_nodes() & ~(1ULL << cling_idx(best)));
+}
+
 /*
  * Work out @p's home node now. *gp is its NUMA group or NULL. Records a
  * changed home in task_homes for `scx_cling --tasks`.
@@ -319,13 +370,19 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 	u64 cgid = task_cgid(p);
 	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, &cgid);
 	struct cling_group *g = NULL;
-	s32 home, mem_home;
+	s32 home, best, mem_home;
 
 	mem_home = cling_group_home(tc->alloc_pages, nr_nodes, NULL, 0, serve);
 	if (gm)
 		g = group_get(cgid);
 	if (g) {
 		home = cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
+		if (cling_busy(&g->ms, g->ms.busiest, degree)) {
+			/* Its best node is busy: home moved (or went). */
+			best = cling_group_home(gm->pages, nr_nodes, NULL, 0, serve);
+			if (best >= 0 && best != home && pause_spares_nothing(p, best))
+				home = best;
+		}
 		g->home = home;
 	} else {
 		cgid = 0;
@@ -619,10 +676,12 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 	/* An attempt whose home lost its last CPU meanwhile is neither a
 	 * success nor a failure: hotplug, not contention, moved the task. */
 	if (tc->target >= 0 && has_cpus(tc->target)) {
-		/* Waited past the bound while capacity elsewhere sat idle. */
+		/* Waited past the bound while capacity elsewhere, on CPUs it
+		 * may use, sat idle. */
 		failed = node != tc->target ||
 			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
-			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at);
+			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at &&
+			  !confined_to(p, tc->target));
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		attempt_done(tc, g, tc->target, failed);
 	}

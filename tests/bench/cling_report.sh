@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scx_cling bench table from the guest's "BENCH arm=default|cling
+# The scx_cling bench table from the guest's "BENCH arm=default|cling|before
 # run=R work_pages=W home_share=H remote_share=S" lines (tests/bench/vm/
 # cling_bench.sh): per arm mean +- sd over the runs, the paired difference
 # of scx_cling against the default scheduler (same round, same boot), a
@@ -18,9 +18,16 @@ END {
 	       mean("none", 1), sd("none", 1), mean("none", 2), sd("none", 2), mean("none", 3), sd("none", 3)
 	printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "scx_cling --all", n["cling"],
 	       mean("cling", 1), sd("cling", 1), mean("cling", 2), sd("cling", 2), mean("cling", 3), sd("cling", 3)
+	if (n["before"])
+		printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "scx_cling before", n["before"],
+		       mean("before", 1), sd("before", 1), mean("before", 2), sd("before", 2), mean("before", 3), sd("before", 3)
 	printf "paired (scx_cling - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
 	       pn("cling"), pmean("cling", 1), psd("cling", 1), ppct("cling", 1),
 	       pmean("cling", 2), psd("cling", 2), pmean("cling", 3), psd("cling", 3)
+	if (n["before"])
+		printf "paired (scx_cling before - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
+		       pn("before"), pmean("before", 1), psd("before", 1), ppct("before", 1),
+		       pmean("before", 2), psd("before", 2), pmean("before", 3), psd("before", 3)
 	if (pmean("cling", 1) < -psd("cling", 1))
 		printf "WORSE: scx_cling did less work than the default scheduler (%+.2f%%, beyond one sd of the paired difference)\n", ppct("cling", 1)
 	else if (pmean("cling", 1) < 0)
@@ -31,8 +38,12 @@ END {
 		printf "scx_cling did about as much work as the default scheduler (%+.2f%%, within one sd)\n", ppct("cling", 1)
 	if (pmean("cling", 2) < -psd("cling", 2))
 		printf "WORSE: scx_cling ran less of the work on its home node than the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 2)
+	else if (pmean("cling", 2) > psd("cling", 2))
+		printf "scx_cling ran more of the work on its home node than the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 2)
 	if (pmean("cling", 3) > psd("cling", 3))
 		printf "WORSE: more of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd): without NUMA hinting faults under sched_ext, balancing never moves pages after the tasks\n", pmean("cling", 3)
+	else if (pmean("cling", 3) < -psd("cling", 3))
+		printf "fewer of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 3)
 	print "seed (2-node, 96 CPUs, sysbench oltp_read_write on X mysqld in X cgroups, 20 min, avg eps; v4/v5):"
 	print "  4 inst: +4.83% / +6.34% / +5.17% (24/48/72 threads); 8 inst: +2.06% / +3.10% / +2.63%;"
 	print "  v1-v3: +0.67% to +6.19%. The seed gives no locality or remote-access figures."

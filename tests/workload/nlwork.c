@@ -404,8 +404,9 @@ static void usage(FILE *f)
 	      "  --passes N        after the work, N times: rewrite every anon page, then read\n"
 	      "                    every page of the --file through a read-only mapping\n"
 	      "                    (which stays mapped during --hold)\n"
-	      "  --wait-file P     with --passes: write the --ready-file, then wait until P\n"
-	      "                    exists before the passes (start several processes together)\n"
+	      "  --wait-file P     with --passes or --walk: write the --ready-file, then wait\n"
+	      "                    until P exists before the passes or the walk (start\n"
+	      "                    several processes together)\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded); the output line then ends\n"
@@ -548,6 +549,11 @@ int main(int argc, char **argv)
 				die(1, "madvise(MADV_PAGEOUT): %s", strerror(errno));
 	write_ready();
 	if (o.walk_s > 0) {
+		/* Several processes walk at once only if they start at once:
+		 * started one after another on a slow guest, the first walked
+		 * for seconds beside idle nodes. */
+		if (o.wait_file)
+			wait_file();
 		pthread_barrier_wait(&after_done);
 		for (int i = 0; i < o.threads; i++)
 			pthread_join(th[i], NULL);

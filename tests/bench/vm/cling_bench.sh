@@ -1,6 +1,7 @@
 # scx_cling benchmark (make bench; a report, never pass/fail): a
 # memory-bound multi-cgroup load, 4 cgroups x 3 threads (12 threads on 8
-# CPUs), each cgroup's memory first touched on its own node, then unpinned.
+# CPUs), each cgroup's memory first touched on its own node, then unpinned;
+# the four walk together (released by one file once all have touched).
 # Arms, interleaved in one boot: the default scheduler and scx_cling with
 # every cgroup a NUMA group, ROUNDS paired rounds (default 5), the arm
 # that goes first alternating per round. Per arm: work done (pages
@@ -20,14 +21,17 @@ WALK=${WALK:-16} MIB=64 ROUNDS=${ROUNDS:-5}
 # arm NAME: one measured run; the cgroups are /cling_bench_<NAME><round>_<n>.
 arm() {
 	local a=$1 n pids='' cpus
-	rm -f /tmp/$a.ready* /tmp/$a.work*
+	rm -f /tmp/$a.ready* /tmp/$a.work* /tmp/$a.go
 	for n in 0 1 2 3; do
 		mkdir -p /sys/fs/cgroup/clb_${a}_$n
 		cpus=$(nl_cpus_of_node $n)
-		sh -c "echo \$\$ > /sys/fs/cgroup/clb_${a}_$n/cgroup.procs && exec nlwork --cpu $cpus --node $n --anon $MIB --threads 3 --after-cpu 0-7 --after-default --walk $WALK --access-stats --ready-file /tmp/$a.ready$n" > /tmp/$a.work$n 2>&1 &
+		sh -c "echo \$\$ > /sys/fs/cgroup/clb_${a}_$n/cgroup.procs && exec nlwork --cpu $cpus --node $n --anon $MIB --threads 3 --after-cpu 0-7 --after-default --walk $WALK --access-stats --ready-file /tmp/$a.ready$n --wait-file /tmp/$a.go" > /tmp/$a.work$n 2>&1 &
 		pids="$pids $!"
 	done
 	for n in 0 1 2 3; do nl_wait_file /tmp/$a.ready$n 120; done
+	# All four walk together: started one after another, the first
+	# walked for seconds beside idle nodes on a slow guest.
+	touch /tmp/$a.go
 	for n in $pids; do wait $n; done
 	local work remote home
 	work=$(cat /tmp/$a.work* | sed -n 's/.* walked=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')
@@ -36,18 +40,32 @@ arm() {
 	echo "BENCH arm=${a%%[0-9]*} run=${a##*[a-z]} work_pages=$work home_share=$(nl_calc "$home / ($work + 1)") remote_share=$(nl_calc "$remote / ($work + 1)")"
 }
 
-# cling_arm R: the scx_cling arm of round R.
+# cling_arm R [BIN NAME]: the scx_cling arm of round R (BIN, default
+# scx_cling, as arm NAME, default cling).
 cling_arm() {
-	scx_cling --all --ready-file /tmp/cling.ready > /tmp/cling$1.out 2>&1 &
+	local bin=${2:-scx_cling} nm=${3:-cling}
+	$bin --all --stats 4 --ready-file /tmp/cling.ready > /tmp/$nm$1.out 2>&1 &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
-	arm cling$1
+	arm $nm$1
 	kill -INT $loader; wait $loader
 	rm -f /tmp/cling.ready
+	# The scheduler's own counters (attempts, failures, busy nodes, each
+	# group's home), prefixed so that the report skips them.
+	grep -E '^(scx_cling [0-9]|[0-9]+ +[0-9]|group /clb)' /tmp/$nm$1.out | sed "s/^/stats$nm$1: /"
 }
 
+# A third arm, "before", when the guest has another scx_cling build as
+# /nl/bin/scx_cling_before (to compare two versions of the policy in one
+# boot; docs/benchmarks.md shows how to put it there).
 for r in $(seq 1 $ROUNDS); do
-	if [ $((r % 2)) = 1 ]; then
+	if [ -x /nl/bin/scx_cling_before ]; then
+		case $((r % 3)) in
+		1) arm default$r; cling_arm $r; cling_arm $r scx_cling_before before ;;
+		2) cling_arm $r scx_cling_before before; arm default$r; cling_arm $r ;;
+		0) cling_arm $r; cling_arm $r scx_cling_before before; arm default$r ;;
+		esac
+	elif [ $((r % 2)) = 1 ]; then
 		arm default$r; cling_arm $r
 	else
 		cling_arm $r; arm default$r

@@ -150,11 +150,18 @@ static __always_inline void leave(u32 gfp, u32 order, bool check, const struct p
 	struct lat_stack *st = bpf_task_storage_get(&lat_stacks, bpf_get_current_task_btf(), 0, 0);
 	struct nl_lat_hist *h;
 	u64 start, now, ns;
-	u32 d, place, class, idx;
+	u32 d, place, class, idx, depth;
 
-	if (!st || !st->depth || st->depth > STACK_DEPTH)
+	if (!st)
 		return;
-	d = st->depth - 1;
+	/* one load, kept in a register: the compiler re-read st->depth after
+	 * the check, and the verifier then saw an unbounded index (the
+	 * kretprobe program failed to load on 6.12 and 7.3) */
+	depth = st->depth;
+	barrier_var(depth);
+	if (!depth || depth > STACK_DEPTH)
+		return;
+	d = (depth - 1) & (STACK_DEPTH - 1);	/* STACK_DEPTH is a power of 2 */
 	if (check) {
 		/* the nearest frame of this call: frames above it lost their
 		 * exit (the kernel's recursion guard skipped it) and go; no
@@ -166,7 +173,7 @@ static __always_inline void leave(u32 gfp, u32 order, bool check, const struct p
 				found = k;
 		if (found < 0)
 			return;
-		d = (u32)found;
+		d = (u32)found & (STACK_DEPTH - 1);
 	}
 	st->depth = d;
 	start = st->f[d].start_ns;

@@ -70,7 +70,10 @@ min=$(sort -n /tmp/cling_p.walked | head -1)
 nl_expect "total work under scx_cling / default scheduler" "$(nl_calc "$tot / $base")" -ge 0.80
 nl_expect "least thread's work / fair share (total/8) under scx_cling" "$(nl_calc "$min * 8 / $tot")" -ge 0.50
 low=$(sort -k2 -n /tmp/cling_p.busy | head -1)
-nl_expect "least busy CPU under scx_cling ($low)" "${low#* }" -ge 0.80
+# 0.70, not more: a cling that never paused leaves the CPUs of nodes 1-3
+# near 0, while the same build gave its least busy CPU 0.78 in one CI run
+# and 0.89-0.95 in others (TCG vCPUs on a shared host)
+nl_expect "least busy CPU under scx_cling ($low)" "${low#* }" -ge 0.70
 # The busy flag: set for node 0 during the load, cleared after it.
 seen=$(awk '/^scx_cling [0-9]/ {b++} b <= '"$ended"' && $1 == "0" && NF >= 10 && $9 > 0 {n++} END {print n + 0}' /tmp/cling.out)
 nl_expect "--stats blocks during the load with node 0 busy for some group" "$seen" -ge 1

@@ -8,8 +8,7 @@
  *   that has waited there past wait_bound_ns (work conservation).
  * - Home node: for a task of a NUMA-group cgroup, the group's home (the
  *   node holding most of the cgroup's resident pages, from memory.numa_stat
- *   written by the loader into gmem, skipping the group's busy node
- *   unless no CPU elsewhere is spare: pause_spares_nothing);
+ *   written by the loader into gmem, skipping the group's busy node);
  *   otherwise the node most of the task's own movable page allocations
  *   came from (kmem:mm_page_alloc, pfn -> nid via the pfn table).
  * - Cling: a group task is placed on its home node (an idle CPU there,
@@ -340,27 +339,6 @@ static struct cling_group *group_get(u64 cgid)
 	return bpf_map_lookup_elem(&groups, &cgid);
 }
 
-static u64 idle_nodes(void);
-
-/*
- * True when pausing cling to node @best (busy for the group) spares no
- * one a wait: no CPU outside @best is idle, and the node @p runs on now
- * has other work queued for its CPU. A wait at @best is then no failure
- * (nothing better is available), so the task clings there again, and its
- * successful attempts bring the failure ratio down. Without this a pause
- * lasted until decay alone took the failures below one (log2 of them
- * decay periods, 6 s each: 12 to 40 s in the bench), with every CPU busy
- * and the group's tasks running on other nodes' memory all along.
- */
-static bool pause_spares_nothing(struct task_struct *p, s32 best)
-{
-	s32 cur = cpu_node(scx_bpf_task_cpu(p));
-
-	if (cur != best && !scx_bpf_dsq_nr_queued(cur))
-		return false;
-	return !(idle_nodes() & ~(1ULL << cling_idx(best)));
-}
-
 /*
  * Work out @p's home node now. *gp is its NUMA group or NULL. Records a
  * changed home in task_homes for `scx_cling --tasks`.
@@ -370,19 +348,13 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 	u64 cgid = task_cgid(p);
 	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, &cgid);
 	struct cling_group *g = NULL;
-	s32 home, best, mem_home;
+	s32 home, mem_home;
 
 	mem_home = cling_group_home(tc->alloc_pages, nr_nodes, NULL, 0, serve);
 	if (gm)
 		g = group_get(cgid);
 	if (g) {
 		home = cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
-		if (cling_busy(&g->ms, g->ms.busiest, degree)) {
-			/* Its best node is busy: home moved (or went). */
-			best = cling_group_home(gm->pages, nr_nodes, NULL, 0, serve);
-			if (best >= 0 && best != home && pause_spares_nothing(p, best))
-				home = best;
-		}
 		g->home = home;
 	} else {
 		cgid = 0;

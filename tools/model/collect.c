@@ -436,12 +436,13 @@ struct rss_ent {
  * (statm, cheap), no page allocated and none migrated in this interval,
  * read less than RSS_REUSE_MAX_NS ago. numa_maps walks every page table
  * of the process: it was half of top's own CPU, for processes that mostly
- * sat still. Sets p->rss_known. */
-static void rss_read(struct nl_collector *c, struct nl_proc *p)
+ * sat still. @statm_known: its resident pages when the caller has just
+ * read them (NULL: read here). Sets p->rss_known. */
+static void rss_read(struct nl_collector *c, struct nl_proc *p, const uint64_t *statm_known)
 {
-	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
+	uint64_t statm = statm_known ? *statm_known : 0, now = now_ns(CLOCK_MONOTONIC);
 	struct rss_ent *e = NULL;
-	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
+	bool have_statm = statm_known || !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
 
 	for (int i = 0; i < c->nr_rss && !e; i++)
 		if (c->rss[i].pid == p->pid)
@@ -504,7 +505,7 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		if (!p->alive)
 			continue;
 		reads++;
-		rss_read(c, p);
+		rss_read(c, p, NULL);
 	}
 	if (!r)
 		return;
@@ -517,7 +518,7 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 	}
 	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
 	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++)
-		rss_read(c, &s->procs[r[k].i]);
+		rss_read(c, &s->procs[r[k].i], &r[k].pages);
 	free(r);
 }
 
@@ -536,7 +537,7 @@ static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
 		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
 			continue;
 		reads++;
-		rss_read(c, p);
+		rss_read(c, p, NULL);
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "cgroup.h"
 #include "cli.h"
+#include "names.h"
 #include "topology.h"
 
 volatile sig_atomic_t nl_stop_req;
@@ -61,11 +62,13 @@ void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st)
 {
 	const char *c = s;
 	char *w = s;
+	char shown[512];	/* the argument as echoed: cleaned, no escape sequences */
 
+	nl_name_clean(shown, sizeof(shown), s, strlen(s), 0, NULL);
 	if (s[0] != '/')
 		argp_failure(st, NL_EXIT_USAGE, 0,
 			     "%s takes a cgroup path starting with '/' (relative to the cgroup mount), "
-			     "e.g. /system.slice, not '%s'", what, s);
+			     "e.g. /system.slice, not '%s'", what, shown);
 	/* "." and ".." components would name another cgroup than the one
 	 * matched textually, or one outside the mount */
 	while ((c = strchr(c, '/'))) {
@@ -73,7 +76,7 @@ void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st)
 
 		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
 			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "%s: '%s' has a '.' or '..' component: give the cgroup's own path", what, s);
+				     "%s: '%s' has a '.' or '..' component: give the cgroup's own path", what, shown);
 	}
 	/* "//a//b/" names /a/b: collapse repeated slashes, drop a trailing one,
 	 * so that every view compares the path the way the kernel resolves it */
@@ -150,8 +153,11 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 
 		snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup);
 		if (access(full, F_OK)) {
+			char asked[512];
+
+			nl_name_clean(asked, sizeof(asked), o->cgroup, strlen(o->cgroup), 0, NULL);
 			fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount\n",
-				o->prog, o->cgroup, s->root);
+				o->prog, asked, s->root);
 			return NL_EXIT_USAGE;
 		}
 	}

@@ -25,6 +25,9 @@ expect 2 "'..' component" "$NL" top -c /../..
 # repeated and trailing slashes name the same cgroup (normalized)
 expect 2 "no cgroup /nl-no-such-cgroup under" "$NL" top --batch -n 1 -c //nl-no-such-cgroup/
 expect 2 "'..' component" "$NL" vmscan -c /system.slice/./x
+# a path echoed in an error is cleaned: no escape sequence reaches the terminal
+expect 2 'not .x\\x1b\[31m' "$NL" vmscan -c $'x\e[31m'
+expect 2 'no cgroup /nl-nope\\x1b\[31m under' "$NL" vmscan -c $'/nl-nope\e[31m'
 expect 2 "'..' component" "$NL" reclaim --dry-run /a/..
 expect 2 "exclude each other" "$NL" top --batch --json -n 1
 # argp's own message plus its "Try --help" hint

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "names.h"
 #include "vmscan_figs.h"
 #include "view_sort.h"
 #include "view_vmscan.h"
@@ -164,12 +165,17 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 		text_cgroup(out, s, g, o, o->wall_ns);
 		shown++;
 	}
+	/* -c is the user's text, echoed: cleaned like any cgroup name so a
+	 * path holding escape sequences cannot drive the terminal */
+	char asked[512] = "";
+
+	if (o->cgroup)
+		nl_name_clean(asked, sizeof(asked), o->cgroup, strlen(o->cgroup), 0, NULL);
 	if (!shown && !listed(s, o))
 		fprintf(out, "cgroup %s is not in the hierarchy (not created yet, or removed longer ago than "
-			"the grace interval): its reclaim stays counted in its parent\n", o->cgroup);
+			"the grace interval): its reclaim stays counted in its parent\n", asked);
 	else if (!shown)
-		fprintf(out, "no reclaim%s%s since start\n", o->cgroup && o->cgroup[0] ? " in " : "",
-			o->cgroup ? o->cgroup : "");
+		fprintf(out, "no reclaim%s%s since start\n", asked[0] ? " in " : "", asked);
 	int host_told = 0;
 
 	for (int k = 0; k < s->nr_nodes; k++) {
@@ -183,7 +189,7 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 			/* under -c the node lines are still the whole host's: say so
 			 * (-c / is the whole host already) */
 			if (o->cgroup && o->cgroup[0] && strcmp(o->cgroup, "/") && !host_told++)
-				fprintf(out, "whole host, every cgroup (not only %s):\n", o->cgroup);
+				fprintf(out, "whole host, every cgroup (not only %s):\n", asked);
 			fprintf(out, "node %d %-9s scanned %" PRIu64 " (anon %" PRIu64 " file %" PRIu64
 				     ") rotated %" PRIu64 " freed %" PRIu64 " (anon %" PRIu64 " file %" PRIu64 ")",
 				n->nid, nl_vs_ctx_name(x), p->scanned[0] + p->scanned[1], p->scanned[0],

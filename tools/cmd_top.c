@@ -24,7 +24,7 @@ struct top_args {
 	double delay;
 	long count;		/* 0 = until interrupted */
 	bool batch, json, force_tui, verbose, no_class, no_legend, active, self_cost;
-	int rss_procs;		/* --rss-procs; 0 = the default (64) */
+	int rss_procs;		/* --rss-procs; 0 = the default (64), -1 = none by rank */
 	const char *btf;	/* --btf */
 	long alloc_lat;		/* --alloc-latency: 1 call in N, 0 = off */
 	int cg_mode;		/* -1 = auto */
@@ -76,8 +76,8 @@ static const struct argp_option top_opts[] = {
 	  "controller, else the v1 memory hierarchy (hybrid hosts)", 2 },
 	{ "rss-procs", OPT_RSS_PROCS, "N", 0,
 	  "Read RSS per node (numa_maps, costly for big processes) for the N busiest and the N "
-	  "largest processes each interval (default 64); -p, the detail window and a name "
-	  "filter always get theirs", 2 },
+	  "largest processes each interval (default 64; 0 for none); -p, the detail window and a "
+	  "name filter always get theirs", 2 },
 	{ "no-class", OPT_NO_CLASS, NULL, 0,
 	  "Do not split user pages into anon/file/shmem (skips the LRU tracepoint)", 2 },
 	{ "self-cost", OPT_SELF_COST, NULL, 0,
@@ -162,7 +162,9 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		a->no_class = true;
 		break;
 	case OPT_RSS_PROCS:
-		a->rss_procs = (int)nl_cli_parse_long(arg, 1, 100000, "--rss-procs", st);
+		a->rss_procs = (int)nl_cli_parse_long(arg, 0, 100000, "--rss-procs", st);
+		if (!a->rss_procs)	/* the collector's 0 is its default */
+			a->rss_procs = -1;
 		break;
 	case OPT_SELF_COST:
 		a->self_cost = true;

@@ -17,4 +17,13 @@ rss=$("$JQ" "$TMP/last.json" "processes[pid=$SLP].rss_pages_by_node")
 sum=$(echo "$rss" | tr -c '0-9\n' ' ' | awk '{ for (i = 1; i <= NF; i += 2) s += $(i + 1) } END { print s + 0 }')
 within_pct "$sum" "$got" 5 || fail "the sleeper's RSS per node sums to $sum pages, statm says $got"
 note "sleep $SLP under -p with --rss-procs 1: $sum resident pages over its nodes (statm $got)"
+# --rss-procs 0: no process is read by rank, the one under -p still is
+"$NL" top --json -n 2 -d 0.5 --rss-procs 0 > "$TMP/z" 2> "$TMP/z.err" || fail "top --json --rss-procs 0 exited $?: $(cat "$TMP/z.err")"
+"$JQ" -L "$TMP/z" processes > "$TMP/z.procs"
+read_by_rank=$(grep -o '"rss_pages_by_node":{' "$TMP/z.procs" | wc -l)
+[ "$read_by_rank" = 0 ] || fail "--rss-procs 0 should read no numa_maps by rank, $read_by_rank processes have RSS per node"
+grep -q '"rss_pages_by_node":null' "$TMP/z.procs" || fail "--rss-procs 0: no process listed with rss_pages_by_node null: $(head -c 300 "$TMP/z.procs")"
+"$NL" top --json -n 2 -d 0.5 --rss-procs 0 -p $SLP > "$TMP/z" 2> "$TMP/z.err" || fail "top --json --rss-procs 0 -p exited $?: $(cat "$TMP/z.err")"
+[ "$("$JQ" -L "$TMP/z" "processes[pid=$SLP].rss_pages_by_node")" != null ] || fail "--rss-procs 0 -p $SLP: the watched process has no RSS per node"
+note "--rss-procs 0: no process read by rank, the -p one still read"
 exit 0

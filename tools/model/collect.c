@@ -496,7 +496,8 @@ static void rss_evict(struct nl_collector *c)
  * process, not only the busy one. */
 static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 {
-	struct rss_rank *r = c->o.all_procs ? calloc((size_t)s->nr_procs + 1, sizeof(*r)) : NULL;
+	struct rss_rank *r = c->o.all_procs && c->o.rss_max_procs > 0 ?
+		calloc((size_t)s->nr_procs + 1, sizeof(*r)) : NULL;
 	int nr = 0;
 
 	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
@@ -528,7 +529,10 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
  * busiest rows do. */
 static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
 {
-	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
+	/* with no ranked reads (< 0) the focused processes still get theirs */
+	int lim = c->o.rss_max_procs > 0 ? c->o.rss_max_procs : 64;
+
+	for (int i = 0, reads = 0; i < s->nr_procs && reads < lim; i++) {
 		struct nl_proc *p = &s->procs[i];
 
 		if (!p->alive || p->rss_known)

@@ -23,9 +23,10 @@ struct nl_collect_opts {
 	const char *cgroup_root;	/* mount point of that hierarchy */
 	int rss_max_procs;		/* numa_maps reads per interval for the busiest and,
 					 * with all_procs, as many for the largest; 0 = 64;
-					 * < 0 = none, for a consumer that shows no
-					 * per-process RSS (export): each read walks the
-					 * process's page tables */
+					 * < 0 = none by rank, for a consumer that shows no
+					 * per-process RSS (export) or a user who asks for
+					 * none (the focused processes still get theirs):
+					 * each read walks the process's page tables */
 	int cgroup_grace;		/* intervals a removed cgroup stays visible; 0 = 1 */
 	const char *reclaim_dir;	/* reclaim agents' state (reclaim_read.h);
 					 * NULL = NL_RECLAIM_RUN_DIR */

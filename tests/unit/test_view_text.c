@@ -464,6 +464,34 @@ static void test_pid_chain_cleaned_label(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* -p of a process that has exited and left the snapshot: the cgroups it
+ * was last seen in, not the whole tree; a pid never seen shows none */
+static void test_pid_chain_after_exit(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_view_opts o;
+	char *out;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	free(render(&s, &o));
+	for (int i = 0; i < s.nr_procs; i++)
+		if (s.procs[i].pid == 100)
+			s.procs[i].pid = 4242;	/* gone from the next snapshot */
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
+	assert_non_null(strstr(out, "\n    a "));
+	assert_null(strstr(out, "\n    b "));
+	free(out);
+	assert_int_equal(nl_filter_parse(&o.filter, "999"), 0);
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "CGROUPS  0 of 5 shown"));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
 static void test_errors(void **state)
 {
 	struct nl_snapshot s;
@@ -498,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_legend),
 		cmocka_unit_test(test_pid_hint),
 		cmocka_unit_test(test_pid_chain_cleaned_label),
+		cmocka_unit_test(test_pid_chain_after_exit),
 		cmocka_unit_test(test_errors),
 	};
 

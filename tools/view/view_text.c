@@ -260,6 +260,20 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		if (!f.chain_of)	/* not in the table: its label is all we have */
 			f.chain_of = s->procs[i].cgroup_path;
 	}
+	/* once the process has exited (and left the snapshot) its cgroups stay
+	 * the ones it was last seen in, not the whole tree; a pid never seen
+	 * shows none */
+	static char last_chain[4608];
+	static int last_pid;
+
+	if (f.pid > 0 && !f.cgroup[0]) {
+		if (f.chain_of) {
+			snprintf(last_chain, sizeof(last_chain), "%s", f.chain_of);
+			last_pid = f.pid;
+		} else {
+			f.chain_of = last_pid == f.pid && last_chain[0] ? last_chain : "\n";
+		}
+	}
 	int n = nl_sort_cgroups(s, o->sort, &f, true, idx);
 	if (n < 0) {
 		free(idx);

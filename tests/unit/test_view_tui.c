@@ -737,6 +737,16 @@ static void test_pty_focus(void **state)
 			nl_tui_handle_key(t, *k);
 		nl_tui_focus(t, &pid, &comm);
 		bad |= (pid != 0 || strcmp(comm, "sleep")) << 2;
+		/* non-ASCII letters arrive byte by byte; backspace takes a
+		 * whole character ("é" is two bytes) */
+		for (const char *k = "/caf\xc3\xa9x\x7f\r"; *k; k++)
+			nl_tui_handle_key(t, (unsigned char)*k);
+		nl_tui_focus(t, &pid, &comm);
+		bad |= (strcmp(comm, "caf\xc3\xa9") != 0) << 3;
+		for (const char *k = "/caf\xc3\xa9\x7f\r"; *k; k++)
+			nl_tui_handle_key(t, (unsigned char)*k);
+		nl_tui_focus(t, &pid, &comm);
+		bad |= (strcmp(comm, "caf") != 0) << 4;
 		nl_tui_close(t);
 		_exit(bad ? 10 + bad : 42);
 	}

@@ -1058,11 +1058,17 @@ static void prompt_key(struct nl_tui *t, int key)
 		t->prompt = false;
 		break;
 	case KEY_BACKSPACE: case 127: case 8:
+		/* a whole character: its UTF-8 continuation bytes, then its lead */
+		while (t->plen && ((unsigned char)t->pbuf[t->plen - 1] & 0xc0) == 0x80)
+			t->pbuf[--t->plen] = '\0';
 		if (t->plen)
 			t->pbuf[--t->plen] = '\0';
 		break;
 	default:
-		if (key >= 32 && key < 127 && t->plen < (int)sizeof(t->pbuf) - 1) {
+		/* getch() hands a UTF-8 character over byte by byte (128-255;
+		 * ncurses' own key codes start above 255): taken as they come, so
+		 * a name with non-ASCII letters can be typed */
+		if (key >= 32 && key <= 255 && key != 127 && t->plen < (int)sizeof(t->pbuf) - 1) {
 			t->pbuf[t->plen++] = (char)key;
 			t->pbuf[t->plen] = '\0';
 		}

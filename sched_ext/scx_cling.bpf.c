@@ -254,27 +254,37 @@ static void update_serve(void)
 	bpf_loop(nr_nodes < CLING_MAX_NODES ? nr_nodes : CLING_MAX_NODES, update_serve_one, NULL, 0);
 }
 
-/* True when @p may run on an online CPU of node @n. */
-static bool allowed_on(struct task_struct *p, s32 n)
+/* How @p's allowed CPUs relate to node @n's online CPUs: with @subset,
+ * whether they all lie on @n, else whether any does. False when the node
+ * has no mask (yet). One body for both questions, so the RCU section and
+ * the mask lookup are written once. */
+static bool cpus_vs_node(struct task_struct *p, s32 n, bool subset)
 {
 	struct node_mask *nm;
 	struct bpf_cpumask *m;
 	u32 k = (u32)n;
-	bool ok = false;
+	bool r = false;
 
-	if (!has_cpus(n))
-		return false;
-	if (p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids())
-		return true;
 	nm = bpf_map_lookup_elem(&node_masks, &k);
 	if (!nm)
 		return false;
 	bpf_rcu_read_lock();
 	m = nm->mask;
 	if (m)
-		ok = bpf_cpumask_intersects(p->cpus_ptr, (const struct cpumask *)m);
+		r = subset ? bpf_cpumask_subset(p->cpus_ptr, (const struct cpumask *)m) :
+			     bpf_cpumask_intersects(p->cpus_ptr, (const struct cpumask *)m);
 	bpf_rcu_read_unlock();
-	return ok;
+	return r;
+}
+
+/* True when @p may run on an online CPU of node @n. */
+static bool allowed_on(struct task_struct *p, s32 n)
+{
+	if (!has_cpus(n))
+		return false;
+	if (p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids())
+		return true;
+	return cpus_vs_node(p, n, false);
 }
 
 /*
@@ -287,22 +297,9 @@ static bool allowed_on(struct task_struct *p, s32 n)
  */
 static bool confined_to(struct task_struct *p, s32 n)
 {
-	struct node_mask *nm;
-	struct bpf_cpumask *m;
-	u32 k = (u32)n;
-	bool in = false;
-
 	if (p->nr_cpus_allowed >= scx_bpf_nr_cpu_ids())
 		return false;
-	nm = bpf_map_lookup_elem(&node_masks, &k);
-	if (!nm)
-		return false;
-	bpf_rcu_read_lock();
-	m = nm->mask;
-	if (m)
-		in = bpf_cpumask_subset(p->cpus_ptr, (const struct cpumask *)m);
-	bpf_rcu_read_unlock();
-	return in;
+	return cpus_vs_node(p, n, true);
 }
 
 /* The node to queue a non-clinging @p on, from its current CPU: a node

@@ -223,8 +223,9 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* 3000 directories: 30 x 10 x 10. Reported, and bounded loosely (tmpfs or
- * overlay here, not cgroupfs). */
+/* 3000 directories: 30 x 10 x 10, all found with their paths. The time is
+ * reported, never asserted: under a loaded CI host and ASan it took 1.0 s,
+ * a 200 ms bound failed a correct build. */
 static void test_map_scale(void **state)
 {
 	const char *r = *state;
@@ -243,7 +244,6 @@ static void test_map_scale(void **state)
 	assert_int_equal(nl_cgroup_map_build(&m, root), 1 + 30 + 300 + 3000);
 	t1 = now_ms();
 	print_message("# map of %d directories built in %.2f ms\n", m.n, t1 - t0);
-	assert_true(t1 - t0 < 200.0);
 	assert_string_equal(nl_cgroup_map_find(&m, ino_of(root, "a29/b9/c9"))->path, "/a29/b9/c9");
 	for (int i = 0; i < m.n; i++)
 		assert_int_equal(nl_cgroup_map_index(&m, m.ents[i].id), i);

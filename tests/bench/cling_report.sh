@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scx_cling bench table from the guest's "BENCH arm=default|cling|before
+# The scx_cling bench table from the guest's "BENCH arm=default|cling|fifo|before
 # run=R work_pages=W home_share=H remote_share=S" lines (tests/bench/vm/
 # cling_bench.sh): per arm mean +- sd over the runs, the paired difference
 # of scx_cling against the default scheduler (same round, same boot), a
@@ -18,12 +18,19 @@ END {
 	       mean("none", 1), sd("none", 1), mean("none", 2), sd("none", 2), mean("none", 3), sd("none", 3)
 	printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "scx_cling --all", n["cling"],
 	       mean("cling", 1), sd("cling", 1), mean("cling", 2), sd("cling", 2), mean("cling", 3), sd("cling", 3)
+	if (n["fifo"])
+		printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "sched_ext FIFO", n["fifo"],
+		       mean("fifo", 1), sd("fifo", 1), mean("fifo", 2), sd("fifo", 2), mean("fifo", 3), sd("fifo", 3)
 	if (n["before"])
 		printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "scx_cling before", n["before"],
 		       mean("before", 1), sd("before", 1), mean("before", 2), sd("before", 2), mean("before", 3), sd("before", 3)
 	printf "paired (scx_cling - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
 	       pn("cling"), pmean("cling", 1), psd("cling", 1), ppct("cling", 1),
 	       pmean("cling", 2), psd("cling", 2), pmean("cling", 3), psd("cling", 3)
+	if (n["fifo"])
+		printf "paired (sched_ext FIFO - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
+		       pn("fifo"), pmean("fifo", 1), psd("fifo", 1), ppct("fifo", 1),
+		       pmean("fifo", 2), psd("fifo", 2), pmean("fifo", 3), psd("fifo", 3)
 	if (n["before"])
 		printf "paired (scx_cling before - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
 		       pn("before"), pmean("before", 1), psd("before", 1), ppct("before", 1),
@@ -47,5 +54,21 @@ END {
 	print "seed (2-node, 96 CPUs, sysbench oltp_read_write on X mysqld in X cgroups, 20 min, avg eps; v4/v5):"
 	print "  4 inst: +4.83% / +6.34% / +5.17% (24/48/72 threads); 8 inst: +2.06% / +3.10% / +2.63%;"
 	print "  v1-v3: +0.67% to +6.19%. The seed gives no locality or remote-access figures."
+}
+AWK
+# The policy's own share: scx_cling against sched_ext with no policy, same
+# round (what sched_ext costs in this guest is then not counted against cling)
+grep -q '^BENCH arm=fifo' "$f" || exit 0
+grep -E '^BENCH arm=(fifo|cling) ' "$f" | sed 's/arm=fifo/arm=none/' |
+awk -v keys="work_pages home_share remote_share" -f "$here/arm_stats.awk" -f /dev/fd/3 3<<'AWK'
+END {
+	if (!pn("cling")) exit
+	printf "paired (scx_cling - sched_ext FIFO, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
+	       pn("cling"), pmean("cling", 1), psd("cling", 1), ppct("cling", 1),
+	       pmean("cling", 2), psd("cling", 2), pmean("cling", 3), psd("cling", 3)
+	if (pmean("cling", 1) < -psd("cling", 1))
+		printf "WORSE: the cling policy did less work than sched_ext with no policy (%+.2f%%, beyond one sd): the policy's own cost\n", ppct("cling", 1)
+	else
+		printf "the cling policy did %s work than sched_ext with no policy (%+.2f%%, %s one sd)\n", pmean("cling", 1) < 0 ? "less" : "more", ppct("cling", 1), (pmean("cling", 1) > psd("cling", 1) || -pmean("cling", 1) > psd("cling", 1)) ? "beyond" : "within"
 }
 AWK

@@ -2,9 +2,10 @@
 # memory-bound multi-cgroup load, 4 cgroups x 3 threads (12 threads on 8
 # CPUs), each cgroup's memory first touched on its own node, then unpinned;
 # the four walk together (released by one file once all have touched).
-# Arms, interleaved in one boot: the default scheduler and scx_cling with
-# every cgroup a NUMA group, ROUNDS paired rounds (default 5), the arm
-# that goes first alternating per round. Per arm: work done (pages
+# Arms, interleaved in one boot: the default scheduler, scx_cling with
+# every cgroup a NUMA group, and sched_ext with no policy (scx_smoke's one
+# global FIFO), ROUNDS paired rounds (default 5), the arm that goes first
+# rotating per round. Per arm: work done (pages
 # rewritten, summed over threads: the real throughput), the share of that
 # work done on a CPU of the cgroup's home node (where its memory was first
 # touched) and the share of the walked pages that sat on another node than
@@ -55,19 +56,36 @@ cling_arm() {
 	grep -E '^(scx_cling [0-9]|[0-9]+ +[0-9]|group /clb)' /tmp/$nm$1.out | sed "s/^/stats$nm$1: /"
 }
 
-# A third arm, "before", when the guest has another scx_cling build as
+# fifo_arm R: sched_ext with no policy at all (scx_smoke: one global FIFO
+# queue, default slice), so the report can tell what sched_ext itself costs
+# in this guest from what the cling policy costs or gains.
+fifo_arm() {
+	scx_smoke -t 100000 -r /tmp/fifo.ready > /tmp/fifo$1.out 2>&1 &
+	loader=$!
+	nl_wait_file /tmp/fifo.ready 60
+	arm fifo$1
+	kill -INT $loader; wait $loader
+	rm -f /tmp/fifo.ready
+}
+before_arm() { cling_arm "$1" scx_cling_before before; }
+
+# The arms of each round, the first one rotating per round; a fourth arm,
+# "before", when the guest has another scx_cling build as
 # /nl/bin/scx_cling_before (to compare two versions of the policy in one
 # boot; docs/benchmarks.md shows how to put it there).
+arms="default cling fifo"
+[ -x /nl/bin/scx_cling_before ] && arms="$arms before"
+set -- $arms
 for r in $(seq 1 $ROUNDS); do
-	if [ -x /nl/bin/scx_cling_before ]; then
-		case $((r % 3)) in
-		1) arm default$r; cling_arm $r; cling_arm $r scx_cling_before before ;;
-		2) cling_arm $r scx_cling_before before; arm default$r; cling_arm $r ;;
-		0) cling_arm $r; cling_arm $r scx_cling_before before; arm default$r ;;
+	k=$(( (r - 1) % $# ))
+	for i in $(seq 0 $(( $# - 1 ))); do
+		j=$(( (k + i) % $# + 1 ))
+		eval "a=\${$j}"
+		case $a in
+		default) arm default$r ;;
+		cling) cling_arm $r ;;
+		fifo) fifo_arm $r ;;
+		before) before_arm $r ;;
 		esac
-	elif [ $((r % 2)) = 1 ]; then
-		arm default$r; cling_arm $r
-	else
-		cling_arm $r; arm default$r
-	fi
+	done
 done

@@ -13,7 +13,7 @@
 # file on an ext2 virtio disk, touches its anon, then makes PASSES passes
 # over both (anon rewritten, file read through a mapping: evicted pages
 # come back as major faults). Swap on zram, MGLRU (the 7.3 default).
-# Arms, interleaved, RUNS runs each: no agent, agent with the round-robin
+# Arms, interleaved (order rotated each run), RUNS runs each: no agent, agent with the round-robin
 # victim, agent with the BPF lottery, the lottery with the seed's inverted
 # anon test (--anon-rule code, "lotbug"); the backend the agent picks
 # (lru_gen in this guest: cold pages of the drawn node), --high 90% --low 80%
@@ -83,8 +83,13 @@ work() {
 }
 
 : > /tmp/r19-runs
+# arms_of RUN: the four arms in run RUN's order, rotated by one each run,
+# so that no arm always runs first (a guest's first run after boot, and
+# each arm's place after the one before it, bias the figures otherwise)
+arms_of() { echo none rr lottery lotbug none rr lottery lotbug | cut -d' ' -f$((($1 - 1) % 4 + 1))-$((($1 - 1) % 4 + 4)); }
 for run in $(seq 1 $RUNS); do
-	for arm in none rr lottery lotbug; do
+	echo "order run=$run: $(arms_of $run)"
+	for arm in $(arms_of $run); do
 		c=$P/$arm-$run; mkdir $c; echo 64M > $c/memory.max
 		AG=
 		case $arm in

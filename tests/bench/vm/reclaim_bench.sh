@@ -5,7 +5,7 @@
 # (--anon-rule code: the inverted anon test, R2), all with the backend the
 # agent picks (lru_gen here: cold pages of the drawn node). Here: dd bs=1M count=$MIB | tail (tail buffers the
 # newline-free stream: anon growth far past the limit, swapped to zram),
-# memory.max 16M, RUNS runs per arm, arms interleaved. The agent runs with
+# memory.max 16M, RUNS runs per arm, arms interleaved, their order rotated each run. The agent runs with
 # the PSI back-off off (--pressure 0): S1 had none, and here the cgroup
 # stalls from the first second, which would keep the agent paused. Its
 # interval is 1 s: limit hits are answered by the hook at once, and on
@@ -75,8 +75,13 @@ stop_agent() {
 	GUARD=$(sed -n 's/.* refault_guard_pauses=\([0-9]*\).*/\1/p' /tmp/ag.log | tail -1)
 }
 
+# arms_of RUN: the four arms in run RUN's order, rotated by one each run,
+# so that no arm always runs first (a guest's first run after boot, and
+# each arm's place after the one before it, bias the figures otherwise)
+arms_of() { echo none rr lottery lotbug none rr lottery lotbug | cut -d' ' -f$((($1 - 1) % 4 + 1))-$((($1 - 1) % 4 + 4)); }
 for run in $(seq 1 $RUNS); do
-	for arm in none rr lottery lotbug; do
+	echo "order run=$run: $(arms_of $run)"
+	for arm in $(arms_of $run); do
 		c=$CG/rb-$arm-$run; mkdir $c; echo 16M > $c/memory.max
 		start_agent $arm /rb-$arm-$run
 		[ -n "$AG" ] && [ $run = 1 ] && echo "$arm: $(head -1 /tmp/ag.log)"

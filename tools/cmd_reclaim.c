@@ -431,8 +431,9 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 
 		if (c->id != e->cgroup_id || c->gone)
 			continue;
+		/* the hook sends drawn nodes only ("no victim" is counted in
+		 * BPF); kept for an older object's records */
 		if (e->reason != NL_LOT_OK) {
-			c->hook_events++;
 			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
 			return;
 		}
@@ -633,9 +634,22 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(ra, &ra->cg[i], now);
 		if (full) {
+			/* every cgroup stands by: nobody needs the scanned/rotated
+			 * figures, and the reclaim tracepoints would cost each of
+			 * the workload's reclaim batches for nothing */
+			bool idle = nl_ra_all_standby(ra);
+
+			if (ra->scan && idle != scan_sess.bpf.paused) {
+				e = nl_bpf_pause(&scan_sess.bpf, idle);
+				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoints detached"
+				       : e ? "acting again: reclaim tracepoints could not all be attached again"
+				       : "acting again: reclaim tracepoints attached again");
+				fflush(stdout);
+			}
 			/* after the ticks, so the collector's time never delays a
 			 * table: the weights use figures one interval old */
-			scan_feed(ra);
+			if (!idle)
+				scan_feed(ra);
 			if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
 				fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
 					" (%s): top/export and --status will not see it\n", prog, strerror(-e));

@@ -396,7 +396,11 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	requeue = tick_full(a, c, now_s);
 	if (c->gone)
 		return false;
-	why = nl_sb_why(c->w.eligible, c->rguard_on, c->stuck, c->wm_bad);
+	/* a pass can stop short while lru_gen waits for its next aging:
+	 * only a memcg still stuck after NL_SB_STUCK_TICKS ticks counts as
+	 * one the agent frees nothing from */
+	c->stuck_ticks = c->stuck ? c->stuck_ticks + 1 : 0;
+	why = nl_sb_why(c->w.eligible, c->rguard_on, c->stuck_ticks >= NL_SB_STUCK_TICKS, c->wm_bad);
 	ch = nl_sb_update(&c->sb, why, now_s, c->usage);
 	if (ch && a->lot)
 		nl_lot_set_quiet(a->lot, c->id, ch > 0);

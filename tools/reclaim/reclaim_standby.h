@@ -24,6 +24,10 @@
  * one forward: a memcg that fills or empties may have changed its mix. */
 #define NL_SB_MOVE_DIV 8
 
+/* Full ticks in a row whose pass stopped without progress before the
+ * agent counts a memcg as one it frees nothing from. */
+#define NL_SB_STUCK_TICKS 3
+
 /* Why the agent cannot help a memcg now (bits; 0: it can). */
 enum nl_sb_why {
 	NL_SB_NO_NODE = 1,	/* no node holds pages the backend would free */

@@ -45,8 +45,9 @@ sync
 CG=/sys/fs/cgroup
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 psi_some() { sed -n 's/^some .*total=\([0-9]*\)/\1/p' "$1"; }
-# cpu_ms PID: the process's CPU time so far, ms (utime + stime, USER_HZ 100)
-cpu_ms() { awk '{ print ($14 + $15) * 10 }' /proc/$1/stat 2>/dev/null || echo 0; }
+# cpu_ms PID: the process's CPU time so far, ms (the scheduler's sum in
+# schedstat: utime + stime are tick samples, skewed by a TCG guest's ticks)
+cpu_ms() { awk '{ print int($1 / 1000000) }' /proc/$1/schedstat 2>/dev/null || echo 0; }
 for n in 0 1 2 3; do echo "node $n: $(awk '/MemTotal/ {print $4, $5}' /sys/devices/system/node/node$n/meminfo), cpus $(cat /sys/devices/system/node/node$n/cpulist)"; done
 echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), no mempolicy, no cpuset"
 echo "build load: $ITER x (read ${HOT_MIB} MiB of headers in 8 files, then the next 2 MiB of a $((2 * ITER)) MiB source stream), ext4 virtio disk, memory.max 16M"

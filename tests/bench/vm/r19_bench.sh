@@ -36,6 +36,8 @@
 . /nl/lib.sh
 nl_need_numalens
 RUNS=${RUNS:-5}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
+# the agents' watermarks (WM="--high 80% --low 60%" to reclaim further ahead)
+WM=${WM:---high 90% --low 80%}
 # THP "madvise": with "always" (this guest's default) khugepaged collapses
 # the read-only file mappings into huge pages that nobody maps until the
 # next pass, so the mapped page cache standing in for S0's headers turns
@@ -52,7 +54,7 @@ P=/sys/fs/cgroup/r19
 mkdir $P && echo +memory > $P/cgroup.subtree_control || nl_fail "cannot create $P"
 AGCG=/sys/fs/cgroup/r19ag; mkdir $AGCG || nl_fail "cannot create $AGCG"
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
-echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), THP $(cat /sys/kernel/mm/transparent_hugepage/enabled), memory.max 64M, passes $PASSES"
+echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), THP $(cat /sys/kernel/mm/transparent_hugepage/enabled), memory.max 64M, passes $PASSES, agents $WM"
 echo "layout MiB file N0..3: $FILE_MIB; anon N0..3: $ANON_MIB"
 
 VS=/tmp/r19-vs.jsonl
@@ -100,7 +102,7 @@ for run in $(seq 1 $RUNS); do
 			# the task that calls it, so its pages show there
 			mkdir $AGCG/$arm-$run
 			sh -c "echo \$\$ > $AGCG/$arm-$run/cgroup.procs; exec $NUMALENS reclaim $V \
-				--step 256 --pressure 0 --high 90% --low 80% -i 1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
+				--step 256 --pressure 0 $WM -i 1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
 			# ticking (its state published) before the workload starts:
 			# the collector start takes seconds under TCG
 			i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do

@@ -92,7 +92,7 @@ static const char rc_doc[] =
 	"When the agent cannot help a cgroup (no node holds pages its backend "
 	"would free, what it evicts comes back, or its passes free nothing), it "
 	"stands by: the hook only counts that cgroup's limit events, it is looked "
-	"at again when its usage moves or every 4 s, and with every cgroup standing "
+	"at again when its usage moves or every 2 s, and with every cgroup standing "
 	"by the reclaim tracepoints are detached (status line 'standby:').\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
 	"the agent publishes its state in " NL_RECLAIM_RUN_DIR "/PID.json (and "

@@ -59,7 +59,7 @@ static void test_full_due(void **state)
 	nl_sb_update(&s, NL_SB_NO_NODE, 10.0, 15 * MiB);
 	/* a busy memcg at its limit: usage wobbles, no full look */
 	assert_false(nl_sb_full_due(&s, 11.0, 15 * MiB + MiB, 16 * MiB));
-	assert_false(nl_sb_full_due(&s, 13.9, 14 * MiB, 16 * MiB));
+	assert_false(nl_sb_full_due(&s, 11.9, 14 * MiB, 16 * MiB));
 	/* a memcg that empties or fills: at once */
 	assert_true(nl_sb_full_due(&s, 11.0, 12 * MiB, 16 * MiB));
 	/* every NL_SB_FULL_EVERY_S anyway */

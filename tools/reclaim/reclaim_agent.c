@@ -396,11 +396,15 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	requeue = tick_full(a, c, now_s);
 	if (c->gone)
 		return false;
-	/* a pass can stop short while lru_gen waits for its next aging:
-	 * only a memcg still stuck after NL_SB_STUCK_TICKS ticks counts as
-	 * one the agent frees nothing from */
+	/* a pass can stop short while lru_gen waits for its next aging, and
+	 * a node's mapped share of its page cache can swing across the 50%
+	 * lru_gen asks for within a second (a workload that maps its files
+	 * pass by pass): only a state that held for NL_SB_TICKS full ticks in
+	 * a row counts, or the agent would miss the moments it can act */
 	c->stuck_ticks = c->stuck ? c->stuck_ticks + 1 : 0;
-	why = nl_sb_why(c->w.eligible, c->rguard_on, c->stuck_ticks >= NL_SB_STUCK_TICKS, c->wm_bad);
+	c->nonode_ticks = c->w.eligible ? 0 : c->nonode_ticks + 1;
+	why = nl_sb_why(c->nonode_ticks >= NL_SB_TICKS ? 0 : ~0ull, c->rguard_on,
+			c->stuck_ticks >= NL_SB_TICKS, c->wm_bad);
 	ch = nl_sb_update(&c->sb, why, now_s, c->usage);
 	if (ch && a->lot)
 		nl_lot_set_quiet(a->lot, c->id, ch > 0);

@@ -18,15 +18,16 @@
 
 /* Longest time between two full looks (numa_stat, weights) at a memcg
  * the agent stands by for, seconds. */
-#define NL_SB_FULL_EVERY_S 4.0
+#define NL_SB_FULL_EVERY_S 2.0
 /* A usage move of more than 1/NL_SB_MOVE_DIV of the reference (high
  * watermark, else the limit) since the last full look brings the next
  * one forward: a memcg that fills or empties may have changed its mix. */
 #define NL_SB_MOVE_DIV 8
 
-/* Full ticks in a row whose pass stopped without progress before the
- * agent counts a memcg as one it frees nothing from. */
-#define NL_SB_STUCK_TICKS 3
+/* Full ticks in a row that found no eligible node, or whose pass stopped
+ * without progress, before the agent counts a memcg as one it cannot help
+ * (a single look can catch a passing state). */
+#define NL_SB_TICKS 3
 
 /* Why the agent cannot help a memcg now (bits; 0: it can). */
 enum nl_sb_why {

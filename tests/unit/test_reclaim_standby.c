@@ -28,6 +28,30 @@ static void test_why(void **state)
 			    "no node holds pages the backend would free, its last pass freed nothing");
 }
 
+/* No eligible node, or a pass without progress, counts only after
+ * NL_SB_TICKS full ticks in a row: in the 2011 run's shape eligibility
+ * comes and goes within seconds, and an agent standing by at the first
+ * miss freed nothing there. The guard counts at once. */
+static void test_observe(void **state)
+{
+	struct nl_standby s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	for (int i = 1; i < NL_SB_TICKS; i++)
+		assert_int_equal(nl_sb_observe(&s, 0, false, false, false), 0);
+	assert_int_equal(nl_sb_observe(&s, 0, false, false, false), NL_SB_NO_NODE);
+	/* one tick with a node breaks the streak */
+	assert_int_equal(nl_sb_observe(&s, 0x2, false, false, false), 0);
+	assert_int_equal(nl_sb_observe(&s, 0, false, false, false), 0);
+	memset(&s, 0, sizeof(s));
+	for (int i = 1; i < NL_SB_TICKS; i++)
+		assert_int_equal(nl_sb_observe(&s, 0x1, false, true, false), 0);
+	assert_int_equal(nl_sb_observe(&s, 0x1, false, true, false), NL_SB_NO_PROGRESS);
+	assert_int_equal(nl_sb_observe(&s, 0x1, false, false, false), 0);
+	assert_int_equal(nl_sb_observe(&s, 0x1, true, false, false), NL_SB_COMES_BACK);
+}
+
 /* On and off with their transitions, enters counted, time summed. */
 static void test_update(void **state)
 {
@@ -73,6 +97,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_why),
+		cmocka_unit_test(test_observe),
 		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_full_due),
 	};

@@ -401,10 +401,7 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	 * lru_gen asks for within a second (a workload that maps its files
 	 * pass by pass): only a state that held for NL_SB_TICKS full ticks in
 	 * a row counts, or the agent would miss the moments it can act */
-	c->stuck_ticks = c->stuck ? c->stuck_ticks + 1 : 0;
-	c->nonode_ticks = c->w.eligible ? 0 : c->nonode_ticks + 1;
-	why = nl_sb_why(c->nonode_ticks >= NL_SB_TICKS ? 0 : ~0ull, c->rguard_on,
-			c->stuck_ticks >= NL_SB_TICKS, c->wm_bad);
+	why = nl_sb_observe(&c->sb, c->w.eligible, c->rguard_on, c->stuck, c->wm_bad);
 	ch = nl_sb_update(&c->sb, why, now_s, c->usage);
 	if (ch && a->lot)
 		nl_lot_set_quiet(a->lot, c->id, ch > 0);

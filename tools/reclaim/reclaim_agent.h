@@ -88,8 +88,6 @@ struct nl_ra_cg {
 	uint64_t hook_guarded;	/* limit events left to the kernel by the guard */
 	bool stuck;		/* last pass stopped on no progress */
 	struct nl_standby sb;	/* the agent cannot help it now: out of its way */
-	uint32_t stuck_ticks;	/* full ticks in a row that ended stuck */
-	uint32_t nonode_ticks;	/* full ticks in a row with no eligible node */
 	bool noswap_told;	/* "no swap for anon" logged */
 	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */
 	/* agent accounting (R18) */

@@ -10,6 +10,13 @@ uint32_t nl_sb_why(uint64_t eligible, bool guard_on, bool stuck, bool wm_bad)
 	       (stuck ? NL_SB_NO_PROGRESS : 0) | (wm_bad ? NL_SB_NO_WATERMARKS : 0);
 }
 
+uint32_t nl_sb_observe(struct nl_standby *s, uint64_t eligible, bool guard_on, bool stuck, bool wm_bad)
+{
+	s->nonode_ticks = eligible ? 0 : s->nonode_ticks + 1;
+	s->stuck_ticks = stuck ? s->stuck_ticks + 1 : 0;
+	return nl_sb_why(s->nonode_ticks >= NL_SB_TICKS ? 0 : ~0ull, guard_on, s->stuck_ticks >= NL_SB_TICKS, wm_bad);
+}
+
 int nl_sb_update(struct nl_standby *s, uint32_t why, double now_s, uint64_t usage)
 {
 	bool was = s->on;

@@ -47,12 +47,21 @@ struct nl_standby {
 	uint64_t enters;	/* times it went on */
 	uint64_t skipped;	/* ticks that read only memory.current */
 	double total_s;		/* time on, ended spells */
+	uint32_t nonode_ticks;	/* full ticks in a row with no eligible node */
+	uint32_t stuck_ticks;	/* full ticks in a row that ended stuck */
 };
 
 /* The bits of enum nl_sb_why that hold, from the memcg's state after a
  * full tick: @eligible (the weights' eligible-node mask), @guard_on,
  * @stuck (last pass stopped without progress), @wm_bad. */
 uint32_t nl_sb_why(uint64_t eligible, bool guard_on, bool stuck, bool wm_bad);
+
+/* The reasons that hold after a full tick, with the streak rule: no
+ * eligible node (@eligible 0) and a pass that stopped without progress
+ * (@stuck) count only once they held for NL_SB_TICKS full ticks in a row
+ * (counted in @s); the refault guard (@guard_on) and unresolvable
+ * watermarks (@wm_bad) at once. */
+uint32_t nl_sb_observe(struct nl_standby *s, uint64_t eligible, bool guard_on, bool stuck, bool wm_bad);
 
 /* After a full look at @now_s (usage @usage bytes): on when @why != 0.
  * Returns 1 when it went on, -1 when it went off, 0 unchanged. */

@@ -402,6 +402,10 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	 * pass by pass): only a state that held for NL_SB_TICKS full ticks in
 	 * a row counts, or the agent would miss the moments it can act */
 	why = nl_sb_observe(&c->sb, c->w.eligible, c->rguard_on, c->stuck, c->wm_bad);
+	/* a dry run is there to show the decisions and the figures behind
+	 * them (scan source included): it never stands by */
+	if (a->cfg.dry_run)
+		why = 0;
 	ch = nl_sb_update(&c->sb, why, now_s, c->usage);
 	if (ch && a->lot)
 		nl_lot_set_quiet(a->lot, c->id, ch > 0);

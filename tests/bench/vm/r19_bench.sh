@@ -36,7 +36,8 @@
 . /nl/lib.sh
 nl_need_numalens
 RUNS=${RUNS:-5}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
-# the agents' watermarks (WM="--high 80% --low 60%" to reclaim further ahead)
+# the agents' watermarks (edit here, e.g. "--high 80% --low 60%" to reclaim
+# further ahead: the guest gets no environment from the host)
 WM=${WM:---high 90% --low 80%}
 # THP "madvise": with "always" (this guest's default) khugepaged collapses
 # the read-only file mappings into huge pages that nobody maps until the

@@ -4,9 +4,10 @@
  * reason when there are none, tables published whole): one
  * draw over a memcg's published ticket table with bpf_get_prandom_u32().
  *  - lot_limit_begin: on mm_vmscan_memcg_reclaim_begin (a memcg hit its
- *    limit) draws for that memcg and sends the decision to user space
+ *    limit) draws for that memcg and sends a drawn node to user space
  *    through lot_events; the agent, woken by the ring buffer, reclaims
- *    from the drawn node at once. The agent's own memory.reclaim enters
+ *    from it at once. "No victim" is only counted, and a memcg the agent
+ *    stands by for (its slot's quiet flag) gets no draw at all. The agent's own memory.reclaim enters
  *    the same tracepoint: those entries (its tgid) draw nothing.
  *  - lot_draw: SEC("syscall"), run by the agent with BPF_PROG_RUN for its
  *    background passes, so both paths draw through the same code.
@@ -227,6 +228,21 @@ int lot_limit_begin(u64 *ctx)
 	if (idx < 0)
 		return 0;	/* not a memcg we manage: nothing to say */
 	{
+		/* the agent stands by for this memcg (it cannot help it now):
+		 * count the event and leave the limit reclaim to the kernel,
+		 * without a draw, a tracked run or a wakeup */
+		u32 slot = (u32)idx;
+		struct nl_lot_slot *s = bpf_map_lookup_elem(&lot_tables, &slot);
+
+		if (s && NL_LOT_READ_ONCE(s->quiet)) {
+			struct nl_lot_limit_state *st = bpf_map_lookup_elem(&lot_limit_state, &slot);
+
+			if (st)
+				__sync_fetch_and_add(&st->quiet_events, 1);
+			return 0;
+		}
+	}
+	{
 		u32 tid = (u32)bpf_get_current_pid_tgid(), slot = (u32)idx;
 		struct nl_lot_limit_state *st = bpf_map_lookup_elem(&lot_limit_state, &slot);
 
@@ -241,7 +257,11 @@ int lot_limit_begin(u64 *ctx)
 		}
 	}
 	nid = lot_draw_idx(idx, NL_LOT_SRC_LIMIT, &reason);
-	lot_emit(cgid, nid, reason, NL_LOT_SRC_LIMIT);
+	/* "no victim" is counted in lot_counts (the agent reads it there):
+	 * a record would wake the agent for nothing to do, on every limit
+	 * hit of a memcg it cannot help */
+	if (nid >= 0)
+		lot_emit(cgid, nid, reason, NL_LOT_SRC_LIMIT);
 	return 0;
 }
 

@@ -89,6 +89,11 @@ static const char rc_doc[] =
 	"with -v as 'hook draw=ID ...', "
 	"counted in the status 'hook:' line; the latency from the event to the "
 	"step, p50/p99, is printed at exit).\n\n"
+	"When the agent cannot help a cgroup (no node holds pages its backend "
+	"would free, what it evicts comes back, or its passes free nothing), it "
+	"stands by: the hook only counts that cgroup's limit events, it is looked "
+	"at again when its usage moves or every 2 s, and with every cgroup standing "
+	"by the reclaim tracepoints are detached (status line 'standby:').\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
 	"the agent publishes its state in " NL_RECLAIM_RUN_DIR "/PID.json (and "
 	"PID.status), one pair per agent, replaced atomically: `numalens top` shows "
@@ -431,8 +436,9 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 
 		if (c->id != e->cgroup_id || c->gone)
 			continue;
+		/* the hook sends drawn nodes only ("no victim" is counted in
+		 * BPF); kept for an older object's records */
 		if (e->reason != NL_LOT_OK) {
-			c->hook_events++;
 			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
 			return;
 		}
@@ -633,9 +639,22 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(ra, &ra->cg[i], now);
 		if (full) {
+			/* every cgroup stands by: nobody needs the scanned/rotated
+			 * figures, and the reclaim tracepoints would cost each of
+			 * the workload's reclaim batches for nothing */
+			bool idle = nl_ra_all_standby(ra);
+
+			if (ra->scan && idle != scan_sess.bpf.paused) {
+				e = nl_bpf_pause(&scan_sess.bpf, idle);
+				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoints detached"
+				       : e ? "acting again: reclaim tracepoints could not all be attached again"
+				       : "acting again: reclaim tracepoints attached again");
+				fflush(stdout);
+			}
 			/* after the ticks, so the collector's time never delays a
 			 * table: the weights use figures one interval old */
-			scan_feed(ra);
+			if (!idle)
+				scan_feed(ra);
 			if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
 				fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
 					" (%s): top/export and --status will not see it\n", prog, strerror(-e));

@@ -99,7 +99,10 @@ struct nl_lot_table {
 struct nl_lot_slot {
 	u64 cgroup_id;		/* 0: free slot */
 	u32 seq;
-	u32 pad;
+	u32 quiet;		/* set by user space while the agent stands by
+				 * for this memcg (it cannot help it now): a limit
+				 * event is only counted (quiet_events), no draw,
+				 * no ring buffer record, no agent wakeup */
 	struct nl_lot_table t[2];
 };
 
@@ -121,6 +124,7 @@ struct nl_lot_event {
 struct nl_lot_limit_state {
 	__s64 inflight;		/* can dip below 0 for runs begun before the load */
 	u64 reclaimed;		/* pages, from mm_vmscan_memcg_reclaim_end */
+	u64 quiet_events;	/* limit events while the slot was quiet */
 };
 
 /* Per-slot "no victim" counters (lot_counts, per-CPU). */

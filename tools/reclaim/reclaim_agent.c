@@ -374,7 +374,54 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 	return (long)freed;
 }
 
+static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
+
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
+{
+	uint64_t u;
+	uint32_t why;
+	bool requeue;
+	int ch;
+
+	if (c->gone)
+		return false;
+	/* standing by: one small read unless a full look is due (the refault
+	 * guard keeps its own clock, so it always gets the full tick) */
+	if (c->sb.on && !c->rguard_on && !nl_rcg_usage(c->dir, a->cfg.v1, &u) &&
+	    !nl_sb_full_due(&c->sb, now_s, u, c->wm.high ? c->wm.high : c->limit)) {
+		c->usage = u;
+		c->sb.skipped++;
+		return false;
+	}
+	requeue = tick_full(a, c, now_s);
+	if (c->gone)
+		return false;
+	/* a pass can stop short while lru_gen waits for its next aging, and
+	 * a node's mapped share of its page cache can swing across the 50%
+	 * lru_gen asks for within a second (a workload that maps its files
+	 * pass by pass): only a state that held for NL_SB_TICKS full ticks in
+	 * a row counts, or the agent would miss the moments it can act */
+	why = nl_sb_observe(&c->sb, c->w.eligible, c->rguard_on, c->stuck, c->wm_bad);
+	/* a dry run is there to show the decisions and the figures behind
+	 * them (scan source included): it never stands by */
+	if (a->cfg.dry_run)
+		why = 0;
+	ch = nl_sb_update(&c->sb, why, now_s, c->usage);
+	if (ch && a->lot)
+		nl_lot_set_quiet(a->lot, c->id, ch > 0);
+	if (ch > 0) {
+		char b[256];
+
+		logf_(a, c, "standing by: %s; its limit reclaim is left to the kernel (hook quiet, "
+		      "figures read again when usage moves or every %.0f s)", nl_sb_why_str(why, b, sizeof(b)),
+		      NL_SB_FULL_EVERY_S);
+	} else if (ch < 0) {
+		logf_(a, c, "acting again after %.1f s standing by", now_s - c->sb.since_s);
+	}
+	return requeue;
+}
+
+static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 {
 	uint64_t step_max = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, psi_us;
 	bool was = c->wm.active, requeue = false;
@@ -636,12 +683,27 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	return freed;
 }
 
+bool nl_ra_all_standby(const struct nl_ra *a)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->nr_cg; i++) {
+		if (a->cg[i].gone)
+			continue;
+		if (!a->cg[i].sb.on)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
 bool nl_ra_watch(const struct nl_ra *a)
 {
 	for (int i = 0; i < a->nr_cg; i++) {
 		const struct nl_ra_cg *c = &a->cg[i];
 
-		if (!c->gone && !c->wm_bad && c->wm.high && c->usage > c->wm.low / 2)
+		/* standing by: the interval's tick is soon enough */
+		if (!c->gone && !c->wm_bad && c->wm.high && !c->sb.on && c->usage > c->wm.low / 2)
 			return true;
 	}
 	return false;
@@ -660,7 +722,7 @@ bool nl_ra_over_high(struct nl_ra *a)
 		 * enough. Re-running the tick every 50 ms for nothing took
 		 * CPU from the workload: an idle agent raised the build-like
 		 * load's PSI stall 3-10x under TCG. */
-		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck || c->novictim_said ||
+		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck || c->novictim_said || c->sb.on ||
 		    nl_rcg_usage(c->dir, a->cfg.v1, &u))
 			continue;
 		if (u > c->wm.high)

@@ -18,6 +18,7 @@
 #include "reclaim_cg.h"
 #include "reclaim_lot.h"
 #include "reclaim_scan.h"
+#include "reclaim_standby.h"
 #include "reclaim_wm.h"
 
 #define NL_RA_MAX_CG NL_LOT_MAX_CG
@@ -86,6 +87,7 @@ struct nl_ra_cg {
 	bool rf_have;
 	uint64_t hook_guarded;	/* limit events left to the kernel by the guard */
 	bool stuck;		/* last pass stopped on no progress */
+	struct nl_standby sb;	/* the agent cannot help it now: out of its way */
 	bool noswap_told;	/* "no swap for anon" logged */
 	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */
 	/* agent accounting (R18) */
@@ -155,8 +157,10 @@ int nl_ra_add(struct nl_ra *a, const char *rel);
 int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c);
 
 /* One tick for @c at @now_s: refresh, watermark check, and if active one
- * bounded pass. Returns true when a full pass ended with usage still above
- * low (the caller re-queues at once). */
+ * bounded pass; then whether the agent stands by for @c (reclaim_standby.h:
+ * its hook quiet, and while it stays so, a tick reads only memory.current
+ * until a full look is due). Returns true when a full pass ended with
+ * usage still above low (the caller re-queues at once). */
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
 
 /*
@@ -172,6 +176,10 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
  */
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events);
+
+/* True when every managed cgroup that is still there stands by (none
+ * managed: false): the scanned/rotated figures are needed by nobody. */
+bool nl_ra_all_standby(const struct nl_ra *a);
 
 /* True when a managed cgroup is close enough to its high watermark to be
  * watched between intervals (its usage at the last tick was above half of

@@ -96,9 +96,21 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		a->cfg.v1 ? "memory.failcnt" : "memory.events.max",
 		c->events_max, c->events_max - c->events_max0,
 		c->psi.backoffs, c->rguard.trips, c->hook_guarded, c->psi_ok ? "" : " (no PSI for this cgroup)");
-	fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
-		" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events,
-		c->hook_steps, c->hook_pages, c->hook_on_pages, c->hook_overlap_pages);
+	{
+		/* events the hook drew no node for are counted in BPF only */
+		uint64_t nv = 0, quiet = 0;
+
+		for (int r = 1; r < NL_LOT_NR_REASONS; r++)
+			nv += k.novictim[NL_LOT_SRC_LIMIT][r];
+		if (a->lot)
+			nl_lot_quiet_events(a->lot, c->id, &quiet);
+		fprintf(f, "standby: %s enters=%" PRIu64 " seconds=%.1f light_ticks=%" PRIu64
+			" limit_events_left_to_kernel=%" PRIu64 "\n", c->sb.on ? "on" : "off", c->sb.enters,
+			nl_sb_seconds(&c->sb, nl_ra_now()), c->sb.skipped, quiet);
+		fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
+			" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events + nv,
+			c->hook_steps, c->hook_pages, c->hook_on_pages, c->hook_overlap_pages);
+	}
 	fprintf(f, " clean_steps=%" PRIu64 " clean_pages=%" PRIu64 " clean_on_drawn_node_pages=%" PRIu64,
 		c->hook_clean_steps, c->hook_clean_pages, c->hook_clean_on_pages);
 	if (c->hook_steps)

@@ -190,8 +190,10 @@ static int attach_all(struct nl_bpf *b, struct bpf_object *obj)
 			add_missing(b, "%s: attach failed (%s)", bpf_program__name(p), strerror(errno));
 			continue;
 		}
-		if (b->nr_links < (int)(sizeof(b->links) / sizeof(b->links[0])))
+		if (b->nr_links < (int)(sizeof(b->links) / sizeof(b->links[0]))) {
+			b->link_progs[b->nr_links] = p;
 			b->links[b->nr_links++] = l;
+		}
 		else
 			bpf_link__destroy(l);
 	}
@@ -737,6 +739,24 @@ void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS])
 		add_drops(b, b->migrate->maps.drops, drops);
 	if (b->vmscan)
 		add_drops(b, b->vmscan->maps.drops, drops);
+}
+
+int nl_bpf_pause(struct nl_bpf *b, bool pause)
+{
+	int e = 0;
+
+	if (pause == b->paused)
+		return 0;
+	for (int i = 0; i < b->nr_links; i++) {
+		if (pause) {
+			bpf_link__destroy(b->links[i]);
+			b->links[i] = NULL;
+		} else if (!b->links[i] && !(b->links[i] = bpf_program__attach(b->link_progs[i])) && !e) {
+			e = -errno;
+		}
+	}
+	b->paused = pause;
+	return e;
 }
 
 void nl_bpf_close(struct nl_bpf *b)

@@ -58,7 +58,9 @@ struct nl_bpf {
 	struct nl_vmscan *vmscan;	/* reclaim figures (vmscan.bpf.c) */
 	struct nl_exit_names *exit_names;	/* names of exited processes (sched) */
 	struct bpf_link *links[32];
+	struct bpf_program *link_progs[32];	/* what links[i] runs */
 	int nr_links;
+	bool paused;		/* links detached by nl_bpf_pause() */
 	bool have_sched, have_alloc, have_alloc_class, have_migrate;
 	bool have_vmscan;
 	bool alloc_page_flags;	/* the alloc programs read node and zone from
@@ -140,5 +142,11 @@ void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS])
 
 /* Detach and free everything. Safe on a zeroed or partly opened struct. */
 void nl_bpf_close(struct nl_bpf *b);
+
+/* Detach every program nl_bpf_open() attached (@pause), so the hooked
+ * events cost nothing while nobody needs their figures, or attach them
+ * again; the maps and their contents stay. 0, or the -errno of the first
+ * program that would not attach again (the others are attached). */
+int nl_bpf_pause(struct nl_bpf *b, bool pause);
 
 #endif

@@ -331,3 +331,29 @@ int nl_lot_limit_state(struct nl_lot_bpf *l, uint64_t cgid, int64_t *inflight, u
 	*reclaimed = st.reclaimed;
 	return 0;
 }
+
+int nl_lot_set_quiet(struct nl_lot_bpf *l, uint64_t cgid, bool on)
+{
+	int s = slot_of(l, cgid);
+
+	if (s < 0)
+		return s;
+	__atomic_store_n(&l->slots[s].quiet, on ? 1u : 0u, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int nl_lot_quiet_events(struct nl_lot_bpf *l, uint64_t cgid, uint64_t *n)
+{
+	struct nl_lot_limit_state st;
+	int s = slot_of(l, cgid);
+	uint32_t k;
+
+	*n = 0;
+	if (s < 0)
+		return s;
+	k = (uint32_t)s;
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.lot_limit_state), &k, &st))
+		return -errno;
+	*n = st.quiet_events;
+	return 0;
+}

@@ -63,6 +63,15 @@ int nl_lot_poll(struct nl_lot_bpf *l, int timeout_ms,
  * pages reclaimed so far. 0, or -ENOENT (not managed, or no end hook). */
 int nl_lot_limit_state(struct nl_lot_bpf *l, uint64_t cgid, int64_t *inflight, uint64_t *reclaimed);
 
+/* Stand by for @cgid (@on) or act again: while its slot is quiet the
+ * limit hook only counts the memcg's limit events (no draw, no record, no
+ * wakeup). 0 or -ENOENT. */
+int nl_lot_set_quiet(struct nl_lot_bpf *l, uint64_t cgid, bool on);
+
+/* Limit events of @cgid the hook only counted because its slot was quiet,
+ * into *@n. 0 or -ENOENT / -errno. */
+int nl_lot_quiet_events(struct nl_lot_bpf *l, uint64_t cgid, uint64_t *n);
+
 /* Detach and free; NULL is fine. */
 void nl_lot_close(struct nl_lot_bpf *l);
 

@@ -13,7 +13,7 @@
 # file on an ext2 virtio disk, touches its anon, then makes PASSES passes
 # over both (anon rewritten, file read through a mapping: evicted pages
 # come back as major faults). Swap on zram, MGLRU (the 7.3 default).
-# Arms, interleaved, RUNS runs each: no agent, agent with the round-robin
+# Arms, interleaved (order rotated each run), RUNS runs each: no agent, agent with the round-robin
 # victim, agent with the BPF lottery, the lottery with the seed's inverted
 # anon test (--anon-rule code, "lotbug"); the backend the agent picks
 # (lru_gen in this guest: cold pages of the drawn node), --high 90% --low 80%
@@ -36,6 +36,9 @@
 . /nl/lib.sh
 nl_need_numalens
 RUNS=${RUNS:-5}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
+# the agents' watermarks (edit here, e.g. "--high 80% --low 60%" to reclaim
+# further ahead: the guest gets no environment from the host)
+WM=${WM:---high 90% --low 80%}
 # THP "madvise": with "always" (this guest's default) khugepaged collapses
 # the read-only file mappings into huge pages that nobody maps until the
 # next pass, so the mapped page cache standing in for S0's headers turns
@@ -52,7 +55,7 @@ P=/sys/fs/cgroup/r19
 mkdir $P && echo +memory > $P/cgroup.subtree_control || nl_fail "cannot create $P"
 AGCG=/sys/fs/cgroup/r19ag; mkdir $AGCG || nl_fail "cannot create $AGCG"
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
-echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), THP $(cat /sys/kernel/mm/transparent_hugepage/enabled), memory.max 64M, passes $PASSES"
+echo "lru_gen $(cat /sys/kernel/mm/lru_gen/enabled), swappiness $(cat /proc/sys/vm/swappiness), THP $(cat /sys/kernel/mm/transparent_hugepage/enabled), memory.max 64M, passes $PASSES, agents $WM"
 echo "layout MiB file N0..3: $FILE_MIB; anon N0..3: $ANON_MIB"
 
 VS=/tmp/r19-vs.jsonl
@@ -83,8 +86,13 @@ work() {
 }
 
 : > /tmp/r19-runs
+# arms_of RUN: the four arms in run RUN's order, rotated by one each run,
+# so that no arm always runs first (a guest's first run after boot, and
+# each arm's place after the one before it, bias the figures otherwise)
+arms_of() { echo none rr lottery lotbug none rr lottery lotbug | cut -d' ' -f$((($1 - 1) % 4 + 1))-$((($1 - 1) % 4 + 4)); }
 for run in $(seq 1 $RUNS); do
-	for arm in none rr lottery lotbug; do
+	echo "order run=$run: $(arms_of $run)"
+	for arm in $(arms_of $run); do
 		c=$P/$arm-$run; mkdir $c; echo 64M > $c/memory.max
 		AG=
 		case $arm in
@@ -95,7 +103,7 @@ for run in $(seq 1 $RUNS); do
 			# the task that calls it, so its pages show there
 			mkdir $AGCG/$arm-$run
 			sh -c "echo \$\$ > $AGCG/$arm-$run/cgroup.procs; exec $NUMALENS reclaim $V \
-				--step 256 --pressure 0 --high 90% --low 80% -i 1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
+				--step 256 --pressure 0 $WM -i 1 /r19/$arm-$run" > /tmp/r19-ag.log 2>&1 & AG=$!
 			# ticking (its state published) before the workload starts:
 			# the collector start takes seconds under TCG
 			i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do

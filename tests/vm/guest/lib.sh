@@ -216,6 +216,25 @@ nl_memcg_settle() {
 	echo "nl_memcg_settle: $1 statistics still changing after $i tries"
 }
 
+# nl_anon_settle CGDIR NODE:MIB...: wait (0.2 s steps, at most 60 s) until
+# CGDIR's memory.numa_stat shows at least 98% of MIB MiB of anon on each
+# NODE: what the workloads hold reaches the file only at the kernel's
+# periodic stats flush (about 2 s). Fails with what it saw.
+nl_anon_settle() {
+	local cg=$1 i=0 short; shift
+	while :; do
+		short=$(awk -v want="$*" '$1 == "anon" {
+			n = split(want, w, " ")
+			for (k = 1; k <= n; k++) { split(w[k], a, ":"); got = 0
+				for (i = 2; i <= NF; i++) if (index($i, "N" a[1] "=") == 1) got = substr($i, length(a[1]) + 3) / 1048576
+				if (got < a[2] * 0.98) printf "node %s %.1f of %s MiB; ", a[1], got, a[2] } }' "$cg/memory.numa_stat")
+		[ -z "$short" ] && return 0
+		i=$((i + 1))
+		[ $i -le 300 ] || nl_fail "memory.numa_stat of $cg after 60 s: $short"
+		sleep 0.2
+	done
+}
+
 # nl_export_served URL OUT PID: wait (0.5 s steps, at most 2 min) until
 # numalens export (PID; its stderr in /tmp/export.err) serves URL, saved
 # to OUT; fail the test when it exits or never serves.

@@ -227,7 +227,9 @@ nl_anon_settle() {
 			n = split(want, w, " ")
 			for (k = 1; k <= n; k++) { split(w[k], a, ":"); got = 0
 				for (i = 2; i <= NF; i++) if (index($i, "N" a[1] "=") == 1) got = substr($i, length(a[1]) + 3) / 1048576
-				if (got < a[2] * 0.98) printf "node %s %.1f of %s MiB; ", a[1], got, a[2] } }' "$cg/memory.numa_stat")
+				if (got < a[2] * 0.98) printf "node %s %.1f of %s MiB; ", a[1], got, a[2] }
+			seen = 1 }
+			END { if (!seen) printf "no anon line" }' "$cg/memory.numa_stat" 2>&1)
 		[ -z "$short" ] && return 0
 		i=$((i + 1))
 		[ $i -le 300 ] || nl_fail "memory.numa_stat of $cg after 60 s: $short"

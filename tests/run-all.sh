@@ -186,17 +186,26 @@ bg_vm=0
 case " $layers" in
 *" vm") [ "$layers" != vm ] && [ "${NL_TEST_SERIAL:-0}" != 1 ] && [ -f tests/vm/run.sh ] && bg_vm=1;;
 esac
+# layer_times: "name seconds" of each layer's wall time, printed at the end
+# (the VM layer's from its start, beside the others when in the background).
+layer_times=()
+since() { local t=$(( ($(date +%s%N) - $1) / 100000000 )); echo "$((t / 10)).$((t % 10))"; }
+vm_t0=$(date +%s%N)
 if [ $bg_vm = 1 ]; then
 	vm_start
 	trap '[ -n "${VM_PID:-}" ] && kill $VM_PID 2>/dev/null' EXIT
 fi
 for l in $layers; do
+	t0=$(date +%s%N)
+	[ $l = vm ] && [ $bg_vm = 0 ] && vm_t0=$t0
 	case $l in
 	unit) run_layers; run_unit; run_asan;;
 	asan) run_asan;; live) run_live;;
 	vm) if [ $bg_vm = 1 ]; then vm_finish; else run_vm; fi;;
 	esac
+	if [ $l = vm ]; then layer_times+=("vm $(since "$vm_t0")s"); else layer_times+=("$l $(since "$t0")s"); fi
 done
+printf 'layer wall times: %s\n' "$(IFS=,; echo "${layer_times[*]}" | sed 's/,/, /g')"
 if [ $fail -gt 0 ]; then
 	printf '\nfailed:\n'; printf '  %s\n' "${failed_names[@]}"
 fi

@@ -112,6 +112,9 @@ wait_until() {
 	done
 }
 
+# is_comm PID NAME: true once PID runs NAME (its exec done).
+is_comm() { [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ]; }
+
 # lines_ge FILE N: true when FILE has at least N lines
 lines_ge() { [ "$(wc -l < "$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/common.bash"
 cleanup_hook() { [ -n "${SLP:-}" ] && kill "$SLP" 2>/dev/null && wait "$SLP" 2>/dev/null; }
 sleep 600 & SLP=$!
-sleep 0.2
+wait_until 30 is_comm $SLP sleep || fail "the sleeper did not exec sleep within 30 s (comm: $(cat /proc/$SLP/comm 2>/dev/null))"
 got=$(awk '{print $2}' /proc/$SLP/statm)
 "$NL" top --json -n 2 -d 0.5 --rss-procs 1 -p $SLP > "$TMP/j" 2> "$TMP/j.err" || fail "top --json -p exited $?: $(cat "$TMP/j.err")"
 tail -1 "$TMP/j" > "$TMP/last.json"

@@ -57,7 +57,7 @@ grep -q "\.\.\.#$id1" "$TMP/vs.txt" && grep -q "\.\.\.#$id2" "$TMP/vs.txt" ||
 note "vmscan --all -c /<long parent>: both children listed"
 # a process in a cgroup whose path is over 255 bytes: named, with its cgroup
 sh -c "echo \$\$ > '$root/$D/x2/cgroup.procs' && exec sleep 60" & SLP=$!
-sleep 0.3
+wait_until 30 is_comm $SLP sleep || fail "the sleeper in x2 did not exec sleep within 30 s (comm: $(cat /proc/$SLP/comm 2>/dev/null))"
 "$NL" top --json -n 1 -d 0.3 -p $SLP > "$TMP/p.json" || fail "top -p exited $?"
 comm=$("$JQ" "$TMP/p.json" "processes[pid=$SLP].comm")
 pcg=$("$JQ" "$TMP/p.json" "processes[pid=$SLP].cgroup")

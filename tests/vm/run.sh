@@ -265,6 +265,7 @@ run_one() {
 		else why="guest ended without a result (qemu exit $rc: $(tail -1 "$LOGS/$name.qemu" 2>/dev/null))"; fi
 		fail "$name" "$why (${secs}s); console: $con"
 		tail -20 "$con" 2>/dev/null | tr -d '\r' | sed 's/^/  console| /'
+		[ -s "$con" ] || echo "  console| (empty: stopped before /init's first line; the kernel boots with 'quiet')"
 		# what the test printed before it stopped (streamed to ttyS1)
 		[ -s "$res" ] && grep -v '^NLVM-RC' "$res" | tail -15 | sed 's/^/  out| /'
 	fi

@@ -61,6 +61,7 @@ struct opts {
 	int file_exists;       /* --file-exists: --file names a file already written: no write */
 	const char *ready_file;
 	const char *wait_file; /* --wait-file: gate before the passes */
+	const char *stop_file; /* --stop-file: ends the --walk early once it exists */
 	const char *comm;      /* --comm: the process name to set */
 	int access_stats;      /* --access-stats: count walked pages on another node */
 };
@@ -72,6 +73,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
 static unsigned long walked[MAX_THREADS]; /* pages rewritten by each thread's --walk */
+/* Set by the main thread once --stop-file exists: the walkers end their pass
+ * and stop (a test then knows the work ran for all of its window). */
+static int walk_stop;
 static long long spin_cpu_ns[MAX_THREADS]; /* CPU time each thread got while spinning, ns */
 /* --access-stats: of walked[], the pages that sat on another node than the
  * CPU the thread ran on during that pass */
@@ -252,7 +256,7 @@ static void walk(long id, double secs)
 		if (!addr || !nodes)
 			die(1, "out of memory for --access-stats");
 	}
-	while (now_s() < end) {
+	while (now_s() < end && !__atomic_load_n(&walk_stop, __ATOMIC_RELAXED)) {
 		if (nodes && now_s() - asked >= 0.5) {
 			page_nodes(keep_anon[id], n, addr, nodes);
 			asked = now_s();
@@ -407,6 +411,9 @@ static void usage(FILE *f)
 	      "  --wait-file P     with --passes or --walk: write the --ready-file, then wait\n"
 	      "                    until P exists before the passes or the walk (start\n"
 	      "                    several processes together)\n"
+	      "  --stop-file P     with --walk: stop walking once P exists (at most SECONDS);\n"
+	      "                    a test that measures a window while the walk runs\n"
+	      "                    creates P after the window, however slow the host\n"
 	      "  --walk SECONDS    after the ready file, each thread rewrites its anon pages\n"
 	      "                    for SECONDS (threads stay alive: use --threads 2 to keep\n"
 	      "                    the process multi-threaded); the output line then ends\n"
@@ -447,7 +454,7 @@ static void parse(int argc, char **argv)
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
-		{ "wait-file", 1, 0, 'w' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
+		{ "wait-file", 1, 0, 'w' }, { "stop-file", 1, 0, 'Z' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
 		{ "access-stats", 0, 0, 'X' }, { "preferred", 0, 0, 'M' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
@@ -476,6 +483,7 @@ static void parse(int argc, char **argv)
 		case 'X': o.access_stats = 1; break;
 		case 'E': o.file_exists = 1; break;
 		case 'w': o.wait_file = optarg; break;
+		case 'Z': o.stop_file = optarg; break;
 		case 'p': o.passes = (int)num("passes", optarg); break;
 		case 'N': o.comm = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -555,6 +563,16 @@ int main(int argc, char **argv)
 		if (o.wait_file)
 			wait_file();
 		pthread_barrier_wait(&after_done);
+		if (o.stop_file) {
+			/* poll every 500 ms while the walkers run (never past --walk): the
+			 * main thread shares their CPUs, so it wakes seldom */
+			double end = now_s() + o.walk_s;
+			struct timespec ts = { 0, 500 * 1000 * 1000 };
+
+			while (now_s() < end && access(o.stop_file, F_OK))
+				nanosleep(&ts, NULL);
+			__atomic_store_n(&walk_stop, 1, __ATOMIC_RELAXED);
+		}
 		for (int i = 0; i < o.threads; i++)
 			pthread_join(th[i], NULL);
 	}

@@ -216,6 +216,50 @@ nl_memcg_settle() {
 	echo "nl_memcg_settle: $1 statistics still changing after $i tries"
 }
 
+# nl_anon_settle CGDIR NODE:MIB...: wait (0.2 s steps, at most 60 s) until
+# CGDIR's memory.numa_stat shows at least 98% of MIB MiB of anon on each
+# NODE: what the workloads hold reaches the file only at the kernel's
+# periodic stats flush (about 2 s). Fails with what it saw.
+nl_anon_settle() {
+	local cg=$1 i=0 short; shift
+	while :; do
+		short=$(awk -v want="$*" '$1 == "anon" {
+			n = split(want, w, " ")
+			for (k = 1; k <= n; k++) { split(w[k], a, ":"); got = 0
+				for (i = 2; i <= NF; i++) if (index($i, "N" a[1] "=") == 1) got = substr($i, length(a[1]) + 3) / 1048576
+				if (got < a[2] * 0.98) printf "node %s %.1f of %s MiB; ", a[1], got, a[2] }
+			seen = 1 }
+			END { if (!seen) printf "no anon line" }' "$cg/memory.numa_stat" 2>&1)
+		[ -z "$short" ] && return 0
+		i=$((i + 1))
+		[ $i -le 300 ] || nl_fail "memory.numa_stat of $cg after 60 s: $short"
+		sleep 0.2
+	done
+}
+
+# nl_monitor OUT ERR DONE [ARGS...]: run `scx_cling --monitor 1 ARGS` (stdout
+# to OUT, stderr to ERR) until the command DONE succeeds (at most 60 s: its
+# first block comes at once, but a starved guest takes seconds to start
+# it; a fixed `timeout 4` could end it before), then stop it. Fails if it
+# exits or the minute passes first.
+nl_monitor() {
+	local out=$1 err=$2 done=$3 m i=0; shift 3
+	scx_cling --monitor 1 "$@" > "$out" 2> "$err" &
+	m=$!
+	until $done; do
+		kill -0 $m 2>/dev/null || { wait $m; $done && return 0
+			nl_fail "scx_cling --monitor exited before its output was complete: $(head -2 "$out" "$err" | tr '\n' ' ')"; }
+		i=$((i + 1)); [ $i -le 600 ] || { kill $m; nl_fail "scx_cling --monitor output incomplete after 60 s: $(head -2 "$out" "$err" | tr '\n' ' ')"; }
+		sleep 0.1
+	done
+	kill $m 2>/dev/null; wait $m 2>/dev/null
+	return 0
+}
+
+# nl_blocks FILE N: FILE holds N --stats/--monitor blocks (their header
+# lines); N = 2 means the first one is complete.
+nl_blocks() { [ "$(grep -c '^scx_cling [0-9]' "$1")" -ge "$2" ]; }
+
 # nl_export_served URL OUT PID: wait (0.5 s steps, at most 2 min) until
 # numalens export (PID; its stderr in /tmp/export.err) serves URL, saved
 # to OUT; fail the test when it exits or never serves.

@@ -58,14 +58,16 @@ loader=$!
 nl_wait_file /tmp/cling.ready 30
 sh -c 'echo $$ > /sys/fs/cgroup/cling_o1/cgroup.procs; exec nlwork --anon 16 --threads 2 --spin 2' > /dev/null
 [ -e /sys/fs/bpf/scx_cling/nodes ] || nl_fail "no pinned maps under /sys/fs/bpf/scx_cling: $(ls /sys/fs/bpf/scx_cling 2>&1)"
-timeout 4 scx_cling --monitor 1 --tasks > /tmp/mon.out 2> /tmp/mon.err
+mon_done() { nl_blocks /tmp/mon.out 2; }
+nl_monitor /tmp/mon.out /tmp/mon.err mon_done --tasks
 head -12 /tmp/mon.out
 grep -q '^node queued' /tmp/mon.out || nl_fail "--monitor printed no node table: $(head -2 /tmp/mon.out /tmp/mon.err)"
 grep -q '^group /cling_o1 home=' /tmp/mon.out || nl_fail "--monitor did not show the group /cling_o1"
 n=$(awk '$1 ~ /^[0-3]$/ && NF >= 10' /tmp/mon.out | head -4 | wc -l)
 nl_expect "node rows in the first --monitor block" "$n" -eq 4
 # --json: one JSON object per block, the same figures.
-timeout 3 scx_cling --monitor 1 --json --tasks > /tmp/monj.out 2> /tmp/monj.err
+monj_done() { [ "$(wc -l < /tmp/monj.out)" -ge 1 ]; }	# one object per line
+nl_monitor /tmp/monj.out /tmp/monj.err monj_done --json --tasks
 head -c 300 /tmp/monj.out; echo
 nljq -l 1 /tmp/monj.out restarts > /dev/null || nl_fail "--monitor --json: line 1 is not JSON: $(head -c 200 /tmp/monj.out)"
 nl_expect "--json: node 3 online CPUs" "$(nljq -l 1 /tmp/monj.out 'nodes[node=3].cpus')" -eq 2

@@ -14,10 +14,10 @@ nl_wait_file /tmp/cling.ready 30
 # half of it in two NUMA-group cgroups, half outside any group.
 CHURN='while [ ! -e /tmp/cling.stop ]; do /bin/true; /bin/echo x > /dev/null; done'
 THREADS='while [ ! -e /tmp/cling.stop ]; do nlwork --threads 6 --spin 0.05 --anon 8 > /dev/null || echo "nlwork failed" >> /tmp/cling.err; done'
-sh -c "echo \$\$ > /sys/fs/cgroup/cling_s1/cgroup.procs; $CHURN" &
-sh -c "echo \$\$ > /sys/fs/cgroup/cling_s2/cgroup.procs; $THREADS" &
-sh -c "$CHURN" &
-sh -c "$THREADS" &
+sh -c "echo \$\$ > /sys/fs/cgroup/cling_s1/cgroup.procs; $CHURN" & LOADS=$!
+sh -c "echo \$\$ > /sys/fs/cgroup/cling_s2/cgroup.procs; $THREADS" & LOADS="$LOADS $!"
+sh -c "$CHURN" & LOADS="$LOADS $!"
+sh -c "$THREADS" & LOADS="$LOADS $!"
 i=0 bad=0
 while [ $i -lt $SECS ]; do
 	sleep 2
@@ -27,7 +27,7 @@ while [ $i -lt $SECS ]; do
 	kill -0 $loader 2>/dev/null || { bad=1; echo "t=${i}s loader gone"; break; }
 done
 touch /tmp/cling.stop
-sleep 1
+for p in $LOADS; do wait $p; done	# the loops end at their next turn
 wait_rc=0
 kill -TERM $loader
 wait $loader; rc=$?

@@ -43,7 +43,8 @@ home=$(val 'numalens_scx_cling_group_home_node{cgroup="/cling_e1"}')
 [ "$home" = 2 ] || nl_fail "home node of /cling_e1 (memory on node 2): expected 2, saw '$home'"
 att=$(val 'numalens_scx_cling_attempts_total{node="2"}')
 nl_expect "attempts on node 2 (the group's home)" "${att:-0}" -gt 0
-timeout 4 scx_cling --monitor 1 > /tmp/mon.out 2> /tmp/mon.err
+mon_done() { nl_blocks /tmp/mon.out 2; }
+nl_monitor /tmp/mon.out /tmp/mon.err mon_done
 sed -n '/^node queued/,/^$/p' /tmp/mon.out | head -6
 col=$(awk '/^node queued/ { for (i = 1; i <= NF; i++) if ($i == "attempts") print i; exit }' /tmp/mon.out)
 [ -n "$col" ] || nl_fail "no attempts column in scx_cling --monitor: $(head -3 /tmp/mon.out)"

@@ -36,7 +36,7 @@ waitready() { # NAME COUNT
 		i=$((i + 1)); [ $i -gt 600 ] && nl_fail "workload in $1 not ready after 60 s"; sleep 0.1
 	done
 }
-killall_holds() { for p in $PIDS; do kill $p 2>/dev/null; done; PIDS=""; sleep 0.5; }
+killall_holds() { for p in $PIDS; do kill $p 2>/dev/null; done; for p in $PIDS; do wait $p 2>/dev/null; done; PIDS=""; }
 node_pages() { # NAME NODE: pages of all four LRUs on NODE
 	awk -v n="N$2=" '$1 ~ /^(in)?active_(anon|file)$/ { for (i = 2; i <= NF; i++) if (index($i, n) == 1) s += substr($i, length(n) + 1) }
 		END { printf "%d\n", s / 4096 }' "$CG/$1/memory.numa_stat"
@@ -94,7 +94,8 @@ for lru in y n; do
 	for c in $A $B; do mkdir $CG/$c && echo 48M > $CG/$c/memory.max; done
 	$NUMALENS reclaim --backend madvise --step 512 --high 60% --low 45% -i 0.2 -d 60 /$A > /tmp/$A.log 2>&1 &
 	AG=$!
-	sleep 2
+	# ready once it published its first interval
+	nl_wait_file /run/numalens/reclaim/$AG.json 60
 	# --high 60% of 48M in bytes, as the agent computes it (28.8 MiB: the
 	# shell's "48 * 60 / 100 << 20" truncated it to 28 MiB, and a CI run
 	# failed on a usage the agent rightly left at 28.77 MiB)

@@ -20,7 +20,7 @@ nl_wait_file /tmp/rdy.cold 60 || nl_fail "cold set not ready"
 sh -c "echo \$\$ > $CG/rcold/cgroup.procs; exec nlwork --node 1 --anon 16 --ready-file /tmp/rdy.hot --walk 600" > /tmp/hot.out 2>&1 &
 HOT=$!
 nl_wait_file /tmp/rdy.hot 60 || nl_fail "hot set not ready"
-sleep 2
+nl_anon_settle $CG/rcold 1:80
 majflt() { awk '{ print $12 }' /proc/$1/stat; }
 pages_n1() { awk '$1 == "anon" { for (i = 2; i <= NF; i++) if ($i ~ /^N1=/) print int(substr($i, 4) / 4096) }' $CG/rcold/memory.numa_stat; }
 h0=$(majflt $HOT); u0=$(pages_n1)
@@ -34,11 +34,12 @@ grep -q 'backend lru_gen' /tmp/c.log || nl_fail "lru_gen backend not in use: $(h
 nl_expect "pages reclaimed from node 1 (usage ~80 MiB to low 48 MiB)" "$((u0 - u1))" -ge 6144
 nl_expect "hot-set major faults (< 10% of its 4096 pages)" "$((h1 - h0))" -lt 410
 # the same cgroup, the old behaviour: advise whatever is on the node
-kill $COLD; sleep 1
+kill $COLD; wait $COLD 2>/dev/null
 sh -c "echo \$\$ > $CG/rcold/cgroup.procs; exec nlwork --node 1 --anon 64 --ready-file /tmp/rdy.cold2 --hold 600" > /dev/null &
 COLD=$!
 nl_wait_file /tmp/rdy.cold2 60 || nl_fail "cold set (2) not ready"
-sleep 2
+# (the hot set may still be partly in swap: only the new cold set is sure)
+nl_anon_settle $CG/rcold 1:64
 h2=$(majflt $HOT)
 $NUMALENS reclaim --backend madvise --step 1024 --high 56M --low 48M -i 0.5 -d 15 /rcold > /tmp/m.log 2>&1
 h3=$(majflt $HOT)

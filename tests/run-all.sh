@@ -99,8 +99,8 @@ kernel_state() {
 	echo "kdamonds $(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2> /dev/null)"
 }
 
-# owned_by_live_pid: drop the objects (stdin, one per line) whose name
-# carries the pid of a process still running: ours name what they make
+# owned_by_live_pid: drop the objects (stdin, one per line) that hold
+# processes, or whose name carries the pid of a process still running: ours name what they make
 # after the shell that made it (export-robust-$$, nl_bench_empty_$$), and
 # when that process still runs after the test it was another job's (a
 # second checkout's tests or benches on a shared machine), not a leftover.
@@ -111,6 +111,9 @@ owned_by_live_pid() {
 		for n in $(echo "$o" | grep -o '[0-9]\{3,\}'); do
 			[ -d "/proc/$n" ] && live=1
 		done
+		# a cgroup that holds processes is a running job's (a shell of
+		# the machine's own job manager), not an empty one left behind
+		[ -n "$(head -c 1 "$o/cgroup.procs" 2> /dev/null)" ] && live=1
 		[ -n "$live" ] || echo "$o"
 	done
 }

@@ -151,7 +151,8 @@ nl_top_stop() {
 nl_top_until_gone() {
 	local i=0
 	while [ "$(nljq -L "$1" "processes[pid=$2].pid" 2>/dev/null)" != missing ] && kill -0 $NL_TOP_PID 2>/dev/null; do
-		i=$((i + 1)); [ $i -le 1200 ] || break
+		i=$((i + 1))
+		[ $i -le 1200 ] || nl_fail "numalens top still listed pid $2 after 1,200 polls (120 s): $(wc -l < "$1") intervals written"
 		sleep 0.1
 	done
 	nl_top_stop "$1" 0

@@ -39,7 +39,8 @@ wait $MV || nl_fail "nlwork (moving) failed: $(cat /tmp/mv.out)"
 cat /tmp/w.out /tmp/mv.out
 i=0	# both gone from the latest interval, then the window ends
 while [ "$(nljq -L $J "processes[pid=$MV].pid" 2>/dev/null)" != missing ]; do
-	i=$((i + 1)); [ $i -le 1200 ] || break
+	i=$((i + 1))
+	[ $i -le 1200 ] || nl_fail "numalens top still listed pid $MV after 1,200 polls (120 s): $(wc -l < $J) intervals written"
 	sleep 0.1
 done
 nl_top_until_gone $J $PID

@@ -49,9 +49,11 @@ for r in $(seq 1 "$ROUNDS"); do
 		kill "$PID"; wait "$PID" 2>/dev/null; PID=
 	done
 done | tee "$TMP/raw"
+# the ratio after/before of each round, then per program its median and range
 awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
        v[f["prog"], f["build"], f["round"]] = f["ns"]; p[f["prog"]] = 1; if (f["round"] > n) n = f["round"] }
-     END { for (q in p) { m = 0
-		for (r = 1; r <= n; r++) if (v[q, "before", r] > 0) { x[++m] = v[q, "after", r] / v[q, "before", r] }
-		asort(x); printf "%s: after/before per round, median %.2f [%.2f..%.2f] over %d rounds\n", q, x[int((m + 1) / 2)], x[1], x[m], m
-		delete x } }' "$TMP/raw"
+     END { for (q in p) for (r = 1; r <= n; r++) if (v[q, "before", r] > 0)
+		printf "%s %.2f\n", q, v[q, "after", r] / v[q, "before", r] }' "$TMP/raw" |
+	sort -k1,1 -k2,2n | awk '{ x[$1, ++m[$1]] = $2 }
+	END { for (q in m) printf "%s: after/before per round, median %.2f [%.2f..%.2f] over %d rounds\n",
+		q, x[q, int((m[q] + 1) / 2)], x[q, 1], x[q, m[q]], m[q] }'

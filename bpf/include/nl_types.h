@@ -189,6 +189,9 @@ struct nl_alloc_slot {
 /* Allocation failures (pfn == -1) use the same key with page_nid =
  * NL_NID_UNKNOWN and zone = NL_ZONE_FAILED; class is the requested one. */
 
+/* Slots of the pending map per CPU (a power of two). */
+#define NL_PENDING_SLOTS 4096
+
 /* A movable page waiting to reach an LRU, so that its anon/file/shmem
  * class can be charged to whoever allocated it (pending map, keyed by pfn). */
 struct nl_pending_page {

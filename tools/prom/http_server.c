@@ -110,13 +110,76 @@ static void release_body(void *cls)
 	free(b);
 }
 
-/* Queue a shared body; its release runs when MHD drops the response. */
-static enum MHD_Result reply_shared(struct MHD_Connection *c, const struct nl_http_body *body,
-				    const char *type)
+/* A shared gzip body sent inflated to a client that does not take gzip:
+ * the stream's state is all a connection holds (~45 KiB with its window),
+ * where an inflated copy would be the whole text. */
+struct inflater {
+	struct nl_http_body b;
+	z_stream z;
+	bool started;
+};
+
+static void inflater_free(void *cls)
 {
-	struct nl_http_body *b = malloc(sizeof(*b));
+	struct inflater *f = cls;
+
+	if (f->started)
+		inflateEnd(&f->z);
+	if (f->b.release)
+		f->b.release(f->b.cls);
+	free(f);
+}
+
+/* MHD asks for the next block at @pos, in order; writes up to @max bytes. */
+static ssize_t inflater_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct inflater *f = cls;
+	int e;
+
+	(void)pos;
+	if (!f->started) {
+		/* 15 + 16: the gzip wrapper nl_http_gzip writes */
+		if (inflateInit2(&f->z, 15 + 16) != Z_OK)
+			return MHD_CONTENT_READER_END_WITH_ERROR;
+		f->started = true;
+		f->z.next_in = (Bytef *)f->b.p;
+		f->z.avail_in = (uInt)f->b.len;
+	}
+	f->z.next_out = (Bytef *)buf;
+	f->z.avail_out = (uInt)max;
+	e = inflate(&f->z, Z_NO_FLUSH);
+	if (e != Z_OK && e != Z_STREAM_END)
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	if (f->z.avail_out == max)	/* nothing more, short of plain_len */
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	return (ssize_t)(max - f->z.avail_out);
+}
+
+/* Queue a shared body; its release runs when MHD drops the response.
+ * @gzip_ok: the client takes gzip (else a gzip body is inflated). */
+static enum MHD_Result reply_shared(struct MHD_Connection *c, const struct nl_http_body *body,
+				    const char *type, bool gzip_ok)
+{
+	struct nl_http_body *b;
 	struct MHD_Response *r;
 
+	if (body->gzip && !gzip_ok) {
+		struct inflater *f = calloc(1, sizeof(*f));
+
+		if (!f) {
+			if (body->release)
+				body->release(body->cls);
+			return MHD_NO;
+		}
+		f->b = *body;
+		r = MHD_create_response_from_callback(body->plain_len, 32768, inflater_read, f, inflater_free);
+		if (!r) {
+			inflater_free(f);
+			return MHD_NO;
+		}
+		return queue(c, MHD_HTTP_OK, r, type, false);
+	}
+	b = malloc(sizeof(*b));
 	if (!b) {
 		if (body->release)
 			body->release(body->cls);
@@ -167,7 +230,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet, retry in a second\n");
 		if (e)
 			return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "rendering failed\n");
-		return reply_shared(c, &mb, "text/plain; version=0.0.4; charset=utf-8");
+		return reply_shared(c, &mb, "text/plain; version=0.0.4; charset=utf-8", gz);
 	} else if (!strcmp(url, "/")) {
 		type = "text/html; charset=utf-8";
 		e = h->r.index(h->r.ctx, &body);

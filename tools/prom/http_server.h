@@ -15,11 +15,16 @@
 #include "strbuf.h"
 
 /* A response body the server does not own: it is sent as is and
- * release(cls) is called once the server is done with it. */
+ * release(cls) is called once the server is done with it. A gzip body
+ * with plain_len set also serves clients that do not take gzip: the
+ * server inflates it as it sends, a block at a time, so that only the
+ * compressed form needs to stay in memory. */
 struct nl_http_body {
 	const char *p;
 	size_t len;
 	bool gzip;			/* p is gzip-encoded */
+	size_t plain_len;		/* gzip: the inflated length in bytes; 0:
+					 * unknown (then served to gzip clients only) */
 	void (*release)(void *cls);
 	void *cls;
 };
@@ -27,7 +32,7 @@ struct nl_http_body {
 /* What the server serves; the callbacks run on server threads, concurrently. */
 struct nl_http_routes {
 	/* Point @out at the /metrics body (Prometheus text, or gzip of it
-	 * when @gzip_ok and the callback chooses so). Shared bodies keep
+	 * when @gzip_ok or its plain_len is set). Shared bodies keep
 	 * memory flat under many concurrent scrapes. 0, -EAGAIN (nothing to
 	 * serve yet: 503) or -errno (500). */
 	int (*metrics)(void *ctx, bool gzip_ok, struct nl_http_body *out);

@@ -1,0 +1,42 @@
+# The worst-case series count docs/metrics.md gives (the formula users
+# size Prometheus by) is what numalens export serves: on a generated
+# snapshot of 300 cgroups x 3 nodes with 4 processes, and on this host's
+# own (its nodes, zones and the BPF programs export lists). A family added
+# without the formula updated fails here, not only in `make bench`.
+. "$(dirname "$0")/common.bash"
+cleanup_hook() { [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID" 2>/dev/null && wait "$EXPORT_PID" 2>/dev/null; }
+# docs/metrics.md: 99 + 2P + 49N + 2Z + C (4N + 59) + K (2N + 29)
+formula() { local N=$1 Z=$2 C=$3 K=$4 P=$5; echo $(( 99 + 2 * P + 49 * N + 2 * Z + C * (4 * N + 59) + K * (2 * N + 29) )); }
+grep -q '99 + 2P + 49N + 2Z + C (4N + 59) + K (2N + 29)' docs/metrics.md ||
+	fail "docs/metrics.md no longer gives the formula this test checks: update both"
+serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
+	local out=$1 port i; shift
+	for i in $(seq 1 200); do
+		port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+		ss -Htln "sport = :$port" | grep -q . || break
+	done
+	"$NL" export --listen "127.0.0.1:$port" --interval 1 "$@" > /dev/null 2> "$TMP/export.err" &
+	EXPORT_PID=$!
+	for i in $(seq 1 300); do
+		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] && break
+		kill -0 "$EXPORT_PID" 2>/dev/null || fail "numalens export exited early: $(cat "$TMP/export.err")"
+		sleep 0.2
+	done
+	kill "$EXPORT_PID"; wait "$EXPORT_PID" 2>/dev/null; EXPORT_PID=
+	[ -s "$out" ] || fail "numalens export $* served nothing"
+}
+series() { grep -vc '^#' "$1"; }
+progs() { grep -c '^numalens_bpf_program_runs_total' "$1"; }
+
+serve "$TMP/syn" --synthetic 300x3 --cgroup-depth 2 --max-cgroups 0 --top-procs 4
+want=$(formula 3 0 300 4 "$(progs "$TMP/syn")")
+[ "$(series "$TMP/syn")" = "$want" ] || fail "300 cgroups x 3 nodes + 4 processes: served $(series "$TMP/syn") series, the formula says $want"
+note "generated 300 x 3 + 4 processes: $want series = the formula"
+
+serve "$TMP/host"
+N=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+Z=$(grep -c '^Node' /proc/zoneinfo)
+want=$(formula "$N" "$Z" 1 0 "$(progs "$TMP/host")")
+[ "$(series "$TMP/host")" = "$want" ] || fail "this host ($N nodes, $Z zones, root only): served $(series "$TMP/host") series, the formula says $want"
+note "this host, defaults: $want series = the formula ($N nodes, $Z zones, $(progs "$TMP/host") programs)"
+exit 0

@@ -54,6 +54,7 @@ struct opts {
 	const char *file_path;
 	int threads, repeat;
 	double spin_s, hold_s, walk_s;
+	double life_s;         /* --lifetime: hold the anon memory this long, then munmap it */
 	double spin_cpu_s;     /* --spin-cpu: spin until each thread used this much CPU */
 	int after_default;
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
@@ -68,6 +69,10 @@ struct opts {
 static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1 };
 static long page_sz;
 static long touched_pages; /* summed by threads under lock */
+/* --lifetime: the shortest and longest life any anon page can have had,
+ * as measured here (CLOCK_MONOTONIC): munmap start - touch end, and
+ * munmap end - touch start, over the threads */
+static long long life_min_ns = -1, life_max_ns;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
@@ -281,7 +286,26 @@ static void *worker(void *arg)
 	size_t len = mine * page_sz;
 
 	for (int r = 0; len && r < o.repeat; r++) {
+		long long t0 = clock_ns(CLOCK_MONOTONIC);
 		char *p = map_touch(len, MAP_PRIVATE | MAP_ANONYMOUS);
+		if (o.life_s > 0) {
+			long long t1 = clock_ns(CLOCK_MONOTONIC), t2, t3;
+			struct timespec ts = { (time_t)o.life_s,
+					       (long)((o.life_s - (time_t)o.life_s) * 1e9) };
+
+			while (nanosleep(&ts, &ts) && errno == EINTR)
+				;
+			t2 = clock_ns(CLOCK_MONOTONIC);
+			munmap(p, len);
+			t3 = clock_ns(CLOCK_MONOTONIC);
+			pthread_mutex_lock(&lock);
+			if (life_min_ns < 0 || t2 - t1 < life_min_ns)
+				life_min_ns = t2 - t1;
+			if (t3 - t0 > life_max_ns)
+				life_max_ns = t3 - t0;
+			pthread_mutex_unlock(&lock);
+			continue;
+		}
 		if (r + 1 < o.repeat)
 			munmap(p, len);
 		else
@@ -416,6 +440,10 @@ static void usage(FILE *f)
 	      "                    the output line then ends with walked_remote=R1,R2,...\n"
 	      "                    and, with --node, walked_home=H1,H2,... (pages rewritten\n"
 	      "                    while on a CPU of that node)\n"
+	      "  --lifetime SECONDS after touching the anon memory, keep it SECONDS, then\n"
+	      "                    munmap it (each --repeat); the output line then has\n"
+	      "                    life_min_ns= and life_max_ns=, the shortest and longest\n"
+	      "                    life a page can have had, as measured (CLOCK_MONOTONIC)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
 	      "  --comm BYTES      prctl(PR_SET_NAME) to these bytes first, any bytes (the\n"
 	      "                    kernel keeps 15)\n"
@@ -443,6 +471,7 @@ static void parse(int argc, char **argv)
 		{ "cpu", 1, 0, 'c' }, { "node", 1, 0, 'n' }, { "anon", 1, 0, 'a' },
 		{ "file", 1, 0, 'f' }, { "file-path", 1, 0, 'F' }, { "shmem", 1, 0, 's' },
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
+		{ "lifetime", 1, 0, 'L' },
 		{ "spin-cpu", 1, 0, 'C' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
@@ -467,6 +496,7 @@ static void parse(int argc, char **argv)
 		case 'S': o.spin_s = num("spin", optarg); break;
 		case 'C': o.spin_cpu_s = num("spin-cpu", optarg); break;
 		case 'H': o.hold_s = num("hold", optarg); break;
+		case 'L': o.life_s = num("lifetime", optarg); break;
 		case 'r': o.repeat = (int)num("repeat", optarg); break;
 		case 'R': o.ready_file = optarg; break;
 		case 'A': o.after_cpu = optarg; break;
@@ -579,6 +609,8 @@ int main(int argc, char **argv)
 	for (int t = 0; t < o.threads; t++)
 		spun += spin_cpu_ns[t];
 	printf(" cpu_ns=%lld spin_cpu_ns=%lld", clock_ns(CLOCK_PROCESS_CPUTIME_ID), spun);
+	if (o.life_s > 0)
+		printf(" life_min_ns=%lld life_max_ns=%lld", life_min_ns, life_max_ns);
 	/* Work done per thread, for throughput and fairness ratios. */
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)

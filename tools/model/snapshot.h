@@ -24,6 +24,7 @@
 #include "zones.h"
 #include "alloc_lat_types.h"
 #include "alloc_stacks_types.h"
+#include "page_life_types.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
  * (8 buckets of L/(L+R+1), L local and R remote faults). */
@@ -369,6 +370,24 @@ struct nl_alloc_stacks {
 	uint64_t prog_runs, prog_run_ns;
 };
 
+/* Page lifetime, opt-in (top --page-lifetime; bpf/page_life.bpf.c): one
+ * allocation in sample_every timed until its page is freed, counted by
+ * log2(ns) per (place, class) at the free, hist index place *
+ * NL_LIFE_NR_CLASSES + class (enum nl_life_place, enum nl_life_class).
+ * Deltas over the interval: a page counts in the interval it was freed. */
+struct nl_page_lifetime {
+	bool enabled;			/* asked for */
+	bool available;			/* the programs run; else unavailable says why */
+	char unavailable[320];
+	uint32_t sample_every;
+	uint64_t allocs, sampled, not_kept, freed;	/* enum nl_life_stat */
+	uint64_t hist[NL_LIFE_NR_HISTS][NL_LIFE_BUCKETS];	/* bucket b = [2^b, 2^(b+1)) ns */
+	uint64_t sum_ns[NL_LIFE_NR_HISTS];
+	/* both programs' runs and run time, 0 unless the kernel counts BPF
+	 * run times (--self-cost) */
+	uint64_t prog_runs, prog_run_ns;
+};
+
 /* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
 struct nl_snapshot {
 	uint64_t seq;			/* 1 for the first interval */
@@ -408,6 +427,7 @@ struct nl_snapshot {
 	struct nl_cling_stats cling;
 	struct nl_alloc_latency alloc_lat;	/* enabled false unless asked for */
 	struct nl_alloc_stacks alloc_stacks;	/* enabled false unless asked for */
+	struct nl_page_lifetime page_life;	/* enabled false unless asked for */
 };
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */

@@ -50,27 +50,6 @@ static void gfp_bits_from_btf(struct nl_stk_prog *p, const struct btf *vm)
 	}
 }
 
-/* The order of a PMD-mapped transparent huge page on this machine (9 with
- * 4 KiB pages on x86-64), from sysfs; 9 when THP is not built in. */
-static uint32_t thp_order(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
-	unsigned long long sz = 0;
-	long page = sysconf(_SC_PAGESIZE);
-	uint32_t o = 0;
-
-	if (f) {
-		if (fscanf(f, "%llu", &sz) != 1)
-			sz = 0;
-		fclose(f);
-	}
-	if (!sz || page <= 0)
-		return 9;
-	while (((unsigned long long)page << o) < sz && o < 31)
-		o++;
-	return o;
-}
-
 int nl_alloc_stacks_open(struct nl_stk_prog **out, uint32_t sample_every, char *why, size_t whylen)
 {
 	struct nl_stk_prog *p;
@@ -115,7 +94,7 @@ int nl_alloc_stacks_open(struct nl_stk_prog **out, uint32_t sample_every, char *
 	p->skel->rodata->nl_sample_every = sample_every ? sample_every : 1;
 	p->skel->rodata->nl_node_shift = pl.node_shift;
 	p->skel->rodata->nl_node_mask = pl.node_mask;
-	p->skel->rodata->nl_thp_order = thp_order();
+	p->skel->rodata->nl_thp_order = nl_page_thp_order();
 	e = nl_alloc_stacks__load(p->skel);
 	if (e) {
 		snprintf(why, whylen, "the kernel refused the stacks program: %s", strerror(-e));

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The page flags layout from BTF; see page_layout.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include "page_layout.h"
 
@@ -76,4 +78,23 @@ int nl_page_layout_compute(long long zones, long long refs, struct nl_page_layou
 	out->zone_shift = 64 - nshift - zshift;
 	out->zone_mask = (1u << zshift) - 1;
 	return 0;
+}
+
+uint32_t nl_page_thp_order(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
+	unsigned long long sz = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t o = 0;
+
+	if (f) {
+		if (fscanf(f, "%llu", &sz) != 1)
+			sz = 0;
+		fclose(f);
+	}
+	if (!sz || page <= 0)
+		return 9;
+	while (((unsigned long long)page << o) < sz && o < 31)
+		o++;
+	return o;
 }

@@ -35,4 +35,10 @@ int nl_page_layout_from_btf(const struct btf *vm, struct nl_page_layout *out);
  * zonelist's _zonerefs). Returns 0 or -EINVAL (no layout fits). */
 int nl_page_layout_compute(long long max_nr_zones, long long zonerefs, struct nl_page_layout *out);
 
+/* nl_page_thp_order - the order of a PMD-mapped transparent huge page on
+ * this machine (9 with 4 KiB pages on x86-64), from
+ * /sys/kernel/mm/transparent_hugepage/hpage_pmd_size; 9 when that file is
+ * missing (a kernel without THP, where no page has the flag anyway). */
+uint32_t nl_page_thp_order(void);
+
 #endif

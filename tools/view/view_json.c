@@ -417,6 +417,52 @@ static void add_alloc_stacks(struct jb *j, cJSON *root, const struct nl_alloc_st
 	}
 }
 
+/* The opt-in page lifetime (top --page-lifetime): its sampling, its cost
+ * when the kernel counts BPF run times, and one log2 histogram per
+ * (place, class), all eight always listed. */
+static void add_page_lifetime(struct jb *j, cJSON *root, const struct nl_page_lifetime *l)
+{
+	static const char *const places[NL_LIFE_NR_PLACES] = { "local", "remote" };
+	static const char *const classes[NL_LIFE_NR_CLASSES] = {
+		"kernel", "reclaimable", "movable", "thp",
+	};
+	cJSON *o = add_obj(j, root, "page_lifetime"), *arr, *h;
+
+	if (!o)
+		return;
+	add_bool(j, o, "available", l->available);
+	if (l->available)
+		add_null(j, o, "unavailable_reason");
+	else
+		add_str(j, o, "unavailable_reason", l->unavailable);
+	add_u64(j, o, "sample_every", l->sample_every);
+	add_u64(j, o, "allocations", l->allocs);
+	add_u64(j, o, "sampled", l->sampled);
+	add_u64(j, o, "not_kept", l->not_kept);
+	add_u64(j, o, "freed", l->freed);
+	if (l->prog_runs)
+		add_double(j, o, "bpf_ns_per_run", (double)l->prog_run_ns / (double)l->prog_runs);
+	else
+		add_null(j, o, "bpf_ns_per_run");
+	if (!(arr = add_arr(j, o, "hists")))
+		return;
+	for (int p = 0; p < NL_LIFE_NR_PLACES; p++)
+		for (int c = 0; c < NL_LIFE_NR_CLASSES; c++) {
+			int k = p * NL_LIFE_NR_CLASSES + c;
+			uint64_t n = 0;
+
+			if (!(h = new_row(j, arr)))
+				return;
+			for (int b = 0; b < NL_LIFE_BUCKETS; b++)
+				n += l->hist[k][b];
+			add_str(j, h, "place", places[p]);
+			add_str(j, h, "class", classes[c]);
+			add_u64(j, h, "count", n);
+			add_u64(j, h, "sum_ns", l->sum_ns[k]);
+			add_u64_array(j, h, "buckets", l->hist[k], NL_LIFE_BUCKETS);
+		}
+}
+
 static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 {
 	cJSON *o = new_row(j, arr);
@@ -562,6 +608,8 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		add_alloc_latency(&j, root, &s->alloc_lat);
 	if (s->alloc_stacks.enabled)
 		add_alloc_stacks(&j, root, &s->alloc_stacks);
+	if (s->page_life.enabled)
+		add_page_lifetime(&j, root, &s->page_life);
 
 	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
 	idx = malloc((cap ? cap : 1) * sizeof(*idx));

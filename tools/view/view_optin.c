@@ -38,8 +38,59 @@ static void write_stacks(FILE *out, const struct nl_alloc_stacks *a)
 	}
 }
 
+/* @ns as a short duration ("512ns", "4.19ms"). */
+static const char *dur(char *buf, size_t sz, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, sz, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, sz, "%.3gus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, sz, "%.3gms", ns / 1e6);
+	else
+		snprintf(buf, sz, "%.3gs", ns / 1e9);
+	return buf;
+}
+
+/* One line per histogram with pages freed this interval: count, mean and
+ * the buckets holding them ("from:count"). */
+static void write_lifetime(FILE *out, const struct nl_page_lifetime *l)
+{
+	static const char *const places[NL_LIFE_NR_PLACES] = { "local", "remote" };
+	static const char *const classes[NL_LIFE_NR_CLASSES] = {
+		"kernel", "reclaimable", "movable", "thp",
+	};
+
+	fprintf(out, "\nPAGE LIFETIME  allocation to free, 1 in %" PRIu32 " allocations timed, this interval\n",
+		l->sample_every);
+	if (!l->available) {
+		fprintf(out, "unavailable: %s\n", l->unavailable);
+		return;
+	}
+	fprintf(out, "allocations %" PRIu64 "  timed %" PRIu64 "  freed %" PRIu64 "  not kept %" PRIu64 "\n",
+		l->allocs, l->sampled, l->freed, l->not_kept);
+	for (int k = 0; k < NL_LIFE_NR_HISTS; k++) {
+		uint64_t n = 0;
+		char a[16];
+
+		for (int b = 0; b < NL_LIFE_BUCKETS; b++)
+			n += l->hist[k][b];
+		if (!n)
+			continue;
+		fprintf(out, "%-6s %-11s %8" PRIu64 " freed, mean %s:", places[k / NL_LIFE_NR_CLASSES],
+			classes[k % NL_LIFE_NR_CLASSES], n,
+			dur(a, sizeof(a), (double)l->sum_ns[k] / (double)n));
+		for (int b = 0; b < NL_LIFE_BUCKETS; b++)
+			if (l->hist[k][b])
+				fprintf(out, " %s:%" PRIu64, dur(a, sizeof(a), (double)(1ULL << b)), l->hist[k][b]);
+		fputc('\n', out);
+	}
+}
+
 void nl_text_write_optin(FILE *out, const struct nl_snapshot *s)
 {
 	if (s->alloc_stacks.enabled)
 		write_stacks(out, &s->alloc_stacks);
+	if (s->page_life.enabled)
+		write_lifetime(out, &s->page_life);
 }

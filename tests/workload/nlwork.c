@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@
 #define MPOL_DEFAULT 0
 #define MPOL_PREFERRED 1
 #define MPOL_BIND 2
+#define MPOL_INTERLEAVE 3
 #define MASK_LONGS 16 /* 1024 nodes */
 #define MAX_THREADS 256
 
@@ -51,6 +53,9 @@ struct opts {
 	int node;              /* --node, -1 = no binding */
 	int mode;              /* MPOL_BIND, or MPOL_PREFERRED with --preferred */
 	long anon_mib, file_mib, shmem_mib;
+	long sysv_mib;         /* --sysv: touch this much System V shared memory */
+	int interleave;        /* --interleave: process policy MPOL_INTERLEAVE over every node */
+	int read_only;         /* --read: only read the existing --file-path (read(2)), no write */
 	const char *file_path;
 	int threads, repeat;
 	double spin_s, hold_s, walk_s;
@@ -325,13 +330,21 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* file_work: write then read back o.file_mib MiB at o.file_path. */
+/* file_work: write then read back o.file_mib MiB at o.file_path (with
+ * --read: only read it, as it is). */
 static void file_work(void)
 {
 	static char buf[1 << 20];
-	int fd = open(o.file_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int fd = open(o.file_path, o.read_only ? O_RDONLY : O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		die(1, "open(%s): %s", o.file_path, strerror(errno));
+	if (o.read_only) {
+		for (long i = 0; i < o.file_mib; i++)
+			if (read(fd, buf, sizeof(buf)) < 0)
+				die(1, "read(%s): %s", o.file_path, strerror(errno));
+		close(fd);
+		return;
+	}
 	memset(buf, 'n', sizeof(buf));
 	for (long i = 0; i < o.file_mib; i++)
 		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
@@ -416,6 +429,9 @@ static void usage(FILE *f)
 	      "  --file-exists     the --file-path file is already written (clean page cache,\n"
 	      "                    e.g. synced outside a memcg limit): only map it (--passes)\n"
 	      "  --shmem MIB       touch MIB of MAP_SHARED|MAP_ANONYMOUS memory\n"
+	      "  --sysv MIB        touch MIB of System V shared memory (shmget, removed at exit)\n"
+	      "  --interleave      process policy MPOL_INTERLEAVE over every node with memory\n"
+	      "  --read            with --file and --file-path: only read that file (read(2))\n"
 	      "  --threads N       run the work (anon touch, spin) in N threads (anon split)\n"
 	      "  --spin SECONDS    busy-loop for SECONDS of wall time (per thread)\n"
 	      "  --spin-cpu SECONDS busy-loop until each thread used SECONDS of its own CPU\n"
@@ -471,7 +487,8 @@ static void parse(int argc, char **argv)
 		{ "cpu", 1, 0, 'c' }, { "node", 1, 0, 'n' }, { "anon", 1, 0, 'a' },
 		{ "file", 1, 0, 'f' }, { "file-path", 1, 0, 'F' }, { "shmem", 1, 0, 's' },
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
-		{ "lifetime", 1, 0, 'L' },
+		{ "lifetime", 1, 0, 'L' }, { "sysv", 1, 0, 'V' }, { "interleave", 0, 0, 'I' },
+		{ "read", 0, 0, 'B' },
 		{ "spin-cpu", 1, 0, 'C' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
@@ -497,6 +514,9 @@ static void parse(int argc, char **argv)
 		case 'C': o.spin_cpu_s = num("spin-cpu", optarg); break;
 		case 'H': o.hold_s = num("hold", optarg); break;
 		case 'L': o.life_s = num("lifetime", optarg); break;
+		case 'V': o.sysv_mib = (long)num("sysv", optarg); break;
+		case 'I': o.interleave = 1; break;
+		case 'B': o.read_only = 1; break;
 		case 'r': o.repeat = (int)num("repeat", optarg); break;
 		case 'R': o.ready_file = optarg; break;
 		case 'A': o.after_cpu = optarg; break;
@@ -542,6 +562,14 @@ int main(int argc, char **argv)
 		pin(o.cpu);
 	if (o.node >= 0)
 		set_policy(o.node);
+	if (o.interleave) {
+		/* every bit: the kernel keeps the nodes that have memory */
+		unsigned long mask[MASK_LONGS];
+
+		memset(mask, 0xff, sizeof(mask));
+		if (syscall(SYS_set_mempolicy, MPOL_INTERLEAVE, mask, MASK_LONGS * 64))
+			die(1, "set_mempolicy(MPOL_INTERLEAVE): %s", strerror(errno));
+	}
 
 	pthread_barrier_init(&work_done, NULL, o.threads + 1);
 	pthread_barrier_init(&after_done, NULL, o.threads + 1);
@@ -557,6 +585,20 @@ int main(int argc, char **argv)
 		file_work();
 	if (o.shmem_mib)
 		shm = map_touch((size_t)o.shmem_mib << 20, MAP_SHARED | MAP_ANONYMOUS);
+	if (o.sysv_mib) {
+		size_t len = (size_t)o.sysv_mib << 20;
+		int id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
+		char *p = id < 0 ? (char *)-1 : shmat(id, NULL, 0);
+
+		if (p == (char *)-1)
+			die(1, "shmget/shmat(%zu bytes): %s", len, strerror(errno));
+		shmctl(id, IPC_RMID, NULL);	/* freed once detached (at exit) */
+		if (o.node >= 0)
+			bind_region(p, len, o.node);
+		for (size_t off = 0; off < len; off += page_sz)
+			p[off] = 1;
+		touched_pages += len / page_sz;
+	}
 
 	if (o.after_cpu)
 		pin(o.after_cpu);

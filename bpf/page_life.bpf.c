@@ -10,6 +10,7 @@
  */
 #include "nl_bpf.h"
 #include "page_node.h"
+#include "log2.h"
 #include "page_life_types.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -51,14 +52,8 @@ static __always_inline void life_stat(u32 k)
 /* log2 of @ns, at most NL_LIFE_BUCKETS - 1 (0 for 0 and 1). */
 static __always_inline u32 life_bucket(u64 ns)
 {
-	u32 b = 0;
+	u32 b = nl_log2(ns);
 
-#pragma unroll
-	for (int s = 32; s >= 1; s >>= 1)
-		if (ns >> s) {
-			ns >>= s;
-			b += s;
-		}
 	return b < NL_LIFE_BUCKETS ? b : NL_LIFE_BUCKETS - 1;
 }
 

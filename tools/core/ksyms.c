@@ -12,6 +12,21 @@ static int is_text(char t)
 	return t == 't' || t == 'T' || t == 'W' || t == 'w';
 }
 
+/* The address and name of a text symbol on kallsyms line @line (the name
+ * cut at its end, in place), or NULL for any other line (data, hidden
+ * address 0, malformed). */
+static const char *text_symbol(char *line, uint64_t *addr)
+{
+	char *end, *name;
+
+	*addr = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ' || !is_text(end[1]) || !*addr)
+		return NULL;
+	name = end + 3;
+	name[strcspn(name, " \t\n")] = '\0';
+	return name;
+}
+
 int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,
 		   uint64_t *lo, uint64_t *hi)
 {
@@ -35,17 +50,11 @@ int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,
 	if (buf)
 		setvbuf(f, buf, _IOFBF, 1 << 16);
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end, *name;
-		uint64_t addr = strtoull(p, &end, 16);
-		char type;
+		uint64_t addr;
+		const char *name = text_symbol(line, &addr);
 
-		if (end == p || *end != ' ' || !end[1] || end[2] != ' ')
+		if (!name)
 			continue;
-		type = end[1];
-		if (!is_text(type) || !addr)
-			continue;
-		name = end + 3;
-		name[strcspn(name, " \t\n")] = '\0';
 		if (nr == cap) {
 			size_t nc = cap ? cap * 2 : 1 << 16;
 			uint64_t *na = realloc(addrs, nc * sizeof(*na));
@@ -116,14 +125,12 @@ struct nl_ksym_table *nl_ksym_table_load(const char *kallsyms_path)
 	if (buf)
 		setvbuf(f, buf, _IOFBF, 1 << 16);
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end, *name;
-		uint64_t addr = strtoull(p, &end, 16);
+		uint64_t addr;
+		const char *name = text_symbol(line, &addr);
 		size_t l;
 
-		if (end == p || *end != ' ' || !end[1] || end[2] != ' ' || !is_text(end[1]) || !addr)
+		if (!name)
 			continue;
-		name = end + 3;
-		name[strcspn(name, " \t\n")] = '\0';
 		l = strlen(name) + 1;
 		if (t->nr == cap) {
 			size_t nc = cap ? cap * 2 : 1 << 16;

@@ -52,6 +52,7 @@ static void gfp_bits_from_btf(struct nl_stk_prog *p, const struct btf *vm)
 
 int nl_alloc_stacks_open(struct nl_stk_prog **out, uint32_t sample_every, char *why, size_t whylen)
 {
+	static const char *const tps[] = { "mm_page_alloc" };
 	struct nl_stk_prog *p;
 	struct nl_page_layout pl;
 	struct btf *vm;
@@ -59,30 +60,17 @@ int nl_alloc_stacks_open(struct nl_stk_prog **out, uint32_t sample_every, char *
 
 	*out = NULL;
 	why[0] = '\0';
-	vm = btf__load_vmlinux_btf();
-	if (!vm) {
-		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
-		return -ENOENT;
-	}
-	if (btf__find_by_name_kind(vm, "btf_trace_mm_page_alloc", BTF_KIND_TYPEDEF) <= 0) {
-		btf__free(vm);
-		snprintf(why, whylen, "the kernel has no BTF tracepoint kmem:mm_page_alloc");
-		return -ENOENT;
-	}
+	e = nl_page_layout_for_tps(tps, 1, &pl, &vm, why, whylen);
+	if (e)
+		return e;
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		btf__free(vm);
 		snprintf(why, whylen, "out of memory");
 		return -ENOMEM;
 	}
-	e = nl_page_layout_from_btf(vm, &pl);
 	gfp_bits_from_btf(p, vm);
 	btf__free(vm);
-	if (e) {
-		free(p);
-		snprintf(why, whylen, "the page layout (node bits of struct page) is not known on this kernel");
-		return -EINVAL;
-	}
 	p->nr_cpus = libbpf_num_possible_cpus();
 	p->skel = nl_alloc_stacks__open();
 	if (!p->skel || p->nr_cpus <= 0) {

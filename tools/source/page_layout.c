@@ -98,3 +98,35 @@ uint32_t nl_page_thp_order(void)
 		o++;
 	return o;
 }
+
+int nl_page_layout_for_tps(const char *const *tps, int n, struct nl_page_layout *pl,
+			   struct btf **vm_out, char *why, size_t whylen)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	char name[96];
+
+	if (vm_out)
+		*vm_out = NULL;
+	if (!vm) {
+		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		return -ENOENT;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", tps[i]);
+		if (btf__find_by_name_kind(vm, name, BTF_KIND_TYPEDEF) <= 0) {
+			btf__free(vm);
+			snprintf(why, whylen, "the kernel has no BTF tracepoint kmem:%s", tps[i]);
+			return -ENOENT;
+		}
+	}
+	if (nl_page_layout_from_btf(vm, pl)) {
+		btf__free(vm);
+		snprintf(why, whylen, "the page layout (node bits of struct page) is not known on this kernel");
+		return -EINVAL;
+	}
+	if (vm_out)
+		*vm_out = vm;
+	else
+		btf__free(vm);
+	return 0;
+}

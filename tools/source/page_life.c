@@ -20,31 +20,16 @@ struct nl_life_prog {
 
 int nl_page_life_open(struct nl_life_prog **out, uint32_t sample_every, char *why, size_t whylen)
 {
-	static const char *const tps[] = { "btf_trace_mm_page_alloc", "btf_trace_mm_page_free" };
+	static const char *const tps[] = { "mm_page_alloc", "mm_page_free" };
 	struct nl_life_prog *p;
 	struct nl_page_layout pl;
-	struct btf *vm;
 	int e;
 
 	*out = NULL;
 	why[0] = '\0';
-	vm = btf__load_vmlinux_btf();
-	if (!vm) {
-		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
-		return -ENOENT;
-	}
-	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
-		if (btf__find_by_name_kind(vm, tps[i], BTF_KIND_TYPEDEF) <= 0) {
-			btf__free(vm);
-			snprintf(why, whylen, "the kernel has no BTF tracepoint kmem:%s", tps[i] + 10);
-			return -ENOENT;
-		}
-	e = nl_page_layout_from_btf(vm, &pl);
-	btf__free(vm);
-	if (e) {
-		snprintf(why, whylen, "the page layout (node bits of struct page) is not known on this kernel");
-		return -EINVAL;
-	}
+	e = nl_page_layout_for_tps(tps, 2, &pl, NULL, why, whylen);
+	if (e)
+		return e;
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		snprintf(why, whylen, "out of memory");

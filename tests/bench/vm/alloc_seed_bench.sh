@@ -47,10 +47,10 @@ lines_after() {
 	done
 }
 
-# sum PATH...: each PATH summed over the slice /tmp/slice.jsonl, one per line.
+# sum PATH...: each PATH summed over the slice /tmp/slice.jsonl, in one
+# pass (tab-separated); a path with no number prints 0.
 sum() {
-	local p
-	for p in "$@"; do nljq -s /tmp/slice.jsonl "$p"; done
+	nljq -s /tmp/slice.jsonl "$@" | tr '\t' '\n' | sed 's/^null$/0/; s/^missing$/0/'
 }
 
 # measure ARM RUN NLWORK-ARGS...: one run, one SEED line.

@@ -7,7 +7,7 @@
 # the pages nlwork touched plus a little of its own (stack, libc), and at
 # least 80% of every remote allocation sampled. With one in 8 sampled,
 # the top site holds nlwork's pages / 8 within 25%.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=240 kernels=default,6.12
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=400 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null

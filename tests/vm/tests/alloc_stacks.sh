@@ -25,17 +25,15 @@ run_case() {
 	PAGES=$(nl_work_field "$1.work" touched_pages)
 	[ "$(nljq -L "$1" alloc_stacks.available)" = true ] ||
 		nl_fail "alloc_stacks unavailable: $(nljq -L "$1" alloc_stacks.unavailable_reason)"
-	for k in allocations remote miss sampled lost_no_stack lost_keys_full sites bpf_ns_per_allocation; do
-		printf '%s=%s ' $k "$(nljq -L "$1" alloc_stacks.$k)"
-	done
-	echo
+	# few nljq passes: each one is slow in a guest on a loaded host
+	echo "allocations remote miss sampled lost_no_stack lost_keys_full sites bpf_ns_per_allocation:" \
+		$(nljq -L "$1" alloc_stacks.allocations alloc_stacks.remote alloc_stacks.miss alloc_stacks.sampled \
+		  alloc_stacks.lost_no_stack alloc_stacks.lost_keys_full alloc_stacks.sites alloc_stacks.bpf_ns_per_allocation)
 	for i in 0 1 2; do
-		[ "$(nljq -L "$1" "alloc_stacks.top[$i].events")" = missing ] && break
-		echo "site $i: events $(nljq -L "$1" "alloc_stacks.top[$i].events") share $(nljq -L "$1" "alloc_stacks.top[$i].share")" \
-			"remote $(nljq -L "$1" "alloc_stacks.top[$i].remote") miss $(nljq -L "$1" "alloc_stacks.top[$i].miss")" \
-			"class $(nljq -L "$1" "alloc_stacks.top[$i].class") order $(nljq -L "$1" "alloc_stacks.top[$i].order")" \
-			"gfp $(nljq -L "$1" "alloc_stacks.top[$i].gfp_flags")"
-		nljq -L "$1" "alloc_stacks.top[$i].frames" | tr ',' '\n' | head -14 | sed 's/^/    /'
+		echo "site $i (events share remote miss class order gfp_flags frames):"
+		nljq -L "$1" "alloc_stacks.top[$i].events" "alloc_stacks.top[$i].share" "alloc_stacks.top[$i].remote" \
+			"alloc_stacks.top[$i].miss" "alloc_stacks.top[$i].class" "alloc_stacks.top[$i].order" \
+			"alloc_stacks.top[$i].gfp_flags" "alloc_stacks.top[$i].frames" | tr ',\t' '\n\n' | head -22 | sed 's/^/    /'
 	done
 }
 

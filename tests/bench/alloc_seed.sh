@@ -57,7 +57,7 @@ END {
 		"remote% numalens [range]", "remote% numastat [range]", "miss% numalens", "miss% numastat", "proc remote% [range]"
 	for (i = 1; i <= na; i++) { a = order[i]
 		printf "%-16s %4d  %-28s %-28s %-28s %-16s %-16s %-24s\n", a, n[a],
-			ms(a, 1, "%.0f") " " rng(a, 1, "%.0f"), ms(a, 2, "%.2f") " " rng(a, 2, "%.1f"),
+			hi[a, 1] ? ms(a, 1, "%.0f") " " rng(a, 1, "%.0f") : "- (file: no anon touched)", ms(a, 2, "%.2f") " " rng(a, 2, "%.1f"),
 			ms(a, 3, "%.2f") " " rng(a, 3, "%.1f"), ms(a, 4, "%.3f"), ms(a, 5, "%.3f"),
 			ms(a, 6, "%.1f") " " rng(a, 6, "%.0f") }
 	printf "\n%-16s %20s %20s %20s %20s %26s\n", "arm", "anon% of its pages", "file%", "shmem%", "unclassified%", "events numalens/numastat"

@@ -58,7 +58,8 @@ measure() {
 	local arm=$1 run=$2 l0 l1 pid out=/tmp/work.out
 	shift 2
 	# every run from the same memory state: the page cache an earlier
-	# file arm left on node 1 made a 96 MiB run spill 23% remote
+	# run (or the set-up writing the file set) left made a 96 MiB run spill
+	# 23% remote
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	l0=$(wc -l < $J)
 	lines_after "$l0"		# start on an interval boundary

@@ -25,6 +25,7 @@
 #include "nl_bpf.h"
 #include "cg_ancestry.h"
 #include "pfn_map.h"
+#include "pref_node.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -151,58 +152,6 @@ static __always_inline u8 class_of(int migratetype)
 	if (migratetype == bpf_core_enum_value(enum migratetype, MIGRATE_RECLAIMABLE))
 		return NL_CLASS_RECLAIMABLE;
 	return NL_CLASS_KERNEL;
-}
-
-/* mempolicy modes (uapi/linux/mempolicy.h: an unnamed enum, so not
- * relocatable; the values are ABI) */
-#define NL_MPOL_PREFERRED 1
-#define NL_MPOL_BIND 2
-#define NL_MPOL_INTERLEAVE 3
-#define NL_MPOL_PREFERRED_MANY 5
-#define NL_MPOL_WEIGHTED_INTERLEAVE 6
-
-/* The node the current allocation was meant for, as numastat's
- * numa_hit/numa_miss/numa_foreign judge it (the preferred zone's node),
- * from the task's mempolicy, since the tracepoint does not carry it:
- *  - default and local policies: the allocating CPU's node @cpu_nid;
- *  - preferred: its node;
- *  - bind and preferred-many: @cpu_nid when the mask holds it, else the
- *    lowest node of the mask (the kernel takes the nearest: the same for
- *    a one-node mask);
- *  - interleave: the node the page went to (the kernel prefers the
- *    node it picked, which is where the page lands unless that node is
- *    full).
- * A VMA policy set with mbind() is not visible here; nor is the node an
- * explicit alloc_pages_node() names. NL_NID_UNKNOWN past NL_MAX_NODES. */
-static __always_inline u8 pref_node(u32 cpu_nid, u8 page_nid)
-{
-	struct mempolicy *pol = bpf_get_current_task_btf()->mempolicy;
-	u64 mask;
-	u16 mode;
-
-	if (!pol)
-		return cpu_nid;
-	mode = pol->mode;
-	if (mode == NL_MPOL_INTERLEAVE || mode == NL_MPOL_WEIGHTED_INTERLEAVE)
-		return page_nid;
-	if (mode != NL_MPOL_PREFERRED && mode != NL_MPOL_BIND && mode != NL_MPOL_PREFERRED_MANY)
-		return cpu_nid;
-	mask = pol->nodes.bits[0];
-	if (mode != NL_MPOL_PREFERRED && cpu_nid < 64 && (mask & (1ULL << cpu_nid)))
-		return cpu_nid;
-	if (!mask)
-		return NL_NID_UNKNOWN;
-	/* the lowest set bit's index, by halving */
-	u32 n = 0;
-
-	if (!(mask & 0xffffffffULL)) { n += 32; mask >>= 32; }
-	if (!(mask & 0xffff)) { n += 16; mask >>= 16; }
-	if (!(mask & 0xff)) { n += 8; mask >>= 8; }
-	if (!(mask & 0xf)) { n += 4; mask >>= 4; }
-	if (!(mask & 0x3)) { n += 2; mask >>= 2; }
-	if (!(mask & 0x1))
-		n += 1;
-	return n < NL_MAX_NODES ? n : NL_NID_UNKNOWN;
 }
 
 /* The common part of both page_alloc programs: count one call for the

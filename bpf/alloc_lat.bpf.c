@@ -19,6 +19,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "alloc_lat_types.h"
+#include "log2.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -100,14 +101,8 @@ static __always_inline u64 page_flags_of(const struct page *page)
 /* log2 of @ns, at most NL_LAT_BUCKETS - 1 (0 for 0 and 1). */
 static __always_inline u32 log2_bucket(u64 ns)
 {
-	u32 b = 0;
+	u32 b = nl_log2(ns);
 
-#pragma unroll
-	for (int s = 32; s >= 1; s >>= 1)
-		if (ns >> s) {
-			ns >>= s;
-			b += s;
-		}
 	return b < NL_LAT_BUCKETS ? b : NL_LAT_BUCKETS - 1;
 }
 

@@ -179,6 +179,8 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	co.all_procs = o->all_procs;
 	co.rss_max_procs = o->rss_max_procs;
 	co.alloc_latency_sample = o->alloc_latency_sample;
+	co.alloc_stacks_sample = o->alloc_stacks_sample;
+	co.page_life_sample = o->page_life_sample;
 	e = nl_collect_open(&s->col, &s->bpf, &co, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

@@ -69,6 +69,8 @@ struct nl_cli_open_opts {
 	bool self_cost;		/* hold BPF run-time stats (nl_bpf_opts) */
 	int rss_max_procs;	/* numa_maps reads per interval (nl_collect_opts) */
 	uint32_t alloc_latency_sample;	/* > 0: allocation latency, 1 call in N (nl_collect_opts) */
+	uint32_t alloc_stacks_sample;	/* > 0: miss/remote stacks, 1 in N (nl_collect_opts) */
+	uint32_t page_life_sample;	/* > 0: page lifetime, 1 page in N (nl_collect_opts) */
 };
 
 /* The BPF objects and the collector a command reads snapshots from. */

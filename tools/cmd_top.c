@@ -18,7 +18,7 @@
 #include "view_tui.h"
 
 enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_RSS_PROCS,
-       OPT_ALLOC_LAT };
+       OPT_ALLOC_LAT, OPT_ALLOC_STACKS, OPT_PAGE_LIFE };
 
 struct top_args {
 	double delay;
@@ -27,6 +27,8 @@ struct top_args {
 	int rss_procs;		/* --rss-procs; 0 = the default (64), -1 = none by rank */
 	const char *btf;	/* --btf */
 	long alloc_lat;		/* --alloc-latency: 1 call in N, 0 = off */
+	long alloc_stacks;	/* --alloc-stacks: 1 remote/miss allocation in N, 0 = off */
+	long page_life;		/* --page-lifetime: 1 page in N, 0 = off */
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -88,6 +90,16 @@ static const struct argp_option top_opts[] = {
 	  "Also time page-allocator calls, one in N (default 64), entry to exit, in log2 "
 	  "histograms by placement (local, remote, failed) and class (JSON alloc_latency, "
 	  "node view). Off by default: every allocator call then pays two BPF trampolines", 2 },
+	{ "alloc-stacks", OPT_ALLOC_STACKS, "N", OPTION_ARG_OPTIONAL,
+	  "Also attribute allocations that land off the CPU's node (remote) or off the "
+	  "preferred node (miss) to their kernel stacks, one in N of them (default 1), with "
+	  "gfp flags, class and order: the top sites since start (JSON alloc_stacks, text "
+	  "ALLOC STACKS, node view). Off by default: every allocation then runs one more BPF program", 2 },
+	{ "page-lifetime", OPT_PAGE_LIFE, "N", OPTION_ARG_OPTIONAL,
+	  "Also time pages from allocation to free, one in N allocations (default 64), in "
+	  "log2 histograms by placement (local, remote) and class (kernel, reclaimable, "
+	  "movable, thp) (JSON page_lifetime, text PAGE LIFETIME, node view). Off by default: every "
+	  "allocation and every free then runs one more BPF program", 2 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
 	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
 	{ 0 }
@@ -172,6 +184,12 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	case OPT_ALLOC_LAT:
 		a->alloc_lat = arg ? nl_cli_parse_long(arg, 1, 1000000, "--alloc-latency", st) : 64;
 		break;
+	case OPT_ALLOC_STACKS:
+		a->alloc_stacks = arg ? nl_cli_parse_long(arg, 1, 1000000, "--alloc-stacks", st) : 1;
+		break;
+	case OPT_PAGE_LIFE:
+		a->page_life = arg ? nl_cli_parse_long(arg, 1, 1000000, "--page-lifetime", st) : 64;
+		break;
 	case OPT_ACTIVE:
 		a->active = true;
 		break;
@@ -196,6 +214,19 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
+/* One line on stderr for each opt-in view the kernel cannot serve, once:
+ * the rest of top runs without it. */
+static void warn_unavailable(const struct nl_snapshot *s)
+{
+	if (s->alloc_lat.enabled && !s->alloc_lat.available)
+		fprintf(stderr, "numalens top: --alloc-latency unavailable: %s\n", s->alloc_lat.unavailable);
+	if (s->alloc_stacks.enabled && !s->alloc_stacks.available)
+		fprintf(stderr, "numalens top: --alloc-stacks unavailable: %s\n",
+			s->alloc_stacks.unavailable);
+	if (s->page_life.enabled && !s->page_life.available)
+		fprintf(stderr, "numalens top: --page-lifetime unavailable: %s\n", s->page_life.unavailable);
+}
+
 static int run_stream(struct nl_collector *col, const struct top_args *a)
 {
 	struct nl_snapshot s = {};
@@ -218,6 +249,8 @@ static int run_stream(struct nl_collector *col, const struct top_args *a)
 			rc = NL_EXIT_FAIL;
 			break;
 		}
+		if (i == 0)
+			warn_unavailable(&s);
 		e = a->json ? nl_json_write(stdout, &s, &a->view) : nl_text_write(stdout, &s, &a->view);
 		if (e) {	/* a closed pipe ends the run quietly */
 			rc = e == -EPIPE ? NL_EXIT_OK : NL_EXIT_FAIL;
@@ -331,7 +364,9 @@ int nl_cmd_top(int argc, char **argv)
 					.prog = "numalens top", .watch_pid = a.view.filter.pid,
 					.all_procs = !a.active, .self_cost = a.self_cost,
 					.rss_max_procs = a.rss_procs,
-					.alloc_latency_sample = (uint32_t)a.alloc_lat };
+					.alloc_latency_sample = (uint32_t)a.alloc_lat,
+					.alloc_stacks_sample = (uint32_t)a.alloc_stacks,
+					.page_life_sample = (uint32_t)a.page_life };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

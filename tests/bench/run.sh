@@ -9,6 +9,8 @@
 #     with the goals, and a MISSED line per goal not met.
 #  2. (export.sh) export at 2,000 cgroups x 4 nodes in more detail.
 #  3. scx_cling in the VM; then the reclaim agent's own reports.
+#  4. the opt-in views' cost per run on the host (optin_cost.sh) and seed
+#     004's shapes in the VM, numalens beside numastat (alloc_seed.sh).
 # Output: on stdout and in build/bench/report.txt (raw records of 1 in
 # build/bench/cost.raw). RUNS (default 7) sets the rounds of 1.
 set -u
@@ -36,6 +38,14 @@ if [ "${BENCH_CLING:-1}" = 1 ]; then
 	else
 		echo "(the VM run failed: see $OUT/cling_vm.log)"
 	fi
+fi
+
+echo
+echo "4. opt-in views of numalens top"
+bash tests/bench/optin_cost.sh
+if [ "${BENCH_SEED:-1}" = 1 ]; then
+	echo
+	bash tests/bench/alloc_seed.sh
 fi
 } | tee "$REPORT"
 echo "bench: report written to $REPORT"

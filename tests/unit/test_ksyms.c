@@ -46,10 +46,47 @@ static void test_ranges(void **state)
 	rmtree(d);
 }
 
+/* The whole table names a stack frame: the highest text symbol at or
+ * below the address, with the offset; data symbols and hidden addresses
+ * are left out, lines out of order are sorted. */
+static void test_table(void **state)
+{
+	char *d = fixture_tmpdir("ksymtab");
+	char path[4096];
+	struct nl_ksym_table *t;
+	uint64_t off = 99;
+
+	(void)state;
+	wfile(d, "kallsyms",
+	      "ffffffff81200000 T handle_mm_fault\n"
+	      "ffffffff81200100 d some_data\n"
+	      "ffffffff81100000 T do_anonymous_page\n"
+	      "0000000000000000 T hidden_fn\n"
+	      "ffffffffc0001000 t mod_fn\t[nlmod]\n");
+	snprintf(path, sizeof(path), "%s/kallsyms", d);
+	t = nl_ksym_table_load(path);
+	assert_non_null(t);
+	assert_string_equal(nl_ksym_table_name(t, 0xffffffff81200150ULL, &off), "handle_mm_fault");
+	assert_true(off == 0x150);
+	assert_string_equal(nl_ksym_table_name(t, 0xffffffff81100000ULL, &off), "do_anonymous_page");
+	assert_true(off == 0);
+	assert_string_equal(nl_ksym_table_name(t, 0xffffffffc0001010ULL, NULL), "mod_fn");
+	assert_null(nl_ksym_table_name(t, 0xffffffff81000000ULL, &off));
+	nl_ksym_table_free(t);
+	assert_null(nl_ksym_table_load("/nonexistent/kallsyms"));
+	assert_int_equal(errno, ENOENT);
+	wfile(d, "hidden", "0000000000000000 T a\n0000000000000000 t b\n");
+	snprintf(path, sizeof(path), "%s/hidden", d);
+	assert_null(nl_ksym_table_load(path));
+	assert_int_equal(errno, ENODATA);
+	rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -454,6 +454,63 @@ static void test_alloc_latency(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* alloc_stacks: present only when asked for; its keys, a site's share of
+ * the sampled allocations, its flags and frames in order; page_lifetime:
+ * eight histograms of 48 buckets, place-major, thp last. */
+static void test_optin_views(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_alloc_stacks *a = &s.alloc_stacks;
+	struct nl_page_lifetime *l = &s.page_life;
+	cJSON *r, *o, *site, *h;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	r = parse(&s, NULL, NULL);
+	assert_null(cJSON_GetObjectItemCaseSensitive(r, "alloc_stacks"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(r, "page_lifetime"));
+	cJSON_Delete(r);
+	a->enabled = a->available = true;
+	a->sample_every = 1;
+	a->allocs = 1000;
+	a->seen_remote = 400;
+	a->sampled = 400;
+	a->nr_keys = 3;
+	a->nr = 1;
+	a->top[0].events = 300;
+	a->top[0].pages = 300;
+	a->top[0].kind = NL_STK_REMOTE;
+	a->top[0].class = NL_CLASS_MOVABLE;
+	strcpy(a->top[0].gfp_names, "__GFP_MOVABLE|__GFP_ZERO");
+	a->top[0].nr_frames = 2;
+	strcpy(a->top[0].frames[0], "__alloc_frozen_pages_noprof+0x286");
+	strcpy(a->top[0].frames[1], "handle_mm_fault+0xec");
+	l->enabled = l->available = true;
+	l->sample_every = 64;
+	l->hist[1 * NL_LIFE_NR_CLASSES + NL_LIFE_THP][30] = 7;
+	r = parse(&s, NULL, NULL);
+	o = get(r, "alloc_stacks");
+	KEYS(o, "alloc_stacks", "available", "unavailable_reason", "sample_every", "allocations", "remote",
+	     "miss", "sampled", "lost_no_stack", "lost_keys_full", "sites", "bpf_ns_per_allocation", "top");
+	assert_int_equal(cJSON_GetArraySize(get(o, "top")), 1);
+	site = cJSON_GetArrayItem(get(o, "top"), 0);
+	assert_near(num(site, "share"), 0.75, 1e-9);
+	assert_true(cJSON_IsTrue(get(site, "remote")));
+	assert_true(cJSON_IsFalse(get(site, "miss")));
+	assert_string_equal(get(site, "class")->valuestring, "movable");
+	assert_string_equal(get(site, "gfp_flags")->valuestring, "__GFP_MOVABLE|__GFP_ZERO");
+	assert_string_equal(cJSON_GetArrayItem(get(site, "frames"), 1)->valuestring, "handle_mm_fault+0xec");
+	o = get(r, "page_lifetime");
+	assert_int_equal(cJSON_GetArraySize(get(o, "hists")), 8);
+	h = cJSON_GetArrayItem(get(o, "hists"), 7);
+	assert_string_equal(get(h, "place")->valuestring, "remote");
+	assert_string_equal(get(h, "class")->valuestring, "thp");
+	assert_near(num(h, "count"), 7, 0);
+	assert_int_equal(cJSON_GetArraySize(get(h, "buckets")), 48);
+	cJSON_Delete(r);
+	nl_snapshot_free(&s);
+}
+
 static void test_balancing_off(void **state)
 {
 	struct nl_snapshot s;
@@ -540,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_agent),
 		cmocka_unit_test(test_alloc_latency),
+		cmocka_unit_test(test_optin_views),
 		cmocka_unit_test(test_balancing_off),
 		cmocka_unit_test(test_odd_nodes_and_nan),
 		cmocka_unit_test(test_opts_and_write),

@@ -82,6 +82,47 @@ static void test_header(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* The opt-in sections: absent unless asked for; a site with its share,
+ * kind, class and frames; a lifetime line per non-empty histogram with
+ * its buckets; the reason when the kernel cannot. */
+static void test_optin(void **state)
+{
+	struct nl_snapshot s;
+	char *out;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	out = render(&s, NULL);
+	assert_null(strstr(out, "ALLOC STACKS"));
+	assert_null(strstr(out, "PAGE LIFETIME"));
+	free(out);
+	s.alloc_stacks.enabled = s.alloc_stacks.available = true;
+	s.alloc_stacks.sample_every = 1;
+	s.alloc_stacks.sampled = 400;
+	s.alloc_stacks.nr = 1;
+	s.alloc_stacks.top[0].events = 100;
+	s.alloc_stacks.top[0].pages = 100;
+	s.alloc_stacks.top[0].kind = NL_STK_REMOTE | NL_STK_MISS;
+	s.alloc_stacks.top[0].class = NL_CLASS_MOVABLE;
+	strcpy(s.alloc_stacks.top[0].gfp_names, "__GFP_MOVABLE");
+	s.alloc_stacks.top[0].nr_frames = 1;
+	strcpy(s.alloc_stacks.top[0].frames[0], "handle_mm_fault+0xec");
+	s.page_life.enabled = true;
+	strcpy(s.page_life.unavailable, "the kernel has no BTF tracepoint kmem:mm_page_free");
+	out = render(&s, NULL);
+	assert_non_null(strstr(out, "#1 100 sampled (25.0%) 100 pages  remote+miss  class movable  order 0  gfp __GFP_MOVABLE\n"
+				    "    handle_mm_fault+0xec\n"));
+	assert_non_null(strstr(out, "unavailable: the kernel has no BTF tracepoint kmem:mm_page_free"));
+	free(out);
+	s.page_life.available = true;
+	s.page_life.hist[NL_LIFE_MOVABLE][20] = 5;	/* local movable, [1.05 ms, 2.1 ms) */
+	s.page_life.sum_ns[NL_LIFE_MOVABLE] = 5 * 1500000;
+	out = render(&s, NULL);
+	assert_non_null(strstr(out, "local  movable            5 freed, mean 1.5ms: 1.05ms:5\n"));
+	free(out);
+	nl_snapshot_free(&s);
+}
+
 static void test_nodes(void **state)
 {
 	struct nl_snapshot s;
@@ -524,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_agent),
 		cmocka_unit_test(test_legend),
+		cmocka_unit_test(test_optin),
 		cmocka_unit_test(test_pid_hint),
 		cmocka_unit_test(test_pid_chain_cleaned_label),
 		cmocka_unit_test(test_pid_chain_after_exit),

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@
 #define MPOL_DEFAULT 0
 #define MPOL_PREFERRED 1
 #define MPOL_BIND 2
+#define MPOL_INTERLEAVE 3
 #define MASK_LONGS 16 /* 1024 nodes */
 #define MAX_THREADS 256
 
@@ -51,9 +53,13 @@ struct opts {
 	int node;              /* --node, -1 = no binding */
 	int mode;              /* MPOL_BIND, or MPOL_PREFERRED with --preferred */
 	long anon_mib, file_mib, shmem_mib;
+	long sysv_mib;         /* --sysv: touch this much System V shared memory */
+	int interleave;        /* --interleave: process policy MPOL_INTERLEAVE over every node */
+	int read_only;         /* --read: only read the existing --file-path (read(2)), no write */
 	const char *file_path;
 	int threads, repeat;
 	double spin_s, hold_s, walk_s;
+	double life_s;         /* --lifetime: hold the anon memory this long, then munmap it */
 	double spin_cpu_s;     /* --spin-cpu: spin until each thread used this much CPU */
 	int after_default;
 	int pageout;           /* --pageout: MADV_PAGEOUT the anon memory after the work */
@@ -69,6 +75,10 @@ struct opts {
 static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1 };
 static long page_sz;
 static long touched_pages; /* summed by threads under lock */
+/* --lifetime: the shortest and longest life any anon page can have had,
+ * as measured here (CLOCK_MONOTONIC): munmap start - touch end, and
+ * munmap end - touch start, over the threads */
+static long long life_min_ns = -1, life_max_ns;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *keep_anon[MAX_THREADS]; /* each thread's last anon slice */
 static size_t keep_len[MAX_THREADS];
@@ -285,7 +295,26 @@ static void *worker(void *arg)
 	size_t len = mine * page_sz;
 
 	for (int r = 0; len && r < o.repeat; r++) {
+		long long t0 = clock_ns(CLOCK_MONOTONIC);
 		char *p = map_touch(len, MAP_PRIVATE | MAP_ANONYMOUS);
+		if (o.life_s > 0) {
+			long long t1 = clock_ns(CLOCK_MONOTONIC), t2, t3;
+			struct timespec ts = { (time_t)o.life_s,
+					       (long)((o.life_s - (time_t)o.life_s) * 1e9) };
+
+			while (nanosleep(&ts, &ts) && errno == EINTR)
+				;
+			t2 = clock_ns(CLOCK_MONOTONIC);
+			munmap(p, len);
+			t3 = clock_ns(CLOCK_MONOTONIC);
+			pthread_mutex_lock(&lock);
+			if (life_min_ns < 0 || t2 - t1 < life_min_ns)
+				life_min_ns = t2 - t1;
+			if (t3 - t0 > life_max_ns)
+				life_max_ns = t3 - t0;
+			pthread_mutex_unlock(&lock);
+			continue;
+		}
 		if (r + 1 < o.repeat)
 			munmap(p, len);
 		else
@@ -305,13 +334,21 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* file_work: write then read back o.file_mib MiB at o.file_path. */
+/* file_work: write then read back o.file_mib MiB at o.file_path (with
+ * --read: only read it, as it is). */
 static void file_work(void)
 {
 	static char buf[1 << 20];
-	int fd = open(o.file_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int fd = open(o.file_path, o.read_only ? O_RDONLY : O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		die(1, "open(%s): %s", o.file_path, strerror(errno));
+	if (o.read_only) {
+		for (long i = 0; i < o.file_mib; i++)
+			if (read(fd, buf, sizeof(buf)) < 0)
+				die(1, "read(%s): %s", o.file_path, strerror(errno));
+		close(fd);
+		return;
+	}
 	memset(buf, 'n', sizeof(buf));
 	for (long i = 0; i < o.file_mib; i++)
 		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
@@ -396,6 +433,9 @@ static void usage(FILE *f)
 	      "  --file-exists     the --file-path file is already written (clean page cache,\n"
 	      "                    e.g. synced outside a memcg limit): only map it (--passes)\n"
 	      "  --shmem MIB       touch MIB of MAP_SHARED|MAP_ANONYMOUS memory\n"
+	      "  --sysv MIB        touch MIB of System V shared memory (shmget, removed at exit)\n"
+	      "  --interleave      process policy MPOL_INTERLEAVE over every node with memory\n"
+	      "  --read            with --file and --file-path: only read that file (read(2))\n"
 	      "  --threads N       run the work (anon touch, spin) in N threads (anon split)\n"
 	      "  --spin SECONDS    busy-loop for SECONDS of wall time (per thread)\n"
 	      "  --spin-cpu SECONDS busy-loop until each thread used SECONDS of its own CPU\n"
@@ -423,6 +463,10 @@ static void usage(FILE *f)
 	      "                    the output line then ends with walked_remote=R1,R2,...\n"
 	      "                    and, with --node, walked_home=H1,H2,... (pages rewritten\n"
 	      "                    while on a CPU of that node)\n"
+	      "  --lifetime SECONDS after touching the anon memory, keep it SECONDS, then\n"
+	      "                    munmap it (each --repeat); the output line then has\n"
+	      "                    life_min_ns= and life_max_ns=, the shortest and longest\n"
+	      "                    life a page can have had, as measured (CLOCK_MONOTONIC)\n"
 	      "  --hold SECONDS    then sleep SECONDS with the memory still mapped\n"
 	      "  --comm BYTES      prctl(PR_SET_NAME) to these bytes first, any bytes (the\n"
 	      "                    kernel keeps 15)\n"
@@ -450,6 +494,8 @@ static void parse(int argc, char **argv)
 		{ "cpu", 1, 0, 'c' }, { "node", 1, 0, 'n' }, { "anon", 1, 0, 'a' },
 		{ "file", 1, 0, 'f' }, { "file-path", 1, 0, 'F' }, { "shmem", 1, 0, 's' },
 		{ "threads", 1, 0, 't' }, { "spin", 1, 0, 'S' }, { "hold", 1, 0, 'H' },
+		{ "lifetime", 1, 0, 'L' }, { "sysv", 1, 0, 'V' }, { "interleave", 0, 0, 'I' },
+		{ "read", 0, 0, 'B' },
 		{ "spin-cpu", 1, 0, 'C' },
 		{ "repeat", 1, 0, 'r' }, { "ready-file", 1, 0, 'R' },
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
@@ -474,6 +520,10 @@ static void parse(int argc, char **argv)
 		case 'S': o.spin_s = num("spin", optarg); break;
 		case 'C': o.spin_cpu_s = num("spin-cpu", optarg); break;
 		case 'H': o.hold_s = num("hold", optarg); break;
+		case 'L': o.life_s = num("lifetime", optarg); break;
+		case 'V': o.sysv_mib = (long)num("sysv", optarg); break;
+		case 'I': o.interleave = 1; break;
+		case 'B': o.read_only = 1; break;
 		case 'r': o.repeat = (int)num("repeat", optarg); break;
 		case 'R': o.ready_file = optarg; break;
 		case 'A': o.after_cpu = optarg; break;
@@ -520,6 +570,14 @@ int main(int argc, char **argv)
 		pin(o.cpu);
 	if (o.node >= 0)
 		set_policy(o.node);
+	if (o.interleave) {
+		/* every bit: the kernel keeps the nodes that have memory */
+		unsigned long mask[MASK_LONGS];
+
+		memset(mask, 0xff, sizeof(mask));
+		if (syscall(SYS_set_mempolicy, MPOL_INTERLEAVE, mask, MASK_LONGS * 64))
+			die(1, "set_mempolicy(MPOL_INTERLEAVE): %s", strerror(errno));
+	}
 
 	pthread_barrier_init(&work_done, NULL, o.threads + 1);
 	pthread_barrier_init(&after_done, NULL, o.threads + 1);
@@ -535,6 +593,20 @@ int main(int argc, char **argv)
 		file_work();
 	if (o.shmem_mib)
 		shm = map_touch((size_t)o.shmem_mib << 20, MAP_SHARED | MAP_ANONYMOUS);
+	if (o.sysv_mib) {
+		size_t len = (size_t)o.sysv_mib << 20;
+		int id = shmget(IPC_PRIVATE, len, IPC_CREAT | 0600);
+		char *p = id < 0 ? (char *)-1 : shmat(id, NULL, 0);
+
+		if (p == (char *)-1)
+			die(1, "shmget/shmat(%zu bytes): %s", len, strerror(errno));
+		shmctl(id, IPC_RMID, NULL);	/* freed once detached (at exit) */
+		if (o.node >= 0)
+			bind_region(p, len, o.node);
+		for (size_t off = 0; off < len; off += page_sz)
+			p[off] = 1;
+		touched_pages += len / page_sz;
+	}
 
 	if (o.after_cpu)
 		pin(o.after_cpu);
@@ -597,6 +669,8 @@ int main(int argc, char **argv)
 	for (int t = 0; t < o.threads; t++)
 		spun += spin_cpu_ns[t];
 	printf(" cpu_ns=%lld spin_cpu_ns=%lld", clock_ns(CLOCK_PROCESS_CPUTIME_ID), spun);
+	if (o.life_s > 0)
+		printf(" life_min_ns=%lld life_max_ns=%lld", life_min_ns, life_max_ns);
 	/* Work done per thread, for throughput and fairness ratios. */
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)

@@ -18,6 +18,8 @@
 #include "reclaim_read.h"
 #include "topology.h"
 #include "alloc_latency.h"
+#include "alloc_attrib.h"
+#include "page_lifetime.h"
 #include "vmscan_figs.h"
 #include "vmscan_read.h"
 
@@ -58,6 +60,8 @@ struct nl_collector {
 	struct nl_ra_reader *ra_rd;
 	/* allocation latency, NULL unless asked for */
 	struct nl_alloc_latency_state *lat;
+	struct nl_alloc_attrib_state *attrib;
+	struct nl_page_lifetime_state *life;
 	/* the last numa_maps reading of each process read, reused while the
 	 * process stays as it was (rss_reuse) */
 	struct rss_ent *rss;
@@ -147,6 +151,10 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		set_lru_mode(c);
 	}
 	if (!e && o->alloc_latency_sample && !(c->lat = nl_alloc_latency_start(o->alloc_latency_sample)))
+		e = -ENOMEM;
+	if (!e && o->alloc_stacks_sample && !(c->attrib = nl_alloc_attrib_start(o->alloc_stacks_sample)))
+		e = -ENOMEM;
+	if (!e && o->page_life_sample && !(c->life = nl_page_lifetime_start(o->page_life_sample)))
 		e = -ENOMEM;
 	if (e) {
 		nl_collect_close(c);
@@ -987,6 +995,8 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	}
 	fill_self(c, s);
 	nl_alloc_latency_fill(c->lat, &s->alloc_lat);
+	nl_alloc_attrib_fill(c->attrib, &s->alloc_stacks);
+	nl_page_lifetime_fill(c->life, &s->page_life);
 	if (e)
 		nl_snapshot_free(s);
 	return e;
@@ -1008,6 +1018,8 @@ void nl_collect_close(struct nl_collector *c)
 	nl_vs_raw_free(&c->vs_raw);
 	nl_ra_reader_free(c->ra_rd);
 	nl_alloc_latency_stop(c->lat);
+	nl_alloc_attrib_stop(c->attrib);
+	nl_page_lifetime_stop(c->life);
 	free(c->cpu_prev);
 	free(c->cpu_cur);
 	for (int gi = 0; gi < c->nr_gone; gi++)

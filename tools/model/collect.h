@@ -36,6 +36,12 @@ struct nl_collect_opts {
 					 * of it (an idle process asked for with -p) */
 	uint32_t alloc_latency_sample;	/* > 0: time one allocator call in this many
 					 * (snapshot alloc_lat); 0: off */
+	uint32_t alloc_stacks_sample;	/* > 0: attribute one remote or miss allocation
+					 * in this many to its kernel stack (snapshot
+					 * alloc_stacks); 0: off */
+	uint32_t page_life_sample;	/* > 0: time one page in this many from its
+					 * allocation to its free (snapshot
+					 * page_life); 0: off */
 	bool all_procs;			/* also every live process with resident memory
 					 * that BPF saw nothing of (zero figures): idle
 					 * processes' node placement */

@@ -23,6 +23,8 @@
 #include "procfs.h"
 #include "zones.h"
 #include "alloc_lat_types.h"
+#include "alloc_stacks_types.h"
+#include "page_life_types.h"
 
 /* Locality of the NUMA-hinting faults, weighted by CPU time
  * (8 buckets of L/(L+R+1), L local and R remote faults). */
@@ -325,6 +327,67 @@ struct nl_alloc_latency {
 	uint64_t prog_runs, prog_run_ns;
 };
 
+/* Stacks kept and frames named per stack in a snapshot (top --alloc-stacks). */
+#define NL_ATTRIB_TOP 10
+#define NL_ATTRIB_FRAMES 20
+#define NL_ATTRIB_FRAME_LEN 64
+
+/* One attributed allocation site: sampled allocations since start under
+ * one kernel stack, gfp flags, class and order. */
+struct nl_alloc_site {
+	uint64_t events, pages;		/* sampled, since start */
+	uint32_t gfp;
+	char gfp_names[160];		/* "__GFP_IO|__GFP_FS|..." (hex for unnamed bits) */
+	uint8_t class;			/* enum nl_alloc_class: kernel, reclaimable, movable */
+	uint8_t kind;			/* NL_STK_REMOTE | NL_STK_MISS */
+	uint8_t order;
+	bool thp;			/* order is the PMD order: a transparent huge page */
+	int nr_frames;
+	/* innermost first, the tracing frames (BPF, tracepoint) left out:
+	 * "function+0xoff", or the hex address when kallsyms hides it */
+	char frames[NL_ATTRIB_FRAMES][NL_ATTRIB_FRAME_LEN];
+};
+
+/* Miss and remote attribution, opt-in (top --alloc-stacks;
+ * bpf/alloc_stacks.bpf.c): allocations that landed off the CPU's node or
+ * off the preferred node, one in sample_every counted under its kernel
+ * stack. Figures are totals since start (a site's share needs the whole
+ * run), not interval deltas. */
+struct nl_alloc_stacks {
+	bool enabled;			/* asked for */
+	bool available;			/* the program runs; else unavailable says why */
+	char unavailable[320];
+	uint32_t sample_every;
+	/* enum nl_stk_stat since start: allocations seen, remote and miss
+	 * among them, sampled, and the sampled ones lost (no stack slot,
+	 * counts map full) */
+	uint64_t allocs, seen_remote, seen_miss, sampled, no_stack, keys_full;
+	int nr_keys;			/* distinct sites counted so far */
+	int nr;				/* sites below, most sampled events first */
+	struct nl_alloc_site top[NL_ATTRIB_TOP];
+	/* the program's runs and run time since start, 0 unless the kernel
+	 * counts BPF run times (--self-cost) */
+	uint64_t prog_runs, prog_run_ns;
+};
+
+/* Page lifetime, opt-in (top --page-lifetime; bpf/page_life.bpf.c): one
+ * allocation in sample_every timed until its page is freed, counted by
+ * log2(ns) per (place, class) at the free, hist index place *
+ * NL_LIFE_NR_CLASSES + class (enum nl_life_place, enum nl_life_class).
+ * Deltas over the interval: a page counts in the interval it was freed. */
+struct nl_page_lifetime {
+	bool enabled;			/* asked for */
+	bool available;			/* the programs run; else unavailable says why */
+	char unavailable[320];
+	uint32_t sample_every;
+	uint64_t allocs, sampled, not_kept, freed;	/* enum nl_life_stat */
+	uint64_t hist[NL_LIFE_NR_HISTS][NL_LIFE_BUCKETS];	/* bucket b = [2^b, 2^(b+1)) ns */
+	uint64_t sum_ns[NL_LIFE_NR_HISTS];
+	/* both programs' runs and run time, 0 unless the kernel counts BPF
+	 * run times (--self-cost) */
+	uint64_t prog_runs, prog_run_ns;
+};
+
 /* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
 struct nl_snapshot {
 	uint64_t seq;			/* 1 for the first interval */
@@ -363,6 +426,8 @@ struct nl_snapshot {
 	bool cling_running;
 	struct nl_cling_stats cling;
 	struct nl_alloc_latency alloc_lat;	/* enabled false unless asked for */
+	struct nl_alloc_stacks alloc_stacks;	/* enabled false unless asked for */
+	struct nl_page_lifetime page_life;	/* enabled false unless asked for */
 };
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The page flags layout from BTF; see page_layout.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include "page_layout.h"
 
@@ -75,5 +77,56 @@ int nl_page_layout_compute(long long zones, long long refs, struct nl_page_layou
 	out->node_mask = nshift ? (1u << nshift) - 1 : 0;
 	out->zone_shift = 64 - nshift - zshift;
 	out->zone_mask = (1u << zshift) - 1;
+	return 0;
+}
+
+uint32_t nl_page_thp_order(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
+	unsigned long long sz = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t o = 0;
+
+	if (f) {
+		if (fscanf(f, "%llu", &sz) != 1)
+			sz = 0;
+		fclose(f);
+	}
+	if (!sz || page <= 0)
+		return 9;
+	while (((unsigned long long)page << o) < sz && o < 31)
+		o++;
+	return o;
+}
+
+int nl_page_layout_for_tps(const char *const *tps, int n, struct nl_page_layout *pl,
+			   struct btf **vm_out, char *why, size_t whylen)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	char name[96];
+
+	if (vm_out)
+		*vm_out = NULL;
+	if (!vm) {
+		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		return -ENOENT;
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", tps[i]);
+		if (btf__find_by_name_kind(vm, name, BTF_KIND_TYPEDEF) <= 0) {
+			btf__free(vm);
+			snprintf(why, whylen, "the kernel has no BTF tracepoint kmem:%s", tps[i]);
+			return -ENOENT;
+		}
+	}
+	if (nl_page_layout_from_btf(vm, pl)) {
+		btf__free(vm);
+		snprintf(why, whylen, "the page layout (node bits of struct page) is not known on this kernel");
+		return -EINVAL;
+	}
+	if (vm_out)
+		*vm_out = vm;
+	else
+		btf__free(vm);
 	return 0;
 }

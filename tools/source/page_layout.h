@@ -8,6 +8,7 @@
 #ifndef NL_PAGE_LAYOUT_H
 #define NL_PAGE_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct btf;
@@ -34,5 +35,21 @@ int nl_page_layout_from_btf(const struct btf *vm, struct nl_page_layout *out);
  * @max_nr_zones (__MAX_NR_ZONES) and @zonerefs (the length of struct
  * zonelist's _zonerefs). Returns 0 or -EINVAL (no layout fits). */
 int nl_page_layout_compute(long long max_nr_zones, long long zonerefs, struct nl_page_layout *out);
+
+/* nl_page_layout_for_tps - for an opt-in program on tp_btf tracepoints:
+ * load the running kernel's BTF, check it has each of the @n tracepoints
+ * @tps (names as "mm_page_alloc") and derive the page layout into @pl.
+ * The BTF is handed to the caller in *@vm (to free with btf__free) when
+ * @vm is not NULL, else freed. Returns 0; -ENOENT (no BTF, or a
+ * tracepoint missing) or -EINVAL (page layout unknown), with @why set to
+ * a phrase for the user. */
+int nl_page_layout_for_tps(const char *const *tps, int n, struct nl_page_layout *pl,
+			   struct btf **vm, char *why, size_t whylen);
+
+/* nl_page_thp_order - the order of a PMD-mapped transparent huge page on
+ * this machine (9 with 4 KiB pages on x86-64), from
+ * /sys/kernel/mm/transparent_hugepage/hpage_pmd_size; 9 when that file is
+ * missing (a kernel without THP, where no page has the flag anyway). */
+uint32_t nl_page_thp_order(void);
 
 #endif

@@ -361,6 +361,108 @@ static void add_alloc_latency(struct jb *j, cJSON *root, const struct nl_alloc_l
 		}
 }
 
+/* The opt-in miss and remote attribution (top --alloc-stacks): totals
+ * since start, and the top sites with their named frames. */
+static void add_alloc_stacks(struct jb *j, cJSON *root, const struct nl_alloc_stacks *a)
+{
+	cJSON *o = add_obj(j, root, "alloc_stacks"), *arr, *site, *fr;
+
+	if (!o)
+		return;
+	add_bool(j, o, "available", a->available);
+	if (a->available)
+		add_null(j, o, "unavailable_reason");
+	else
+		add_str(j, o, "unavailable_reason", a->unavailable);
+	add_u64(j, o, "sample_every", a->sample_every);
+	add_u64(j, o, "allocations", a->allocs);
+	add_u64(j, o, "remote", a->seen_remote);
+	add_u64(j, o, "miss", a->seen_miss);
+	add_u64(j, o, "sampled", a->sampled);
+	add_u64(j, o, "lost_no_stack", a->no_stack);
+	add_u64(j, o, "lost_keys_full", a->keys_full);
+	add_u64(j, o, "sites", (uint64_t)a->nr_keys);
+	if (a->prog_runs && a->allocs)
+		add_double(j, o, "bpf_ns_per_allocation", (double)a->prog_run_ns / (double)a->prog_runs);
+	else
+		add_null(j, o, "bpf_ns_per_allocation");
+	if (!(arr = add_arr(j, o, "top")))
+		return;
+	for (int i = 0; i < a->nr; i++) {
+		const struct nl_alloc_site *s = &a->top[i];
+
+		if (!(site = new_row(j, arr)))
+			return;
+		add_u64(j, site, "events", s->events);
+		add_u64(j, site, "pages", s->pages);
+		add_double(j, site, "share", a->sampled ? (double)s->events / (double)a->sampled : 0.0);
+		add_bool(j, site, "remote", s->kind & NL_STK_REMOTE);
+		add_bool(j, site, "miss", s->kind & NL_STK_MISS);
+		add_str(j, site, "class", nl_class_name(s->class));
+		add_u64(j, site, "order", s->order);
+		add_bool(j, site, "thp", s->thp);
+		add_u64(j, site, "gfp", s->gfp);
+		add_str(j, site, "gfp_flags", s->gfp_names);
+		if (!(fr = add_arr(j, site, "frames")))
+			return;
+		for (int f = 0; f < s->nr_frames; f++) {
+			cJSON *v = cJSON_CreateString(s->frames[f]);
+
+			if (!v || !cJSON_AddItemToArray(fr, v)) {
+				cJSON_Delete(v);
+				j->oom = true;
+				return;
+			}
+		}
+	}
+}
+
+/* The opt-in page lifetime (top --page-lifetime): its sampling, its cost
+ * when the kernel counts BPF run times, and one log2 histogram per
+ * (place, class), all eight always listed. */
+static void add_page_lifetime(struct jb *j, cJSON *root, const struct nl_page_lifetime *l)
+{
+	static const char *const places[NL_LIFE_NR_PLACES] = { "local", "remote" };
+	static const char *const classes[NL_LIFE_NR_CLASSES] = {
+		"kernel", "reclaimable", "movable", "thp",
+	};
+	cJSON *o = add_obj(j, root, "page_lifetime"), *arr, *h;
+
+	if (!o)
+		return;
+	add_bool(j, o, "available", l->available);
+	if (l->available)
+		add_null(j, o, "unavailable_reason");
+	else
+		add_str(j, o, "unavailable_reason", l->unavailable);
+	add_u64(j, o, "sample_every", l->sample_every);
+	add_u64(j, o, "allocations", l->allocs);
+	add_u64(j, o, "sampled", l->sampled);
+	add_u64(j, o, "not_kept", l->not_kept);
+	add_u64(j, o, "freed", l->freed);
+	if (l->prog_runs)
+		add_double(j, o, "bpf_ns_per_run", (double)l->prog_run_ns / (double)l->prog_runs);
+	else
+		add_null(j, o, "bpf_ns_per_run");
+	if (!(arr = add_arr(j, o, "hists")))
+		return;
+	for (int p = 0; p < NL_LIFE_NR_PLACES; p++)
+		for (int c = 0; c < NL_LIFE_NR_CLASSES; c++) {
+			int k = p * NL_LIFE_NR_CLASSES + c;
+			uint64_t n = 0;
+
+			if (!(h = new_row(j, arr)))
+				return;
+			for (int b = 0; b < NL_LIFE_BUCKETS; b++)
+				n += l->hist[k][b];
+			add_str(j, h, "place", places[p]);
+			add_str(j, h, "class", classes[c]);
+			add_u64(j, h, "count", n);
+			add_u64(j, h, "sum_ns", l->sum_ns[k]);
+			add_u64_array(j, h, "buckets", l->hist[k], NL_LIFE_BUCKETS);
+		}
+}
+
 static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 {
 	cJSON *o = new_row(j, arr);
@@ -504,6 +606,10 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 			add_u64(&j, src, s->zone_names[k], s->pgalloc[k]);
 	if (s->alloc_lat.enabled)
 		add_alloc_latency(&j, root, &s->alloc_lat);
+	if (s->alloc_stacks.enabled)
+		add_alloc_stacks(&j, root, &s->alloc_stacks);
+	if (s->page_life.enabled)
+		add_page_lifetime(&j, root, &s->page_life);
 
 	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
 	idx = malloc((cap ? cap : 1) * sizeof(*idx));

@@ -12,6 +12,7 @@
 #include "names.h"
 #include "view_agent.h"
 #include "view_fmt.h"
+#include "view_optin.h"
 #include "view_text.h"
 #include "vmscan_figs.h"
 
@@ -388,6 +389,7 @@ int nl_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_view_o
 	err = print_procs(out, s, o);
 	if (!err)
 		err = print_cgroups(out, s, o);
+	nl_text_write_optin(out, s);
 	fprintf(out, "\n");
 	/* errno of the flush itself, not a stale one from earlier calls */
 	errno = 0;

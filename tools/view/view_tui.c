@@ -658,6 +658,66 @@ static void draw_alloc_latency(const struct nl_alloc_latency *l, int *y, int end
 		line_at((*y)++, 0, "%s", b);
 }
 
+/* The opt-in miss and remote attribution (--alloc-stacks): the three
+ * sites with most sampled allocations since start, each on one line with
+ * its innermost frames (the text and JSON views have them all). */
+static void draw_alloc_stacks(const struct nl_alloc_stacks *a, int *y, int end)
+{
+	if (!a->available) {
+		line_at((*y)++, 0, "alloc stacks: unavailable: %s", a->unavailable);
+		return;
+	}
+	line_at((*y)++, 0, "alloc stacks, remote or miss, 1 in %u sampled, since start: %llu sampled, %d sites",
+		a->sample_every, (unsigned long long)a->sampled, a->nr_keys);
+	for (int i = 0; i < a->nr && i < 3 && *y < end; i++) {
+		const struct nl_alloc_site *s = &a->top[i];
+		char fr[160];
+		size_t len = 0;
+
+		fr[0] = '\0';
+		for (int f = 0; f < s->nr_frames && len < sizeof(fr); f++)
+			len += (size_t)snprintf(fr + len, sizeof(fr) - len, "%s%s", f ? " < " : "", s->frames[f]);
+		line_at((*y)++, 0, "  %4.1f%% %s %s%s o%u: %s",
+			a->sampled ? 100.0 * (double)s->events / (double)a->sampled : 0.0,
+			(s->kind & NL_STK_REMOTE) ? ((s->kind & NL_STK_MISS) ? "remote+miss" : "remote") : "miss",
+			nl_class_name(s->class), s->thp ? " thp" : "", s->order, fr);
+	}
+}
+
+/* The opt-in page lifetime (--page-lifetime): per placement, the pages
+ * freed this interval and the bucket edge under which half of them died. */
+static void draw_page_lifetime(const struct nl_page_lifetime *l, int *y, int end)
+{
+	static const char *const places[NL_LIFE_NR_PLACES] = { "local", "remote" };
+	char b[200];
+	size_t len = 0;
+
+	if (!l->available) {
+		line_at((*y)++, 0, "page lifetime: unavailable: %s", l->unavailable);
+		return;
+	}
+	b[0] = '\0';
+	for (int p = 0; p < NL_LIFE_NR_PLACES && len < sizeof(b); p++) {
+		uint64_t sum[NL_LIFE_BUCKETS] = { 0 }, n = 0, cum = 0, p50 = 0;
+
+		for (int c = 0; c < NL_LIFE_NR_CLASSES; c++)
+			for (int k = 0; k < NL_LIFE_BUCKETS; k++) {
+				sum[k] += l->hist[p * NL_LIFE_NR_CLASSES + c][k];
+				n += l->hist[p * NL_LIFE_NR_CLASSES + c][k];
+			}
+		for (int k = 0; k < NL_LIFE_BUCKETS && n && !p50; k++) {
+			cum += sum[k];
+			if (2 * cum >= n)
+				p50 = 2ull << k;
+		}
+		len += (size_t)snprintf(b + len, sizeof(b) - len, "  %s %llu freed", places[p],
+					(unsigned long long)n);
+		if (n && len < sizeof(b))
+			len += (size_t)snprintf(b + len, sizeof(b) - len, " p50<%.3gms", (double)p50 / 1e6);
+	}
+	line_at((*y)++, 0, "page lifetime, 1 allocation in %u timed, this interval:%s", l->sample_every, b);
+}
+
 /* Below the node table: this interval's hit/miss/foreign against the
  * preferred node (BPF) and each node's pages by zone, with the kernel's
  * pgalloc split (all nodes) to check them against. */
@@ -685,6 +745,10 @@ static void draw_node_preferred(const struct nl_snapshot *s, int *y, int end)
 	}
 	if (s->alloc_lat.enabled && *y < end)
 		draw_alloc_latency(&s->alloc_lat, y, end);
+	if (s->alloc_stacks.enabled && *y < end)
+		draw_alloc_stacks(&s->alloc_stacks, y, end);
+	if (s->page_life.enabled && *y < end)
+		draw_page_lifetime(&s->page_life, y, end);
 }
 
 static void draw_nodes(struct nl_tui *t)

@@ -110,8 +110,9 @@ struct nl_ra_cg {
 	/* The last memory.numa_stat read of this tick (the refresh's or the
 	 * last step's): the next step of the pass measures from it instead
 	 * of reading the file again before it acts. Each read flushes the
-	 * memcg statistics, and two reads per step were most of the agent's
-	 * own CPU beside its reclaim writes. Hook steps read afresh. */
+	 * memcg statistics; the reads were about half of the agent's own CPU
+	 * outside its reclaim writes (docs/reclaim.md). Hook steps read
+	 * afresh. */
 	struct nl_rcg_numa ns;
 	bool ns_ok;		/* ns is this tick's */
 	uint64_t numa_reads;	/* memory.numa_stat reads, for the agent's cost */

@@ -149,8 +149,12 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 	uint32_t swp = 60;
 	int e = nl_rcg_numa_stat(c->dir, a->cfg.v1, &n);
 
+	c->numa_reads++;
 	if (e)
 		return e == -ENOENT ? -ENOENT : e;
+	/* the first step of a pass measures from here */
+	c->ns = n;
+	c->ns_ok = true;
 	memset(&c->in, 0, sizeof(c->in));
 	nl_rcg_swappiness(c->dir, a->cfg.v1, &swp);
 	c->in.nr_nodes = (uint32_t)n.nr_nodes;
@@ -265,9 +269,15 @@ static int next_backend(struct nl_ra *a, int k)
 
 /* One step; returns pages freed (>= 0), or -ENOENT when the cgroup went.
  * @tag starts its log line (the hook's draw, or ""); *@on_out gets the
- * pages freed on @nid. */
+ * pages freed on @nid. @chain: a pass step, whose per-node deltas start
+ * at the tick's last memory.numa_stat read (c->ns: the refresh's, or the
+ * previous step's after) rather than at a read of their own; what the
+ * kernel freed in the short gap in between (a usage read and a draw, the
+ * start of a tick's reads for the first step) counts as the step's. A
+ * hook step reads afresh: its start waited for the kernel's own limit
+ * reclaim to end, and its deltas must not take that run in. */
 static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, const char *tag,
-		 uint64_t *on_out)
+		 uint64_t *on_out, bool chain)
 {
 	struct nl_rcg_numa before, after;
 	/* The step frees the types the weights counted: with the anon rule
@@ -283,8 +293,13 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 	double t0;
 	int e, k = a->backend;
 
-	if (nl_rcg_numa_stat(c->dir, a->cfg.v1, &before))
-		return -ENOENT;
+	if (chain && c->ns_ok) {
+		before = c->ns;
+	} else {
+		c->numa_reads++;
+		if (nl_rcg_numa_stat(c->dir, a->cfg.v1, &before))
+			return -ENOENT;
+	}
 	t0 = nl_ra_now();
 	e = nl_rb_reclaim(k, &t, bytes, &asked, err, sizeof(err));
 	c->agent_s += nl_ra_now() - t0;
@@ -313,8 +328,13 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 		if (e == -ENOENT)
 			return -ENOENT;
 	}
-	if (nl_rcg_numa_stat(c->dir, a->cfg.v1, &after))
+	c->numa_reads++;
+	if (nl_rcg_numa_stat(c->dir, a->cfg.v1, &after)) {
+		c->ns_ok = false;
 		return -ENOENT;
+	}
+	c->ns = after;
+	c->ns_ok = true;
 	for (int i = 0; i < NL_MAX_NODES; i++) {
 		uint64_t b = nl_rcg_numa_node_pages(&before, i), f = nl_rcg_numa_node_pages(&after, i);
 
@@ -394,6 +414,7 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		return false;
 	}
 	requeue = tick_full(a, c, now_s);
+	c->ns_ok = false;	/* the next tick's pass measures from its own refresh */
 	if (c->gone)
 		return false;
 	/* a pass can stop short while lru_gen waits for its next aging, and
@@ -536,7 +557,7 @@ static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 			c->steps++;
 			break;	/* nothing changes, one decision per pass */
 		}
-		freed = step(a, c, nid, got, "", NULL);
+		freed = step(a, c, nid, got, "", NULL, true);
 		if (freed == -ENOENT) {
 			c->gone = true;
 			return false;
@@ -650,7 +671,7 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 		c->hook_steps++;
 		return 0;
 	}
-	freed = step(a, c, nid, got, tag, &on);
+	freed = step(a, c, nid, got, tag, &on, false);
 	if (freed == -ENOENT) {
 		c->gone = true;
 		return -ENOENT;

@@ -107,6 +107,15 @@ struct nl_ra_cg {
 	uint32_t last_draw_id;	/* the draw the last hook step acted on */
 	int last_draw_nid;
 	uint64_t draws_rr[NL_MAX_NODES];
+	/* The last memory.numa_stat read of this tick (the refresh's or the
+	 * last step's): the next step of the pass measures from it instead
+	 * of reading the file again before it acts. Each read flushes the
+	 * memcg statistics; the reads were about half of the agent's own CPU
+	 * outside its reclaim writes (docs/reclaim.md). Hook steps read
+	 * afresh. */
+	struct nl_rcg_numa ns;
+	bool ns_ok;		/* ns is this tick's */
+	uint64_t numa_reads;	/* memory.numa_stat reads, for the agent's cost */
 	double over_high_s, agent_s;
 	double last_s;
 };

@@ -4,9 +4,15 @@
 # own (its nodes, zones and the BPF programs export lists). A family added
 # without the formula updated fails here, not only in `make bench`.
 . "$(dirname "$0")/common.bash"
-cleanup_hook() { [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID" 2>/dev/null && wait "$EXPORT_PID" 2>/dev/null; }
+cleanup_hook() {
+	[ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID" 2>/dev/null && wait "$EXPORT_PID" 2>/dev/null
+	[ -n "${AG:-}" ] && kill "$AG" 2>/dev/null && wait "$AG" 2>/dev/null
+	[ -n "${CGDIR:-}" ] && rmdir "$CGDIR"
+}
 # docs/metrics.md: 99 + 2P + 49N + 2Z + C (4N + 59) + K (2N + 29)
 formula() { local N=$1 Z=$2 C=$3 K=$4 P=$5; echo $(( 99 + 2 * P + 49 * N + 2 * Z + C * (4 * N + 59) + K * (2 * N + 29) )); }
+# ... + 9 + 7N per cgroup a reclaim agent manages (a weight, 2 draw sources and 4 backends per node)
+agent_series() { echo $(( 9 + 7 * $1 )); }
 grep -q '99 + 2P + 49N + 2Z + C (4N + 59) + K (2N + 29)' docs/metrics.md ||
 	fail "docs/metrics.md no longer gives the formula this test checks: update both"
 serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
@@ -18,7 +24,10 @@ serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
 	"$NL" export --listen "127.0.0.1:$port" --interval 1 "$@" > /dev/null 2> "$TMP/export.err" &
 	EXPORT_PID=$!
 	for i in $(seq 1 300); do
-		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] && break
+		# the second snapshot on: the first has no CPU busy ratio yet (it
+		# needs two /proc/stat reads), one series short of the worst case
+		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] &&
+			! grep -qx 'numalens_snapshots_total [01]' "$out" && break
 		kill -0 "$EXPORT_PID" 2>/dev/null || fail "numalens export exited early: $(cat "$TMP/export.err")"
 		sleep 0.2
 	done
@@ -39,4 +48,20 @@ Z=$(grep -c '^Node' /proc/zoneinfo)
 want=$(formula "$N" "$Z" 1 0 "$(progs "$TMP/host")")
 [ "$(series "$TMP/host")" = "$want" ] || fail "this host ($N nodes, $Z zones, root only): served $(series "$TMP/host") series, the formula says $want"
 note "this host, defaults: $want series = the formula ($N nodes, $Z zones, $(progs "$TMP/host") programs)"
+
+# a reclaim agent's series: one agent on an empty test cgroup (it stands by)
+grep -q '9 + 7N per cgroup a `numalens reclaim` agent manages' docs/metrics.md ||
+	fail "docs/metrics.md no longer gives the agent's series count this test checks: update both"
+root=$(memcg_root)
+CG=export-series-live$$
+CGDIR=$root/$CG
+mkdir "$CGDIR" || fail "cannot create $CGDIR"
+"$NL" reclaim --high 64M --low 32M -i 0.5 -d 120 "/$CG" > /dev/null 2> "$TMP/agent.err" &
+AG=$!
+wait_until 60 test -s "/run/numalens/reclaim/$AG.json" ||
+	fail "the reclaim agent published no state file: $(cat "$TMP/agent.err")"
+serve "$TMP/agent" --cgroup-pattern "/$CG"
+want=$(( $(formula "$N" "$Z" 2 0 "$(progs "$TMP/agent")") + $(agent_series "$N") ))
+[ "$(series "$TMP/agent")" = "$want" ] || fail "this host with /$CG exported and an agent on it: served $(series "$TMP/agent") series, the formula says $want"
+note "this host, one agent's cgroup exported: $want series = the formula"
 exit 0

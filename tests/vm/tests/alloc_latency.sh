@@ -40,7 +40,12 @@ done
 echo "calls $calls, timed $sampled, lost $lost, in the histograms $counted"
 rm=$(nl_sum $J "alloc_latency.hists[5].count")
 nl_expect "remote movable calls timed (nlwork touched $PAGES pages on node 3 from node 1)" "$rm" -ge $((PAGES * 95 / 100))
-nl_expect "timed calls with --alloc-latency=1 (every call entered: $calls)" "$sampled" -eq "$calls"
+# every call is timed; the two counters are read one after the other while
+# the guest allocates, so a call entering between the reads may be in one
+# and not yet the other (one per CPU at most in that instant): a CI run saw
+# 18,700 of 18,701
+gap=$((calls - sampled)); [ $gap -ge 0 ] || gap=$((-gap))
+nl_expect "timed calls with --alloc-latency=1 against every call entered ($calls; timed $sampled)" "$gap" -le "$(nproc)"
 nl_within "calls in the histograms vs timed minus lost" "$counted" $((sampled - lost)) 1
 echo "remote movable: buckets $(nljq -L $J 'alloc_latency.hists[5].buckets')"
 echo "remote movable mean: $(nl_calc "$(nl_sum $J 'alloc_latency.hists[5].sum_ns') / $rm") ns"

@@ -46,6 +46,38 @@ static void test_ranges(void **state)
 	rmtree(d);
 }
 
+/* The ranges come from the same table as the frame names: a name listed
+ * twice (static functions of two files) is taken at its first line even
+ * when a later one has a lower address; its end skips an alias at the
+ * same address; a file whose addresses are all hidden finds nothing
+ * without failing. */
+static void test_ranges_dup_and_hidden(void **state)
+{
+	char *d = fixture_tmpdir("ksymdup");
+	char path[4096];
+	const char *names[] = { "dup_fn", "aliased" };
+	uint64_t lo[2], hi[2];
+
+	(void)state;
+	wfile(d, "kallsyms",
+	      "ffffffff81300000 t dup_fn\n"
+	      "ffffffff81300200 T after_dup\n"
+	      "ffffffff81050000 t dup_fn\n"
+	      "ffffffff81060000 T aliased\n"
+	      "ffffffff81060000 T alias_of_aliased\n"
+	      "ffffffff81060300 T next_fn\n");
+	snprintf(path, sizeof(path), "%s/kallsyms", d);
+	assert_int_equal(nl_ksym_ranges(path, names, 2, lo, hi), 2);
+	assert_true(lo[0] == 0xffffffff81300000ULL && hi[0] == 0xffffffff81300200ULL);
+	assert_true(lo[1] == 0xffffffff81060000ULL && hi[1] == 0xffffffff81060300ULL);
+	wfile(d, "hidden", "0000000000000000 T dup_fn\n0000000000000000 t aliased\n");
+	snprintf(path, sizeof(path), "%s/hidden", d);
+	lo[0] = hi[0] = 1;
+	assert_int_equal(nl_ksym_ranges(path, names, 2, lo, hi), 0);
+	assert_true(lo[0] == 0 && hi[0] == 0);
+	rmtree(d);
+}
+
 /* The whole table names a stack frame: the highest text symbol at or
  * below the address, with the offset; data symbols and hidden addresses
  * are left out, lines out of order are sorted. */
@@ -86,6 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_ranges_dup_and_hidden),
 		cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,6 +2,7 @@
 /* Function ranges from kallsyms; see ksyms.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,67 +28,6 @@ static const char *text_symbol(char *line, uint64_t *addr)
 	return name;
 }
 
-int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,
-		   uint64_t *lo, uint64_t *hi)
-{
-	char line[512], *buf;
-	uint64_t *addrs = NULL;
-	size_t nr = 0, cap = 0;
-	int found = 0;
-	FILE *f;
-
-	for (int i = 0; i < n; i++)
-		lo[i] = hi[i] = 0;
-	f = fopen(kallsyms_path, "re");
-	if (!f)
-		return -errno;
-	/* One pass with a large buffer: the kernel formats all of kallsyms
-	 * (120k+ lines) on every read of it, which took a noticeable part of
-	 * numalens' start-up when it was read twice in 4 KiB pieces. Every
-	 * text address is kept, so the next one above each function can be
-	 * found afterwards whatever the file's order. */
-	buf = malloc(1 << 16);
-	if (buf)
-		setvbuf(f, buf, _IOFBF, 1 << 16);
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t addr;
-		const char *name = text_symbol(line, &addr);
-
-		if (!name)
-			continue;
-		if (nr == cap) {
-			size_t nc = cap ? cap * 2 : 1 << 16;
-			uint64_t *na = realloc(addrs, nc * sizeof(*na));
-
-			if (!na) {
-				free(addrs);
-				fclose(f);
-				free(buf);
-				return -ENOMEM;
-			}
-			addrs = na;
-			cap = nc;
-		}
-		addrs[nr++] = addr;
-		for (int i = 0; i < n; i++)
-			if (!lo[i] && !strcmp(name, names[i]))
-				lo[i] = addr;
-	}
-	fclose(f);
-	free(buf);
-	for (size_t k = 0; k < nr; k++)
-		for (int i = 0; i < n; i++)
-			if (lo[i] && addrs[k] > lo[i] && (!hi[i] || addrs[k] < hi[i]))
-				hi[i] = addrs[k];
-	free(addrs);
-	for (int i = 0; i < n; i++) {
-		if (lo[i] && !hi[i])
-			hi[i] = lo[i] + 4096;	/* last symbol: one page */
-		found += lo[i] != 0;
-	}
-	return found;
-}
-
 struct nl_ksym {
 	uint64_t addr;
 	uint32_t name;	/* offset into the table's names */
@@ -106,7 +46,9 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-struct nl_ksym_table *nl_ksym_table_load(const char *kallsyms_path)
+/* Every text symbol of @kallsyms_path, in file order, or sorted by
+ * address when @sorted; NULL with errno set (nl_ksym_table_load). */
+static struct nl_ksym_table *table_read(const char *kallsyms_path, bool sorted)
 {
 	struct nl_ksym_table *t = calloc(1, sizeof(*t));
 	size_t cap = 0, ncap = 0, nlen = 0;
@@ -121,6 +63,9 @@ struct nl_ksym_table *nl_ksym_table_load(const char *kallsyms_path)
 		err = errno;
 		goto fail;
 	}
+	/* One pass with a large buffer: the kernel formats all of kallsyms
+	 * (120k+ lines) on every read of it, which took a noticeable part of
+	 * numalens' start-up when it was read twice in 4 KiB pieces. */
 	buf = malloc(1 << 16);
 	if (buf)
 		setvbuf(f, buf, _IOFBF, 1 << 16);
@@ -163,7 +108,8 @@ struct nl_ksym_table *nl_ksym_table_load(const char *kallsyms_path)
 		errno = ENODATA;
 		return NULL;
 	}
-	qsort(t->syms, t->nr, sizeof(*t->syms), ksym_cmp);
+	if (sorted)
+		qsort(t->syms, t->nr, sizeof(*t->syms), ksym_cmp);
 	return t;
 fail_file:
 	fclose(f);
@@ -172,6 +118,11 @@ fail:
 	nl_ksym_table_free(t);
 	errno = err;
 	return NULL;
+}
+
+struct nl_ksym_table *nl_ksym_table_load(const char *kallsyms_path)
+{
+	return table_read(kallsyms_path, true);
 }
 
 const char *nl_ksym_table_name(const struct nl_ksym_table *t, uint64_t addr, uint64_t *off)
@@ -202,4 +153,37 @@ void nl_ksym_table_free(struct nl_ksym_table *t)
 	free(t->syms);
 	free(t->names);
 	free(t);
+}
+
+int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,
+		   uint64_t *lo, uint64_t *hi)
+{
+	struct nl_ksym_table *t;
+	int found = 0;
+
+	for (int i = 0; i < n; i++)
+		lo[i] = hi[i] = 0;
+	/* in file order, unsorted: a few names need no sort of 100k+
+	 * symbols, and a name listed twice (static functions of two files)
+	 * is taken at its first line */
+	t = table_read(kallsyms_path, false);
+	if (!t)
+		return errno == ENODATA ? 0 : -errno;
+	for (size_t k = 0; k < t->nr; k++)
+		for (int i = 0; i < n; i++)
+			if (!lo[i] && !strcmp(t->names + t->syms[k].name, names[i]))
+				lo[i] = t->syms[k].addr;
+	/* the end is the next higher text address, wherever it is listed
+	 * (kallsyms has no sizes; modules follow the core kernel unsorted) */
+	for (size_t k = 0; k < t->nr; k++)
+		for (int i = 0; i < n; i++)
+			if (lo[i] && t->syms[k].addr > lo[i] && (!hi[i] || t->syms[k].addr < hi[i]))
+				hi[i] = t->syms[k].addr;
+	nl_ksym_table_free(t);
+	for (int i = 0; i < n; i++) {
+		if (lo[i] && !hi[i])
+			hi[i] = lo[i] + 4096;	/* last symbol: one page */
+		found += lo[i] != 0;
+	}
+	return found;
 }

@@ -14,7 +14,8 @@
  * in @kallsyms_path ("/proc/kallsyms" or a fixture of the same format).
  * hi is the next higher text symbol's address (kallsyms has no sizes).
  * A name that is absent (inlined, or addresses hidden by kptr_restrict,
- * which shows them as 0) gets lo = hi = 0.
+ * which shows them as 0) gets lo = hi = 0; a name listed twice is taken
+ * at its first line. Read through nl_ksym_table_load (one reader).
  * Returns how many names were found, or -errno if the file cannot be read.
  */
 int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,

@@ -505,9 +505,50 @@ static void test_pid_chain_cleaned_label(void **state)
 	nl_snapshot_free(&s);
 }
 
-/* -p of a process that has exited and left the snapshot: the cgroups it
- * was last seen in, not the whole tree; a pid never seen shows none */
+/* -p of a process that has exited and left the snapshot: the cgroups the
+ * model last saw it in (nl_snapshot_set_focus carries them from snapshot
+ * to snapshot, as collect does), not the whole tree; a pid never seen
+ * shows none */
 static void test_pid_chain_after_exit(void **state)
+{
+	struct nl_snapshot s;
+	struct nl_view_opts o;
+	struct nl_focus last;
+	char *out;
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	nl_view_opts_default(&o);
+	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	nl_snapshot_set_focus(&s, 100, NULL);
+	assert_string_equal(s.focus.cgroup, "/work/a");
+	free(render(&s, &o));
+	last = s.focus;
+	for (int i = 0; i < s.nr_procs; i++)
+		if (s.procs[i].pid == 100)
+			s.procs[i].pid = 4242;	/* gone from the next snapshot */
+	nl_snapshot_set_focus(&s, 100, &last);
+	assert_string_equal(s.focus.cgroup, "/work/a");
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
+	assert_non_null(strstr(out, "\n    a "));
+	assert_null(strstr(out, "\n    b "));
+	free(out);
+	assert_int_equal(nl_filter_parse(&o.filter, "999"), 0);
+	out = render(&s, &o);
+	assert_non_null(strstr(out, "CGROUPS  0 of 5 shown"));
+	free(out);
+	/* the model follows another pid: what it knew of 100 is not carried */
+	last = s.focus;
+	nl_snapshot_set_focus(&s, 999, &last);
+	assert_int_equal(s.focus.cgroup[0], '\0');
+	nl_snapshot_free(&s);
+}
+
+/* The view keeps nothing between snapshots: a snapshot whose model never
+ * saw the -p process shows no cgroups, whatever an earlier snapshot (of
+ * another session, or before a restart) showed for that pid */
+static void test_pid_chain_only_from_snapshot(void **state)
 {
 	struct nl_snapshot s;
 	struct nl_view_opts o;
@@ -517,16 +558,13 @@ static void test_pid_chain_after_exit(void **state)
 	assert_int_equal(fix_build(&s, true), 0);
 	nl_view_opts_default(&o);
 	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
-	free(render(&s, &o));
-	for (int i = 0; i < s.nr_procs; i++)
-		if (s.procs[i].pid == 100)
-			s.procs[i].pid = 4242;	/* gone from the next snapshot */
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
-	assert_non_null(strstr(out, "\n    a "));
-	assert_null(strstr(out, "\n    b "));
 	free(out);
-	assert_int_equal(nl_filter_parse(&o.filter, "999"), 0);
+	for (int i = 0; i < s.nr_procs; i++)
+		if (s.procs[i].pid == 100)
+			s.procs[i].pid = 4242;
+	nl_snapshot_set_focus(&s, 100, NULL);	/* a model that never saw 100 */
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "CGROUPS  0 of 5 shown"));
 	free(out);
@@ -569,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_pid_hint),
 		cmocka_unit_test(test_pid_chain_cleaned_label),
 		cmocka_unit_test(test_pid_chain_after_exit),
+		cmocka_unit_test(test_pid_chain_only_from_snapshot),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -71,6 +71,8 @@ struct nl_collector {
 	 * read whatever its rank */
 	int focus_pid;
 	char focus_comm[NL_NAME_MAX];
+	/* the followed process's cgroup in the last snapshot (nl_focus) */
+	struct nl_focus focus_last;
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -992,6 +994,12 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 		int n = nl_ra_read(c->ra_rd, c->o.reclaim_dir, c->o.cgroup_mode, s);
 
 		e = n < 0 ? n : 0;
+	}
+	if (!e) {
+		/* -p first: that is the process whose cgroups top keeps showing */
+		nl_snapshot_set_focus(s, c->o.watch_pid > 0 ? c->o.watch_pid : c->focus_pid,
+				      &c->focus_last);
+		c->focus_last = s->focus;
 	}
 	fill_self(c, s);
 	nl_alloc_latency_fill(c->lat, &s->alloc_lat);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "snapshot.h"
@@ -79,6 +80,34 @@ int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src)
 	}
 	*dst = c;
 	return 0;
+}
+
+const char *nl_snapshot_proc_cgroup(const struct nl_snapshot *s, pid_t pid)
+{
+	for (int i = 0; pid > 0 && i < s->nr_procs; i++) {
+		const struct nl_proc *p = &s->procs[i];
+
+		if (p->pid != pid)
+			continue;
+		for (int k = 0; p->cgroup_id && k < s->nr_cgroups; k++)
+			if (s->cgroups[k].id == p->cgroup_id)
+				return nl_cgroup_full_path(&s->cgroups[k]);
+		return p->cgroup_path;	/* not in the table: its label is all we have */
+	}
+	return NULL;
+}
+
+void nl_snapshot_set_focus(struct nl_snapshot *s, pid_t pid, const struct nl_focus *last)
+{
+	const char *cg = nl_snapshot_proc_cgroup(s, pid);
+
+	s->focus.pid = pid > 0 ? pid : 0;
+	if (cg)
+		snprintf(s->focus.cgroup, sizeof(s->focus.cgroup), "%s", cg);
+	else if (pid > 0 && last && last->pid == pid)
+		snprintf(s->focus.cgroup, sizeof(s->focus.cgroup), "%s", last->cgroup);
+	else
+		s->focus.cgroup[0] = '\0';
 }
 
 double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])

@@ -388,6 +388,16 @@ struct nl_page_lifetime {
 	uint64_t prog_runs, prog_run_ns;
 };
 
+/* The process top follows (-p, or the TUI's detail window) and the full
+ * path of the cgroup it is in, or was last seen in: collect.c carries it
+ * from snapshot to snapshot, so once the process has exited and left the
+ * rows `top -p PID` still shows the cgroups it ran in. pid 0: none;
+ * cgroup "": the process was never seen. */
+struct nl_focus {
+	pid_t pid;
+	char cgroup[4608];
+};
+
 /* The snapshot. Arrays are owned by the snapshot (nl_snapshot_free). */
 struct nl_snapshot {
 	uint64_t seq;			/* 1 for the first interval */
@@ -428,6 +438,7 @@ struct nl_snapshot {
 	struct nl_alloc_latency alloc_lat;	/* enabled false unless asked for */
 	struct nl_alloc_stacks alloc_stacks;	/* enabled false unless asked for */
 	struct nl_page_lifetime page_life;	/* enabled false unless asked for */
+	struct nl_focus focus;			/* pid 0 unless a process is followed */
 };
 
 /* Free the arrays of @s and zero it. Safe on a zeroed snapshot. */
@@ -445,6 +456,18 @@ static inline const char *nl_cgroup_full_path(const struct nl_cgroup *g)
 {
 	return g->long_path ? g->long_path : g->path;
 }
+
+/* nl_snapshot_proc_cgroup - the full path of the cgroup process @pid is in
+ * per @s's rows: its cgroup's nl_cgroup_full_path() found by id (the
+ * process's cgroup_path is a label, cut or cleaned for long or odd names),
+ * else that label when the cgroup is not in the table. NULL when @pid has
+ * no row. */
+const char *nl_snapshot_proc_cgroup(const struct nl_snapshot *s, pid_t pid);
+
+/* nl_snapshot_set_focus - fill @s->focus for process @pid (0: none): the
+ * cgroup its row in @s names, or, with no row (it exited), @last's cgroup
+ * when @last followed the same pid (the previous snapshot's focus). */
+void nl_snapshot_set_focus(struct nl_snapshot *s, pid_t pid, const struct nl_focus *last);
 
 /* Deep-copy @src into @dst (which is overwritten, not freed): nodes,
  * processes, cgroups with their owned reclaim and agent parts, and the

@@ -248,32 +248,14 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	if (!idx)
 		return -ENOMEM;
 	/* -p alone: the process's own cgroup and its ancestors, not the
-	 * whole tree. Found by id: the process's cgroup_path is a label, cut
-	 * or cleaned for names that are long or hold odd bytes, which is no
-	 * prefix of the full paths the filter compares */
+	 * whole tree. Once the process has exited (and left the snapshot) its
+	 * cgroups stay the ones the model last saw it in; a pid never seen
+	 * shows none ("\n" is under no cgroup) */
 	f = o->filter;
-	for (int i = 0; f.pid > 0 && !f.cgroup[0] && i < s->nr_procs; i++) {
-		if (s->procs[i].pid != f.pid)
-			continue;
-		for (int k = 0; k < s->nr_cgroups; k++)
-			if (s->procs[i].cgroup_id && s->cgroups[k].id == s->procs[i].cgroup_id)
-				f.chain_of = nl_cgroup_full_path(&s->cgroups[k]);
-		if (!f.chain_of)	/* not in the table: its label is all we have */
-			f.chain_of = s->procs[i].cgroup_path;
-	}
-	/* once the process has exited (and left the snapshot) its cgroups stay
-	 * the ones it was last seen in, not the whole tree; a pid never seen
-	 * shows none */
-	static char last_chain[4608];
-	static int last_pid;
-
 	if (f.pid > 0 && !f.cgroup[0]) {
-		if (f.chain_of) {
-			snprintf(last_chain, sizeof(last_chain), "%s", f.chain_of);
-			last_pid = f.pid;
-		} else {
-			f.chain_of = last_pid == f.pid && last_chain[0] ? last_chain : "\n";
-		}
+		f.chain_of = nl_snapshot_proc_cgroup(s, f.pid);
+		if (!f.chain_of)
+			f.chain_of = s->focus.pid == f.pid && s->focus.cgroup[0] ? s->focus.cgroup : "\n";
 	}
 	int n = nl_sort_cgroups(s, o->sort, &f, true, idx);
 	if (n < 0) {

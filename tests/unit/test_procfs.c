@@ -366,6 +366,38 @@ static void test_pids_comm(void **state)
 	}
 }
 
+/* A process's start time (stat field 22, clock ticks after boot), past a
+ * command name holding ") " and spaces, and the boot id: what agents'
+ * state files and DAMON records name their writer by. */
+static void test_proc_start(void **state)
+{
+	const char *r = *state;
+	char p[PATH_MAX], boot[64];
+	uint64_t t = 0, ns = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	wfile(r, "st/77/stat", "77 (a) b c) S 1 77 77 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 1 0 "
+	      "123456 1000 200 18446744073709551615\n");
+	wfile(r, "st/78/stat", "78 (short) S 1 78\n");
+	wfile(r, "st/sys/kernel/random/boot_id", "0a1b2c3d-0000-4000-8000-00000000abcd\n");
+	snprintf(p, sizeof(p), "%s/st", r);
+	assert_int_equal(nl_proc_start_ticks(p, 77, &t), 0);
+	assert_true(t == 123456);
+	assert_int_equal(nl_proc_start_ns(p, 77, &ns), 0);
+	assert_true(ns == 123456ULL * (1000000000ULL / (uint64_t)hz));
+	assert_int_equal(nl_proc_start_ticks(p, 78, &t), -EINVAL);
+	assert_int_equal(nl_proc_start_ticks(p, 79, &t), -ENOENT);
+	nl_boot_id(p, boot, sizeof(boot));
+	assert_string_equal(boot, "0a1b2c3d-0000-4000-8000-00000000abcd");
+	nl_boot_id("/nonexistent", boot, sizeof(boot));
+	assert_string_equal(boot, "");
+	/* the live one: this process started before now, after boot */
+	assert_int_equal(nl_proc_start_ticks("/proc", getpid(), &t), 0);
+	assert_true(t > 0);
+	nl_boot_id("/proc", boot, sizeof(boot));
+	assert_int_equal(strlen(boot), 36);
+}
+
 static void test_proc_cgroup(void **state)
 {
 	const char *r = *state;
@@ -430,6 +462,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpu_times, setup_tree, teardown_tree),
 		cmocka_unit_test(test_cpu_times_host),
 		cmocka_unit_test_setup_teardown(test_pids_comm, setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_proc_start, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_proc_cgroup, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysctl, setup_tree, teardown_tree),
 	};

@@ -381,11 +381,10 @@ bool nl_pid_alive(const char *procfs_root, pid_t pid)
 	return rp[2] != 'Z' && rp[2] != 'X' && rp[2] != 'x';
 }
 
-int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
+int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks)
 {
 	char path[PATH_MAX], buf[1024], *p;
-	unsigned long long ticks;
-	long hz = sysconf(_SC_CLK_TCK);
+	unsigned long long v;
 	int n;
 
 	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
@@ -395,7 +394,7 @@ int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
 	/* Fields after the comm (which may hold ')' or spaces): state is
 	 * field 3, starttime field 22, so skip 19 fields past the state. */
 	p = strrchr(buf, ')');
-	if (!p || hz <= 0)
+	if (!p)
 		return -EINVAL;
 	p += 2;
 	for (int f = 3; f < 22 && p; f++) {
@@ -403,9 +402,34 @@ int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
 		if (p)
 			p++;
 	}
-	if (!p || sscanf(p, "%llu", &ticks) != 1)
+	if (!p || sscanf(p, "%llu", &v) != 1)
 		return -EINVAL;
-	*boot_ns = (uint64_t)ticks * (1000000000ULL / (uint64_t)hz);
+	*ticks = v;
+	return 0;
+}
+
+void nl_boot_id(const char *procfs_root, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", procfs_root);
+	if (nl_read_file(path, buf, len) < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t ticks;
+	int e;
+
+	if (hz <= 0)
+		return -EINVAL;
+	e = nl_proc_start_ticks(procfs_root, pid, &ticks);
+	if (e)
+		return e;
+	*boot_ns = ticks * (1000000000ULL / (uint64_t)hz);
 	return 0;
 }
 

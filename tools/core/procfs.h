@@ -124,6 +124,19 @@ int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
 bool nl_pid_alive(const char *procfs_root, pid_t pid);
 
 /*
+ * nl_proc_start_ticks - when process @pid started: field 22 of
+ * <procfs_root>/<pid>/stat, clock ticks (sysconf(_SC_CLK_TCK)) since boot.
+ * With the pid it names one process for the whole boot (a later process
+ * given the same pid starts later), and no wall clock step moves it.
+ * Returns 0, -ENOENT if gone, -EINVAL if unparsable, or -errno.
+ */
+int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks);
+
+/* nl_boot_id - this boot's random id (<procfs_root>/sys/kernel/random/boot_id,
+ * newline cut) in @buf; "" when it cannot be read. */
+void nl_boot_id(const char *procfs_root, char *buf, size_t len);
+
+/*
  * nl_proc_start_ns - when process @pid started, in ns since boot (field 22
  * of <procfs_root>/<pid>/stat, in clock ticks, so 1/CLK_TCK s resolution;
  * the kernel counts it on CLOCK_BOOTTIME). Lets a reader tell a pid's

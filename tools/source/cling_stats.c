@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "cling_stats.h"
+#include "procfs.h"
 
 void nl_cling_stats_fold(struct nl_cling_stats *s)
 {
@@ -145,24 +146,9 @@ int nl_cling_stats_read_fds(int info_fd, int nodes_fd, int groups_fd, int gmem_f
  * clock ticks since boot), or 0 when it does not exist. */
 static uint64_t proc_start(uint32_t pid)
 {
-	char p[64], buf[1024], *s;
-	unsigned long long v = 0;
-	FILE *f;
-	size_t n;
+	uint64_t v;
 
-	snprintf(p, sizeof(p), "/proc/%u/stat", pid);
-	f = fopen(p, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* the command name may hold spaces and ')': fields count from the last ')' */
-	s = strrchr(buf, ')');
-	if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			 "%*d %*d %*d %*d %llu", &v) != 1)
-		return 0;
-	return v;
+	return nl_proc_start_ticks("/proc", (pid_t)pid, &v) ? 0 : v;
 }
 
 uint64_t nl_cling_loader_start(uint32_t pid)

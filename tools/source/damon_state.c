@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "damon_state.h"
+#include "procfs.h"
 
 static void path_of(const char *dir, int idx, char *p, size_t len)
 {
@@ -18,35 +19,9 @@ static void path_of(const char *dir, int idx, char *p, size_t len)
  * 0 when it does not run. */
 static uint64_t start_of(int pid)
 {
-	char p[64], buf[1024], *s;
-	uint64_t v = 0;
-	FILE *f;
+	uint64_t v;
 
-	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
-	f = fopen(p, "re");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	/* fields after the command name, which may hold spaces: ") S ..." */
-	s = strrchr(buf, ')');
-	if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %" SCNu64,
-			 &v) != 1)
-		return 0;
-	return v;
-}
-
-static void boot_id(char *b, size_t len)
-{
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-
-	b[0] = '\0';
-	if (f) {
-		if (fgets(b, (int)len, f))
-			b[strcspn(b, "\n")] = '\0';
-		fclose(f);
-	}
+	return nl_proc_start_ticks("/proc", pid, &v) ? 0 : v;
 }
 
 int nl_damon_state_record(const char *dir, int idx)
@@ -68,7 +43,7 @@ int nl_damon_state_record(const char *dir, int idx)
 	}
 	path_of(dir, idx, p, sizeof(p));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
-	boot_id(boot, sizeof(boot));
+	nl_boot_id("/proc", boot, sizeof(boot));
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
@@ -107,7 +82,7 @@ bool nl_damon_state_orphan(const char *dir, int idx, char *who, size_t len)
 	if (k < 2)
 		return false;	/* not a record we can read: leave it alone */
 	snprintf(who, len, "pid %d", pid);
-	boot_id(boot, sizeof(boot));
+	nl_boot_id("/proc", boot, sizeof(boot));
 	if (k == 3 && strcmp(boot, rboot))
 		return false;	/* a record from before a reboot: today's kdamond is not it */
 	return pid != (int)getpid() && start_of(pid) != start;

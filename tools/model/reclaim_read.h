@@ -6,7 +6,9 @@
  * NL_RECLAIM_RUN_DIR/<pid>.json (and <pid>.status, the text --status
  * prints), each by writing <name>.tmp and rename(2), so a reader sees a
  * whole old or a whole new file. One file per agent, so two agents never
- * clash; a file whose pid is dead (agent killed -9) is ignored. Format
+ * clash; a file whose pid is dead (agent killed -9) or reused is ignored,
+ * by the stamp line the source layer writes first (agent_files.h) and
+ * leaves out when it hands the text over. Format
  * "numalens-reclaim-agent/1" (README "numalens reclaim", publishing):
  *
  *   { "format": "numalens-reclaim-agent/1", "pid": 123,

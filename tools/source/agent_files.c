@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,18 +30,32 @@ int nl_agent_dir_make(const char *dir)
 	return mkdir(p, 0755) && errno != EEXIST ? -errno : 0;
 }
 
+/* The first line of every file: who wrote it, by pid, start time (clock
+ * ticks after boot, /proc/PID/stat field 22) and boot id. Readers judge
+ * the writer alive by these, never by the file's mtime against the wall
+ * clock, which a clock step moves; nl_agent_files_read hands out the
+ * text after this line. */
+#define STAMP "numalens-agent "
+
 int nl_agent_file_put(const char *dir, const char *ext, const char *text, size_t len)
 {
-	char path[4200], tmp[4300];
+	char path[4200], tmp[4300], boot[64];
+	uint64_t start = 0;
 	FILE *f;
 	int e = 0;
 
 	snprintf(path, sizeof(path), "%s/%d.%s", dir, (int)getpid(), ext);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	e = nl_proc_start_ticks("/proc", getpid(), &start);
+	if (e)
+		return e;
+	nl_boot_id("/proc", boot, sizeof(boot));
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
-	if (fwrite(text, 1, len, f) != len)
+	if (fprintf(f, STAMP "pid=%d start=%" PRIu64 " boot=%s\n", (int)getpid(), start,
+		    boot[0] ? boot : "-") < 0 ||
+	    fwrite(text, 1, len, f) != len)
 		e = -EIO;
 	if (fclose(f) && !e)
 		e = -errno;
@@ -114,17 +129,17 @@ static uint64_t ns_of(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
 }
 
-/* Is @pid alive and the process that last wrote the file of status @st?
- * Its start time (since boot) is moved to the wall clock the file's mtime
- * is on. A tick of slack covers the start time's resolution; an agent
- * writes its files only after loading BPF, long after it started. */
-static bool writer_alive(int pid, const struct stat *st)
+/* A file without the stamp line (written by an older numalens): is @pid
+ * the process that last wrote it, by its mtime? Its start time (since
+ * boot) is moved to the wall clock the mtime is on. A tick of slack covers
+ * the start time's resolution; an agent writes its files only after
+ * loading BPF, long after it started. A wall clock step between the write
+ * and this read misjudges it, which the stamp avoids. */
+static bool writer_alive_by_mtime(int pid, const struct stat *st)
 {
 	struct timespec real, boot;
 	uint64_t start, started_real, slack = 20000000ULL;
 
-	if (kill(pid, 0) && errno != EPERM)
-		return false;
 	if (nl_proc_start_ns("/proc", pid, &start))
 		return false;
 	clock_gettime(CLOCK_REALTIME, &real);
@@ -133,6 +148,53 @@ static bool writer_alive(int pid, const struct stat *st)
 		return true;	/* clocks disagree: keep the old rule */
 	started_real = ns_of(&real) - (ns_of(&boot) - start);
 	return ns_of(&st->st_mtim) + slack >= started_real;
+}
+
+/* Is @pid alive and the process that wrote the file whose text begins
+ * @head (its stamp line, if any) and whose status is @st? By the stamp:
+ * the same pid, start time and boot; a process that got the pid later
+ * started later, and a record from before a reboot names another boot. */
+static bool writer_alive(int pid, const char *head, const struct stat *st)
+{
+	char boot[64], rboot[64] = "";
+	unsigned long long start;
+	uint64_t now;
+	int spid, k;
+
+	if (kill(pid, 0) && errno != EPERM)
+		return false;
+	if (strncmp(head, STAMP, strlen(STAMP)))
+		return writer_alive_by_mtime(pid, st);
+	k = sscanf(head + strlen(STAMP), "pid=%d start=%llu boot=%63s", &spid, &start, rboot);
+	if (k < 2 || spid != pid || nl_proc_start_ticks("/proc", pid, &now) || now != start)
+		return false;
+	nl_boot_id("/proc", boot, sizeof(boot));
+	return k < 3 || !boot[0] || !strcmp(rboot, "-") || !strcmp(rboot, boot);
+}
+
+/* The first line of @path (a regular file, not followed through a
+ * symlink, never blocking) in @head, "" if unreadable; its status in *@st.
+ * Returns false when @path is no regular file. */
+static bool read_head(const char *path, char *head, size_t len, struct stat *st)
+{
+	ssize_t n;
+	int fd;
+
+	head[0] = '\0';
+	if (lstat(path, st) || !S_ISREG(st->st_mode))
+		return false;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {	/* swapped since the lstat */
+		close(fd);
+		return false;
+	}
+	n = read(fd, head, len - 1);
+	close(fd);
+	head[n > 0 ? n : 0] = '\0';
+	head[strcspn(head, "\n")] = '\0';
+	return true;
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -159,9 +221,16 @@ int nl_agent_files_read(const char *dir, const char *ext, struct nl_agent_file *
 
 			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 			txt = slurp(path, &st);
-			if (txt && !writer_alive(pid, &st)) {
+			if (txt && !writer_alive(pid, txt, &st)) {
 				free(txt);
 				txt = NULL;
+			}
+			if (txt && !strncmp(txt, STAMP, strlen(STAMP))) {
+				/* the readers get the text the agent put */
+				char *nl = strchr(txt, '\n');
+				size_t skip = nl ? (size_t)(nl + 1 - txt) : strlen(txt);
+
+				memmove(txt, txt + skip, strlen(txt + skip) + 1);
 			}
 
 			if (txt) {
@@ -201,15 +270,15 @@ int nl_agent_files_prune(const char *dir)
 
 	ne = scandir(dir, &ents, NULL, by_name);
 	for (int i = 0; i < ne; i++) {
-		char path[4200], tail[64];
+		char path[4200], tail[64], head[256];
 		struct stat st;
 		int pid;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 		/* ours only: <pid>.<ext> (and a left-over .tmp), regular files */
 		if (sscanf(ents[i]->d_name, "%d.%63s", &pid, tail) == 2 && pid > 0 &&
-		    !lstat(path, &st) && S_ISREG(st.st_mode) && pid != (int)getpid() &&
-		    !writer_alive(pid, &st) && !unlink(path))
+		    pid != (int)getpid() && read_head(path, head, sizeof(head), &st) &&
+		    !writer_alive(pid, head, &st) && !unlink(path))
 			n++;
 		free(ents[i]);
 	}

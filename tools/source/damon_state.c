@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agent_files.h"
 #include "damon_state.h"
 #include "procfs.h"
 
@@ -29,18 +30,12 @@ int nl_damon_state_record(const char *dir, int idx)
 	const char *d = dir ? dir : NL_DAMON_STATE_DIR;
 	char p[512], tmp[528], boot[64];
 	FILE *f;
+	int e;
 
 	/* its parents too: /run itself is missing in a minimal initramfs */
-	for (char q[512], *c = strchr(strncpy(q, d, sizeof(q) - 1) + 1, '/');; c = strchr(c + 1, '/')) {
-		q[sizeof(q) - 1] = '\0';
-		if (c)
-			*c = '\0';
-		if (mkdir(q, 0755) && errno != EEXIST)
-			return -errno;
-		if (!c)
-			break;
-		*c = '/';
-	}
+	e = nl_agent_dir_make(d);
+	if (e)
+		return e;
 	path_of(dir, idx, p, sizeof(p));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
 	nl_boot_id("/proc", boot, sizeof(boot));
@@ -50,8 +45,7 @@ int nl_damon_state_record(const char *dir, int idx)
 	fprintf(f, "kdamond=%d pid=%d start=%" PRIu64 " boot=%s\n", idx, (int)getpid(),
 		start_of((int)getpid()), boot);
 	if (fclose(f) || rename(tmp, p)) {
-		int e = -errno;
-
+		e = -errno;
 		unlink(tmp);
 		return e;
 	}

@@ -29,6 +29,7 @@ note "x1 path is $((${#D} + 4)) bytes long, ids $id1 $id2"
 # the spinner runs until it has 0.5 s of its own CPU time, however long
 # that takes on a busy host; top stops one interval after it ended
 start_top "$TMP/top.jsonl" 1 600
+top_started "$TMP/top.jsonl"	# attached before the spinner runs
 sh -c "echo \$\$ > '$root/$D/x1/cgroup.procs' && exec '$WORK' --cpu 0 --spin-cpu 0.5" > "$TMP/work.out" ||
 	fail "nlwork in x1 failed: $(cat "$TMP/work.out")"
 stop_top "$TMP/top.jsonl"

@@ -12,7 +12,12 @@ cleanup_hook() {
 online=$(cat /sys/devices/system/node/online)	# the kernel's list format, as numa_maps prints it
 last=$(ls -d /sys/devices/system/node/node[0-9]* | sed 's/.*node//' | sort -n | tail -1)
 J=$TMP/top.jsonl
-start_top "$J" 1 12
+# numa_maps of every process: at a load of 20 the spinners were once not
+# among the 64 busiest, whose policies top reads by default
+start_top "$J" 1 600 --rss-procs 100000
+# attached before the workloads start: at a load of 18, loading top's
+# programs took longer than their 5 s spin once
+top_started "$J"
 # case: numactl arguments : the policy numa_maps must show
 cases="--membind=$last:bind:$last --interleave=all:interleave:$online --preferred=$last:prefer:$last --localalloc:local none:default"
 PIDS=""

@@ -87,7 +87,7 @@ char *nl_put_u64_at(char *w, uint64_t v)
 
 char *nl_put_ns_as_s_at(char *w, uint64_t ns)
 {
-	uint64_t f = ns % 1000000000ull;
+	uint32_t f = (uint32_t)(ns % 1000000000ull);
 	char frac[10];
 	int n = 9;
 
@@ -95,8 +95,9 @@ char *nl_put_ns_as_s_at(char *w, uint64_t ns)
 	if (!f)
 		return w;
 	frac[0] = '.';
-	for (int i = 9; i >= 1; i--, f /= 10)
-		frac[i] = (char)('0' + f % 10);
+	for (int i = 8; i >= 2; i -= 2, f /= 100)	/* nine digits: four pairs, then one */
+		memcpy(frac + i, digit_pairs + 2 * (f % 100), 2);
+	frac[1] = (char)('0' + f);
 	while (frac[n] == '0')	/* trailing zeros only cost bytes */
 		n--;
 	return nl_put_mem_at(w, frac, (size_t)n + 1);

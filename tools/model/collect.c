@@ -101,6 +101,25 @@ static void read_numastat(struct nl_collector *c, struct nl_numastat out[NL_MAX_
 	}
 }
 
+/* Wait, at most ~50 ms, until /proc/stat has counted a tick on every node
+ * with CPUs since c->cpu_prev was read, so the first snapshot, which
+ * export takes right after open, has each node's busy ratio: the counts
+ * are in USER_HZ ticks (10 ms at 100 Hz). */
+static void wait_cpu_tick(struct nl_collector *c)
+{
+	double busy[NL_MAX_NODES];
+	int want = 0;
+
+	for (int i = 0; i < c->topo.nr_nodes; i++)
+		want += c->topo.node[c->topo.nids[i]].nr_cpus > 0;
+	for (int i = 0; i < 25; i++) {
+		if (nl_cpu_times_read(c->o.procfs_root, c->cpu_cur, c->nr_cpu_slots) < 0 ||
+		    nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy) >= want)
+			return;
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+	}
+}
+
 int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl_collect_opts *o,
 		    char *err, size_t errlen)
 {
@@ -184,6 +203,13 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 		nl_collect_close(c);
 		return e;
 	}
+	/* ... but the CPU busy ratio is not a BPF count: the first snapshot's
+	 * spans from the reading above, the baseline's swapped back */
+	struct nl_cpu_times *t = c->cpu_prev;
+
+	c->cpu_prev = c->cpu_cur;
+	c->cpu_cur = t;
+	wait_cpu_tick(c);
 	c->seq = 0;
 	*out = c;
 	return 0;

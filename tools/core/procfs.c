@@ -450,6 +450,41 @@ int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
 	return 0;
 }
 
+int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *comm, size_t len)
+{
+	char path[PATH_MAX], buf[1024], *open, *close, *p;
+	unsigned long long rss;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	/* "pid (comm) S ...": the comm may hold ')' and spaces, so it ends
+	 * at the last ')'; rss is field 24, 21 fields past the state */
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	if (!open || !close || close < open || close[1] != ' ')
+		return -EINVAL;
+	p = close + 2;
+	for (int f = 3; f < 24 && p; f++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu", &rss) != 1)
+		return -EINVAL;
+	*pages = rss;
+	if (len) {
+		size_t n = (size_t)(close - open - 1);
+
+		n = n < len - 1 ? n : len - 1;
+		memcpy(comm, open + 1, n);
+		comm[n] = '\0';
+	}
+	return 0;
+}
+
 int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
 {
 	char path[PATH_MAX], buf[64];

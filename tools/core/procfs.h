@@ -148,6 +148,16 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max);
  */
 int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
 
+/*
+ * nl_proc_rss_comm - resident pages and comm of process @pid from one read
+ * of <procfs_root>/<pid>/stat: the rss field (24) is the kernel's
+ * get_mm_rss(), the figure statm gives as its second (0 for a kernel
+ * thread); the comm is what <pid>/comm gives, truncated to @len - 1.
+ * Two reads in one where a caller wants both. Returns 0, or -errno
+ * (-ENOENT if gone, -EINVAL if unparsable).
+ */
+int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *comm, size_t len);
+
 /* nl_read_comm - <procfs_root>/<pid>/comm without the newline into @out
  * (truncated to @len - 1). Returns 0 or -errno (-ENOENT if gone). */
 int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);

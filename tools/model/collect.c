@@ -435,8 +435,9 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Resident pages of @pid: as add_idle_procs() read them this snapshot,
- * else from statm. 0 or -errno. */
+/* Resident pages of @pid for ranking by size: as add_idle_procs() read
+ * them this snapshot (<pid>/stat's, near statm's), else statm's. 0 or
+ * -errno. */
 static int resident_pages(const struct nl_collector *c, pid_t pid, uint64_t *pages)
 {
 	const struct pid_pages key = { .pid = pid }, *e = NULL;
@@ -549,13 +550,12 @@ struct rss_ent {
  * of the resident size. numa_maps walks every page table of the process:
  * a guest's 1 GiB took 15-25 ms a read, and one that allocated a few
  * hundred pages a second was read every interval (most of top's own CPU).
- * @statm_known: its resident pages when the caller has just read them
- * (NULL: read here). Sets p->rss_known. */
-static void rss_read(struct nl_collector *c, struct nl_proc *p, const uint64_t *statm_known)
+ * Sets p->rss_known. */
+static void rss_read(struct nl_collector *c, struct nl_proc *p)
 {
-	uint64_t statm = statm_known ? *statm_known : 0, now = now_ns(CLOCK_MONOTONIC);
+	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
 	struct rss_ent *e = NULL;
-	bool have_statm = statm_known || !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
+	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
 
 	for (int i = 0; i < c->nr_rss && !e; i++)
 		if (c->rss[i].pid == p->pid)
@@ -625,7 +625,7 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		if (!p->alive)
 			continue;
 		reads++;
-		rss_read(c, p, NULL);
+		rss_read(c, p);
 	}
 	if (!r)
 		return;
@@ -637,8 +637,10 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 			r[nr++] = (struct rss_rank){ pages, i };
 	}
 	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
+	/* ranked by <pid>/stat's resident size for idle ones, which is
+	 * near statm's but not it: rss_read() reads statm itself */
 	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++)
-		rss_read(c, &s->procs[r[k].i], &r[k].pages);
+		rss_read(c, &s->procs[r[k].i]);
 	free(r);
 }
 
@@ -660,7 +662,7 @@ static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
 		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
 			continue;
 		reads++;
-		rss_read(c, p, NULL);
+		rss_read(c, p);
 	}
 }
 

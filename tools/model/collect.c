@@ -79,6 +79,10 @@ struct nl_collector {
 	 * again */
 	struct pid_pages { pid_t pid; uint64_t pages; } *idle_res;
 	int nr_idle_res;
+	/* the baseline snapshot nl_collect_open() takes and throws away: it
+	 * needs the BPF counts, names and the cgroup tree, not what only a
+	 * view reads (idle processes, numa_maps, memory.numa_stat) */
+	bool baseline;
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -204,7 +208,9 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 	 * a delta over its own interval only. */
 	struct nl_snapshot base = {};
 
+	c->baseline = true;
 	e = nl_collect_snapshot(c, &base);
+	c->baseline = false;
 	nl_snapshot_free(&base);
 	if (e) {
 		snprintf(err, errlen, "cannot read the BPF maps: %s", strerror(-e));
@@ -728,15 +734,17 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		if (!seen)
 			n += watched_idle(c, &s->procs[n]);
 	}
-	if (c->o.all_procs)
+	if (c->o.all_procs && !c->baseline)
 		n = add_idle_procs(c, s, n);
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
 	c->rss_gen++;
 	c->rss_reads = c->rss_reused = 0;
-	read_rss(c, s);
-	read_focus_rss(c, s);
-	rss_evict(c);
+	if (!c->baseline) {
+		read_rss(c, s);
+		read_focus_rss(c, s);
+		rss_evict(c);
+	}
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;
@@ -879,7 +887,8 @@ static int cgroups_fill_live(struct nl_collector *c, struct nl_snapshot *s, cons
 			return -ENOMEM;
 		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
 				s->src.numa_balancing);
-		fill_numa_stat(c, g, ent->path, s->page_size);
+		if (!c->baseline)
+			fill_numa_stat(c, g, ent->path, s->page_size);
 	}
 	return 0;
 }

@@ -381,9 +381,28 @@ bool nl_pid_alive(const char *procfs_root, pid_t pid)
 	return rp[2] != 'Z' && rp[2] != 'X' && rp[2] != 'x';
 }
 
+/* Field @n (from 1) of a <pid>/stat line "pid (comm) S ...", n >= 3: the
+ * comm may hold ')' and spaces, so the fields start after the last ')'.
+ * NULL when the line has fewer fields. */
+static const char *stat_field(const char *buf, int n)
+{
+	const char *p = strrchr(buf, ')');
+
+	if (!p || p[1] != ' ')
+		return NULL;
+	p += 2;
+	for (int f = 3; f < n && p; f++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return p;
+}
+
 int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
 {
-	char path[PATH_MAX], buf[1024], *p;
+	char path[PATH_MAX], buf[1024];
+	const char *p;
 	unsigned long long ticks;
 	long hz = sysconf(_SC_CLK_TCK);
 	int n;
@@ -392,18 +411,8 @@ int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
 	n = nl_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	/* Fields after the comm (which may hold ')' or spaces): state is
-	 * field 3, starttime field 22, so skip 19 fields past the state. */
-	p = strrchr(buf, ')');
-	if (!p || hz <= 0)
-		return -EINVAL;
-	p += 2;
-	for (int f = 3; f < 22 && p; f++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p || sscanf(p, "%llu", &ticks) != 1)
+	p = stat_field(buf, 22);	/* starttime */
+	if (!p || hz <= 0 || sscanf(p, "%llu", &ticks) != 1)
 		return -EINVAL;
 	*boot_ns = (uint64_t)ticks * (1000000000ULL / (uint64_t)hz);
 	return 0;
@@ -452,7 +461,8 @@ int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
 
 int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *comm, size_t len)
 {
-	char path[PATH_MAX], buf[1024], *open, *close, *p;
+	char path[PATH_MAX], buf[1024], *open, *close;
+	const char *p;
 	unsigned long long rss;
 	ssize_t r;
 
@@ -460,19 +470,10 @@ int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *
 	r = nl_read_file(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
-	/* "pid (comm) S ...": the comm may hold ')' and spaces, so it ends
-	 * at the last ')'; rss is field 24, 21 fields past the state */
 	open = strchr(buf, '(');
 	close = strrchr(buf, ')');
-	if (!open || !close || close < open || close[1] != ' ')
-		return -EINVAL;
-	p = close + 2;
-	for (int f = 3; f < 24 && p; f++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p || sscanf(p, "%llu", &rss) != 1)
+	p = stat_field(buf, 24);	/* rss */
+	if (!open || !close || close < open || !p || sscanf(p, "%llu", &rss) != 1)
 		return -EINVAL;
 	*pages = rss;
 	if (len) {

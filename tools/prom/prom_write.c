@@ -3,6 +3,7 @@
  * prom_write.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include "prom_write.h"
 
@@ -224,26 +225,27 @@ static char *row_begin(struct nl_buf *b, const struct nl_prom_pieces *p, int h, 
 	return nl_put_mem_at(w, p->txt.p + p->off[t], p->len[t]);
 }
 
-void nl_prom_row_u64(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,
-		     size_t lab_len, int t, uint64_t v)
+/* The line's value and newline: @v as an integer, or ns as seconds. */
+static void row_line(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,
+		     size_t lab_len, int t, uint64_t v, bool seconds)
 {
-	char *w = row_begin(b, p, h, lab, lab_len, t, NL_PUT_U64_MAX);
+	char *w = row_begin(b, p, h, lab, lab_len, t, seconds ? NL_PUT_NS_AS_S_MAX : NL_PUT_U64_MAX);
 
 	if (!w)
 		return;
-	w = nl_put_u64_at(w, v);
+	w = seconds ? nl_put_ns_as_s_at(w, v) : nl_put_u64_at(w, v);
 	*w++ = '\n';
 	nl_buf_commit(b, w);
+}
+
+void nl_prom_row_u64(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,
+		     size_t lab_len, int t, uint64_t v)
+{
+	row_line(b, p, h, lab, lab_len, t, v, false);
 }
 
 void nl_prom_row_s(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,
 		   size_t lab_len, int t, uint64_t ns)
 {
-	char *w = row_begin(b, p, h, lab, lab_len, t, NL_PUT_NS_AS_S_MAX);
-
-	if (!w)
-		return;
-	w = nl_put_ns_as_s_at(w, ns);
-	*w++ = '\n';
-	nl_buf_commit(b, w);
+	row_line(b, p, h, lab, lab_len, t, ns, true);
 }

@@ -24,10 +24,7 @@ serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
 	"$NL" export --listen "127.0.0.1:$port" --interval 1 "$@" > /dev/null 2> "$TMP/export.err" &
 	EXPORT_PID=$!
 	for i in $(seq 1 300); do
-		# the second snapshot on: the first has no CPU busy ratio yet (it
-		# needs two /proc/stat reads), one series short of the worst case
-		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] &&
-			! grep -qx 'numalens_snapshots_total [01]' "$out" && break
+		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] && break
 		kill -0 "$EXPORT_PID" 2>/dev/null || fail "numalens export exited early: $(cat "$TMP/export.err")"
 		sleep 0.2
 	done
@@ -41,6 +38,16 @@ serve "$TMP/syn" --synthetic 300x3 --cgroup-depth 2 --max-cgroups 0 --top-procs 
 want=$(formula 3 0 300 4 "$(progs "$TMP/syn")")
 [ "$(series "$TMP/syn")" = "$want" ] || fail "300 cgroups x 3 nodes + 4 processes: served $(series "$TMP/syn") series, the formula says $want"
 note "generated 300 x 3 + 4 processes: $want series = the formula"
+
+# the first snapshot, served at once, is whole: its CPU busy ratio spans
+# from start-up (one series per node with CPUs; it was missing, as /proc/stat
+# had not ticked between two reads a few ms apart)
+serve "$TMP/first" --interval 60
+grep -qx 'numalens_snapshots_total 1' "$TMP/first" || fail "the first scrape was not of the first snapshot: $(grep '^numalens_snapshots_total' "$TMP/first")"
+cpu_nodes=$(for n in /sys/devices/system/node/node[0-9]*; do [ -n "$(tr -d '\n' < "$n/cpulist")" ] && echo "${n##*node}"; done | wc -l)
+busy=$(grep -c '^numalens_node_cpu_busy_ratio{' "$TMP/first")
+[ "$busy" = "$cpu_nodes" ] || fail "first snapshot: $busy numalens_node_cpu_busy_ratio samples, $cpu_nodes nodes with CPUs"
+note "first snapshot: a CPU busy ratio for each of the $cpu_nodes nodes with CPUs"
 
 serve "$TMP/host"
 N=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)

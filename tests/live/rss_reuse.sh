@@ -1,9 +1,10 @@
 # numa_maps walks every page table of a process: top reuses a process's
-# last reading while nothing can have moved its pages (same resident size
-# by statm, nothing allocated or migrated in the interval, < 5 s old), and
-# reads it again as soon as one of these changes. Here a process maps 32
-# MiB of a file that is already in the page cache: its resident size grows
-# without one page being allocated, so only the statm rule can notice it.
+# last reading while little can have moved its pages (nothing migrated,
+# pages allocated since plus the change of its resident size by statm
+# within 1/256 of it, < 5 s old), and reads it again as soon as one of
+# these is over. Here a process maps 32 MiB of a file that is already in
+# the page cache: its resident size grows without one page being
+# allocated, so only the statm rule can notice it.
 # Its RSS per node must follow (within 5% of statm) after it grew, and the
 # host's idle processes must be reused meanwhile (self.numa_maps_reused).
 . "$(dirname "$0")/common.bash"

@@ -351,6 +351,29 @@ static void test_pids_comm(void **state)
 		assert_int_equal(nl_proc_tgid("/proc", getpid(), &tg), 0);
 		assert_int_equal(tg, getpid());
 	}
+	{	/* resident pages and name from one read of stat: a comm with
+		 * ") " and spaces in it, rss as field 24 */
+		char p[PATH_MAX], c16[16];
+		uint64_t res = 0, statm = 0;
+
+		wfile(r, "rc/9/stat", "9 (a) b (c) S 1 9 9 0 -1 4194304 100 0 0 0 5 6 0 0 20 0 1 0 "
+				      "777 12345678 3012 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0\n");
+		wfile(r, "rc/10/stat", "10 (short) S 1 10\n");
+		snprintf(p, sizeof(p), "%s/rc", r);
+		assert_int_equal(nl_proc_rss_comm(p, 9, &res, c16, sizeof(c16)), 0);
+		assert_int_equal(res, 3012);
+		assert_string_equal(c16, "a) b (c");
+		assert_int_equal(nl_proc_rss_comm(p, 9, &res, c16, 3), 0);
+		assert_string_equal(c16, "a)");
+		assert_int_equal(nl_proc_rss_comm(p, 10, &res, c16, sizeof(c16)), -EINVAL);
+		assert_int_equal(nl_proc_rss_comm(p, 11, &res, c16, sizeof(c16)), -ENOENT);
+		/* the kernel's own: near statm's resident pages, not equal
+		 * (stat reads the per-CPU rss counters unsummed) */
+		assert_int_equal(nl_proc_rss_comm("/proc", getpid(), &res, c16, sizeof(c16)), 0);
+		assert_string_equal(c16, "test_procfs");
+		assert_int_equal(nl_statm_resident("/proc", getpid(), &statm), 0);
+		assert_true(res > 0 && statm > 0);
+	}
 	/* live */
 	assert_true(nl_pid_alive("/proc", getpid()));
 	assert_int_equal(nl_read_comm("/proc", getpid(), comm, sizeof(comm)), 0);

@@ -381,9 +381,28 @@ bool nl_pid_alive(const char *procfs_root, pid_t pid)
 	return rp[2] != 'Z' && rp[2] != 'X' && rp[2] != 'x';
 }
 
+/* Field @n (from 1) of a <pid>/stat line "pid (comm) S ...", n >= 3: the
+ * comm may hold ')' and spaces, so the fields start after the last ')'.
+ * NULL when the line has fewer fields. */
+static const char *stat_field(const char *buf, int n)
+{
+	const char *p = strrchr(buf, ')');
+
+	if (!p || p[1] != ' ')
+		return NULL;
+	p += 2;
+	for (int f = 3; f < n && p; f++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return p;
+}
+
 int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks)
 {
-	char path[PATH_MAX], buf[1024], *p;
+	char path[PATH_MAX], buf[1024];
+	const char *p;
 	unsigned long long v;
 	int n;
 
@@ -391,17 +410,7 @@ int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks)
 	n = nl_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return n;
-	/* Fields after the comm (which may hold ')' or spaces): state is
-	 * field 3, starttime field 22, so skip 19 fields past the state. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -EINVAL;
-	p += 2;
-	for (int f = 3; f < 22 && p; f++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
+	p = stat_field(buf, 22);	/* starttime */
 	if (!p || sscanf(p, "%llu", &v) != 1)
 		return -EINVAL;
 	*ticks = v;
@@ -471,6 +480,33 @@ int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
 	if (sscanf(buf, "%llu %llu", &size, &res) != 2)
 		return -EINVAL;
 	*pages = res;
+	return 0;
+}
+
+int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *comm, size_t len)
+{
+	char path[PATH_MAX], buf[1024], *open, *close;
+	const char *p;
+	unsigned long long rss;
+	ssize_t r;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
+	r = nl_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	p = stat_field(buf, 24);	/* rss */
+	if (!open || !close || close < open || !p || sscanf(p, "%llu", &rss) != 1)
+		return -EINVAL;
+	*pages = rss;
+	if (len) {
+		size_t n = (size_t)(close - open - 1);
+
+		n = n < len - 1 ? n : len - 1;
+		memcpy(comm, open + 1, n);
+		comm[n] = '\0';
+	}
 	return 0;
 }
 

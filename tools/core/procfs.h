@@ -161,6 +161,18 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max);
  */
 int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
 
+/*
+ * nl_proc_rss_comm - resident pages and comm of process @pid from one read
+ * of <procfs_root>/<pid>/stat. The rss field (24) is 0 for a kernel thread
+ * and otherwise close to statm's resident pages but not equal: the kernel
+ * reads its per-CPU counters without summing them here (tens of pages
+ * apart on a 6.18 host), so it ranks processes by size and tells kernel
+ * threads apart, and statm stays the exact figure. The comm is what
+ * <pid>/comm gives, truncated to @len - 1. Returns 0, or -errno (-ENOENT
+ * if gone, -EINVAL if unparsable).
+ */
+int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *comm, size_t len);
+
 /* nl_read_comm - <procfs_root>/<pid>/comm without the newline into @out
  * (truncated to @len - 1). Returns 0 or -errno (-ENOENT if gone). */
 int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);

@@ -57,43 +57,66 @@ void nl_buf_printf(struct nl_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* Digits of @v into the end of @tmp[21]; returns the first digit. The hot
- * path of a 2,000-cgroup scrape: snprintf would dominate the render. */
-static char *u64_digits(uint64_t v, char tmp[21])
-{
-	char *q = tmp + 20;
+/* "00".."99": two digits per division, half the divisions of one at a
+ * time. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-	*q = '\0';
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return q;
+char *nl_put_u64_at(char *w, uint64_t v)
+{
+	char tmp[NL_PUT_U64_MAX];
+	char *q = tmp + sizeof(tmp);
+
+	while (v >= 100) {
+		const char *d = digit_pairs + 2 * (v % 100);
+
+		v /= 100;
+		*--q = d[1];
+		*--q = d[0];
+	}
+	if (v >= 10) {
+		*--q = digit_pairs[2 * v + 1];
+		*--q = digit_pairs[2 * v];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return nl_put_mem_at(w, q, (size_t)(tmp + sizeof(tmp) - q));
+}
+
+char *nl_put_ns_as_s_at(char *w, uint64_t ns)
+{
+	uint32_t f = (uint32_t)(ns % 1000000000ull);
+	char frac[10];
+	int n = 9;
+
+	w = nl_put_u64_at(w, ns / 1000000000ull);
+	if (!f)
+		return w;
+	frac[0] = '.';
+	for (int i = 8; i >= 2; i -= 2, f /= 100)	/* nine digits: four pairs, then one */
+		memcpy(frac + i, digit_pairs + 2 * (f % 100), 2);
+	frac[1] = (char)('0' + f);
+	while (frac[n] == '0')	/* trailing zeros only cost bytes */
+		n--;
+	return nl_put_mem_at(w, frac, (size_t)n + 1);
 }
 
 void nl_buf_put_u64(struct nl_buf *b, uint64_t v)
 {
-	char tmp[21];
-	char *q = u64_digits(v, tmp);
+	char *w = nl_buf_room(b, NL_PUT_U64_MAX);
 
-	nl_buf_put(b, q, (size_t)(tmp + 20 - q));
+	if (w)
+		nl_buf_commit(b, nl_put_u64_at(w, v));
 }
 
 void nl_buf_put_ns_as_s(struct nl_buf *b, uint64_t ns)
 {
-	char frac[10];
-	uint64_t f = ns % 1000000000ull;
-	int n = 9;
+	char *w = nl_buf_room(b, NL_PUT_NS_AS_S_MAX);
 
-	nl_buf_put_u64(b, ns / 1000000000ull);
-	if (!f)
-		return;
-	frac[0] = '.';
-	for (int i = 9; i >= 1; i--, f /= 10)
-		frac[i] = (char)('0' + f % 10);
-	while (frac[n] == '0')	/* trailing zeros only cost bytes */
-		n--;
-	nl_buf_put(b, frac, (size_t)n + 1);
+	if (w)
+		nl_buf_commit(b, nl_put_ns_as_s_at(w, ns));
 }
 
 void nl_buf_reset(struct nl_buf *b)

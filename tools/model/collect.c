@@ -73,6 +73,18 @@ struct nl_collector {
 	char focus_comm[NL_NAME_MAX];
 	/* the followed process's cgroup in the last snapshot (nl_focus) */
 	struct nl_focus focus_last;
+	/* this snapshot's last cgroup paths and their ids (cgroup_id_memo) */
+	struct { char rel[512]; uint64_t id; } cgid[8];
+	int nr_cgid, next_cgid;
+	/* resident pages of the idle processes add_idle_procs() listed this
+	 * snapshot, by pid: read_rss() ranks by them without reading statm
+	 * again */
+	struct pid_pages { pid_t pid; uint64_t pages; } *idle_res;
+	int nr_idle_res;
+	/* the baseline snapshot nl_collect_open() takes and throws away: it
+	 * needs the BPF counts, names and the cgroup tree, not what only a
+	 * view reads (idle processes, numa_maps, memory.numa_stat) */
+	bool baseline;
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -100,6 +112,25 @@ static void read_numastat(struct nl_collector *c, struct nl_numastat out[NL_MAX_
 		int nid = c->topo.nids[i];
 
 		nl_numastat_read(c->o.sysfs_root, nid, &out[nid]);
+	}
+}
+
+/* Wait, at most ~50 ms, until /proc/stat has counted a tick on every node
+ * with CPUs since c->cpu_prev was read, so the first snapshot, which
+ * export takes right after open, has each node's busy ratio: the counts
+ * are in USER_HZ ticks (10 ms at 100 Hz). */
+static void wait_cpu_tick(struct nl_collector *c)
+{
+	double busy[NL_MAX_NODES];
+	int want = 0;
+
+	for (int i = 0; i < c->topo.nr_nodes; i++)
+		want += c->topo.node[c->topo.nids[i]].nr_cpus > 0;
+	for (int i = 0; i < 25; i++) {
+		if (nl_cpu_times_read(c->o.procfs_root, c->cpu_cur, c->nr_cpu_slots) < 0 ||
+		    nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy) >= want)
+			return;
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	}
 }
 
@@ -179,13 +210,22 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 	 * a delta over its own interval only. */
 	struct nl_snapshot base = {};
 
+	c->baseline = true;
 	e = nl_collect_snapshot(c, &base);
+	c->baseline = false;
 	nl_snapshot_free(&base);
 	if (e) {
 		snprintf(err, errlen, "cannot read the BPF maps: %s", strerror(-e));
 		nl_collect_close(c);
 		return e;
 	}
+	/* ... but the CPU busy ratio is not a BPF count: the first snapshot's
+	 * spans from the reading above, the baseline's swapped back */
+	struct nl_cpu_times *t = c->cpu_prev;
+
+	c->cpu_prev = c->cpu_cur;
+	c->cpu_cur = t;
+	wait_cpu_tick(c);
 	c->seq = 0;
 	*out = c;
 	return 0;
@@ -331,24 +371,56 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 		snprintf(p->comm, sizeof(p->comm), "<exited>");
 }
 
+/* The id of the cgroup at hierarchy path @rel (0 when it cannot be
+ * stat()ed). Processes share few cgroups (a thousand idle ones are often
+ * in one), so the ids of the last few paths are kept for the snapshot
+ * being built (fill_procs empties them) instead of a stat() per process. */
+static uint64_t cgroup_id_memo(struct nl_collector *c, const char *rel)
+{
+	const int cap = (int)(sizeof(c->cgid) / sizeof(c->cgid[0]));
+	char full[4608];
+	uint64_t id = 0;
+
+	for (int i = 0; i < c->nr_cgid; i++)
+		if (!strcmp(c->cgid[i].rel, rel))
+			return c->cgid[i].id;
+	snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, rel);
+	if (nl_cgroup_id_of(full, &id))
+		id = 0;
+	if (strlen(rel) < sizeof(c->cgid[0].rel)) {
+		int i = c->next_cgid;
+
+		snprintf(c->cgid[i].rel, sizeof(c->cgid[i].rel), "%s", rel);
+		c->cgid[i].id = id;
+		c->next_cgid = (i + 1) % cap;
+		if (c->nr_cgid < cap)
+			c->nr_cgid++;
+	}
+	return id;
+}
+
+/* @p's cgroup from the hierarchy path @rel: its label and, with a cgroup
+ * view, its id. */
+static void proc_set_cgroup(struct nl_collector *c, struct nl_proc *p, const char *rel)
+{
+	uint64_t id = c->cgmap.n ? cgroup_id_memo(c, rel) : 0;
+
+	p->cgroup_id = id;
+	/* a path longer than cgroup_path[] gets a label like the cgroup's */
+	nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
+}
+
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
  * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
-static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
+static int proc_identity(struct nl_collector *c, struct nl_proc *p)
 {
-	char rel[4096], full[4608], raw[NL_COMM_BYTES + 1];
-	uint64_t id = 0;
+	char rel[4096], raw[NL_COMM_BYTES + 1];
 
 	if (nl_read_comm(c->o.procfs_root, p->pid, raw, sizeof(raw)) ||
 	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
 		return -ESRCH;
 	nl_comm_clean(p->comm, raw);
-	if (c->cgmap.n) {
-		snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, rel);
-		if (!nl_cgroup_id_of(full, &id))
-			p->cgroup_id = id;
-	}
-	/* a path longer than cgroup_path[] gets a label like the cgroup's */
-	nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
+	proc_set_cgroup(c, p, rel);
 	return 0;
 }
 
@@ -356,7 +428,7 @@ static int proc_identity(const struct nl_collector *c, struct nl_proc *p)
  * since attach): an entry with zero figures, its name and cgroup, so that
  * `top -p` shows the process and its resident memory. Returns 1 if @p was
  * filled, 0 if the process went meanwhile. */
-static int watched_idle(const struct nl_collector *c, struct nl_proc *p)
+static int watched_idle(struct nl_collector *c, struct nl_proc *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->pid = c->o.watch_pid;
@@ -369,6 +441,22 @@ static int cmp_pid(const void *a, const void *b)
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* Resident pages of @pid for ranking by size: as add_idle_procs() read
+ * them this snapshot (<pid>/stat's, near statm's), else statm's. 0 or
+ * -errno. */
+static int resident_pages(const struct nl_collector *c, pid_t pid, uint64_t *pages)
+{
+	const struct pid_pages key = { .pid = pid }, *e = NULL;
+
+	if (c->nr_idle_res)
+		e = bsearch(&key, c->idle_res, (size_t)c->nr_idle_res, sizeof(key), cmp_pid);
+	if (e) {
+		*pages = e->pages;
+		return 0;
+	}
+	return nl_statm_resident(c->o.procfs_root, pid, pages);
 }
 
 /* Append to s->procs[0..n) every live process with resident memory that
@@ -394,23 +482,35 @@ static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
 	v = got > 0 ? realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v)) : NULL;
 	if (!v)
 		goto out;
+	free(c->idle_res);
+	c->idle_res = calloc((size_t)got, sizeof(*c->idle_res));
 	s->procs = v;
 	for (int i = 0; i < n; i++)
 		seen[i] = v[i].pid;
 	qsort(seen, (size_t)n, sizeof(*seen), cmp_pid);
 	for (int i = 0; i < got; i++) {
 		struct nl_proc *p = &v[n];
+		char raw[NL_COMM_BYTES + 1], rel[4096];
 		uint64_t res = 0;
 
+		/* one read of <pid>/stat gives both the resident size and the
+		 * name: a thousand idle processes cost two reads each */
 		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid) ||
-		    nl_statm_resident(c->o.procfs_root, pids[i], &res) || !res)
+		    nl_proc_rss_comm(c->o.procfs_root, pids[i], &res, raw, sizeof(raw)) || !res)
 			continue;	/* listed already, gone, or a kernel thread */
 		memset(p, 0, sizeof(*p));
 		p->pid = pids[i];
 		p->alive = true;
-		if (proc_identity(c, p) == 0)
-			n++;
+		if (nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
+			continue;	/* gone meanwhile */
+		nl_comm_clean(p->comm, raw);
+		proc_set_cgroup(c, p, rel);
+		if (c->idle_res)
+			c->idle_res[c->nr_idle_res++] = (struct pid_pages){ p->pid, res };
+		n++;
 	}
+	if (c->nr_idle_res)
+		qsort(c->idle_res, (size_t)c->nr_idle_res, sizeof(*c->idle_res), cmp_pid);
 out:
 	free(pids);
 	free(seen);
@@ -432,6 +532,9 @@ struct rss_ent {
 	uint64_t statm;			/* resident pages (statm) just before it */
 	uint64_t at_ns;			/* when (CLOCK_MONOTONIC) */
 	uint64_t gen;			/* snapshot that last used it */
+	uint64_t pages_sum;		/* the sum of pages[] */
+	uint64_t allocated;		/* pages the process allocated since, as BPF
+					 * counted them (reused intervals summed) */
 	uint64_t pages[NL_MAX_NODES];
 	struct nl_mempolicy pol;
 };
@@ -441,31 +544,43 @@ struct rss_ent {
  * reaches the view within this. */
 #define RSS_REUSE_MAX_NS (5ull * 1000000000ull)
 
+/* A reading is reused while what can have changed since is at most this
+ * share of it (1/256, 0.4%): see rss_read(). */
+#define RSS_REUSE_DRIFT_SHIFT 8
+
 /* RSS per node and memory policy of @p from numa_maps, or from its last
- * reading when nothing can have moved its pages since: same resident size
- * (statm, cheap), no page allocated and none migrated in this interval,
- * read less than RSS_REUSE_MAX_NS ago. numa_maps walks every page table
- * of the process: it was half of top's own CPU, for processes that mostly
- * sat still. @statm_known: its resident pages when the caller has just
- * read them (NULL: read here). Sets p->rss_known. */
-static void rss_read(struct nl_collector *c, struct nl_proc *p, const uint64_t *statm_known)
+ * reading when little can have moved since: no page migrated in this
+ * interval, read less than RSS_REUSE_MAX_NS ago, and the pages it
+ * allocated since (BPF) plus the change of its resident size (statm,
+ * cheap) at most 1/256 of the reading. A node's figure is then off by at
+ * most that bound: a node gains at most the pages allocated there and
+ * loses at most those freed, which are the allocated ones less the growth
+ * of the resident size. numa_maps walks every page table of the process:
+ * a guest's 1 GiB took 15-25 ms a read, and one that allocated a few
+ * hundred pages a second was read every interval (most of top's own CPU).
+ * Sets p->rss_known. */
+static void rss_read(struct nl_collector *c, struct nl_proc *p)
 {
-	uint64_t statm = statm_known ? *statm_known : 0, now = now_ns(CLOCK_MONOTONIC);
+	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
 	struct rss_ent *e = NULL;
-	bool have_statm = statm_known || !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
+	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
 
 	for (int i = 0; i < c->nr_rss && !e; i++)
 		if (c->rss[i].pid == p->pid)
 			e = &c->rss[i];
-	if (e && have_statm && e->statm == statm && now - e->at_ns < RSS_REUSE_MAX_NS &&
-	    !p->f.alloc.pages_local && !p->f.alloc.pages_remote && !p->f.alloc.fail_events &&
-	    !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
-		memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
-		p->mempolicy = e->pol;
-		p->rss_known = true;
-		e->gen = c->rss_gen;
-		c->rss_reused++;
-		return;
+	if (e && have_statm && now - e->at_ns < RSS_REUSE_MAX_NS && !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
+		uint64_t allocated = e->allocated + p->f.alloc.pages_local + p->f.alloc.pages_remote;
+		uint64_t grown = statm > e->statm ? statm - e->statm : e->statm - statm;
+
+		if (allocated + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT) {
+			memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
+			p->mempolicy = e->pol;
+			p->rss_known = true;
+			e->gen = c->rss_gen;
+			e->allocated = allocated;
+			c->rss_reused++;
+			return;
+		}
 	}
 	p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
 					       &p->mempolicy) == 0;
@@ -486,6 +601,8 @@ static void rss_read(struct nl_collector *c, struct nl_proc *p, const uint64_t *
 	*e = (struct rss_ent){ .pid = p->pid, .statm = statm, .at_ns = now, .gen = c->rss_gen,
 			       .pol = p->mempolicy };
 	memcpy(e->pages, p->rss_pages_by_node, sizeof(e->pages));
+	for (int n = 0; n < NL_MAX_NODES; n++)
+		e->pages_sum += e->pages[n];
 }
 
 /* Forget the readings no process of this snapshot used (exited, or no
@@ -516,7 +633,7 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		if (!p->alive)
 			continue;
 		reads++;
-		rss_read(c, p, NULL);
+		rss_read(c, p);
 	}
 	if (!r)
 		return;
@@ -524,12 +641,14 @@ static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
 		uint64_t pages;
 
 		if (s->procs[i].alive && !s->procs[i].rss_known &&
-		    !nl_statm_resident(c->o.procfs_root, s->procs[i].pid, &pages) && pages)
+		    !resident_pages(c, s->procs[i].pid, &pages) && pages)
 			r[nr++] = (struct rss_rank){ pages, i };
 	}
 	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
+	/* ranked by <pid>/stat's resident size for idle ones, which is
+	 * near statm's but not it: rss_read() reads statm itself */
 	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++)
-		rss_read(c, &s->procs[r[k].i], &r[k].pages);
+		rss_read(c, &s->procs[r[k].i]);
 	free(r);
 }
 
@@ -551,7 +670,7 @@ static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
 		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
 			continue;
 		reads++;
-		rss_read(c, p, NULL);
+		rss_read(c, p);
 	}
 }
 
@@ -568,6 +687,8 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 	uint64_t *dead = NULL;
 	int nr_dead = 0, n = 0;
 
+	c->nr_cgid = c->next_cgid = 0;	/* cgroups may have come and gone */
+	c->nr_idle_res = 0;
 	/* + 1: room for the watched pid when BPF has nothing of it */
 	s->procs = calloc((size_t)c->tgids.n + 2, sizeof(*s->procs));
 	dead = calloc((size_t)c->tgids.n + 1, sizeof(*dead));
@@ -615,15 +736,17 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 		if (!seen)
 			n += watched_idle(c, &s->procs[n]);
 	}
-	if (c->o.all_procs)
+	if (c->o.all_procs && !c->baseline)
 		n = add_idle_procs(c, s, n);
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
 	c->rss_gen++;
 	c->rss_reads = c->rss_reused = 0;
-	read_rss(c, s);
-	read_focus_rss(c, s);
-	rss_evict(c);
+	if (!c->baseline) {
+		read_rss(c, s);
+		read_focus_rss(c, s);
+		rss_evict(c);
+	}
 	if (nr_dead) {
 		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;
@@ -766,7 +889,8 @@ static int cgroups_fill_live(struct nl_collector *c, struct nl_snapshot *s, cons
 			return -ENOMEM;
 		nl_figs_compute(&g->f, t, nl_counts_find(&c->prev_cg_tot, ent->id), interval,
 				s->src.numa_balancing);
-		fill_numa_stat(c, g, ent->path, s->page_size);
+		if (!c->baseline)
+			fill_numa_stat(c, g, ent->path, s->page_size);
 	}
 	return 0;
 }
@@ -1034,6 +1158,7 @@ void nl_collect_close(struct nl_collector *c)
 		free(c->gone[gi].path);
 	free(c->gone);
 	free(c->rss);
+	free(c->idle_res);
 	free(c->comms);
 	free(c);
 }

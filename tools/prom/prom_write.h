@@ -57,4 +57,45 @@ void nl_prom_sample_dbl(struct nl_buf *b, const char *name, double v, int prec);
 void nl_prom_sample1_u64(struct nl_buf *b, const char *name, const char *label, const char *value,
 			 uint64_t v);
 
+/*
+ * Row families (one line per cgroup or process and per label set) are
+ * most of a scrape: ~150k lines at 2,000 cgroups. Their lines are written
+ * from pieces built once per family:
+ *   "<head><row labels><tail><value>\n"
+ * a head is "<name>{", a tail the sample's own labels and "} ", e.g.
+ * `,node="0"} `. A line is then one capacity check, three copies and a
+ * number, with the same bytes as the open/label/close writers above.
+ */
+#define NL_PROM_MAX_PIECES 160
+
+struct nl_prom_pieces {
+	struct nl_buf txt;	/* the pieces, back to back */
+	int n;
+	int err;		/* -E2BIG past NL_PROM_MAX_PIECES, or -ENOMEM */
+	size_t off[NL_PROM_MAX_PIECES], len[NL_PROM_MAX_PIECES];
+};
+
+/* Forget @p's pieces, keeping its memory. */
+void nl_prom_pieces_reset(struct nl_prom_pieces *p);
+
+/* Free @p's memory. */
+void nl_prom_pieces_free(struct nl_prom_pieces *p);
+
+/* Add the head "@prefix@name@suffix{" (@suffix may be NULL); returns its
+ * index (0 after a failure, with ->err set). */
+int nl_prom_piece_head(struct nl_prom_pieces *p, const char *prefix, const char *name, const char *suffix);
+
+/* Add the tail `,@k1="@v1",@k2="@v2"} ` (values escaped; a NULL key and
+ * what follows it left out, so both NULL give "} "); returns its index (0
+ * after a failure, with ->err set). */
+int nl_prom_piece_tail(struct nl_prom_pieces *p, const char *k1, const char *v1, const char *k2,
+		       const char *v2);
+
+/* Append the line "<head @h><@lab (@lab_len bytes)><tail @t><v>\n"; _s
+ * takes ns and writes seconds. A failure of @p's (->err) becomes @b's. */
+void nl_prom_row_u64(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,
+		     size_t lab_len, int t, uint64_t v);
+void nl_prom_row_s(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,
+		   size_t lab_len, int t, uint64_t ns);
+
 #endif

@@ -75,29 +75,50 @@ static int rows_alloc(struct rows *r, int cap, bool cgroups)
 	return r->f && r->off && r->len && (!cgroups || r->cg) ? 0 : -ENOMEM;
 }
 
-/* "<prefix><name>{<row labels>" */
-static void row_open(struct nl_buf *b, const struct rows *r, int i, const char *name)
+/* Row @i's line "<head @h><row labels><tail @t><v>\n" (_s: @v in ns). */
+static void row_u64(struct nl_buf *b, const struct nl_prom_pieces *pc, int h, const struct rows *r, int i,
+		    int t, uint64_t v)
 {
-	nl_prom_open(b, r->prefix, name);
-	nl_buf_put(b, r->lab.p + r->off[i], r->len[i]);
+	nl_prom_row_u64(b, pc, h, r->lab.p + r->off[i], r->len[i], t, v);
+}
+
+static void row_s(struct nl_buf *b, const struct nl_prom_pieces *pc, int h, const struct rows *r, int i,
+		  int t, uint64_t ns)
+{
+	nl_prom_row_s(b, pc, h, r->lab.p + r->off[i], r->len[i], t, ns);
+}
+
+/* One tail `,node="<nid>"} ` per snapshot node into @tail[k]; -1 for a
+ * node id out of range, which has no series. */
+static void node_tails(struct nl_prom_pieces *pc, const struct nl_snapshot *s, int *tail)
+{
+	for (int k = 0; k < s->nr_nodes; k++) {
+		int nid = s->nodes[k].nid;
+		char v[16];
+
+		tail[k] = -1;
+		if (nid < 0 || nid >= NL_MAX_NODES)
+			continue;
+		snprintf(v, sizeof(v), "%d", nid);
+		tail[k] = nl_prom_piece_tail(pc, "node", v, NULL, NULL);
+	}
 }
 
 /* ---- per-row families (cgroups and processes) --------------------------- */
 
 static void fam_cpu_seconds(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s)
 {
+	struct nl_prom_pieces pc = {};
+	int h = nl_prom_piece_head(&pc, r->prefix, "cpu_seconds_total", NULL), tail[NL_MAX_NODES];
+
+	node_tails(&pc, s, tail);
 	nl_prom_family_pre(b, r->prefix, "cpu_seconds_total", "counter",
 			   "On-CPU time on the CPUs of each NUMA node (seconds, measured at sched_switch).");
 	for (int i = 0; i < r->n; i++)
-		for (int k = 0; k < s->nr_nodes; k++) {
-			int nid = s->nodes[k].nid;
-
-			if (nid < 0 || nid >= NL_MAX_NODES)
-				continue;
-			row_open(b, r, i, "cpu_seconds_total");
-			nl_prom_label_u64(b, "node", (uint64_t)nid);
-			nl_prom_close_s(b, r->f[i]->run_ns_total_by_node[nid]);
-		}
+		for (int k = 0; k < s->nr_nodes; k++)
+			if (tail[k] >= 0)
+				row_s(b, &pc, h, r, i, tail[k], r->f[i]->run_ns_total_by_node[s->nodes[k].nid]);
+	nl_prom_pieces_free(&pc);
 }
 
 /* The locality histogram: observations are CPU time, so bucket counts and
@@ -106,8 +127,15 @@ static void fam_cpu_seconds(struct nl_buf *b, const struct rows *r, const struct
  * (b + 0.5) / 8, the same as the snapshot's mean. */
 static void fam_locality(struct nl_buf *b, const struct rows *r)
 {
-	static const char *const bucket_name = "fault_locality_ratio_bucket";
+	struct nl_prom_pieces pc = {};
+	int h_bucket = nl_prom_piece_head(&pc, r->prefix, "fault_locality_ratio_bucket", NULL);
+	int h_sum = nl_prom_piece_head(&pc, r->prefix, "fault_locality_ratio_sum", NULL);
+	int h_count = nl_prom_piece_head(&pc, r->prefix, "fault_locality_ratio_count", NULL);
+	int t_plain = nl_prom_piece_tail(&pc, NULL, NULL, NULL, NULL);
+	int t_inf = nl_prom_piece_tail(&pc, "le", "+Inf", NULL, NULL), t_le[NL_LOC_BUCKETS];
 
+	for (int k = 0; k < NL_LOC_BUCKETS; k++)
+		t_le[k] = nl_prom_piece_tail(&pc, "le", nl_prom_locality_le[k], NULL, NULL);
 	nl_prom_family_pre(b, r->prefix, "fault_locality_ratio", "histogram",
 			   "NUMA-hinting-fault locality L/(L+R+1) of on-CPU time (L local, R remote faults), in 8 buckets of 1/8 "
 			   "(a locality on a bound counts in the bucket of that le). "
@@ -121,18 +149,13 @@ static void fam_locality(struct nl_buf *b, const struct rows *r)
 		for (int k = 0; k < NL_LOC_BUCKETS; k++) {
 			cum += ns[k];
 			sum16 += (unsigned __int128)ns[k] * (unsigned)(2 * k + 1);
-			row_open(b, r, i, bucket_name);
-			nl_prom_label(b, "le", nl_prom_locality_le[k]);
-			nl_prom_close_s(b, cum);
+			row_s(b, &pc, h_bucket, r, i, t_le[k], cum);
 		}
-		row_open(b, r, i, bucket_name);
-		nl_prom_label(b, "le", "+Inf");
-		nl_prom_close_s(b, cum);
-		row_open(b, r, i, "fault_locality_ratio_sum");
-		nl_prom_close_s(b, (uint64_t)(sum16 / 16));
-		row_open(b, r, i, "fault_locality_ratio_count");
-		nl_prom_close_s(b, cum);
+		row_s(b, &pc, h_bucket, r, i, t_inf, cum);
+		row_s(b, &pc, h_sum, r, i, t_plain, (uint64_t)(sum16 / 16));
+		row_s(b, &pc, h_count, r, i, t_plain, cum);
 	}
+	nl_prom_pieces_free(&pc);
 }
 
 /* Scalar counters of a row's figures. */
@@ -194,41 +217,47 @@ static uint64_t scalar_value(const struct nl_figs *f, enum scalar k)
 static void fam_scalar(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s, enum scalar k)
 {
 	uint64_t mul = scalars[k].bytes ? (uint64_t)s->page_size : 1;
+	struct nl_prom_pieces pc = {};
+	int h = nl_prom_piece_head(&pc, r->prefix, scalars[k].name, NULL);
+	int t = nl_prom_piece_tail(&pc, NULL, NULL, NULL, NULL);
 
 	nl_prom_family_pre(b, r->prefix, scalars[k].name, "counter", scalars[k].help);
-	for (int i = 0; i < r->n; i++) {
-		row_open(b, r, i, scalars[k].name);
-		nl_prom_close_u64(b, scalar_value(r->f[i], k) * mul);
-	}
+	for (int i = 0; i < r->n; i++)
+		row_u64(b, &pc, h, r, i, t, scalar_value(r->f[i], k) * mul);
+	nl_prom_pieces_free(&pc);
 }
 
 static void fam_alloc_bytes_by_node(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s)
 {
+	struct nl_prom_pieces pc = {};
+	int h = nl_prom_piece_head(&pc, r->prefix, "allocated_bytes_total", NULL), tail[NL_MAX_NODES];
+
+	node_tails(&pc, s, tail);
 	nl_prom_family_pre(b, r->prefix, "allocated_bytes_total", "counter",
 			   "Bytes of pages allocated, by the node the page lies on.");
 	for (int i = 0; i < r->n; i++)
-		for (int k = 0; k < s->nr_nodes; k++) {
-			int nid = s->nodes[k].nid;
-
-			if (nid < 0 || nid >= NL_MAX_NODES)
-				continue;
-			row_open(b, r, i, "allocated_bytes_total");
-			nl_prom_label_u64(b, "node", (uint64_t)nid);
-			nl_prom_close_u64(b, r->f[i]->alloc.pages_by_node_total[nid] * (uint64_t)s->page_size);
-		}
+		for (int k = 0; k < s->nr_nodes; k++)
+			if (tail[k] >= 0)
+				row_u64(b, &pc, h, r, i, tail[k],
+					r->f[i]->alloc.pages_by_node_total[s->nodes[k].nid] * (uint64_t)s->page_size);
+	nl_prom_pieces_free(&pc);
 }
 
 /* Classes @first..@last of enum nl_alloc_class as label @label. */
 static void fam_alloc_classes(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s,
 			      const char *name, const char *label, int first, int last, const char *help)
 {
+	struct nl_prom_pieces pc = {};
+	int h = nl_prom_piece_head(&pc, r->prefix, name, NULL), tail[NL_NR_CLASSES];
+
+	for (int c = first; c <= last; c++)
+		tail[c] = nl_prom_piece_tail(&pc, label, nl_class_name(c), NULL, NULL);
 	nl_prom_family_pre(b, r->prefix, name, "counter", help);
 	for (int i = 0; i < r->n; i++)
-		for (int c = first; c <= last; c++) {
-			row_open(b, r, i, name);
-			nl_prom_label(b, label, nl_class_name(c));
-			nl_prom_close_u64(b, r->f[i]->alloc.pages_by_class_total[c] * (uint64_t)s->page_size);
-		}
+		for (int c = first; c <= last; c++)
+			row_u64(b, &pc, h, r, i, tail[c],
+				r->f[i]->alloc.pages_by_class_total[c] * (uint64_t)s->page_size);
+	nl_prom_pieces_free(&pc);
 }
 
 static void render_rows(struct nl_buf *b, const struct rows *r, const struct nl_snapshot *s)
@@ -258,12 +287,16 @@ static void fam_numa_stat(struct nl_buf *b, const struct rows *r, const struct n
 			  bool file)
 {
 	const char *name = file ? "memory_file_bytes" : "memory_anon_bytes";
+	struct nl_prom_pieces pc = {};
+	int h, tail[NL_MAX_NODES];
 	bool any = false;
 
 	for (int i = 0; i < r->n && !any; i++)
 		any = r->cg[i]->numa_stat_known;
 	if (!any)
 		return;
+	h = nl_prom_piece_head(&pc, r->prefix, name, NULL);
+	node_tails(&pc, s, tail);
 	nl_prom_family_pre(b, r->prefix, name, "gauge", file ? "File-backed memory of the cgroup resident on each node (memory.numa_stat file)."
 					      : "Anonymous memory of the cgroup resident on each node (memory.numa_stat anon).");
 	for (int i = 0; i < r->n; i++) {
@@ -271,16 +304,11 @@ static void fam_numa_stat(struct nl_buf *b, const struct rows *r, const struct n
 
 		if (!r->cg[i]->numa_stat_known)
 			continue;
-		for (int k = 0; k < s->nr_nodes; k++) {
-			int nid = s->nodes[k].nid;
-
-			if (nid < 0 || nid >= NL_MAX_NODES)
-				continue;
-			row_open(b, r, i, name);
-			nl_prom_label_u64(b, "node", (uint64_t)nid);
-			nl_prom_close_u64(b, v[nid]);
-		}
+		for (int k = 0; k < s->nr_nodes; k++)
+			if (tail[k] >= 0)
+				row_u64(b, &pc, h, r, i, tail[k], v[s->nodes[k].nid]);
 	}
+	nl_prom_pieces_free(&pc);
 }
 
 /* ---- row selection ------------------------------------------------------ */

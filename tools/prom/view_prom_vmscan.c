@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Reclaim families of the Prometheus exposition; see view_prom_vmscan.h. */
+#include <errno.h>
+#include <stdlib.h>
 #include "prom_write.h"
 #include "view_prom_vmscan.h"
 #include "vmscan_figs.h"
@@ -47,34 +49,64 @@ static bool ctx_on(const struct nl_cgroup *c, int ctx)
 	return ctx != NL_VS_KSWAPD || c->depth == 0;
 }
 
-/* "<name><suffix>{<row labels>" */
-static void put_row(struct nl_buf *b, const struct nl_prom_cgroup_rows *r, int i, const char *name,
-		    const char *suffix)
+/* Row @i's line "<head @h><row labels><tail @t><v>\n" (_s: @v in ns). */
+static void row_u64(struct nl_buf *b, const struct nl_prom_pieces *pc, int h,
+		    const struct nl_prom_cgroup_rows *r, int i, int t, uint64_t v)
 {
-	nl_prom_open(b, name, suffix);
-	nl_buf_put(b, r->lab + r->off[i], r->len[i]);
+	nl_prom_row_u64(b, pc, h, r->lab + r->off[i], r->len[i], t, v);
 }
 
-static void cgroup_pages(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r,
-			 enum pg_kind k)
+static void row_s(struct nl_buf *b, const struct nl_prom_pieces *pc, int h,
+		  const struct nl_prom_cgroup_rows *r, int i, int t, uint64_t ns)
 {
+	nl_prom_row_s(b, pc, h, r->lab + r->off[i], r->len[i], t, ns);
+}
+
+/* A cgroup row's page and time figures, in the order the families write
+ * them: each family walks every row, and a row's reclaim figures are a
+ * separate allocation per cgroup, so reading them once into one array
+ * keeps each family's walk in cache (it was a third of the render). */
+struct vs_row {
+	uint64_t bytes[NR_PG][NL_VS_NR_CTX][NR_LRU];
+	uint64_t elapsed_ns[NL_VS_NR_CTX];
+};
+
+static struct vs_row *gather_rows(const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r)
+{
+	struct vs_row *v = calloc(r->n > 0 ? (size_t)r->n : 1, sizeof(*v));
 	uint64_t ps = (uint64_t)s->page_size;
 
-	nl_prom_family(b, pg_fam[k].cgroup_name, "counter", pg_fam[k].help);
-	for (int i = 0; i < r->n; i++) {
-		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
+	for (int i = 0; v && i < r->n; i++) {
+		const struct nl_vmscan_figs *f = nl_vs_cgroup(s, r->cg[i]);
 
+		for (int x = 0; x < NL_VS_NR_CTX; x++) {
+			for (int k = 0; k < NR_PG; k++)
+				for (int t = 0; t < NR_LRU; t++)
+					v[i].bytes[k][x][t] = pg_value(&f->pages_total[x], (enum pg_kind)k, t) * ps;
+			v[i].elapsed_ns[x] = f->time_total[x].elapsed_ns;
+		}
+	}
+	return v;
+}
+
+static void cgroup_pages(struct nl_buf *b, const struct nl_prom_cgroup_rows *r, const struct vs_row *v,
+			 enum pg_kind k)
+{
+	struct nl_prom_pieces pc = {};
+	int h = nl_prom_piece_head(&pc, pg_fam[k].cgroup_name, "", NULL), tail[NL_VS_NR_CTX][NR_LRU];
+
+	for (int x = 0; x < NL_VS_NR_CTX; x++)
+		for (int t = 0; t < NR_LRU; t++)
+			tail[x][t] = nl_prom_piece_tail(&pc, "context", nl_vs_ctx_name(x), "lru", lru_names[t]);
+	nl_prom_family(b, pg_fam[k].cgroup_name, "counter", pg_fam[k].help);
+	for (int i = 0; i < r->n; i++)
 		for (int x = 0; x < NL_VS_NR_CTX; x++) {
 			if (!ctx_on(r->cg[i], x))
 				continue;
-			for (int t = 0; t < NR_LRU; t++) {
-				put_row(b, r, i, pg_fam[k].cgroup_name, "");
-				nl_prom_label(b, "context", nl_vs_ctx_name(x));
-				nl_prom_label(b, "lru", lru_names[t]);
-				nl_prom_close_u64(b, pg_value(&v->pages_total[x], k, t) * ps);
-			}
+			for (int t = 0; t < NR_LRU; t++)
+				row_u64(b, &pc, h, r, i, tail[x][t], v[i].bytes[k][x][t]);
 		}
-	}
+	nl_prom_pieces_free(&pc);
 }
 
 static void node_pages(struct nl_buf *b, const struct nl_snapshot *s, enum pg_kind k)
@@ -93,25 +125,23 @@ static void node_pages(struct nl_buf *b, const struct nl_snapshot *s, enum pg_ki
 			}
 }
 
-static void cgroup_seconds(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_cgroup_rows *r)
+static void cgroup_seconds(struct nl_buf *b, const struct nl_prom_cgroup_rows *r, const struct vs_row *v)
 {
 	static const char *const name = "numalens_cgroup_reclaim_seconds_total";
+	struct nl_prom_pieces pc = {};
+	int h = nl_prom_piece_head(&pc, name, "", NULL), tail[NL_VS_NR_CTX];
 
+	for (int x = 0; x < NL_VS_NR_CTX; x++)
+		tail[x] = nl_prom_piece_tail(&pc, "context", nl_vs_ctx_name(x), NULL, NULL);
 	nl_prom_family(b, name, "counter",
 		       "Wall-clock time tasks spent in reclaim episodes (begin -> end per task, sleeps and "
 		       "throttling included: the seed's elapsed_ns_by_*), by reclaim context. Equal to "
 		       "numalens_cgroup_reclaim_duration_seconds_sum.");
-	for (int i = 0; i < r->n; i++) {
-		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
-
-		for (int x = 0; x < NL_VS_NR_CTX; x++) {
-			if (!ctx_on(r->cg[i], x))
-				continue;
-			put_row(b, r, i, name, "");
-			nl_prom_label(b, "context", nl_vs_ctx_name(x));
-			nl_prom_close_s(b, v->time_total[x].elapsed_ns);
-		}
-	}
+	for (int i = 0; i < r->n; i++)
+		for (int x = 0; x < NL_VS_NR_CTX; x++)
+			if (ctx_on(r->cg[i], x))
+				row_s(b, &pc, h, r, i, tail[x], v[i].elapsed_ns[x]);
+	nl_prom_pieces_free(&pc);
 }
 
 /* Cumulative counts at the NL_PROM_RECLAIM_LE bounds from the log2
@@ -121,7 +151,26 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 			     bool all_cgroups)
 {
 	static const char *const name = "numalens_cgroup_reclaim_duration_seconds";
+	struct nl_prom_pieces pc = {};
+	int h_bucket = nl_prom_piece_head(&pc, name, "_bucket", NULL);
+	int h_sum = nl_prom_piece_head(&pc, name, "_sum", NULL);
+	int h_count = nl_prom_piece_head(&pc, name, "_count", NULL);
+	int t_le[NL_VS_NR_CTX][NL_PROM_RECLAIM_LE], t_inf[NL_VS_NR_CTX], t_ctx[NL_VS_NR_CTX];
+	struct nl_buf le = {};
 
+	for (int x = 0; x < NL_VS_NR_CTX; x++) {
+		const char *cx = nl_vs_ctx_name(x);
+
+		for (int k = 0; k < NL_PROM_RECLAIM_LE; k++) {
+			nl_buf_reset(&le);
+			nl_buf_put_ns_as_s(&le, (2ull << nl_prom_reclaim_bucket[k]) - 1);
+			t_le[x][k] = nl_prom_piece_tail(&pc, "context", cx, "le", le.err ? "" : le.p);
+		}
+		t_inf[x] = nl_prom_piece_tail(&pc, "context", cx, "le", "+Inf");
+		t_ctx[x] = nl_prom_piece_tail(&pc, "context", cx, NULL, NULL);
+	}
+	pc.err = pc.err ? pc.err : le.err;
+	nl_buf_free(&le);
 	nl_prom_family(b, name, "histogram",
 		       "Duration of reclaim episodes (one task's begin -> end), by reclaim context. Bucket "
 		       "bounds are every second log2 ns bucket of the BPF histogram, (2^k - 1) ns for even "
@@ -133,7 +182,6 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 			continue;
 		for (int x = 0; x < NL_VS_NR_CTX; x++) {
 			const struct nl_vs_time_figs *t = &v->time_total[x];
-			const char *cx = nl_vs_ctx_name(x);
 			uint64_t cum = 0;
 			int h = 0;
 
@@ -144,35 +192,34 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 
 				for (; h <= last; h++)
 					cum += t->hist[h];
-				put_row(b, r, i, name, "_bucket");
-				nl_prom_label(b, "context", cx);
-				nl_prom_label_s(b, "le", (2ull << last) - 1);
-				nl_prom_close_u64(b, cum);
+				row_u64(b, &pc, h_bucket, r, i, t_le[x][k], cum);
 			}
 			for (; h < NL_VS_HIST; h++)
 				cum += t->hist[h];
-			put_row(b, r, i, name, "_bucket");
-			nl_prom_label(b, "context", cx);
-			nl_prom_label(b, "le", "+Inf");
-			nl_prom_close_u64(b, cum);
-			put_row(b, r, i, name, "_sum");
-			nl_prom_label(b, "context", cx);
-			nl_prom_close_s(b, t->elapsed_ns);
-			put_row(b, r, i, name, "_count");
-			nl_prom_label(b, "context", cx);
-			nl_prom_close_u64(b, cum);
+			row_u64(b, &pc, h_bucket, r, i, t_inf[x], cum);
+			row_s(b, &pc, h_sum, r, i, t_ctx[x], t->elapsed_ns);
+			row_u64(b, &pc, h_count, r, i, t_ctx[x], cum);
 		}
 	}
+	nl_prom_pieces_free(&pc);
 }
 
 void nl_prom_render_vmscan(struct nl_buf *b, const struct nl_snapshot *s,
 			   const struct nl_prom_cgroup_rows *r, bool all_histograms)
 {
+	struct vs_row *v;
+
 	if (!s->src.vmscan)
 		return;
+	v = gather_rows(s, r);
+	if (!v) {
+		b->err = b->err ? b->err : -ENOMEM;
+		return;
+	}
 	for (int k = 0; k < NR_PG; k++)
-		cgroup_pages(b, s, r, (enum pg_kind)k);
-	cgroup_seconds(b, s, r);
+		cgroup_pages(b, r, v, (enum pg_kind)k);
+	cgroup_seconds(b, r, v);
+	free(v);
 	cgroup_histogram(b, s, r, all_histograms);
 	for (int k = 0; k < NR_PG; k++)
 		node_pages(b, s, (enum pg_kind)k);

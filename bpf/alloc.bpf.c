@@ -24,8 +24,6 @@
 #define NL_CG_ANCESTRY
 #include "nl_bpf.h"
 #include "cg_ancestry.h"
-#define NL_TASK_IDS_PROGRAMS
-#include "task_ids.h"
 #include "pfn_map.h"
 #include "pref_node.h"
 
@@ -184,15 +182,15 @@ static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 ad
 	u32 cpu_nid = bpf_get_numa_node_id();
 	struct nl_pending_page *p;
 	struct key_words k;
-	u32 pref, tgid;
+	u32 pref;
 
 	if (cpu_nid >= NL_MAX_NODES) {
 		nl_drop(NL_DROP_NODE_RANGE);
 		return;
 	}
 	pref = zone == NL_ZONE_FAILED ? NL_NID_UNKNOWN : pref_node(cpu_nid, page_nid);
-	nl_current_ids(&k.w0, &tgid);
-	k.w1 = key_w1(tgid, cpu_nid, page_nid, zone, class);
+	k.w0 = nl_current_cgroup_id();
+	k.w1 = key_w1((u32)nl_current_tgid(), cpu_nid, page_nid, zone, class);
 	k.w2 = pref & 0xff;
 	count(&k, order);
 	if (!nl_track_class || class != NL_CLASS_MOVABLE || zone == NL_ZONE_FAILED)

@@ -333,7 +333,6 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct nl_alloc *a = nl_alloc__open_opts(&oo);
-	bool mig;
 	int e;
 
 	if (!a)
@@ -351,11 +350,6 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
 	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
 	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
-	/* the migration programs that keep the task id cache honest
-	 * (task_ids.h); without them the cache stays off */
-	mig = tp_exists("cgroup", "cgroup_attach_task") && tp_exists("cgroup", "cgroup_transfer_tasks");
-	bpf_program__set_autoload(a->progs.handle_cgroup_attach, mig);
-	bpf_program__set_autoload(a->progs.handle_cgroup_transfer, mig);
 	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
 	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
@@ -417,10 +411,6 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return 0;
 	}
 	attach_all(b, a->obj);
-	/* cache the task ids only once every migration bumps the generation */
-	if (a->bss && attached(b, a->progs.handle_cgroup_attach) &&
-	    attached(b, a->progs.handle_cgroup_transfer))
-		a->bss->nl_task_ids_on = 1;
 	b->have_alloc = true;
 	b->have_alloc_class = lru;
 	b->alloc_page_flags = by_page;

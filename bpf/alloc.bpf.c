@@ -92,36 +92,53 @@ static __always_inline u32 pending_slot(u32 low)
 
 static const struct nl_alloc_val zero_alloc;
 
-/* The key as two words, for hashing and comparing. */
-static __always_inline u64 key_w0(const struct nl_alloc_key *k)
+/* A key as the three words it is hashed and compared by (see struct
+ * nl_alloc_key: w0 the cgroup id; w1 tgid, cpu_nid, page_nid, zone and
+ * class from the low byte up; w2 pref_nid), built in registers: a key
+ * written byte by byte on the stack and read back as words costs a
+ * failed store-to-load forward per word. */
+struct key_words {
+	u64 w0, w1, w2;
+};
+
+static __always_inline u64 key_w1(u32 tgid, u32 cpu_nid, u32 page_nid, u32 zone, u32 class)
 {
-	return k->cgroup_id;
+	return (u64)tgid | (u64)(cpu_nid & 0xff) << 32 | (u64)(page_nid & 0xff) << 40 |
+	       (u64)(zone & 0xff) << 48 | (u64)(class & 0xff) << 56;
 }
 
-static __always_inline u64 key_w1(const struct nl_alloc_key *k)
+/* w1 with its class byte replaced by @class. */
+static __always_inline u64 key_w1_class(u64 w1, u32 class)
 {
-	return *(const u64 *)((const char *)k + 8);
+	return (w1 & ~(0xffULL << 56)) | (u64)(class & 0xff) << 56;
 }
 
-static __always_inline u64 key_w2(const struct nl_alloc_key *k)
+/* Store @k into the key at @dst. */
+static __always_inline void key_store(struct nl_alloc_key *dst, const struct key_words *k)
 {
-	return *(const u64 *)((const char *)k + 16);
+	u64 *d = (u64 *)dst;
+
+	d[0] = k->w0;
+	d[1] = k->w1;
+	d[2] = k->w2;
 }
 
 /* Count one allocation of 2^@order pages under @k: in this CPU's slot for
  * it when the slot is free or already its own, else in the hash. */
-static __always_inline void count(const struct nl_alloc_key *k, u32 order)
+static __always_inline void count(const struct key_words *k, u32 order)
 {
-	u64 w0 = key_w0(k), w1 = key_w1(k), w2 = key_w2(k), pages = 1ULL << (order & 31);
+	u64 w0 = k->w0, w1 = k->w1, w2 = k->w2, pages = 1ULL << (order & 31);
 	u32 idx = (u32)(((w0 ^ ((w1 ^ w2) * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL) >> 40);
+	struct nl_alloc_key hk;
 	struct nl_alloc_slot *s;
 	struct nl_alloc_val *v;
 
 	idx = bpf_get_smp_processor_id() * (nl_slot_mask + 1) + (idx & nl_slot_mask);
 	s = bpf_map_lookup_elem(&alloc_slots, &idx);
 	if (s) {
-		if (s->val.events && key_w0(&s->key) == w0 && key_w1(&s->key) == w1 &&
-		    key_w2(&s->key) == w2) {
+		const u64 *sk = (const u64 *)&s->key;
+
+		if (s->val.events && sk[0] == w0 && sk[1] == w1 && sk[2] == w2) {
 			s->val.events++;
 			s->val.pages += pages;
 			return;
@@ -129,14 +146,15 @@ static __always_inline void count(const struct nl_alloc_key *k, u32 order)
 		if (!s->val.events) {
 			/* claim it: the key first, events last, since user
 			 * space reads events == 0 as a free slot */
-			nl_note_cgroup(k->cgroup_id);
-			s->key = *k;
+			nl_note_cgroup(w0);
+			key_store(&s->key, k);
 			s->val.pages = pages;
 			s->val.events = 1;
 			return;
 		}
 	}
-	v = nl_lookup_or_init(&alloc_stats, k, &zero_alloc, NL_DROP_TASK_MAP_FULL, k->cgroup_id);
+	key_store(&hk, k);
+	v = nl_lookup_or_init(&alloc_stats, &hk, &zero_alloc, NL_DROP_TASK_MAP_FULL, w0);
 	if (!v) {
 		nl_drop(NL_DROP_CGROUP_MAP_FULL);	/* lost to both views */
 		return;
@@ -157,29 +175,32 @@ static __always_inline u8 class_of(int migratetype)
 /* The common part of both page_alloc programs: count one call for the
  * current task, and remember a movable page under @addr (its pfn or its
  * struct page's address: what the LRU program of the same kind sees) for
- * the class join. @key has class, page_nid and zone set. */
-static __always_inline void page_alloc(struct nl_alloc_key *key, u64 addr, u32 slot, u32 order)
+ * the class join. */
+static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 addr, u32 slot,
+				       u32 order)
 {
 	u32 cpu_nid = bpf_get_numa_node_id();
 	struct nl_pending_page *p;
+	struct key_words k;
+	u32 pref;
 
 	if (cpu_nid >= NL_MAX_NODES) {
 		nl_drop(NL_DROP_NODE_RANGE);
 		return;
 	}
-	key->cpu_nid = cpu_nid;
-	key->pref_nid = key->zone == NL_ZONE_FAILED ? NL_NID_UNKNOWN : pref_node(cpu_nid, key->page_nid);
-	key->cgroup_id = nl_current_cgroup_id();
-	key->tgid = (u32)nl_current_tgid();
-	count(key, order);
-	if (!nl_track_class || key->class != NL_CLASS_MOVABLE || key->zone == NL_ZONE_FAILED)
+	pref = zone == NL_ZONE_FAILED ? NL_NID_UNKNOWN : pref_node(cpu_nid, page_nid);
+	k.w0 = nl_current_cgroup_id();
+	k.w1 = key_w1((u32)nl_current_tgid(), cpu_nid, page_nid, zone, class);
+	k.w2 = pref & 0xff;
+	count(&k, order);
+	if (!nl_track_class || class != NL_CLASS_MOVABLE || zone == NL_ZONE_FAILED)
 		return;
 	p = bpf_map_lookup_elem(&pending, &slot);
 	if (p) {
 		if (p->pfn)	/* still waiting for its LRU: lost */
 			nl_drop(NL_DROP_PENDING_FULL);
 		p->pfn = addr;
-		p->key = *key;
+		key_store(&p->key, &k);
 		p->order = order;
 	}
 }
@@ -197,16 +218,19 @@ static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 slot)
  * classic record's PAGEMAP_* bits. */
 static __always_inline void lru_insertion(struct nl_pending_page *p, u64 flags)
 {
-	struct nl_alloc_key key = p->key;
+	const u64 *pk = (const u64 *)&p->key;
+	struct key_words k = { .w0 = pk[0], .w2 = pk[2] };
+	u32 class;
 
-	p->pfn = 0;	/* consumed */
 	if (flags & PAGEMAP_ANONYMOUS)
-		key.class = NL_CLASS_ANON;
+		class = NL_CLASS_ANON;
 	else if (flags & PAGEMAP_SWAPBACKED)
-		key.class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
+		class = NL_CLASS_SHMEM;	/* file + swap-backed: tmpfs, sysv, shared anon */
 	else
-		key.class = NL_CLASS_FILE;
-	count(&key, p->order);
+		class = NL_CLASS_FILE;
+	k.w1 = key_w1_class(pk[1], class);
+	p->pfn = 0;	/* consumed */
+	count(&k, p->order);
 }
 
 /* struct page's and struct folio's flags word: an unsigned long up to 6.17,
@@ -250,20 +274,17 @@ static __always_inline u32 page_slot(u64 key)
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
 {
-	struct nl_alloc_key key = { .class = class_of(migratetype) };
+	u32 class = class_of(migratetype);
 	u64 addr, flags;
 
 	if (!page) {
-		key.page_nid = NL_NID_UNKNOWN;
-		key.zone = NL_ZONE_FAILED;
-		page_alloc(&key, 0, 0, order);
+		page_alloc(class, NL_NID_UNKNOWN, NL_ZONE_FAILED, 0, 0, order);
 		return 0;
 	}
 	addr = PAGE_KEY(page);
 	flags = page_flags(page);
-	key.page_nid = (flags >> nl_node_shift) & nl_node_mask;
-	key.zone = (flags >> nl_zone_shift) & nl_zone_mask;
-	page_alloc(&key, addr, page_slot(addr), order);
+	page_alloc(class, (flags >> nl_node_shift) & nl_node_mask, (flags >> nl_zone_shift) & nl_zone_mask,
+		   addr, page_slot(addr), order);
 	return 0;
 }
 
@@ -295,11 +316,7 @@ SEC("tracepoint/kmem/mm_page_alloc")
 int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 {
 	u64 pfn = ctx->pfn;
-	struct nl_alloc_key key = {
-		.page_nid = NL_NID_UNKNOWN,
-		.zone = NL_ZONE_UNKNOWN,
-		.class = class_of(ctx->migratetype),
-	};
+	u32 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN;
 	u32 zero = 0;
 	struct nl_pfn_table *t = bpf_map_lookup_elem(&pfn_table, &zero);
 
@@ -308,18 +325,18 @@ int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 	if (!t || !t->n)
 		return 0;
 	if (pfn == (u64)-1) {
-		key.zone = NL_ZONE_FAILED;
+		zone = NL_ZONE_FAILED;
 	} else {
 		int i = nl_pfn_table_search(t, pfn);
 
 		if (i >= 0 && i < NL_MAX_PFN_RANGES) {
-			key.page_nid = t->r[i].nid;
-			key.zone = t->r[i].zone;
+			page_nid = t->r[i].nid;
+			zone = t->r[i].zone;
 		} else {
 			nl_drop(NL_DROP_PFN_UNKNOWN);
 		}
 	}
-	page_alloc(&key, pfn, pending_slot((u32)pfn), ctx->order);
+	page_alloc(class_of(ctx->migratetype), page_nid, zone, pfn, pending_slot((u32)pfn), ctx->order);
 	return 0;
 }
 

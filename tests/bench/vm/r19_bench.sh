@@ -86,10 +86,14 @@ work() {
 }
 
 : > /tmp/r19-runs
-# arms_of RUN: the four arms in run RUN's order, rotated by one each run,
+# arms_of RUN: the arms in run RUN's order, rotated by one each run,
 # so that no arm always runs first (a guest's first run after boot, and
 # each arm's place after the one before it, bias the figures otherwise)
-arms_of() { echo none rr lottery lotbug none rr lottery lotbug | cut -d' ' -f$((($1 - 1) % 4 + 1))-$((($1 - 1) % 4 + 4)); }
+# rrswap / lotswap: round-robin and the lottery with --anon-rule swap (cold
+# anon counts beside the page cache whenever swap can take it: what lru_gen
+# frees from old generations)
+ARMS="none rr lottery lotbug rrswap lotswap"; NA=6
+arms_of() { echo $ARMS $ARMS | cut -d' ' -f$((($1 - 1) % NA + 1))-$((($1 - 1) % NA + NA)); }
 for run in $(seq 1 $RUNS); do
 	echo "order run=$run: $(arms_of $run)"
 	for arm in $(arms_of $run); do
@@ -97,6 +101,7 @@ for run in $(seq 1 $RUNS); do
 		AG=
 		case $arm in
 		rr) V="--victim round-robin";; lottery) V="--victim lottery";; lotbug) V="--victim lottery --anon-rule code";;
+		rrswap) V="--victim round-robin --anon-rule swap";; lotswap) V="--victim lottery --anon-rule swap";;
 		esac
 		if [ $arm != none ]; then
 			# in a cgroup of its own: vmscan charges MADV_PAGEOUT to
@@ -122,6 +127,7 @@ for run in $(seq 1 $RUNS); do
 			pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/r19-ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
 			[ "$VERBOSE_AGENT" = 1 ] && grep -v ' step node=' /tmp/r19-ag.log | sed 's/^/  agent| /' | tail -25
 			sed -n 's/^reclaimed \([a-z_]*\) pages: /  agent pages (\1) by node: /p' /tmp/r19-ag.log | tail -2
+			sed -n 's/^draws \(agent\|limit\): /  agent draws (\1) by node: /p' /tmp/r19-ag.log | tail -2
 		fi
 		echo "$arm $run $((t1 - t0)) $(stat_of $c/memory.stat pgmajfault) $(stat_of $c/memory.events max) $pages $(stat_of $c/memory.stat workingset_refault_anon) $(stat_of $c/memory.stat workingset_refault_file)" | tee -a /tmp/r19-runs
 		rm -f /mnt/d/f*

@@ -7,8 +7,8 @@
 # 60) and lru_gen leaves unmapped page cache to the kernel, so no node
 # gets a ticket and the agent frees nothing. With --anon-rule swap nodes 1
 # and 3 get tickets in proportion to their anon (3 : 1), the lottery draws
-# node 1 more, and a real agent asked for a few MiB evicts anon from node
-# 1 to zram.
+# node 1 more and node 0 (its worker's few anon pages) rarely, and a real
+# agent asked for a few MiB evicts anon from node 1 to zram.
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=300 modules=zram,virtio_blk,ext4 disk=64M
 . /nl/lib.sh
 nl_need_numalens
@@ -52,7 +52,8 @@ nl_expect "swap: node 1 tickets / node 3 (x100)" "$((t1 * 100 / t3))" -le 380
 d1=$(draws_of /tmp/d.swap 1); d3=$(draws_of /tmp/d.swap 3)
 nl_expect "swap: draws on node 1" "$d1" -gt 0
 nl_expect "swap: draws on node 1 against node 3" "$d1" -gt "$d3"
-nl_expect "swap: draws on node 0 (read(2) page cache only)" "$(draws_of /tmp/d.swap 0)" -eq 0
+# node 0 holds only its worker's own few anon pages beside the read(2) cache
+nl_expect "swap: draws on node 0 (x10, read(2) page cache left out)" "$(($(draws_of /tmp/d.swap 0) * 10))" -le "$((d1 + d3))"
 nl_expect "intent: draws on nodes 1 and 3" "$(($(draws_of /tmp/d.intent 1) + $(draws_of /tmp/d.intent 3)))" -eq 0
 # real agents, each asked for about 6 MiB below the usage it finds
 for rule in intent swap; do

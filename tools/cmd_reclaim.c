@@ -130,7 +130,7 @@ static const struct argp_option rc_opts[] = {
 	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), lru_gen, damos, madvise or memcg", 2 },
 	{ "cold-ms", OPT_COLD, "MS", 0, "lru_gen: pages untouched this long are cold; the shortest time between two agings (default 1000)", 2 },
 	{ "victim", OPT_VICTIM, "RULE", 0, "lottery (default) or round-robin (the pre-2011 rule, for comparison)", 2 },
-	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small), code (the seed's inverted test) or swap (anon counts whenever swap can take it)", 2 },
+	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the seed's inverted test)", 2 },
 	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
 	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
@@ -152,7 +152,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	struct rc_args *a = st->input;
 	static const char *const backends[] = { "damos", "madvise", "memcg", "lru_gen", "auto" };
 	static const char *const victims[] = { "lottery", "round-robin" };
-	static const char *const anon[] = { "intent", "code", "swap" };
+	static const char *const anon[] = { "intent", "code" };
 	static const char *const modes[] = { "half-open", "kernel2011" };
 	int k;
 
@@ -205,8 +205,8 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->cfg.victim = k;
 		break;
 	case OPT_ANON:
-		if ((k = pick_name(arg, anon, 3)) < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--anon-rule: intent, code or swap, not '%s'", arg);
+		if ((k = pick_name(arg, anon, 2)) < 0)
+			argp_failure(st, NL_EXIT_USAGE, 0, "--anon-rule: intent or code, not '%s'", arg);
 		a->cfg.anon_rule = (uint32_t)k;
 		break;
 	case OPT_MODE:

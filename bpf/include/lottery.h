@@ -45,11 +45,6 @@ _Static_assert((NL_LOT_MAX_NODES & (NL_LOT_MAX_NODES - 1)) == 0, "NL_LOT_MAX_NOD
 enum nl_lot_anon_rule {
 	NL_ANON_INTENT = 0,	/* default: only when file is small, file*fp < anon*ap */
 	NL_ANON_CODE = 1,	/* the seed's code: when file*fp >= anon*ap */
-	/* whenever swap can take it: what MGLRU's proactive reclaim (the
-	 * lru_gen backend) evicts from old generations, anon and file alike,
-	 * in LRU order; the file-vs-anon balance is then left to the
-	 * generations' ages, not to a memcg-wide size test */
-	NL_ANON_SWAP = 2,
 };
 
 /* Draw modes (R7, R8). */
@@ -384,8 +379,7 @@ static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weig
 	out->file_active_in = act_f > inact_f;	/* inactive_file_is_low, memcg-wide */
 	lf = (unsigned __int128)(act_f + inact_f) * fp;
 	la = (unsigned __int128)nr_anon * ap;
-	out->anon_in = in->anon_rule == NL_ANON_SWAP ? true
-		     : in->anon_rule == NL_ANON_CODE ? lf >= la : lf < la;
+	out->anon_in = in->anon_rule == NL_ANON_CODE ? lf >= la : lf < la;
 	out->old_only = in->mglru && in->old_gens_only &&
 			nl_lot_old_pages(in, n, out->anon_in) > 0;
 	for (u32 i = 0; i < n; i++) {

@@ -21,15 +21,15 @@ grep '^R19 ' "$res" | awk -v keys="elapsed_ms majfault reclaim_ns events_max sca
 	-f tests/bench/arm_stats.awk -f /dev/fd/3 3<<'AWK'
 END {
   printf "%-8s %4s %15s %15s %16s %14s %10s %12s %16s\n", "arm", "runs", "elapsed_s", "major_faults", "reclaim_s(limit)", "events.max", "anon_scan%", "agent_pages", "refaults anon/file"
-  na = split("none rr lottery lotbug rrswap lotswap", arms, " ")
-  for (j = 1; j <= na; j++) { a = arms[j]; if (!n[a]) continue
+  split("none rr lottery lotbug", arms, " ")
+  for (j = 1; j <= 4; j++) { a = arms[j]; if (!n[a]) continue
     sh = (s[a, 5] + s[a, 6]) ? 100 * s[a, 5] / (s[a, 5] + s[a, 6]) : 0
     printf "%-8s %4d %6.2f +- %5.2f %7.0f +- %5.0f %7.2f +- %5.2f %7.0f +- %4.0f %9.1f%% %12.0f %8.0f/%-8.0f\n", a, n[a],
       mean(a, 1) / 1000, sd(a, 1) / 1000, mean(a, 2), sd(a, 2), mean(a, 3) / 1e9, sd(a, 3) / 1e9,
       mean(a, 4), sd(a, 4), sh, mean(a, 10), mean(a, 11), mean(a, 12) }
   if (!n["none"]) exit
   printf "paired difference against no agent (mean +- sd over the runs, %% of no agent); the seed's S0 build (2011), before -> patched: elapsed -7..-13%%, major faults -42..-66%%, reclaim time -44..-49%%:\n"
-  for (j = 2; j <= na; j++) { a = arms[j]; if (!pn(a)) continue
+  for (j = 2; j <= 4; j++) { a = arms[j]; if (!pn(a)) continue
     printf "  %-8s elapsed %+6.2f +- %4.2f s (%+6.1f%%)  major faults %+6.0f +- %5.0f (%+6.1f%%)  reclaim time %+6.2f +- %4.2f s (%+6.1f%%)  events.max %+6.1f%%\n", a,
       pmean(a, 1) / 1000, psd(a, 1) / 1000, ppct(a, 1), pmean(a, 2), psd(a, 2), ppct(a, 2),
       pmean(a, 3) / 1e9, psd(a, 3) / 1e9, ppct(a, 3), ppct(a, 4)
@@ -38,7 +38,7 @@ END {
     if (pmean(a, 3) > 0) printf "%s spends more time in limit reclaim than no agent: %+.2f s per run\n", a, pmean(a, 3) / 1e9
     if (pmean(a, 1) > psd(a, 1) && pmean(a, 1) > 0) printf "%s is slower than no agent: %+.2f s per run\n", a, pmean(a, 1) / 1000
   }
-  vs("lottery", "rr"); vs("lotswap", "rrswap"); vs("lotswap", "lottery"); vs("rrswap", "rr")
+  vs("lottery", "rr")
 }
 # vs(a, b): arm a minus arm b over the runs that have both (paired within a
 # run), for major faults, limit-reclaim time and agent pages

@@ -494,44 +494,6 @@ static void test_old_generations(void **state)
 	assert_int_equal(w.eligible, 7);
 }
 
-/* The swap rule under lru_gen: cold anon counts beside plentiful page cache
- * (intent leaves it out), so a node holding only cold anon gets tickets in
- * proportion to its old pages, a node with only young anon none, and
- * without swap the rule counts no anon at all. */
-static void test_anon_swap_rule(void **state)
-{
-	struct nl_lot_in in = { .nr_nodes = 4, .swappiness = 60, .swap_ok = true, .mglru = true,
-				.old_gens_only = true };
-	struct nl_lot_weights w;
-	struct nl_lot_table t;
-
-	(void)state;
-	in.n[0] = (struct nl_lot_node_in){ .inactive_file = 6000, .active_file = 2000, .file_mapped = 8000 };
-	in.n[1] = (struct nl_lot_node_in){ .inactive_anon = 3000, .active_anon = 1000 };
-	in.n[2] = (struct nl_lot_node_in){ .inactive_anon = 1000, .active_anon = 3000 };
-	in.n[3] = (struct nl_lot_node_in){ .active_anon = 4000 };	/* all young */
-	in.anon_rule = NL_ANON_INTENT;	/* 8000 file x 140 > 12000 anon x 61: anon out */
-	nl_lot_weights(&in, &w);
-	assert_false(w.anon_in);
-	assert_int_equal(w.eligible, 1u);
-	in.anon_rule = NL_ANON_SWAP;
-	nl_lot_weights(&in, &w);
-	assert_true(w.anon_in);
-	assert_true(w.old_only);
-	assert_int_equal(w.eligible, 7u);
-	assert_int_equal(w.w[0], 6000 * 140 / 200);
-	assert_int_equal(w.w[1], 3000 * 61 / 200);
-	assert_int_equal(w.w[2], 1000 * 61 / 200);
-	memset(&t, 0, sizeof(t));
-	nl_lot_tickets(w.w, w.eligible, &t);
-	assert_int_equal(t.nr, 3);
-	/* tickets follow the old pages: node 1 holds 3x node 2's */
-	assert_in_range(t.e[1].tickets, 3 * t.e[2].tickets - 3, 3 * t.e[2].tickets + 3);
-	in.swap_ok = false;
-	nl_lot_weights(&in, &w);
-	assert_int_equal(w.eligible, 1u);
-}
-
 /* A node whose last step freed nothing has no tickets until its figures
  * move by more than the slack; the draw then never picks it. */
 static void test_dry_node(void **state)
@@ -647,7 +609,6 @@ int main(void)
 		cmocka_unit_test(test_r5_sanity),
 		cmocka_unit_test(test_mglru),
 		cmocka_unit_test(test_old_generations),
-		cmocka_unit_test(test_anon_swap_rule),
 		cmocka_unit_test(test_mapped_file_major),
 		cmocka_unit_test(test_r6_tickets),
 		cmocka_unit_test(test_r7_distribution),

@@ -86,14 +86,10 @@ work() {
 }
 
 : > /tmp/r19-runs
-# arms_of RUN: the arms in run RUN's order, rotated by one each run,
+# arms_of RUN: the four arms in run RUN's order, rotated by one each run,
 # so that no arm always runs first (a guest's first run after boot, and
 # each arm's place after the one before it, bias the figures otherwise)
-# rrswap / lotswap: round-robin and the lottery with --anon-rule swap (cold
-# anon counts beside the page cache whenever swap can take it: what lru_gen
-# frees from old generations)
-ARMS="none rr lottery lotbug rrswap lotswap"; NA=6
-arms_of() { echo $ARMS $ARMS | cut -d' ' -f$((($1 - 1) % NA + 1))-$((($1 - 1) % NA + NA)); }
+arms_of() { echo none rr lottery lotbug none rr lottery lotbug | cut -d' ' -f$((($1 - 1) % 4 + 1))-$((($1 - 1) % 4 + 4)); }
 for run in $(seq 1 $RUNS); do
 	echo "order run=$run: $(arms_of $run)"
 	for arm in $(arms_of $run); do
@@ -101,7 +97,6 @@ for run in $(seq 1 $RUNS); do
 		AG=
 		case $arm in
 		rr) V="--victim round-robin";; lottery) V="--victim lottery";; lotbug) V="--victim lottery --anon-rule code";;
-		rrswap) V="--victim round-robin --anon-rule swap";; lotswap) V="--victim lottery --anon-rule swap";;
 		esac
 		if [ $arm != none ]; then
 			# in a cgroup of its own: vmscan charges MADV_PAGEOUT to

@@ -60,7 +60,6 @@ start_agent() {
 	rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
 	lottery) $NUMALENS reclaim --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
 	lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
-	lotswap) $NUMALENS reclaim --anon-rule swap --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
 	esac
 	[ -n "$AG" ] || return 0
 	local i=0
@@ -85,13 +84,10 @@ stop_agent() {
 	SB=$(sed -n 's/^standby: .* seconds=\([0-9.]*\) .*/\1/p' /tmp/ag.log | tail -1)
 }
 
-# arms_of RUN: the arms in run RUN's order, rotated by one each run,
+# arms_of RUN: the four arms in run RUN's order, rotated by one each run,
 # so that no arm always runs first (a guest's first run after boot, and
-# each arm's place after the one before it, bias the figures otherwise).
-# lotswap: the lottery with --anon-rule swap (cold anon counts beside the
-# page cache whenever swap can take it)
-ARMS="none rr lottery lotbug lotswap"; NA=5
-arms_of() { echo $ARMS $ARMS | cut -d' ' -f$((($1 - 1) % NA + 1))-$((($1 - 1) % NA + NA)); }
+# each arm's place after the one before it, bias the figures otherwise)
+arms_of() { echo none rr lottery lotbug none rr lottery lotbug | cut -d' ' -f$((($1 - 1) % 4 + 1))-$((($1 - 1) % 4 + 4)); }
 for run in $(seq 1 $RUNS); do
 	echo "order run=$run: $(arms_of $run)"
 	for arm in $(arms_of $run); do

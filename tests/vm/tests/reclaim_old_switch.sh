@@ -7,7 +7,8 @@
 # (young), so "some old pages exist" held while none of them counted, and
 # the agent found no node in every pass. Here: 16 MiB read with read(2)
 # on node 0 (old, unmapped), 8 MiB mapped and touched on node 1, aged once
-# so that its pages are in the youngest generation. The agent (default
+# so that its pages are in the youngest generation (what stayed old there
+# is evicted). The agent (default
 # rule: no anon, page cache plentiful) must give node 1 tickets and draw
 # it; before, it found no node.
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=300 modules=virtio_blk,ext4 disk=64M
@@ -36,10 +37,14 @@ maxseq() { awk -v id="$id" -v n="$1" '$1 == "memcg" { in_cg = ($2 == id) } in_cg
 	in_cg && in_n && NF == 4 && $1 ~ /^[0-9]+$/ { s = $1 } END { print s }' /sys/kernel/debug/lru_gen; }
 [ -n "$id" ] || nl_fail "/ros not in /sys/kernel/debug/lru_gen"
 echo "+ $id 1 $(maxseq 1) 0 1" > /sys/kernel/debug/lru_gen || nl_fail "aging node 1 refused"
+# and evict what the aging left old there (a few hundred pages it did not
+# see used), so that node 1 holds young pages only
+echo "- $id 1 $(($(maxseq 1) - 2)) 0 100000" > /sys/kernel/debug/lru_gen || nl_fail "evicting node 1's old generations refused"
 sleep 1
 echo "before: node 0 file=$(pages_of file 0) (inactive $(pages_of inactive_file 0), mapped $(pages_of file_mapped 0)); node 1 file=$(pages_of file 1) (active $(pages_of active_file 1), inactive $(pages_of inactive_file 1), mapped $(pages_of file_mapped 1)) pages"
 nl_expect "node 0: read(2) pages in old generations" "$(pages_of inactive_file 0)" -ge 3000
 nl_expect "node 1: mapped pages in young generations" "$(pages_of active_file 1)" -ge 1500
+nl_expect "node 1: pages in old generations" "$(pages_of inactive_file 1)" -le 16
 $NUMALENS reclaim --dry-run --high 4M --low 2M -i 0.2 -d 5 /ros > /tmp/d.log 2>&1 || nl_fail "dry run exit $?: $(tail -3 /tmp/d.log)"
 grep -E '^tickets|^draws agent|^scan_weight=' /tmp/d.log
 grep -q 'backend lru_gen' /tmp/d.log || nl_fail "lru_gen backend not in use: $(head -2 /tmp/d.log)"

@@ -321,27 +321,14 @@ struct nl_lot_weights {
 	bool old_only;		/* only MGLRU's old generations counted */
 };
 
-/* Pages in MGLRU's old generations over nodes [0, @n) that the weights
- * would count there: anon only when swap can take it and @anon_in, page
- * cache by the same mapped rules as the weights. Old page cache the
- * weights leave out (read(2) or readahead not yet mapped, under lru_gen)
- * must not switch the memcg to "old generations only": it did, and then
- * no node had anything counted (every mapped page still young, the anon
- * left out), so the agent found no node at all in the 2011 run's shape. */
+/* Pages in MGLRU's old generations over nodes [0, @n) of the types the
+ * weights count (anon only when swap can take it and @anon_in). */
 static inline u64 nl_lot_old_pages(const struct nl_lot_in *in, u32 n, bool anon_in)
 {
 	u64 t = 0;
 
-	for (u32 i = 0; i < n; i++) {
-		const struct nl_lot_node_in *d = &in->n[i];
-		u64 file = d->inactive_file;
-
-		if (in->mapped_file_only && file > d->file_mapped)
-			file = d->file_mapped;
-		if (in->mapped_file_major && d->file_mapped * 2 < d->inactive_file + d->active_file)
-			file = 0;
-		t += file + (in->swap_ok && anon_in ? d->inactive_anon : 0);
-	}
+	for (u32 i = 0; i < n; i++)
+		t += in->n[i].inactive_file + (in->swap_ok && anon_in ? in->n[i].inactive_anon : 0);
 	return t;
 }
 

@@ -440,15 +440,6 @@ static void test_mapped_file_major(void **state)
 	in.n[1].file_mapped = 0;
 	nl_lot_weights(&in, &w);
 	assert_int_equal(w.eligible, 0);
-	/* old page cache that is left out does not make the memcg "old
-	 * generations only": node 1's mapped pages, all young, still count
-	 * (before, node 0's 8000 unmapped old pages switched it and no node
-	 * had anything left) */
-	in.n[1] = (struct nl_lot_node_in){ .active_file = 3000, .file_mapped = 2500 };
-	nl_lot_weights(&in, &w);
-	assert_false(w.old_only);
-	assert_int_equal(w.eligible, 1u << 1);
-	assert_int_equal(w.w[1], 3000 * 140 / 200);
 }
 
 /* lru_gen evicts only MGLRU's old generations ("inactive" in numa_stat):

@@ -8,9 +8,11 @@
 # round-robin steps on node 1 every other time, where a step finds at most
 # 4 MiB and then has to age the hot set. Per run, rotated arms rr and
 # lottery in fresh cgroups:
-#   SKEW arm=.. run=.. steps=.. secs_to_low=.. pages_n0=.. pages_n1=..
-#        hot_majfault=.. (the cgroup's pgmajfault: only the hot set is
-#        touched again) no_progress=..
+#   SKEW arm=.. run=.. steps=.. zero_steps=.. (steps that freed nothing)
+#        secs_to_low=.. steps_to_low=.. (from the first "reclaiming to low"
+#        to the first "<= low") pages_n0=.. pages_n1=.. hot_majfault=..
+#        (the cgroup's pgmajfault: only the hot set is touched again)
+#        no_progress=.. (passes stopped on no progress)
 # No no-agent arm: without the agent nothing is reclaimed here.
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=1500 modules=zram
 . /nl/lib.sh

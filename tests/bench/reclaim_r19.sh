@@ -38,9 +38,26 @@ END {
     if (pmean(a, 3) > 0) printf "%s spends more time in limit reclaim than no agent: %+.2f s per run\n", a, pmean(a, 3) / 1e9
     if (pmean(a, 1) > psd(a, 1) && pmean(a, 1) > 0) printf "%s is slower than no agent: %+.2f s per run\n", a, pmean(a, 1) / 1000
   }
-  if (pn("lottery") && pn("rr"))
-    printf "lottery against round-robin: major faults %+.0f per run (%s one sd of the lottery's paired difference, %.0f)\n",
-      pmean("lottery", 2) - pmean("rr", 2), (pmean("rr", 2) - pmean("lottery", 2) > psd("lottery", 2) ? "beyond" : "within"), psd("lottery", 2)
+  vs("lottery", "rr")
+}
+# vs(a, b): arm a minus arm b over the runs that have both (paired within a
+# run), for major faults, limit-reclaim time and agent pages
+function vs(a, b,   r, c, k, d, m, t, kk, mm, ms) {
+  split("2 3 10", kk, " ")
+  c = 0; for (r = 1; r <= maxrun; r++) if (have[a, r] && have[b, r]) c++
+  if (!c) return
+  printf "%s against %s (paired, %d runs):", a, b, c
+  for (k = 1; k <= 3; k++) {
+    m = 0; t = 0
+    for (r = 1; r <= maxrun; r++) if (have[a, r] && have[b, r]) m += val[a, r, kk[k]] - val[b, r, kk[k]]
+    m /= c
+    for (r = 1; r <= maxrun; r++) if (have[a, r] && have[b, r]) { d = val[a, r, kk[k]] - val[b, r, kk[k]] - m; t += d * d }
+    t = sqrt(t / c)
+    if (k == 1) { mm = m; ms = t }
+    if (kk[k] == 3) printf " reclaim time %+.2f +- %.2f s;", m / 1e9, t / 1e9
+    else printf " %s %+.0f +- %.0f%s", kk[k] == 2 ? "major faults" : "agent pages", m, t, k < 3 ? ";" : ""
+  }
+  printf " (major faults %s, %s one sd)\n", (mm < 0 ? "fewer" : "not fewer"), ((mm < 0 ? -mm : mm) > ms ? "beyond" : "within")
 }
 AWK
 echo "anon_scan%: scanned_anon / scanned by limit reclaim (vmscan); agent_pages: the agent's own count (numa_stat drops over its steps); refaults: evicted pages that came back (memory.stat workingset_refault_anon/file)"

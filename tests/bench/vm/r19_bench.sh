@@ -122,6 +122,7 @@ for run in $(seq 1 $RUNS); do
 			pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/r19-ag.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
 			[ "$VERBOSE_AGENT" = 1 ] && grep -v ' step node=' /tmp/r19-ag.log | sed 's/^/  agent| /' | tail -25
 			sed -n 's/^reclaimed \([a-z_]*\) pages: /  agent pages (\1) by node: /p' /tmp/r19-ag.log | tail -2
+			sed -n 's/^draws \(agent\|limit\): /  agent draws (\1) by node: /p' /tmp/r19-ag.log | tail -2
 		fi
 		echo "$arm $run $((t1 - t0)) $(stat_of $c/memory.stat pgmajfault) $(stat_of $c/memory.events max) $pages $(stat_of $c/memory.stat workingset_refault_anon) $(stat_of $c/memory.stat workingset_refault_file)" | tee -a /tmp/r19-runs
 		rm -f /mnt/d/f*

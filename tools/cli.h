@@ -38,6 +38,12 @@ double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *wha
  * ("//a/b/" -> "/a/b"). @what names the option in the message (e.g. "-c"). */
 void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st);
 
+/* nl_cli_shown - @s as an error message may echo it: cleaned by the name
+ * rule (names.h: no escape sequence reaches the terminal, invalid UTF-8
+ * becomes U+FFFD) and cut to about 500 bytes. Returns one of four static
+ * buffers used in turn, so one message can show up to four arguments. */
+const char *nl_cli_shown(const char *s);
+
 /* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
  * Exits like nl_cli_parse_long() on bad input. */
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);

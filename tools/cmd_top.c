@@ -154,7 +154,8 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 				k = i;
 		if (k < 0)
 			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid", arg);
+				     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid",
+				     nl_cli_shown(arg));
 		a->view.sort = (enum nl_sort_key)k;
 		break;
 	}
@@ -206,7 +207,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		a->verbose = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -94,7 +94,7 @@ static error_t vs_parse(int key, char *arg, struct argp_state *st)
 		a->verbose = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -164,6 +164,17 @@ static void print_mig(FILE *out, const struct nl_figs *f)
 		(unsigned long long)(f->mig.move_numa + f->mig.swap_numa));
 }
 
+/* Filter text as the user typed it (-c, the name filter), cleaned by the
+ * name rule like every name printed: a cgroup's name may hold escape
+ * sequences, which must not reach the terminal. Valid until the next call. */
+static const char *shown_typed(const char *typed)
+{
+	static char buf[1024];
+
+	nl_name_clean(buf, sizeof(buf), typed, strlen(typed), 0, NULL);
+	return buf;
+}
+
 /* Why a pid filter shows no row: the process lies outside the -c cgroup,
  * or it is not in the snapshot at all. */
 static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct nl_filter *f)
@@ -175,7 +186,7 @@ static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct 
 			continue;
 		if (f->cgroup[0])
 			fprintf(out, " (pid %d is in cgroup %s, not under %s: -p and -c must both match)",
-				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", f->cgroup);
+				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", shown_typed(f->cgroup));
 		return;
 	}
 	fprintf(out, " (pid %d is not in this snapshot: it has exited, or is a thread id)", (int)f->pid);
@@ -200,9 +211,9 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 	if (o->filter.pid > 0)
 		fprintf(out, ", pid %d", (int)o->filter.pid);
 	if (o->filter.cgroup[0])
-		fprintf(out, ", cgroup %s", o->filter.cgroup);
+		fprintf(out, ", cgroup %s", shown_typed(o->filter.cgroup));
 	if (o->filter.comm[0])
-		fprintf(out, ", name contains %s", o->filter.comm);
+		fprintf(out, ", name contains %s", shown_typed(o->filter.comm));
 	if (!n && o->filter.pid > 0)
 		print_pid_hint(out, s, &o->filter);
 	fprintf(out, "\n");

@@ -202,7 +202,7 @@ static const char *view_name(enum nl_tui_view v)
 static void draw_title(struct nl_tui *t)
 {
 	const struct nl_snapshot *s = &t->snap;
-	char ts[32] = "--:--:--", filt[300] = "";
+	char ts[32] = "--:--:--", filt[512] = "";
 	time_t sec = (time_t)(s->timestamp_ns / 1000000000ull);
 	struct tm tm;
 
@@ -223,11 +223,17 @@ static void draw_title(struct nl_tui *t)
 	}
 	if (t->opts.filter.pid > 0)
 		snprintf(filt, sizeof(filt), "  filter: pid %d", (int)t->opts.filter.pid);
-	else if (t->opts.filter.cgroup[0])
-		snprintf(filt, sizeof(filt), "  filter: cgroup %.200s%s", t->opts.filter.cgroup,
-			 strlen(t->opts.filter.cgroup) > 200 ? "..." : "");	/* a header line */
-	else if (t->opts.filter.comm[0])
-		snprintf(filt, sizeof(filt), "  filter: name %s", t->opts.filter.comm);
+	else if (t->opts.filter.cgroup[0] || t->opts.filter.comm[0]) {
+		/* typed text, shown cleaned like every name: -c may hold escape sequences */
+		const char *typed = t->opts.filter.cgroup[0] ? t->opts.filter.cgroup : t->opts.filter.comm;
+		char shown[448];	/* 100 columns of up to 4 bytes, "..." */
+
+		nl_name_clean(shown, sizeof(shown), typed, strlen(typed), 0, NULL);
+		if (nl_text_cols(shown) > 100)	/* a header line */
+			strcpy(shown + nl_text_head(shown, 100, NULL), "...");
+		snprintf(filt, sizeof(filt), "  filter: %s %s", t->opts.filter.cgroup[0] ? "cgroup" : "name",
+			 shown);
+	}
 	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
 		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
 }

@@ -123,11 +123,22 @@ void nl_cli_add_seconds(struct timespec *t, double s)
 	}
 }
 
-void nl_cli_sleep_until(const struct timespec *deadline)
+void nl_cli_rebase(struct timespec *deadline)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > deadline->tv_sec ||
+	    (now.tv_sec == deadline->tv_sec && now.tv_nsec > deadline->tv_nsec))
+		*deadline = now;
+}
+
+void nl_cli_sleep_until(struct timespec *deadline)
 {
 	while (!nl_stop_req &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL) == EINTR)
 		;
+	nl_cli_rebase(deadline);
 }
 
 int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)

@@ -51,8 +51,18 @@ int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);
 /* Advance @t (CLOCK_MONOTONIC) by @s seconds. */
 void nl_cli_add_seconds(struct timespec *t, double s);
 
-/* Sleep until @deadline (CLOCK_MONOTONIC, absolute) or until nl_stop_req. */
-void nl_cli_sleep_until(const struct timespec *deadline);
+/* Sleep until @deadline (CLOCK_MONOTONIC, absolute) or until nl_stop_req.
+ * When it wakes late, or the deadline had passed already (the interval ran
+ * late: a loaded host, a stopped process), @deadline becomes the time it
+ * woke: the next interval, @deadline plus the delay, is then a full delay
+ * long, never shortened to catch up (short intervals after a long one made
+ * the rates noisy). */
+void nl_cli_sleep_until(struct timespec *deadline);
+
+/* nl_cli_rebase - @deadline becomes the current CLOCK_MONOTONIC time if
+ * that is later (the rule of nl_cli_sleep_until, for loops that wait
+ * otherwise). */
+void nl_cli_rebase(struct timespec *deadline);
 
 /* --btf, the same option in every command that loads BPF: its key and help. */
 #define NL_CLI_OPT_BTF 3000

@@ -297,8 +297,11 @@ static int run_tui(struct nl_collector *col, const struct top_args *a)
 		}
 		if (act == NL_TUI_QUIT || nl_stop_req)
 			break;
+		/* a refresh key, or late: the next interval counts from now */
 		if (act == NL_TUI_REFRESH)
 			clock_gettime(CLOCK_MONOTONIC, &next);
+		else
+			nl_cli_rebase(&next);
 		{
 			pid_t fp;
 			const char *fc;

@@ -377,7 +377,7 @@ static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 			snprintf(b, sz, "%.1f", p->rss_pages_by_node[nid] * (double)s->page_size / MIB);
 		break;
 	case PC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&p->f)); break;
-	case PC_CGROUP: snprintf(b, sz, "%s", p->cgroup_path); break;
+	case PC_CGROUP: snprintf(b, sz, "%s", p->cgroup_path[0] ? p->cgroup_path : "?"); break;
 	default: b[0] = '\0';
 	}
 }
@@ -976,6 +976,8 @@ static void build_help(struct lines *L)
 	addl(L, "  name*     the process exited during the interval (its last figures)");
 	addl(L, "  (removed) the cgroup was deleted; its counts stay in its parents");
 	addl(L, "  ~         a name or path cut to fit the column");
+	addl(L, "  ? CGROUP  the process ended before its cgroup was read (it lived less");
+	addl(L, "            than one interval); its cgroup's row counts it all the same");
 	addl(L, "  n/a       no NUMA hinting faults (or no allocations) in the interval");
 	addl(L, "  unavail   locality cannot be measured here (kernel.numa_balancing=0)");
 	addl(L, "  -         not known (unreadable numa_maps, no vmscan program, no agent)");

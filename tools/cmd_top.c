@@ -346,6 +346,9 @@ int nl_cmd_top(int argc, char **argv)
 			getenv("TERM") && *getenv("TERM") ? getenv("TERM") : "(unset)");
 		a.batch = true;
 	}
+	if (a.view.sort == NL_SORT_RSS && a.rss_procs < 0)
+		fprintf(stderr, "numalens top: -s rss with --rss-procs 0 reads no process's RSS by rank: "
+			"every RSS shows '-' except -p's, the detail window's and a name filter's\n");
 	if (a.no_legend && !a.batch && !a.json)
 		fprintf(stderr, "numalens top: --no-legend applies to --batch only: the full-screen view has its legend under '?'\n");
 	if (a.view.filter.pid && kill(a.view.filter.pid, 0) && errno == ESRCH) {

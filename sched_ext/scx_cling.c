@@ -1033,6 +1033,10 @@ int main(int argc, char **argv)
 	int rc;
 
 	argp_err_exit_status = EX_USAGE;
+	/* getopt names the program by argv[0] as typed ("build/scx_cling:")
+	 * while argp's own messages say "scx_cling:": one name for both */
+	if (argc > 0)
+		argv[0] = (char *)"scx_cling";
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EX_USAGE;
 	libbpf_set_print(libbpf_log);

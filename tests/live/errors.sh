@@ -39,6 +39,8 @@ expect 2 "unexpected argument 'x\\\\x1b" "$NL" vmscan $'x\e'
 expect 2 "exclude each other" "$NL" top --batch --json -n 1
 # argp's own message plus its "Try --help" hint
 LINES_OK=2 expect 2 "unrecognized option" "$NL" top --no-such-option
+# scx_cling's option errors carry its name, not the path it was run by
+LINES_OK=2 expect 2 "^scx_cling: unrecognized option" "$B/scx_cling" --frobnicate
 # unprivileged: setpriv drops to nobody with no capabilities
 command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
 expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1

@@ -557,7 +557,7 @@ static void draw_cgroups(struct nl_tui *t)
 		draw_row(&tb, y, k == t->sel_idx[1] ? A_REVERSE : 0, cg_cell, t,
 			 &t->snap.cgroups[t->idx[k]]);
 	if (!n)
-		line_at(HEAD_LINES, 0, "  no cgroup matches");
+		line_at(HEAD_LINES, 0, "  no cgroup matches (a path filter takes whole components: /nu is not /nu-x)");
 }
 
 /* --- node view ------------------------------------------------------------ */
@@ -955,7 +955,8 @@ static void build_help(struct lines *L)
 	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
 		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
 	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
-	addl(L, "           prefix such as /system.slice; empty clears");
+	addl(L, "           prefix of whole components (/nu: /nu and /nu/x, not /nu-x)");
+	addl(L, "           such as /system.slice; empty clears");
 	addl(L, "  r        refresh now");
 	addl(L, "  ?        this help");
 	addl(L, "");

@@ -439,7 +439,8 @@ static void draw_procs(struct nl_tui *t)
 
 /* --- cgroup view ---------------------------------------------------------- */
 
-enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR, CC_RCLM, CC_AGT };
+enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MEM, CC_MIGR,
+       CC_MOVES, CC_RCLM, CC_AGT };
 
 /* Pages freed per second by reclaim, all contexts; "-" without vmscan. */
 static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
@@ -496,7 +497,15 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 		else
 			snprintf(b, sz, "%.0f", c->f.run_ns_by_node[nid] / 1e6);
 		break;
+	case CC_MEM:	/* as the batch view: memory.numa_stat anon+file MiB */
+		if (!c->numa_stat_known)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.1f", (nl_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
+						 nl_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
+		break;
 	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&c->f)); break;
+	case CC_MOVES: nl_fmt_num(b, sz, (double)(c->f.mig.move_numa + c->f.mig.swap_numa)); break;
 	case CC_RCLM: {
 		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, c);
 
@@ -525,7 +534,9 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 2, false, true, CC_BAR, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "EXEC_MS_N%d", s->nodes[i].nid), 11, 5, false, false, CC_EXEC, i);
+	tcol(tb, "MEM", 8, 3, false, false, CC_MEM, -1);
 	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
+	tcol(tb, "MOVES", 5, 4, false, false, CC_MOVES, -1);
 	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
 	tcol(tb, "AGT/s", 5, 3, false, false, CC_AGT, -1);
 	tb->flexw = nl_tui_layout(tb->cols, tb->n, COLS, tb->shown);

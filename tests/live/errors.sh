@@ -36,6 +36,7 @@ expect 2 'unknown sort key .cpu\\x1b\[31m' "$NL" top -s $'cpu\e[31m'
 expect 2 'whole number .* not .12\\x1b\[31m' "$NL" top -p $'12\e[31m'
 expect 2 'seconds from .* not .1\\x1b' "$NL" top -d $'1\e'
 expect 2 "unexpected argument 'x\\\\x1b" "$NL" vmscan $'x\e'
+expect 2 'btf /nl-nope\\x1b\[31m: cannot read it' "$NL" top --batch -n 1 --btf $'/nl-nope\e[31m'
 expect 2 "exclude each other" "$NL" top --batch --json -n 1
 # argp's own message plus its "Try --help" hint
 LINES_OK=2 expect 2 "unrecognized option" "$NL" top --no-such-option

@@ -131,7 +131,7 @@ static const struct argp_option options[] = {
 	{ "cling-degree", 'd', "PCT", 0, "Failure ratio (0..100, percent) above which a node is "
 	  "busy for a group (default 20; 100 = never busy)", 0 },
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
-	  "default 6000: the seed's scan_period_max/10)", 0 },
+	  "default 6000: a tenth of NUMA balancing's 60 s longest scan period)", 0 },
 	{ "wait-bound-us", O_WAIT, "US", 0, "A task queued on its home node longer than US "
 	  "microseconds while another node has an idle CPU is a failure (100..1000000, "
 	  "default 5000)", 0 },
@@ -1033,6 +1033,10 @@ int main(int argc, char **argv)
 	int rc;
 
 	argp_err_exit_status = EX_USAGE;
+	/* getopt names the program by argv[0] as typed ("build/scx_cling:")
+	 * while argp's own messages say "scx_cling:": one name for both */
+	if (argc > 0)
+		argv[0] = (char *)"scx_cling";
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EX_USAGE;
 	libbpf_set_print(libbpf_log);

@@ -29,6 +29,16 @@ void nl_cli_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+const char *nl_cli_shown(const char *s)
+{
+	static char buf[4][512];
+	static unsigned turn;
+	char *out = buf[turn++ % 4];
+
+	nl_name_clean(out, sizeof(buf[0]), s, strlen(s), 0, NULL);
+	return out;
+}
+
 long nl_cli_parse_long(const char *s, long lo, long hi, const char *what, struct argp_state *st)
 {
 	char *end;
@@ -38,7 +48,7 @@ long nl_cli_parse_long(const char *s, long lo, long hi, const char *what, struct
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < lo || v > hi)
 		argp_failure(st, NL_EXIT_USAGE, 0, "%s must be a whole number from %ld to %ld, not '%s'",
-			     what, lo, hi, s);
+			     what, lo, hi, nl_cli_shown(s));
 	return v;
 }
 
@@ -54,7 +64,7 @@ double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *wha
 	 * not how anyone writes seconds, so they are refused as typos */
 	if (errno || end == s || *end || strpbrk(s, "xXnN") || !(v >= lo && v <= hi))
 		argp_failure(st, NL_EXIT_USAGE, 0, "%s takes seconds from %g to %g, not '%s'",
-			     what, lo, hi, s);
+			     what, lo, hi, nl_cli_shown(s));
 	return v;
 }
 
@@ -97,7 +107,7 @@ int nl_cli_parse_cg_mode(const char *s, struct argp_state *st)
 	if (!strcmp(s, "v1-memory"))
 		return NL_CG_V1_MEMORY;
 	argp_failure(st, NL_EXIT_USAGE, 0,
-		     "--cgroup-hierarchy takes auto, v2 or v1-memory, not '%s'", s);
+		     "--cgroup-hierarchy takes auto, v2 or v1-memory, not '%s'", nl_cli_shown(s));
 	return -1;
 }
 
@@ -113,11 +123,22 @@ void nl_cli_add_seconds(struct timespec *t, double s)
 	}
 }
 
-void nl_cli_sleep_until(const struct timespec *deadline)
+void nl_cli_rebase(struct timespec *deadline)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > deadline->tv_sec ||
+	    (now.tv_sec == deadline->tv_sec && now.tv_nsec > deadline->tv_nsec))
+		*deadline = now;
+}
+
+void nl_cli_sleep_until(struct timespec *deadline)
 {
 	while (!nl_stop_req &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL) == EINTR)
 		;
+	nl_cli_rebase(deadline);
 }
 
 int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)

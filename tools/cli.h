@@ -38,6 +38,12 @@ double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *wha
  * ("//a/b/" -> "/a/b"). @what names the option in the message (e.g. "-c"). */
 void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st);
 
+/* nl_cli_shown - @s as an error message may echo it: cleaned by the name
+ * rule (names.h: no escape sequence reaches the terminal, invalid UTF-8
+ * becomes U+FFFD) and cut to about 500 bytes. Returns one of four static
+ * buffers used in turn, so one message can show up to four arguments. */
+const char *nl_cli_shown(const char *s);
+
 /* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
  * Exits like nl_cli_parse_long() on bad input. */
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);
@@ -45,8 +51,18 @@ int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);
 /* Advance @t (CLOCK_MONOTONIC) by @s seconds. */
 void nl_cli_add_seconds(struct timespec *t, double s);
 
-/* Sleep until @deadline (CLOCK_MONOTONIC, absolute) or until nl_stop_req. */
-void nl_cli_sleep_until(const struct timespec *deadline);
+/* Sleep until @deadline (CLOCK_MONOTONIC, absolute) or until nl_stop_req.
+ * When it wakes late, or the deadline had passed already (the interval ran
+ * late: a loaded host, a stopped process), @deadline becomes the time it
+ * woke: the next interval, @deadline plus the delay, is then a full delay
+ * long, never shortened to catch up (short intervals after a long one made
+ * the rates noisy). */
+void nl_cli_sleep_until(struct timespec *deadline);
+
+/* nl_cli_rebase - @deadline becomes the current CLOCK_MONOTONIC time if
+ * that is later (the rule of nl_cli_sleep_until, for loops that wait
+ * otherwise). */
+void nl_cli_rebase(struct timespec *deadline);
 
 /* --btf, the same option in every command that loads BPF: its key and help. */
 #define NL_CLI_OPT_BTF 3000

@@ -88,7 +88,7 @@ static void warn_unmatched_patterns(const struct export_args *a, const char *roo
 			k++;
 		if (k == m.n)
 			fprintf(stderr, "numalens export: --cgroup-pattern '%s' matches no cgroup under %s now; "
-				"its series appear when one does\n", a->patterns[i], root);
+				"its series appear when one does\n", nl_cli_shown(a->patterns[i]), root);
 	}
 	nl_cgroup_map_free(&m);
 }
@@ -180,7 +180,8 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d --cgroup-pattern options", MAX_PATTERNS);
 		if (arg[0] != '/' && arg[0] != '*')
 			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "--cgroup-pattern matches paths from the hierarchy root, e.g. '/system.slice/*', not '%s'", arg);
+				     "--cgroup-pattern matches paths from the hierarchy root, e.g. '/system.slice/*', not '%s'",
+				     nl_cli_shown(arg));
 		a->patterns[a->po.nr_cgroup_patterns++] = arg;
 		break;
 	case OPT_MAX_CG:
@@ -216,10 +217,10 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 	case OPT_SYNTH:
 		if (sscanf(arg, "%dx%d", &a->synth_cgroups, &a->synth_nodes) != 2 || a->synth_cgroups < 1 ||
 		    a->synth_cgroups > 1000000 || a->synth_nodes < 1 || a->synth_nodes > NL_MAX_NODES)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--synthetic takes CGROUPSxNODES, e.g. 2000x4, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--synthetic takes CGROUPSxNODES, e.g. 2000x4, not '%s'", nl_cli_shown(arg));
 		break;
 	case ARGP_KEY_ARG:
-		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -41,6 +41,8 @@ struct rc_args {
 	int cg_mode;
 	bool libbpf_log;
 	const char *btf;	/* --btf */
+	const char *root_pat;	/* the argument that named the root cgroup, if any */
+	uint64_t root_id;	/* the root cgroup's id (0: unknown) */
 };
 
 static const char rc_doc[] =
@@ -52,11 +54,15 @@ static const char rc_doc[] =
 	"victim node with bpf_get_prandom_u32(), both when a memcg hits its limit "
 	"(mm_vmscan_memcg_reclaim_begin) and for the agent's own passes.\v"
 	"CGROUP is a path under the cgroup mount (/bench/a) or a glob pattern "
-	"('/bench/*', quoted). Only matching cgroups are ever touched; patterns are "
+	"('/bench/*', quoted): only '*' and '?' make a pattern (then '[...]' is a "
+	"set); anything else is a plain path, taken as written, that must exist. "
+	"Only matching cgroups are ever touched; patterns are "
 	"matched again every interval, so a pattern may match nothing yet (the agent "
-	"waits for its cgroups); a plain path must exist. An existing cgroup of the "
+	"waits for its cgroups). An existing cgroup of the "
 	"very name given is taken as written; in a pattern a backslash quotes the next "
-	"character, so systemd's \\x2d is written \\\\x2d there.\n\n"
+	"character, so systemd's \\x2d is written \\\\x2d there. The root cgroup (/, "
+	"the whole host) is never a target, and a cgroup another running agent "
+	"manages is refused, naming that agent's pid.\n\n"
 	"When usage rises above --high the agent reclaims in steps of --step pages "
 	"from the drawn node until usage is at or below --low (hysteresis). A pass "
 	"is at most --pass-steps steps and is then re-queued; it stops after three "
@@ -104,7 +110,7 @@ static const char rc_doc[] =
 	"(as `numalens vmscan` counts them: every context's LRU scans, the agent's "
 	"own pageouts excluded), decayed by half each interval; a node with fewer "
 	"than 32 recent scanned pages of a type uses the cold-start prior.\n\n"
-	"Status: --status prints, per cgroup, the seed's numa_stat line "
+	"Status: --status prints, per cgroup, the numa_stat line of the 2011 patches "
 	"'scan_weight=W N0=w0 N1=w1 ...', the ticket intervals, the balance "
 	"classification, and the block every running agent managing it "
 	"published (scan source, draws, pages, passes).\n\n"
@@ -130,7 +136,7 @@ static const struct argp_option rc_opts[] = {
 	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), lru_gen, damos, madvise or memcg", 2 },
 	{ "cold-ms", OPT_COLD, "MS", 0, "lru_gen: pages untouched this long are cold; the shortest time between two agings (default 1000)", 2 },
 	{ "victim", OPT_VICTIM, "RULE", 0, "lottery (default) or round-robin (the pre-2011 rule, for comparison)", 2 },
-	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the seed's inverted test)", 2 },
+	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the 2011 patches' inverted test)", 2 },
 	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
 	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
@@ -162,7 +168,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->low_given |= key == OPT_LOW;
 		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
 			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
-				     key == OPT_HIGH ? "high" : "low", arg);
+				     key == OPT_HIGH ? "high" : "low", nl_cli_shown(arg));
 		break;
 	case 'i':
 		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-i", st);
@@ -184,7 +190,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 
 		/* strtod's hex and exponent forms are refused as typos */
 		if (end == arg || *end || strpbrk(arg, "xXpPeEnN") || !(v >= 0.01 && v <= 1e6))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--rate-limit: MiB/s from 0.01 to 1000000, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--rate-limit: MiB/s from 0.01 to 1000000, not '%s'", nl_cli_shown(arg));
 		a->cfg.rate_mib_s = v;
 		break;
 	}
@@ -193,7 +199,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_BACKEND:
 		if ((k = pick_name(arg, backends, 5)) < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--backend: auto, lru_gen, damos, madvise or memcg, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--backend: auto, lru_gen, damos, madvise or memcg, not '%s'", nl_cli_shown(arg));
 		a->cfg.backend = k == 4 ? -1 : k;
 		break;
 	case OPT_COLD:
@@ -201,17 +207,17 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_VICTIM:
 		if ((k = pick_name(arg, victims, 2)) < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--victim: lottery or round-robin, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--victim: lottery or round-robin, not '%s'", nl_cli_shown(arg));
 		a->cfg.victim = k;
 		break;
 	case OPT_ANON:
 		if ((k = pick_name(arg, anon, 2)) < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--anon-rule: intent or code, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--anon-rule: intent or code, not '%s'", nl_cli_shown(arg));
 		a->cfg.anon_rule = (uint32_t)k;
 		break;
 	case OPT_MODE:
 		if ((k = pick_name(arg, modes, 2)) < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--draw-mode: half-open or kernel2011, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--draw-mode: half-open or kernel2011, not '%s'", nl_cli_shown(arg));
 		a->cfg.draw_mode = (uint32_t)k;
 		break;
 	case OPT_BAL: {
@@ -219,7 +225,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		char c;
 
 		if (sscanf(arg, "%u,%u%c", &lo, &hi, &c) != 2 || lo >= hi || hi > 1000)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--balance: LO,HI percents with LO < HI <= 1000, not '%s'", arg);
+			argp_failure(st, NL_EXIT_USAGE, 0, "--balance: LO,HI percents with LO < HI <= 1000, not '%s'", nl_cli_shown(arg));
 		a->cfg.bal_lo = lo;
 		a->cfg.bal_hi = hi;
 		break;
@@ -255,13 +261,32 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-/* Does any CGROUP argument hold a glob metacharacter? */
+/* Is @pat a pattern? Only '*' and '?' make one: a path with brackets but
+ * neither (a typo, or a name holding '[') is a plain path that must exist,
+ * so it fails at once instead of waiting for a match that never comes;
+ * within a pattern, "[...]" is a set as in glob(7). */
+static bool is_pattern(const char *pat)
+{
+	return strpbrk(pat, "*?") != NULL;
+}
+
+/* Does any CGROUP argument hold a pattern? */
 static bool has_pattern(const struct rc_args *a)
 {
 	for (int i = 0; i < a->npat; i++)
-		if (strpbrk(a->pat[i], "*?["))
+		if (is_pattern(a->pat[i]))
 			return true;
 	return false;
+}
+
+/* Is the directory @full the root cgroup, as a target? Reclaiming there
+ * would act on the whole host, every service and the agent itself: never a
+ * target (--status, which only reads, may look at it). */
+static bool is_root_cgroup(const struct rc_args *a, const char *full)
+{
+	uint64_t id;
+
+	return !a->status && a->root_id && !nl_cgroup_id_of(full, &id) && id == a->root_id;
 }
 
 /* Manage the cgroup @rel (relative to the mount): 1 if it is managed, -1
@@ -301,18 +326,30 @@ static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool
 		 * the backslash of systemd's "\x2d" escapes as quoting and
 		 * brackets as a set, so it would never find those names */
 		if (!stat(full_path, &st) && S_ISDIR(st.st_mode)) {
-			int t = take(ra, a->pat[i], report);
+			int t;
+
+			if (is_root_cgroup(a, full_path)) {
+				a->root_pat = a->pat[i];
+				continue;
+			}
+			t = take(ra, a->pat[i], report);
 
 			found += t > 0;
 			if (t < 0 && !full++)
 				nl_name_clean(first, sizeof(first), a->pat[i], strlen(a->pat[i]), 0, NULL);
 			continue;
 		}
-		if (glob(full_path, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
+		if (!is_pattern(a->pat[i]) || glob(full_path, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
 			continue;
 		for (size_t j = 0; j < g.gl_pathc; j++) {
 			const char *rel = g.gl_pathv[j] + strlen(root);
-			int t = take(ra, rel, report);
+			int t;
+
+			if (is_root_cgroup(a, g.gl_pathv[j])) {
+				a->root_pat = a->pat[i];
+				continue;
+			}
+			t = take(ra, rel, report);
 
 			found += t > 0;
 			if (t < 0 && !full++)
@@ -564,15 +601,55 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
  * 0, or NL_EXIT_USAGE after saying which cgroup on stderr. */
 static int check_watermarks(const struct nl_ra *ra, const char *prog)
 {
+	int unlimited = 0, first = -1;
+
 	for (int i = 0; i < ra->nr_cg; i++) {
 		struct nl_wm w;
 		uint64_t limit = NL_RCG_NO_LIMIT;
+		int e;
 
 		nl_rcg_limit(ra->cg[i].dir, ra->cfg.v1, &limit);
-		if (nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, limit, &w) == -ERANGE) {
+		e = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, limit, &w);
+		if (e == -EINVAL && !unlimited++)
+			first = i;
+		if (e == -ERANGE) {
 			fprintf(stderr, "%s: cgroup %s: --low (%" PRIu64 " KiB here) is not below --high (%" PRIu64
 				" KiB) for its memory limit; --low defaults to 70%%: give it in the units of --high\n",
-				prog, ra->cg[i].rel, w.low / 1024, w.high / 1024);
+				prog, ra->cg[i].label, w.low / 1024, w.high / 1024);
+			return NL_EXIT_USAGE;
+		}
+	}
+	/* a percent of no limit is no watermark: with every cgroup so, the
+	 * agent would run its whole time doing nothing */
+	if (unlimited && unlimited == ra->nr_cg) {
+		fprintf(stderr, "%s: cgroup %s%s has no memory limit, so a percent watermark (75%%/70%% by "
+			"default) never triggers: give --high and --low in bytes (e.g. --high 512M --low 448M) "
+			"or set its %s\n", prog, ra->cg[first].label,
+			unlimited > 1 ? " (and every other matched)" : "",
+			ra->cfg.v1 ? "memory.limit_in_bytes" : "memory.max");
+		return NL_EXIT_USAGE;
+	}
+	if (unlimited)
+		fprintf(stderr, "%s: %d matched cgroup%s (%s%s) ha%s no memory limit: percent watermarks "
+			"do nothing there until %s one\n", prog, unlimited, unlimited > 1 ? "s" : "",
+			ra->cg[first].label, unlimited > 1 ? " and others" : "", unlimited > 1 ? "ve" : "s",
+			unlimited > 1 ? "they get" : "it gets");
+	return 0;
+}
+
+/* Another agent that manages one of @ra's cgroups: a second agent on a
+ * cgroup would fight the first (two watermark loops, two lotteries, each
+ * reclaiming what the other sees as its own progress). Returns 0, or
+ * NL_EXIT_USAGE after naming the other agent's pid on stderr. */
+static int check_other_agents(const struct nl_ra *ra, int cg_mode, const char *prog)
+{
+	for (int i = 0; i < ra->nr_cg; i++) {
+		int pid = nl_ra_owner(NULL, cg_mode, ra->cg[i].id, getpid());
+
+		if (pid > 0) {
+			fprintf(stderr, "%s: cgroup %s is already managed by the reclaim agent with pid %d: "
+				"stop that one first (--status %s shows what it does)\n",
+				prog, ra->cg[i].label, pid, ra->cg[i].label);
 			return NL_EXIT_USAGE;
 		}
 	}
@@ -730,21 +807,34 @@ int nl_cmd_reclaim(int argc, char **argv)
 		nl_lot_close(lot);
 		return NL_EXIT_KERNEL;
 	}
+	{
+		char rootdir[600];
+
+		snprintf(rootdir, sizeof(rootdir), "%s/", root);
+		if (nl_cgroup_id_of(rootdir, &a.root_id))
+			a.root_id = 0;
+	}
 	found = match_all(&ra, &a, root, false);
 	/* A pattern names cgroups that may come later (a job's cgroup made
 	 * after the agent starts); a plain path that is missing is a typo. */
 	wait_new = !found && !a.status && has_pattern(&a);
-	if (!found && !wait_new) {
+	if (a.root_pat) {
+		fprintf(stderr, "%s: %s %s the root cgroup, the whole host: the agent manages cgroups "
+			"below it (e.g. /bench/a)\n", argv[0], nl_cli_shown(a.root_pat),
+			is_pattern(a.root_pat) ? "matches" : "is");
+		rc = NL_EXIT_USAGE;
+	} else if (!found && !wait_new) {
 		fprintf(stderr, "%s: no cgroup under %s matches %s%s: paths are relative to that mount\n",
-			argv[0], root, a.pat[0], a.npat > 1 ? " (or the others)" : "");
+			argv[0], root, nl_cli_shown(a.pat[0]), a.npat > 1 ? " (or the others)" : "");
 		rc = NL_EXIT_USAGE;
 	} else if (a.status) {
 		show_status(&ra);
 		rc = NL_EXIT_OK;
-	} else if (!(rc = check_watermarks(&ra, argv[0]))) {
+	} else if (!(rc = check_watermarks(&ra, argv[0])) &&
+		   !(rc = check_other_agents(&ra, (int)mode, argv[0]))) {
 		if (wait_new)
 			fprintf(stderr, "%s: no cgroup under %s matches %s%s yet: waiting for one "
-				"(patterns are matched again every %g s)\n", argv[0], root, a.pat[0],
+				"(patterns are matched again every %g s)\n", argv[0], root, nl_cli_shown(a.pat[0]),
 				a.npat > 1 ? " (or the others)" : "", a.interval);
 		print_banner(&ra, &a, root, have_limit);
 		match_all(&ra, &a, root, true);
@@ -752,6 +842,10 @@ int nl_cmd_reclaim(int argc, char **argv)
 		 * draws from them at once */
 		for (int i = 0; i < ra.nr_cg; i++)
 			nl_ra_refresh(&ra, &ra.cg[i]);
+		/* published at once, not after the collector's slow start: a
+		 * second agent started meanwhile sees these cgroups taken (the
+		 * loop says it if publishing fails) */
+		nl_ra_publish(&ra, NULL);
 		scan_open(&ra, (int)mode, a.libbpf_log, a.btf);
 		hook_lot = lot;
 		ra.between_steps = hook_between_steps;

@@ -154,7 +154,8 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 				k = i;
 		if (k < 0)
 			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid", arg);
+				     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid",
+				     nl_cli_shown(arg));
 		a->view.sort = (enum nl_sort_key)k;
 		break;
 	}
@@ -206,7 +207,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		a->verbose = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -296,8 +297,11 @@ static int run_tui(struct nl_collector *col, const struct top_args *a)
 		}
 		if (act == NL_TUI_QUIT || nl_stop_req)
 			break;
+		/* a refresh key, or late: the next interval counts from now */
 		if (act == NL_TUI_REFRESH)
 			clock_gettime(CLOCK_MONOTONIC, &next);
+		else
+			nl_cli_rebase(&next);
 		{
 			pid_t fp;
 			const char *fc;
@@ -342,6 +346,9 @@ int nl_cmd_top(int argc, char **argv)
 			getenv("TERM") && *getenv("TERM") ? getenv("TERM") : "(unset)");
 		a.batch = true;
 	}
+	if (a.view.sort == NL_SORT_RSS && a.rss_procs < 0)
+		fprintf(stderr, "numalens top: -s rss with --rss-procs 0 reads no process's RSS by rank: "
+			"every RSS shows '-' except -p's, the detail window's and a name filter's\n");
 	if (a.no_legend && !a.batch && !a.json)
 		fprintf(stderr, "numalens top: --no-legend applies to --batch only: the full-screen view has its legend under '?'\n");
 	if (a.view.filter.pid && kill(a.view.filter.pid, 0) && errno == ESRCH) {

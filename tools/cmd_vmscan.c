@@ -33,7 +33,7 @@ static const char vs_doc[] =
 	"scanning, reclaim time share. Figures are totals since the command "
 	"started, printed every interval; cgroups are hierarchical (a parent "
 	"includes its descendants, removed ones too).\v"
-	"Fields are named as in the seed: scanned_pages_by_limit, "
+	"Fields are named as in the 2011 memcg vmscan_stat patches: scanned_pages_by_limit, "
 	"scanned_anon_pages_by_limit, ..., freed_file_pages_by_limit, "
 	"elapsed_ns_by_limit, and the same _by_direct, _by_kswapd, _by_proactive. "
 	"Extra fields: refill_* (the active-list part of scanned, memory.stat "
@@ -94,7 +94,7 @@ static error_t vs_parse(int key, char *arg, struct argp_state *st)
 		a->verbose = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", arg);
+		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -115,7 +115,12 @@ int nl_cmd_vmscan(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	oo = (struct nl_cli_open_opts){ .btf = a.btf, .cg_mode = a.cg_mode, .cgroup = a.view.cgroup,
 					.track_class = false, .verbose = a.verbose,
-					.prog = "numalens vmscan" };
+					.prog = "numalens vmscan",
+					/* its figures come from the reclaim tracepoints
+					 * alone: the sched_switch, page-allocator and
+					 * migration programs would cost every context
+					 * switch and allocation for nothing */
+					.vmscan_only = true };
 	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */
 	rc = nl_cli_open(&s, &oo);
 	if (rc)
@@ -126,6 +131,9 @@ int nl_cmd_vmscan(int argc, char **argv)
 		nl_cli_close(&s);
 		return NL_EXIT_KERNEL;
 	}
+	/* nothing else is printed before the first report: say that it counts */
+	fprintf(stderr, "numalens vmscan: attached to the reclaim tracepoints; first report in %g s\n",
+		a.delay);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; !a.count || i < a.count; i++) {
 		int e;

@@ -66,6 +66,6 @@ int main(int argc, char **argv)
 			argv[1] = prog;
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
-	fprintf(stderr, "numalens: unknown command '%s' (see 'numalens --help')\n", argv[1]);
+	fprintf(stderr, "numalens: unknown command '%s' (see 'numalens --help')\n", nl_cli_shown(argv[1]));
 	return NL_EXIT_USAGE;
 }

@@ -8,6 +8,8 @@ expect() { # expect CODE PATTERN CMD...   (LINES=n allows n stderr lines)
 	[ "$(wc -l < "$TMP/err")" -le "${LINES_OK:-1}" ] || fail "'$*' should print one line on stderr, saw: $(cat "$TMP/err")"
 	grep -q "$pat" "$TMP/err" || fail "'$*': expected '$pat' in: $(cat "$TMP/err")"
 	[ ! -s "$TMP/out" ] || fail "'$*' printed on stdout: $(head -2 "$TMP/out")"
+	# whatever the user typed is echoed cleaned: no escape reaches the terminal
+	LC_ALL=C grep -q $'\x1b' "$TMP/err" && fail "'$*': a raw ESC reached stderr: $(cat -v "$TMP/err")"
 	note "ok: $* -> $rc: $(cat "$TMP/err")"
 }
 expect 2 "unknown command" "$NL" nosuch
@@ -29,9 +31,17 @@ expect 2 "'..' component" "$NL" vmscan -c /system.slice/./x
 expect 2 'not .x\\x1b\[31m' "$NL" vmscan -c $'x\e[31m'
 expect 2 'no cgroup /nl-nope\\x1b\[31m under' "$NL" vmscan -c $'/nl-nope\e[31m'
 expect 2 "'..' component" "$NL" reclaim --dry-run /a/..
+expect 2 'unknown command .nosuch\\x1b\[31m' "$NL" $'nosuch\e[31m'
+expect 2 'unknown sort key .cpu\\x1b\[31m' "$NL" top -s $'cpu\e[31m'
+expect 2 'whole number .* not .12\\x1b\[31m' "$NL" top -p $'12\e[31m'
+expect 2 'seconds from .* not .1\\x1b' "$NL" top -d $'1\e'
+expect 2 "unexpected argument 'x\\\\x1b" "$NL" vmscan $'x\e'
+expect 2 'btf /nl-nope\\x1b\[31m: cannot read it' "$NL" top --batch -n 1 --btf $'/nl-nope\e[31m'
 expect 2 "exclude each other" "$NL" top --batch --json -n 1
 # argp's own message plus its "Try --help" hint
 LINES_OK=2 expect 2 "unrecognized option" "$NL" top --no-such-option
+# scx_cling's option errors carry its name, not the path it was run by
+LINES_OK=2 expect 2 "^scx_cling: unrecognized option" "$B/scx_cling" --frobnicate
 # unprivileged: setpriv drops to nobody with no capabilities
 command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
 expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1

@@ -65,4 +65,10 @@ pcg=$("$JQ" "$TMP/p.json" "processes[pid=$SLP].cgroup")
 [ "$comm" = sleep ] || fail "process in a long-path cgroup: comm '$comm', expected sleep"
 case "$pcg" in *"...#$id2") ;; *) fail "process in a long-path cgroup: cgroup label '$(echo "$pcg" | tail -c 30)' does not end in ...#$id2";; esac
 note "process in x2: comm $comm, cgroup label ...${pcg: -12}"
+# -c of that long path finds the process: it is matched by its cgroup's
+# full path, not by the cut label it carries
+"$NL" top --json -n 1 -d 0.3 -c "/$D/x2" > "$TMP/c.json" || fail "top -c /<long path> exited $?"
+[ "$("$JQ" "$TMP/c.json" "processes[pid=$SLP].comm")" = sleep ] ||
+	fail "top -c /<long path>/x2 does not list the sleeper $SLP in it: $(head -c 300 "$TMP/c.json")"
+note "top -c /<long path>/x2 lists the sleeper"
 exit 0

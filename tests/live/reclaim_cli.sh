@@ -20,6 +20,13 @@ expect 2 "no hex or exponent" "$NL" reclaim --high 0x10M /
 expect 2 "no hex or exponent" "$NL" reclaim --low 1e-300% /
 expect 2 "from 0.01 to" "$NL" reclaim --rate-limit 1e-300 /
 expect 2 "no cgroup under" "$NL" reclaim --dry-run '/reclaim-no-such-dir'
+# the root cgroup is the whole host: never a target (--status may read it)
+expect 2 "/ is the root cgroup, the whole host" "$NL" reclaim --dry-run -d 1 /
+expect 2 "/ is the root cgroup" "$NL" reclaim --dry-run -d 1 //
+# only '*' and '?' make a pattern: a path with a '[' but neither must
+# exist (it used to be waited for as a glob, exit 0); echoed cleaned
+expect 2 'no cgroup under .* matches /reclaim-nope\\x1b\[31mX:' "$NL" reclaim --dry-run -d 1 $'/reclaim-nope\x1b[31mX'
+LC_ALL=C grep -q $'\x1b' "$TMP/err" && fail "a raw ESC of the argument reached stderr: $(cat -v "$TMP/err")"
 if command -v setpriv > /dev/null; then
 	expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" reclaim --status /
 fi
@@ -33,7 +40,7 @@ mkdir "$CG" || skip "cannot create a cgroup under $root"
 # all (a failure before the workload started left $CG behind)
 cleanup_hook() {
 	[ -n "${WPID:-}" ] && kill "$WPID" 2>/dev/null && wait "$WPID" 2>/dev/null
-	rmdir "$CG" "${LATE:-}" "${LATE_ESC:-}" "${BS:-}" 2>/dev/null; rm -f "$TMP/f"
+	rmdir "$CG" "${LATE:-}" "${LATE_ESC:-}" "${BS:-}" "${NOLIM:-}" 2>/dev/null; rm -f "$TMP/f"
 }
 if [ -f "$CG/memory.limit_in_bytes" ]; then echo $((64 << 20)) > "$CG/memory.limit_in_bytes"; else echo $((64 << 20)) > "$CG/memory.max"; fi
 # a pattern that matches nothing yet is waited for, and a cgroup made
@@ -63,6 +70,14 @@ grep -q "^cgroup /reclaim-bs\\\\x2d$$ id=" "$TMP/bs" || fail "--status of /recla
 rmdir "$BS"
 note "ok: a plain path with a backslash (/reclaim-bs\\x2d$$) is found as written"
 
+# no memory limit with the default percent watermarks: nothing to act on,
+# said at once (it ran its whole -d doing nothing, exit 0); bytes are fine
+NOLIM=$root/reclaim-nolim-$$
+mkdir "$NOLIM" || fail "cannot create $NOLIM"
+expect 2 "has no memory limit, so a percent watermark" "$NL" reclaim --dry-run -d 1 "/reclaim-nolim-$$"
+"$NL" reclaim --dry-run -d 0.3 --high 1M --low 512K "/reclaim-nolim-$$" > "$TMP/nolim" 2>&1 ||
+	fail "bytes watermarks on a cgroup without a limit exited $?: $(tail -2 "$TMP/nolim")"
+rmdir "$NOLIM"
 # --high in bytes with the default --low 70% of this 64M limit: never acts
 expect 2 "is not below --high" "$NL" reclaim --dry-run -d 1 --high 16M "/$(basename "$CG")"
 (echo $BASHPID > "$CG/cgroup.procs"; exec "$WORK" --file 24 --file-path "$TMP/f" --anon 4 --ready-file "$TMP/rdy" --hold 60 > /dev/null) &
@@ -98,6 +113,10 @@ wait_until 30 grep -q '"path":"/'"$(basename "$CG")"'"' "$J"
 grep -q '"path":"/'"$(basename "$CG")"'"' "$J" || fail "agent state $J lacks the cgroup: $(head -c 300 "$J" 2>&1)"
 grep -q '"draws_by_node":{"limit":\[[0-9]' "$J" || fail "agent state lacks draws: $(head -c 300 "$J")"
 [ -f "/run/numalens/reclaim/$AG.status" ] || fail "no status file beside $J"
+# a second agent on a cgroup the first manages would fight it: refused,
+# naming the first one's pid
+expect 2 "cgroup /$(basename "$CG") is already managed by the reclaim agent with pid $AG" \
+	"$NL" reclaim --dry-run -d 1 --high 8M --low 4M "/$(basename "$CG")"
 kill "$WPID"; wait "$WPID" 2>/dev/null
 rmdir "$CG" || fail "cannot remove $CG"
 dropped() { ! grep -q '"path":"/'"$(basename "$CG")"'"' "$J" 2>/dev/null || ! kill -0 $AG 2>/dev/null; }
@@ -163,8 +182,11 @@ note "70 cgroups for 64 entries: one line, $(cat "$TMP/many.err")"
 # SIGTERM as soon as the agent catches it (SigCgt in /proc/PID/status has
 # bit 14): the handler is installed before the BPF load (~20 ms), so the
 # agent ends cleanly (exit 0) even then. A fixed delay raced with exec.
+TERMCG=$root/reclaim-term-$$
+mkdir "$TERMCG" || fail "cannot create $TERMCG"
+cleanup_hook() { rmdir "$TERMCG" 2>/dev/null; }
 for try in 1 2 3; do
-	"$NL" reclaim --dry-run -d 5 / > /dev/null 2>&1 & AG=$!
+	"$NL" reclaim --dry-run -d 5 --high 1M --low 512K "/reclaim-term-$$" > /dev/null 2>&1 & AG=$!
 	cgt=0
 	for i in $(seq 1 2000); do
 		# the forked shell catches SIGTERM too until it execs numalens:
@@ -176,6 +198,7 @@ for try in 1 2 3; do
 	kill -TERM $AG; wait $AG; rc=$?
 	[ $rc = 0 ] || fail "SIGTERM once SIGTERM is caught (SigCgt $cgt): exit $rc, expected 0"
 done
+rmdir "$TERMCG"
 note "SIGTERM during start-up: exit 0"
 
 # a cgroup whose name holds a terminal escape and bytes that are not UTF-8

@@ -34,6 +34,13 @@ note "TERM=dumb: $(cat "$TMP/d.err")"
 "$NL" top --batch -n 1 -p 4000000 > /dev/null 2> "$TMP/e" && fail "top -p 4000000 succeeded"
 grep -q '^numalens top: no process with pid' "$TMP/e" || fail "top's error does not start with 'numalens top:': $(cat "$TMP/e")"
 
+# sorting by RSS while reading none by rank: said, not a silent column of '-'
+"$NL" top --batch --no-legend -n 1 -d 0.3 -s rss --rss-procs 0 > /dev/null 2> "$TMP/rss.err" || fail "top -s rss --rss-procs 0 exited $?"
+grep -q "^numalens top: -s rss with --rss-procs 0 reads no process's RSS" "$TMP/rss.err" ||
+	fail "top -s rss --rss-procs 0 does not warn: $(cat "$TMP/rss.err")"
+"$NL" top --batch --no-legend -n 1 -d 0.3 -s rss > /dev/null 2> "$TMP/rss.err"
+grep -q "rss-procs" "$TMP/rss.err" && fail "top -s rss (default --rss-procs) warns: $(cat "$TMP/rss.err")"
+
 # reclaim --status never reclaims: --dry-run with it is refused, not ignored
 "$NL" reclaim --status --dry-run / > "$TMP/r" 2> "$TMP/r.err"; rc=$?
 [ $rc = 2 ] || fail "reclaim --status --dry-run exited $rc, expected 2: $(cat "$TMP/r.err")"

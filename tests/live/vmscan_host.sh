@@ -25,6 +25,20 @@ echo $((32 << 20)) > "$root/$P/memory.limit_in_bytes" || fail "cannot set $P's m
 VS=$!
 for i in $(seq 1 100); do [ -s "$TMP/vs.jsonl" ] && break; sleep 0.1; done
 [ -s "$TMP/vs.jsonl" ] || fail "numalens vmscan wrote nothing: $(cat "$TMP/vs.err")"
+# one line on stderr once it counts (the first report comes a delay later)
+grep -q '^numalens vmscan: attached to the reclaim tracepoints; first report in 1 s$' "$TMP/vs.err" ||
+	fail "no 'attached' line on stderr: $(cat "$TMP/vs.err")"
+# only the reclaim programs are loaded: the sched_switch, page-allocator,
+# exit and NUMA-move programs of top would cost the host for nothing
+if command -v bpftool > /dev/null; then
+	progs=$(for f in /proc/$VS/fdinfo/*; do awk '/^prog_id:/ { print $2 }' "$f" 2>/dev/null; done | sort -un |
+		while read -r id; do bpftool prog show id "$id" 2>/dev/null | awk 'NR == 1 { print $4 }'; done | tr '\n' ' ')
+	note "programs numalens vmscan holds: $progs"
+	case " $progs" in *" direct_end "*) ;; *) fail "numalens vmscan holds no reclaim program: $progs";; esac
+	for p in handle_sched_switch handle_page_alloc handle_process_exit handle_move_numa handle_migrate_pages; do
+		case " $progs" in *" $p "*) fail "numalens vmscan loaded $p, which its figures do not need: $progs";; esac
+	done
+fi
 sh -c "echo \$\$ > '$root/$C/tasks' && exec '$WORK' --file 96 --file-path '$DATA'" > "$TMP/work.out" ||
 	fail "nlwork in $C failed: $(cat "$TMP/work.out")"
 more_lines "$TMP/vs.jsonl" 2 $VS	# a whole interval after the work

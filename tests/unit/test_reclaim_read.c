@@ -216,6 +216,27 @@ static void test_prune(void **state)
 	rmtree(d);
 }
 
+/* nl_ra_owner: which running agent manages a cgroup, so a second agent
+ * on it can be refused naming the first: by id and hierarchy, never the
+ * asking process itself, 0 when none. */
+static void test_owner(void **state)
+{
+	char *d = fixture_tmpdir("rowner");
+	char name[64];
+
+	(void)state;
+	assert_non_null(d);
+	assert_int_equal(nl_ra_owner(d, NL_CG_V2, 4242, 0), 0);	/* no file yet */
+	snprintf(name, sizeof(name), "%d.json", (int)getpid());
+	agent_file(d, name, (int)getpid(), "v2", NL_RECLAIM_FORMAT, 1, 1);
+	assert_int_equal(nl_ra_owner(d, NL_CG_V2, 4242, 0), getpid());
+	assert_int_equal(nl_ra_owner(d, NL_CG_V2, 77, 0), getpid());
+	assert_int_equal(nl_ra_owner(d, NL_CG_V2, 5, 0), 0);		/* not listed */
+	assert_int_equal(nl_ra_owner(d, NL_CG_V1_MEMORY, 4242, 0), 0);	/* other hierarchy */
+	assert_int_equal(nl_ra_owner(d, NL_CG_V2, 4242, getpid()), 0);	/* itself */
+	rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_ignored_files),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_not_regular_files),
+		cmocka_unit_test(test_owner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,6 +127,34 @@ static void test_proc_filter(void **state)
 	assert_int_equal(strlen(f.cgroup), 4095);
 }
 
+/* -c matches a process by its cgroup's real path, not the label it
+ * carries: a cgroup name with an escape sequence, a tab and a byte that is
+ * not UTF-8 is cleaned into "...#<id>", which the typed path never equals. */
+static void test_proc_filter_escaped_cgroup(void **state)
+{
+	struct nl_snapshot *s = *state;
+	static char raw[] = "/work/b\x1b[31mRED\tTAB\xff";	/* as mkdir made it */
+	struct nl_cgroup *g = &s->cgroups[3];	/* the fixture's /work/b */
+	struct nl_filter f;
+	char saved[512];
+
+	assert_int_equal(g->id, s->procs[1].cgroup_id);
+	strcpy(saved, g->path);
+	nl_path_label(g->path, sizeof(g->path), raw, g->id);
+	g->long_path = raw;
+	strcpy(s->procs[1].cgroup_path, g->path);
+	assert_string_not_equal(g->path, raw);
+
+	assert_int_equal(nl_filter_parse(&f, raw), 0);
+	check_procs(s, NL_SORT_CPU, &f, (pid_t[]){ 200 }, 1);
+	assert_int_equal(nl_filter_parse(&f, "/work"), 0);
+	check_procs(s, NL_SORT_PID, &f, (pid_t[]){ 100, 200 }, 2);
+
+	g->long_path = NULL;
+	strcpy(g->path, saved);
+	strcpy(s->procs[1].cgroup_path, saved);
+}
+
 static void test_cgroup_under(void **state)
 {
 	assert_true(nl_cgroup_under("/a", "/a"));
@@ -282,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_proc_sort_keys),
 		cmocka_unit_test(test_proc_sort_ties_by_pid),
 		cmocka_unit_test(test_proc_filter),
+		cmocka_unit_test(test_proc_filter_escaped_cgroup),
 		cmocka_unit_test(test_cgroup_under),
 		cmocka_unit_test(test_cgroup_sort),
 		cmocka_unit_test(test_cgroup_tree_robust),

@@ -247,6 +247,37 @@ static void test_procs(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* A name wider than its column is cut with "~" (as in the full-screen
+ * view), never silently, and never pushes the columns after it: a comm
+ * full of escapes (cleaned to "\\xHH", four columns a byte) and a cgroup
+ * name over the column's 64. */
+static void test_cut_names(void **state)
+{
+	struct nl_snapshot s;
+	char line[2048], *f[48];
+
+	(void)state;
+	assert_int_equal(fix_build(&s, true), 0);
+	nl_comm_clean(s.procs[0].comm, "\x1b\x1b\x1bmemhog");
+	memset(s.cgroups[4].path, 'o', 100);
+	s.cgroups[4].path[0] = '/';
+	s.cgroups[4].path[100] = '\0';
+	char *out = render(&s, NULL);
+
+	find_line(out, "100 \\x1b", line, sizeof(line));
+	assert_non_null(strstr(line, "100 \\x1b\\x1b\\x1bme~ "));
+	assert_int_equal(fields(line, f, 48), 14);
+	assert_string_equal(f[2], "150.0");	/* CPU% where it belongs */
+	find_line(out, "ooo", line, sizeof(line));
+	/* depth 1: two spaces, 61 columns of the name, "~", then the figures */
+	assert_int_equal(strspn(line, " "), 2);
+	assert_int_equal(strspn(line + 2, "o"), 61);
+	assert_int_equal(line[63], '~');
+	assert_int_equal(line[64], ' ');
+	free(out);
+	nl_snapshot_free(&s);
+}
+
 static void test_opts(void **state)
 {
 	struct nl_snapshot s;
@@ -424,6 +455,9 @@ static void test_legend(void **state)
 	assert_non_null(strstr(buf, "\"(exited)\""));
 	assert_non_null(strstr(buf, "\"(removed)\""));
 	assert_non_null(strstr(buf, "AGT/s ="));
+	/* the markers a process row can carry: an unknown cgroup, a cut name */
+	assert_non_null(strstr(buf, "CGROUP \"?\": it ended before its cgroup could be read"));
+	assert_non_null(strstr(buf, "\"~\" ends a name cut"));
 	for (char *l = buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		assert_true((strchr(l, '\n') ? strchr(l, '\n') - l : (long)strlen(l)) <= 100);
 	free(buf);
@@ -599,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_node_without_cpus),
 		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_cut_names),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_cgroups),
 		cmocka_unit_test(test_agent),

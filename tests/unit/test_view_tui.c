@@ -547,6 +547,9 @@ static void test_pty_session(void **state)
 	assert_true(scr_find(&p.scr, "    a ") > scr_find(&p.scr, "  work "));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  work ")), "155.0"));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "    b ")), "|n/a     |"));
+	/* the batch view's MEM and MOVES columns too ("-": no numa_stat) */
+	wait_screen(&p, "MOVES", true);
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "MOVES")), " MEM "));
 
 	/* n: nodes, numastat beside BPF */
 	type(&p, "n");

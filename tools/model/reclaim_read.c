@@ -208,3 +208,35 @@ int nl_ra_read(struct nl_ra_reader *r, const char *dir, int cgroup_mode, struct 
 	r->ncur = 0;
 	return e ? e : total;
 }
+
+/* Does the agent file @txt of @pid, in hierarchy @cgroup_mode, list @id? */
+static bool lists_cgroup(const char *txt, int pid, int cgroup_mode, uint64_t id)
+{
+	char mode[16];
+	cJSON *root = cJSON_Parse(txt), *e;
+	const cJSON *fmt = root ? cJSON_GetObjectItemCaseSensitive(root, "format") : NULL;
+	bool found = false;
+
+	if (!root)
+		return false;
+	str(root, "cgroup_mode", mode, sizeof(mode));
+	if (cJSON_IsString(fmt) && !strcmp(fmt->valuestring, NL_RECLAIM_FORMAT) &&
+	    (int)num(root, "pid") == pid &&
+	    !strcmp(mode, cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2"))
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "cgroups"))
+			found |= num(e, "id") == id;
+	cJSON_Delete(root);
+	return found;
+}
+
+int nl_ra_owner(const char *dir, int cgroup_mode, uint64_t id, int self)
+{
+	struct nl_agent_file *f = NULL;
+	int nf = nl_agent_files_read(dir ? dir : NL_RECLAIM_RUN_DIR, "json", &f), pid = 0;
+
+	for (int i = 0; i < nf && !pid; i++)
+		if (f[i].pid != self && lists_cgroup(f[i].text, f[i].pid, cgroup_mode, id))
+			pid = f[i].pid;
+	nl_agent_files_free(f, nf);
+	return nf < 0 ? nf : pid;
+}

@@ -62,4 +62,12 @@ void nl_ra_reader_free(struct nl_ra_reader *r);
  */
 int nl_ra_read(struct nl_ra_reader *r, const char *dir, int cgroup_mode, struct nl_snapshot *s);
 
+/*
+ * nl_ra_owner - the pid of a running agent, other than @self, whose file
+ * under @dir (NULL: NL_RECLAIM_RUN_DIR) lists cgroup @id of hierarchy
+ * @cgroup_mode; 0 if none (files of dead pids are skipped, as above), or
+ * -ENOMEM.
+ */
+int nl_ra_owner(const char *dir, int cgroup_mode, uint64_t id, int self);
+
 #endif

@@ -23,6 +23,7 @@
 #include "migrate.skel.h"
 #include "vmscan.skel.h"
 #include "ksyms.h"
+#include "names.h"
 #include "topology.h"
 #include "vmscan_types.h"
 
@@ -86,13 +87,17 @@ static int ensure_fs(const char *type, const char *dir, long magic)
 int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
 {
 	struct btf *vm;
+	char shown[512];	/* --btf as the messages echo it: cleaned */
 	int e;
 
 	if (out)
 		*out = NULL;
+	nl_name_clean(shown, sizeof(shown), path ? path : NL_KERNEL_BTF,
+		      strlen(path ? path : NL_KERNEL_BTF), 0, NULL);
 	if (path && access(path, R_OK)) {
+		e = errno;
 		snprintf(err, errlen, "--btf %s: cannot read it (%s): give a BTF file of the running kernel, e.g. a vmlinux built with BTF",
-			 path, strerror(errno));
+			 shown, strerror(e));
 		return NL_EXIT_USAGE;
 	}
 	if (!path && access(NL_KERNEL_BTF, R_OK)) {
@@ -106,14 +111,14 @@ int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
 
 		libbpf_strerror(e, why, sizeof(why));	/* also libbpf's own codes (4000+) */
 		snprintf(err, errlen, "%s%s is not BTF libbpf can read (%s)%s", path ? "--btf " : "the kernel's BTF ",
-			 path ? path : NL_KERNEL_BTF, why,
+			 shown, why,
 			 path ? ": give a BTF file of the running kernel" : ": is it readable by root?");
 		return path ? NL_EXIT_USAGE : NL_EXIT_KERNEL;
 	}
 	/* CO-RE reads task_struct fields: BTF without it is not a kernel's */
 	if (btf__find_by_name_kind(vm, "task_struct", BTF_KIND_STRUCT) <= 0) {
 		snprintf(err, errlen, "%s%s has no struct task_struct: not the BTF of a kernel",
-			 path ? "--btf " : "the kernel's BTF ", path ? path : NL_KERNEL_BTF);
+			 path ? "--btf " : "the kernel's BTF ", shown);
 		btf__free(vm);
 		return path ? NL_EXIT_USAGE : NL_EXIT_KERNEL;
 	}

@@ -95,17 +95,41 @@ bool nl_cgroup_under(const char *path, const char *prefix)
 	return path[n] == '\0' || path[n] == '/';
 }
 
-bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p)
+/* The whole path of @p's cgroup, as -c is matched against: a process
+ * carries only its cgroup's label (cleaned, cut to 255 bytes, "#<id>" when
+ * altered), so a cgroup whose name needed escaping, or a long one, never
+ * matched the path the user typed. The cgroup row holds the real path. */
+static const char *proc_cgroup_path(const struct nl_snapshot *s, const struct nl_proc *p)
+{
+	if (s && p->cgroup_id)
+		for (int i = 0; i < s->nr_cgroups; i++)
+			if (s->cgroups[i].id == p->cgroup_id)
+				return nl_cgroup_full_path(&s->cgroups[i]);
+	return p->cgroup_path;
+}
+
+static bool filter_proc_path(const struct nl_filter *f, const struct nl_proc *p, const char *path)
 {
 	if (!f)
 		return true;
 	if (f->pid > 0 && p->pid != f->pid)
 		return false;
-	if (f->cgroup[0] && !nl_cgroup_under(p->cgroup_path, f->cgroup))
+	if (f->cgroup[0] && !nl_cgroup_under(path, f->cgroup))
 		return false;
 	if (f->comm[0] && !strstr(p->comm, f->comm))
 		return false;
 	return true;
+}
+
+bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p)
+{
+	return filter_proc_path(f, p, p->cgroup_path);
+}
+
+bool nl_filter_proc_in(const struct nl_snapshot *s, const struct nl_filter *f,
+		       const struct nl_proc *p)
+{
+	return filter_proc_path(f, p, f && f->cgroup[0] ? proc_cgroup_path(s, p) : p->cgroup_path);
 }
 
 bool nl_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c)
@@ -223,7 +247,7 @@ int nl_sort_procs(const struct nl_snapshot *s, enum nl_sort_key key,
 		const struct nl_proc *p = &s->procs[i];
 		uint64_t rss;
 
-		if (!nl_filter_proc(f, p))
+		if (!nl_filter_proc_in(s, f, p))
 			continue;
 		idx[n++] = i;
 		if (key == NL_SORT_RSS) {

@@ -78,6 +78,12 @@ bool nl_cgroup_under(const char *path, const char *prefix);
 /* Filter tests: a process needs both pid and cgroup to match; a cgroup
  * only the cgroup prefix (a pid filter alone keeps every cgroup). */
 bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p);
+/* nl_filter_proc_in - nl_filter_proc() with the cgroup path taken from
+ * @s's cgroup row of @p's cgroup id (its full path, not the cleaned or cut
+ * label @p carries), so -c matches a process in a cgroup whose name needed
+ * escaping or is longer than the label; the label when @s has no such row. */
+bool nl_filter_proc_in(const struct nl_snapshot *s, const struct nl_filter *f,
+		       const struct nl_proc *p);
 bool nl_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c);
 
 /*

@@ -164,6 +164,33 @@ static void print_mig(FILE *out, const struct nl_figs *f)
 		(unsigned long long)(f->mig.move_numa + f->mig.swap_numa));
 }
 
+/* fit - the cleaned @s in exactly @cols columns (@cols >= 2) into @out
+ * (@len bytes, at least 4 * @cols + 1): padded on the right when it fits,
+ * else its head and a "~" that says it was cut, as in the full-screen view;
+ * a longer name never pushes the columns after it out of line. */
+static char *fit(char *out, size_t len, const char *s, int cols)
+{
+	int used;
+	size_t n;
+
+	if (nl_text_cols(s) <= cols)
+		return nl_text_pad(out, len, s, cols, true);
+	n = nl_text_head(s, cols - 1, &used);
+	snprintf(out, len, "%.*s~%*s", (int)n, s, cols - 1 - used, "");
+	return out;
+}
+
+/* Filter text as the user typed it (-c, the name filter), cleaned by the
+ * name rule like every name printed: a cgroup's name may hold escape
+ * sequences, which must not reach the terminal. Valid until the next call. */
+static const char *shown_typed(const char *typed)
+{
+	static char buf[1024];
+
+	nl_name_clean(buf, sizeof(buf), typed, strlen(typed), 0, NULL);
+	return buf;
+}
+
 /* Why a pid filter shows no row: the process lies outside the -c cgroup,
  * or it is not in the snapshot at all. */
 static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct nl_filter *f)
@@ -175,7 +202,7 @@ static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct 
 			continue;
 		if (f->cgroup[0])
 			fprintf(out, " (pid %d is in cgroup %s, not under %s: -p and -c must both match)",
-				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", f->cgroup);
+				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", shown_typed(f->cgroup));
 		return;
 	}
 	fprintf(out, " (pid %d is not in this snapshot: it has exited, or is a thread id)", (int)f->pid);
@@ -200,9 +227,9 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 	if (o->filter.pid > 0)
 		fprintf(out, ", pid %d", (int)o->filter.pid);
 	if (o->filter.cgroup[0])
-		fprintf(out, ", cgroup %s", o->filter.cgroup);
+		fprintf(out, ", cgroup %s", shown_typed(o->filter.cgroup));
 	if (o->filter.comm[0])
-		fprintf(out, ", name contains %s", o->filter.comm);
+		fprintf(out, ", name contains %s", shown_typed(o->filter.comm));
 	if (!n && o->filter.pid > 0)
 		print_pid_hint(out, s, &o->filter);
 	fprintf(out, "\n");
@@ -218,7 +245,7 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 	for (int k = 0; k < shown; k++) {
 		const struct nl_proc *p = &s->procs[idx[k]];
 
-		fprintf(out, "%7d %s", (int)p->pid, nl_text_pad(cell, sizeof(cell), p->comm, 15, true));
+		fprintf(out, "%7d %s", (int)p->pid, fit(cell, sizeof(cell), p->comm, 15));
 		print_figs_run(out, s, &p->f);
 		for (int i = 0; i < s->nr_nodes; i++) {
 			int nid = s->nodes[i].nid;
@@ -241,7 +268,7 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)
 {
 	int *idx = malloc((s->nr_cgroups ? s->nr_cgroups : 1) * sizeof(*idx));
-	char col[32], bar[16], name[600];
+	char col[32], bar[16], name[600], cell[4 * 64 + 1];
 	int namew = 24;
 	static struct nl_filter f;	/* 5 KiB: not on the stack */
 
@@ -287,10 +314,9 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 
 		snprintf(name, sizeof(name), "%*s%s%s", 2 * depth, "",
 			 depth ? nl_cgroup_name(c->path) : c->path, c->removed ? " (removed)" : "");
-		/* padded by columns: a name's UTF-8 characters are one byte or more */
-		int pad = namew - nl_text_cols(name);
-
-		fprintf(out, "%s%*s", name, pad > 0 ? pad : 0, "");
+		/* padded by columns (a name's UTF-8 characters are one byte or
+		 * more), cut with "~" past the column's 64 */
+		fprintf(out, "%s", fit(cell, sizeof(cell), name, namew));
 		print_figs_run(out, s, &c->f);
 		print_alloc_loc(out, s, &c->f);
 		fprintf(out, " |%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
@@ -342,7 +368,9 @@ int nl_text_write_legend(FILE *out, long page_size)
 		"  (\"n/a\": no hinting faults, \"unavail\": not measurable here); MIGR = pages migrated ok+failed;\n"
 		"  MOVES = NUMA task moves + swaps\n"
 		" PROCESSES: RSS_Nn = resident MiB on node n (numa_maps; \"-\" when unreadable);\n"
-		"  \"(exited)\" after the cgroup: the process ended during the interval (its last figures)\n"
+		"  \"(exited)\" after the cgroup: the process ended during the interval (its last figures);\n"
+		"  CGROUP \"?\": it ended before its cgroup could be read (it lived less than one interval;\n"
+		"  its cgroup's row counts it all the same); \"~\" ends a name cut to fit its column\n"
 		" CGROUPS: LOCBAR = share of bucketed time per locality bucket, 0-12.5%% left .. 87.5-100%% right,\n"
 		"  glyphs \" .:-=+*#@\" = none .. all; EXEC_MS_Nn = on-CPU ms on node n this interval;\n"
 		"  MEM = memory.numa_stat anon+file MiB (\"-\" when unknown); RCLM/s = pages freed by\n"

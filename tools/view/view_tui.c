@@ -202,7 +202,7 @@ static const char *view_name(enum nl_tui_view v)
 static void draw_title(struct nl_tui *t)
 {
 	const struct nl_snapshot *s = &t->snap;
-	char ts[32] = "--:--:--", filt[300] = "";
+	char ts[32] = "--:--:--", filt[512] = "";
 	time_t sec = (time_t)(s->timestamp_ns / 1000000000ull);
 	struct tm tm;
 
@@ -223,11 +223,17 @@ static void draw_title(struct nl_tui *t)
 	}
 	if (t->opts.filter.pid > 0)
 		snprintf(filt, sizeof(filt), "  filter: pid %d", (int)t->opts.filter.pid);
-	else if (t->opts.filter.cgroup[0])
-		snprintf(filt, sizeof(filt), "  filter: cgroup %.200s%s", t->opts.filter.cgroup,
-			 strlen(t->opts.filter.cgroup) > 200 ? "..." : "");	/* a header line */
-	else if (t->opts.filter.comm[0])
-		snprintf(filt, sizeof(filt), "  filter: name %s", t->opts.filter.comm);
+	else if (t->opts.filter.cgroup[0] || t->opts.filter.comm[0]) {
+		/* typed text, shown cleaned like every name: -c may hold escape sequences */
+		const char *typed = t->opts.filter.cgroup[0] ? t->opts.filter.cgroup : t->opts.filter.comm;
+		char shown[448];	/* 100 columns of up to 4 bytes, "..." */
+
+		nl_name_clean(shown, sizeof(shown), typed, strlen(typed), 0, NULL);
+		if (nl_text_cols(shown) > 100)	/* a header line */
+			strcpy(shown + nl_text_head(shown, 100, NULL), "...");
+		snprintf(filt, sizeof(filt), "  filter: %s %s", t->opts.filter.cgroup[0] ? "cgroup" : "name",
+			 shown);
+	}
 	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
 		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
 }
@@ -371,7 +377,7 @@ static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 			snprintf(b, sz, "%.1f", p->rss_pages_by_node[nid] * (double)s->page_size / MIB);
 		break;
 	case PC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&p->f)); break;
-	case PC_CGROUP: snprintf(b, sz, "%s", p->cgroup_path); break;
+	case PC_CGROUP: snprintf(b, sz, "%s", p->cgroup_path[0] ? p->cgroup_path : "?"); break;
 	default: b[0] = '\0';
 	}
 }
@@ -433,7 +439,8 @@ static void draw_procs(struct nl_tui *t)
 
 /* --- cgroup view ---------------------------------------------------------- */
 
-enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MIGR, CC_RCLM, CC_AGT };
+enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MEM, CC_MIGR,
+       CC_MOVES, CC_RCLM, CC_AGT };
 
 /* Pages freed per second by reclaim, all contexts; "-" without vmscan. */
 static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
@@ -490,7 +497,15 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 		else
 			snprintf(b, sz, "%.0f", c->f.run_ns_by_node[nid] / 1e6);
 		break;
+	case CC_MEM:	/* as the batch view: memory.numa_stat anon+file MiB */
+		if (!c->numa_stat_known)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.1f", (nl_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
+						 nl_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
+		break;
 	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&c->f)); break;
+	case CC_MOVES: nl_fmt_num(b, sz, (double)(c->f.mig.move_numa + c->f.mig.swap_numa)); break;
 	case CC_RCLM: {
 		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, c);
 
@@ -519,7 +534,9 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 2, false, true, CC_BAR, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "EXEC_MS_N%d", s->nodes[i].nid), 11, 5, false, false, CC_EXEC, i);
+	tcol(tb, "MEM", 8, 3, false, false, CC_MEM, -1);
 	tcol(tb, "MIGR", 6, 3, false, false, CC_MIGR, -1);
+	tcol(tb, "MOVES", 5, 4, false, false, CC_MOVES, -1);
 	tcol(tb, "RCLM/s", 6, 3, false, false, CC_RCLM, -1);
 	tcol(tb, "AGT/s", 5, 3, false, false, CC_AGT, -1);
 	tb->flexw = nl_tui_layout(tb->cols, tb->n, COLS, tb->shown);
@@ -551,7 +568,7 @@ static void draw_cgroups(struct nl_tui *t)
 		draw_row(&tb, y, k == t->sel_idx[1] ? A_REVERSE : 0, cg_cell, t,
 			 &t->snap.cgroups[t->idx[k]]);
 	if (!n)
-		line_at(HEAD_LINES, 0, "  no cgroup matches");
+		line_at(HEAD_LINES, 0, "  no cgroup matches (a path filter takes whole components: /nu is not /nu-x)");
 }
 
 /* --- node view ------------------------------------------------------------ */
@@ -949,7 +966,8 @@ static void build_help(struct lines *L)
 	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
 		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
 	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
-	addl(L, "           prefix such as /system.slice; empty clears");
+	addl(L, "           prefix of whole components (/nu: /nu and /nu/x, not /nu-x)");
+	addl(L, "           such as /system.slice; empty clears");
 	addl(L, "  r        refresh now");
 	addl(L, "  ?        this help");
 	addl(L, "");
@@ -970,6 +988,8 @@ static void build_help(struct lines *L)
 	addl(L, "  name*     the process exited during the interval (its last figures)");
 	addl(L, "  (removed) the cgroup was deleted; its counts stay in its parents");
 	addl(L, "  ~         a name or path cut to fit the column");
+	addl(L, "  ? CGROUP  the process ended before its cgroup was read (it lived less");
+	addl(L, "            than one interval); its cgroup's row counts it all the same");
 	addl(L, "  n/a       no NUMA hinting faults (or no allocations) in the interval");
 	addl(L, "  unavail   locality cannot be measured here (kernel.numa_balancing=0)");
 	addl(L, "  -         not known (unreadable numa_maps, no vmscan program, no agent)");

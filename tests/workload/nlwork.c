@@ -93,6 +93,13 @@ static unsigned long walked_remote[MAX_THREADS];
 /* --access-stats with --node: of walked[], the pages rewritten while the
  * thread ran on a CPU of that node (its memory's first node, "home") */
 static unsigned long walked_home[MAX_THREADS];
+/* --access-stats: pages rewritten by (node of the walking CPU, node of the
+ * page), summed over the threads (under lock, at the end of each walk);
+ * pages whose node move_pages could not tell are left out. Nodes seen:
+ * matrix_nodes = the highest node id seen + 1. */
+#define MATRIX_NODES 64
+static unsigned long walked_matrix[MATRIX_NODES][MATRIX_NODES];
+static int matrix_nodes;
 /* With --walk the workers stay alive: after the work they wait at
  * work_done, main does the after-work steps, then all pass after_done and
  * the workers walk their own slices (the process stays multi-threaded,
@@ -249,9 +256,10 @@ static void page_nodes(char *p, size_t n, void **addr, int *nodes)
 
 /* walk: rewrite every page of thread id's kept anon slice until secs pass.
  * With --access-stats each pass also counts the pages that are not on the
- * node of the CPU the pass started on (getcpu); the pages' nodes are asked
- * again every 0.5 s (NUMA balancing may move them), not per pass, so the
- * counting costs little beside the writes. */
+ * node of the CPU the pass started on (getcpu), and adds the pass' pages to
+ * the (CPU node, page node) matrix; the pages' nodes are asked again every
+ * 0.5 s (NUMA balancing may move them), not per pass, so the counting
+ * costs little beside the writes. */
 static void walk(long id, double secs)
 {
 	double end = now_s() + secs, asked = 0;
@@ -259,6 +267,9 @@ static void walk(long id, double secs)
 	void **addr = NULL;
 	int *nodes = NULL;
 	unsigned cpu, node;
+	/* this thread's matrix, and its pages per node as last asked */
+	static __thread unsigned long mine[MATRIX_NODES][MATRIX_NODES], per_node[MATRIX_NODES];
+	int seen = 0;
 
 	if (o.access_stats && n) {
 		addr = malloc(n * sizeof(*addr));
@@ -270,6 +281,13 @@ static void walk(long id, double secs)
 		if (nodes && now_s() - asked >= 0.5) {
 			page_nodes(keep_anon[id], n, addr, nodes);
 			asked = now_s();
+			memset(per_node, 0, sizeof(per_node));
+			for (size_t i = 0; i < n; i++)
+				if (nodes[i] >= 0 && nodes[i] < MATRIX_NODES) {
+					per_node[nodes[i]]++;
+					if (nodes[i] >= seen)
+						seen = nodes[i] + 1;
+				}
 		}
 		if (nodes && syscall(SYS_getcpu, &cpu, &node, NULL))
 			die(1, "getcpu: %s", strerror(errno));
@@ -281,6 +299,21 @@ static void walk(long id, double secs)
 		if (nodes)
 			for (size_t i = 0; i < n; i++)
 				walked_remote[id] += nodes[i] >= 0 && (unsigned)nodes[i] != node;
+		if (nodes && node < MATRIX_NODES) {
+			for (int k = 0; k < seen; k++)
+				mine[node][k] += per_node[k];
+			if ((int)node >= seen)
+				seen = (int)node + 1;
+		}
+	}
+	if (nodes) {
+		pthread_mutex_lock(&lock);
+		for (int c = 0; c < seen; c++)
+			for (int k = 0; k < seen; k++)
+				walked_matrix[c][k] += mine[c][k];
+		if (seen > matrix_nodes)
+			matrix_nodes = seen;
+		pthread_mutex_unlock(&lock);
 	}
 	free(addr);
 	free(nodes);
@@ -463,6 +496,8 @@ static void usage(FILE *f)
 	      "                    the output line then ends with walked_remote=R1,R2,...\n"
 	      "                    and, with --node, walked_home=H1,H2,... (pages rewritten\n"
 	      "                    while on a CPU of that node)\n"
+	      "                    and walked_matrix=R0/R1/..., row c = the pages rewritten\n"
+	      "                    on a CPU of node c, column p = those on node p\n"
 	      "  --lifetime SECONDS after touching the anon memory, keep it SECONDS, then\n"
 	      "                    munmap it (each --repeat); the output line then has\n"
 	      "                    life_min_ns= and life_max_ns=, the shortest and longest\n"
@@ -681,6 +716,14 @@ int main(int argc, char **argv)
 	if (o.walk_s > 0 && o.access_stats && o.node >= 0)
 		for (int t = 0; t < o.threads; t++)
 			printf("%s%lu", t ? "," : " walked_home=", walked_home[t]);
+	if (o.walk_s > 0 && o.access_stats) {
+		fputs(" walked_matrix=", stdout);
+		for (int c = 0; c < matrix_nodes; c++)
+			for (int k = 0; k < matrix_nodes; k++)
+				printf("%lu%s", walked_matrix[c][k], k + 1 < matrix_nodes ? "," : c + 1 < matrix_nodes ? "/" : "");
+		if (!matrix_nodes)
+			putchar('-');
+	}
 	putchar('\n');
 	return 0;
 }

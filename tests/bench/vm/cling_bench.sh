@@ -16,7 +16,10 @@
 # pages by CPU node (rows, '/') x page node (columns, ','), summed over the
 # groups) and once "BENCHDIST node0=d,d,.. node1=..", the guest's node
 # distances, from which tests/bench/cling_report.sh models a memory cost.
-# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=1500
+# The guest's nodes are two pairs (distance 16 within a pair, 22 across),
+# as on a two-socket machine with two nodes per socket, so that the model
+# tells a near remote node from a far one.
+# vm: cpus=2,2,2,2 mem_per_node=512M dist=10,16,22,22/16,10,22,22/22,22,10,16/22,22,16,10 timeout=1500
 . /nl/lib.sh
 taskset -p -c 0 $$ > /dev/null
 WALK=${WALK:-16} MIB=64 ROUNDS=${ROUNDS:-5}

@@ -12,7 +12,7 @@
 # (move_pages) and those plus 512 of its own (stack, libc); and within 5%
 # of the guest's numa_miss delta over nlwork's run. nlwork's remote hits on
 # node 2 are a site of their own, remote and not a miss.
-# vm: cpus=1,1,1,1 mem=256M,256M,128M,256M dist=10,20,20,20/20,10,15,20/20,15,10,20/20,20,20,10 timeout=300
+# vm: cpus=1,1,1,1 mem=256M,256M,128M,256M dist=10,20,20,20/20,10,15,20/20,15,10,20/20,20,20,10 timeout=300 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null

@@ -7,6 +7,12 @@
  * too) its lifetime is counted in a log2 histogram. Unsampled allocations
  * cost a random number; every free costs one hash lookup. Kept apart from
  * alloc.bpf.c: it is loaded only when asked for.
+ *
+ * The map of pages in flight is a plain hash, not an LRU: when it is full
+ * the insert fails and the page is counted as not kept, exactly, at no
+ * cost to the frees. An LRU map would drop its oldest record without a
+ * word, and the oldest are the longest lives, so the histograms would lean
+ * to short lives unseen; a refused sample is refused whatever its life.
  */
 #include "nl_bpf.h"
 #include "page_node.h"
@@ -21,7 +27,7 @@ const volatile u32 nl_sample_every = 64;
 const volatile u32 nl_thp_order = 9;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, NL_LIFE_MAX_PAGES);
 	__type(key, u64);
 	__type(value, struct nl_life_page);

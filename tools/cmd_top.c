@@ -98,7 +98,8 @@ static const struct argp_option top_opts[] = {
 	{ "page-lifetime", OPT_PAGE_LIFE, "N", OPTION_ARG_OPTIONAL,
 	  "Also time pages from allocation to free, one in N allocations (default 64), in "
 	  "log2 histograms by placement (local, remote) and class (kernel, reclaimable, "
-	  "movable, thp) (JSON page_lifetime, text PAGE LIFETIME, node view). Off by default: every "
+	  "movable, thp) (JSON page_lifetime, text PAGE LIFETIME, node view); at most 65536 "
+	  "timed pages in flight, samples past that are counted as not kept. Off by default: every "
 	  "allocation and every free then runs one more BPF program", 2 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf's log on stderr", 2 },
 	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },

@@ -15,9 +15,9 @@
  * longer one (2^47 ns is 39 hours). */
 #define NL_LIFE_BUCKETS 48
 
-/* Pages in flight at most (allocated and sampled, not yet freed): an LRU
- * map, so the least recently sampled is forgotten when it is full (never
- * counted: sampled - freed - not kept is what is in flight or forgotten). */
+/* Pages in flight at most (allocated and sampled, not yet freed): a plain
+ * hash map, so a sample that finds it full is refused and counted in
+ * NL_LIFE_NOT_KEPT (sampled - freed is what is in flight). */
 #define NL_LIFE_MAX_PAGES 65536
 
 /* Where the page landed, against the allocating CPU's node. */
@@ -58,7 +58,7 @@ struct nl_life_hist {
 enum nl_life_stat {
 	NL_LIFE_ALLOCS,		/* successful allocations seen */
 	NL_LIFE_SAMPLED,	/* of those, timed (entered in the map) */
-	NL_LIFE_NOT_KEPT,	/* sampled but the map refused it */
+	NL_LIFE_NOT_KEPT,	/* sampled but the map refused it (full) */
 	NL_LIFE_FREED,		/* timed pages whose free was seen */
 	NL_LIFE_NR_STATS,
 };

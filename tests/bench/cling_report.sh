@@ -5,12 +5,49 @@
 # of scx_cling against the default scheduler (same round, same boot), a
 # plain verdict on throughput, a WORSE line for a home share or remote
 # share worse beyond one sd, and the seed's own figures beside ours.
+# With the guest's node distances (the BENCHDIST line) and each run's
+# matrix of walked pages (CPU node x page node), also a MODEL of the memory
+# cost: sum over the cells of pages x distance / 10 (a local access = 1),
+# in total and per page walked. Under TCG remote memory costs no more than
+# local, so the model is what the placement would cost on a machine whose
+# latencies scale with the SLIT, never a measurement.
 #   usage: tests/bench/cling_report.sh FILE
 set -u
 f=${1:?usage: cling_report.sh FILE}
 here=$(dirname "$0")
-grep '^BENCH arm=' "$f" | sed 's/arm=default/arm=none/' |
-awk -v keys="work_pages home_share remote_share" -f "$here/arm_stats.awk" -f /dev/fd/3 3<<'AWK'
+# with_model: the BENCH lines with model_cost= and model_per_page= added
+# (-1 when the run has no matrix or the output no distances)
+with_model() {
+	awk '
+	FNR == NR { if ($1 == "BENCHDIST") for (i = 2; i <= NF; i++) {
+			split($i, kv, "="); c = substr(kv[1], 5) + 0; nd = split(kv[2], d, ",")
+			for (j = 1; j <= nd; j++) dist[c, j - 1] = d[j]
+			ndist++ }
+		next }
+	/^BENCH arm=/ {
+		cost = 0; pages = 0; ok = ndist > 0; m = ""
+		for (i = 2; i <= NF; i++) if (substr($i, 1, 7) == "matrix=") m = substr($i, 8)
+		if (m == "" || m == "-") ok = 0
+		r = split(m, row, "/")
+		for (c = 0; ok && c < r; c++) {
+			nc = split(row[c + 1], v, ",")
+			for (p = 0; p < nc; p++) {
+				if (v[p + 1] == 0) continue
+				if (!((c, p) in dist)) { ok = 0; break }
+				cost += v[p + 1] * dist[c, p] / 10; pages += v[p + 1]
+			}
+		}
+		if (ok && pages > 0) printf "%s model_cost=%.0f model_per_page=%.4f\n", $0, cost, cost / pages
+		else printf "%s model_cost=-1 model_per_page=-1\n", $0
+	}' "$f" "$f"
+}
+with_model | sed 's/arm=default/arm=none/' |
+awk -v keys="work_pages home_share remote_share model_cost model_per_page" -f "$here/arm_stats.awk" -f /dev/fd/3 3<<'AWK'
+function model_row(a, label) {
+	if (!n[a]) return
+	if (mean(a, 5) < 0) { printf "%-18s (no matrix in this output: nlwork without walked_matrix)\n", label; return }
+	printf "%-18s %5d %14.0f +- %7.0f %8.4f +- %6.4f\n", label, n[a], mean(a, 4), sd(a, 4), mean(a, 5), sd(a, 5)
+}
 END {
 	if (!n["none"] || !n["cling"]) { print "(no paired runs in the bench output)"; exit }
 	printf "%-18s %5s %24s %16s %16s\n", "arm", "runs", "work (pages walked)", "home CPU share", "remote accesses"
@@ -51,6 +88,28 @@ END {
 		printf "WORSE: more of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd): without NUMA hinting faults under sched_ext, balancing never moves pages after the tasks\n", pmean("cling", 3)
 	else if (pmean("cling", 3) < -psd("cling", 3))
 		printf "fewer of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 3)
+	print "MODEL memory cost (not measured: TCG gives remote memory no extra latency): walked pages x node distance / 10, local = 1"
+	if (mean("none", 5) < 0)
+		print "  not available: this bench output has no walked-page matrix or no node distances (an older bench)"
+	else {
+		printf "%-18s %5s %24s %18s\n", "arm", "runs", "modelled cost (total)", "per page walked"
+		model_row("none", "default scheduler"); model_row("cling", "scx_cling --all")
+		model_row("fifo", "sched_ext FIFO"); model_row("before", "scx_cling before")
+	}
+	if (mean("none", 5) >= 0 && mean("cling", 5) >= 0) {
+		printf "MODEL paired (scx_cling - default, %d rounds): cost per page walked %+.4f +- %.4f (%+.2f%%), total %+.0f +- %.0f\n",
+		       pn("cling"), pmean("cling", 5), psd("cling", 5), ppct("cling", 5), pmean("cling", 4), psd("cling", 4)
+		if (pmean("cling", 5) > psd("cling", 5))
+			printf "MODEL: WORSE: scx_cling's pages cost more per access than the default scheduler's (beyond one sd)\n"
+		else if (pmean("cling", 5) < -psd("cling", 5))
+			printf "MODEL: scx_cling's pages cost less per access than the default scheduler's (beyond one sd)\n"
+		else
+			printf "MODEL: scx_cling's cost per access is within one sd of the default scheduler's\n"
+	}
+	print "seed's cling table (2 nodes, CPU and memory shares per group; no distances given), as the same MODEL at distance 20:"
+	print "  without cling, each group 60/40 on CPU and memory: remote 0.6x0.4 + 0.4x0.6 = 0.48 if independent, cost 1.48 per access;"
+	print "  cling without pause: ng_A, ng_B 1.00, ng_C, ng_D 40/60 CPU on 10/90 memory, 0.42 remote, 1.42: 1.21 over the four;"
+	print "  cling + pause (its goal), every group 100% on its node: 1.00."
 	print "seed (2-node, 96 CPUs, sysbench oltp_read_write on X mysqld in X cgroups, 20 min, avg eps; v4/v5):"
 	print "  4 inst: +4.83% / +6.34% / +5.17% (24/48/72 threads); 8 inst: +2.06% / +3.10% / +2.63%;"
 	print "  v1-v3: +0.67% to +6.19%. The seed gives no locality or remote-access figures."

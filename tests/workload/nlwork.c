@@ -70,6 +70,7 @@ struct opts {
 	const char *stop_file; /* --stop-file: ends the --walk early once it exists */
 	const char *comm;      /* --comm: the process name to set */
 	int access_stats;      /* --access-stats: count walked pages on another node */
+	int page_nodes;        /* --page-nodes: say where the kept anon pages are */
 };
 
 static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1 };
@@ -93,6 +94,13 @@ static unsigned long walked_remote[MAX_THREADS];
 /* --access-stats with --node: of walked[], the pages rewritten while the
  * thread ran on a CPU of that node (its memory's first node, "home") */
 static unsigned long walked_home[MAX_THREADS];
+/* --access-stats: pages rewritten by (node of the walking CPU, node of the
+ * page), summed over the threads (under lock, at the end of each walk);
+ * pages whose node move_pages could not tell are left out. Nodes seen:
+ * matrix_nodes = the highest node id seen + 1. */
+#define MATRIX_NODES 64
+static unsigned long walked_matrix[MATRIX_NODES][MATRIX_NODES];
+static int matrix_nodes;
 /* With --walk the workers stay alive: after the work they wait at
  * work_done, main does the after-work steps, then all pass after_done and
  * the workers walk their own slices (the process stays multi-threaded,
@@ -247,11 +255,40 @@ static void page_nodes(char *p, size_t n, void **addr, int *nodes)
 			nodes[i] = -1;
 }
 
+/* count_anon_nodes: the kept anon pages of every thread by node, into
+ * per_node[MATRIX_NODES] (move_pages only asks); return the highest node
+ * seen + 1. Pages move_pages cannot place (not present, an error) are left
+ * out, so the sum may be below touched_pages. */
+static int count_anon_nodes(unsigned long *per_node)
+{
+	int seen = 0;
+
+	for (int t = 0; t < o.threads; t++) {
+		size_t n = keep_len[t] / page_sz;
+		void **addr = malloc(n * sizeof(*addr) + 1);
+		int *nodes = malloc(n * sizeof(*nodes) + 1);
+
+		if (!addr || !nodes)
+			die(1, "out of memory for --page-nodes");
+		page_nodes(keep_anon[t], n, addr, nodes);
+		for (size_t i = 0; i < n; i++)
+			if (nodes[i] >= 0 && nodes[i] < MATRIX_NODES) {
+				per_node[nodes[i]]++;
+				if (nodes[i] >= seen)
+					seen = nodes[i] + 1;
+			}
+		free(addr);
+		free(nodes);
+	}
+	return seen;
+}
+
 /* walk: rewrite every page of thread id's kept anon slice until secs pass.
  * With --access-stats each pass also counts the pages that are not on the
- * node of the CPU the pass started on (getcpu); the pages' nodes are asked
- * again every 0.5 s (NUMA balancing may move them), not per pass, so the
- * counting costs little beside the writes. */
+ * node of the CPU the pass started on (getcpu), and adds the pass' pages to
+ * the (CPU node, page node) matrix; the pages' nodes are asked again every
+ * 0.5 s (NUMA balancing may move them), not per pass, so the counting
+ * costs little beside the writes. */
 static void walk(long id, double secs)
 {
 	double end = now_s() + secs, asked = 0;
@@ -259,6 +296,9 @@ static void walk(long id, double secs)
 	void **addr = NULL;
 	int *nodes = NULL;
 	unsigned cpu, node;
+	/* this thread's matrix, and its pages per node as last asked */
+	static __thread unsigned long mine[MATRIX_NODES][MATRIX_NODES], per_node[MATRIX_NODES];
+	int seen = 0;
 
 	if (o.access_stats && n) {
 		addr = malloc(n * sizeof(*addr));
@@ -270,6 +310,13 @@ static void walk(long id, double secs)
 		if (nodes && now_s() - asked >= 0.5) {
 			page_nodes(keep_anon[id], n, addr, nodes);
 			asked = now_s();
+			memset(per_node, 0, sizeof(per_node));
+			for (size_t i = 0; i < n; i++)
+				if (nodes[i] >= 0 && nodes[i] < MATRIX_NODES) {
+					per_node[nodes[i]]++;
+					if (nodes[i] >= seen)
+						seen = nodes[i] + 1;
+				}
 		}
 		if (nodes && syscall(SYS_getcpu, &cpu, &node, NULL))
 			die(1, "getcpu: %s", strerror(errno));
@@ -281,6 +328,21 @@ static void walk(long id, double secs)
 		if (nodes)
 			for (size_t i = 0; i < n; i++)
 				walked_remote[id] += nodes[i] >= 0 && (unsigned)nodes[i] != node;
+		if (nodes && node < MATRIX_NODES) {
+			for (int k = 0; k < seen; k++)
+				mine[node][k] += per_node[k];
+			if ((int)node >= seen)
+				seen = (int)node + 1;
+		}
+	}
+	if (nodes) {
+		pthread_mutex_lock(&lock);
+		for (int c = 0; c < seen; c++)
+			for (int k = 0; k < seen; k++)
+				walked_matrix[c][k] += mine[c][k];
+		if (seen > matrix_nodes)
+			matrix_nodes = seen;
+		pthread_mutex_unlock(&lock);
 	}
 	free(addr);
 	free(nodes);
@@ -463,6 +525,11 @@ static void usage(FILE *f)
 	      "                    the output line then ends with walked_remote=R1,R2,...\n"
 	      "                    and, with --node, walked_home=H1,H2,... (pages rewritten\n"
 	      "                    while on a CPU of that node)\n"
+	      "                    and walked_matrix=R0/R1/..., row c = the pages rewritten\n"
+	      "                    on a CPU of node c, column p = those on node p\n"
+	      "  --page-nodes      after the work, ask where the kept anon pages are\n"
+	      "                    (move_pages): the output line then ends with\n"
+	      "                    anon_nodes=N0,N1,... (pages on node 0, 1, ...)\n"
 	      "  --lifetime SECONDS after touching the anon memory, keep it SECONDS, then\n"
 	      "                    munmap it (each --repeat); the output line then has\n"
 	      "                    life_min_ns= and life_max_ns=, the shortest and longest\n"
@@ -501,7 +568,7 @@ static void parse(int argc, char **argv)
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
 		{ "wait-file", 1, 0, 'w' }, { "stop-file", 1, 0, 'Z' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
-		{ "access-stats", 0, 0, 'X' }, { "preferred", 0, 0, 'M' }, { "help", 0, 0, 'h' }, { 0 }
+		{ "access-stats", 0, 0, 'X' }, { "preferred", 0, 0, 'M' }, { "page-nodes", 0, 0, 'G' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
 	cpu_set_t set;
@@ -531,6 +598,7 @@ static void parse(int argc, char **argv)
 		case 'W': o.walk_s = num("walk", optarg); break;
 		case 'P': o.pageout = 1; break;
 		case 'X': o.access_stats = 1; break;
+		case 'G': o.page_nodes = 1; break;
 		case 'E': o.file_exists = 1; break;
 		case 'w': o.wait_file = optarg; break;
 		case 'Z': o.stop_file = optarg; break;
@@ -627,6 +695,10 @@ int main(int argc, char **argv)
 		for (int t = 0; t < o.threads; t++)
 			if (keep_len[t] && madvise(keep_anon[t], keep_len[t], 21 /* MADV_PAGEOUT */))
 				die(1, "madvise(MADV_PAGEOUT): %s", strerror(errno));
+	/* asked before the ready file: a test may change the memory afterwards */
+	unsigned long anon_nodes[MATRIX_NODES] = { 0 };
+	int anon_seen = o.page_nodes ? count_anon_nodes(anon_nodes) : 0;
+
 	write_ready();
 	if (o.walk_s > 0) {
 		/* Several processes walk at once only if they start at once:
@@ -681,6 +753,17 @@ int main(int argc, char **argv)
 	if (o.walk_s > 0 && o.access_stats && o.node >= 0)
 		for (int t = 0; t < o.threads; t++)
 			printf("%s%lu", t ? "," : " walked_home=", walked_home[t]);
+	if (o.page_nodes)
+		for (int k = 0; k < (anon_seen ? anon_seen : 1); k++)
+			printf("%s%lu", k ? "," : " anon_nodes=", anon_nodes[k]);
+	if (o.walk_s > 0 && o.access_stats) {
+		fputs(" walked_matrix=", stdout);
+		for (int c = 0; c < matrix_nodes; c++)
+			for (int k = 0; k < matrix_nodes; k++)
+				printf("%lu%s", walked_matrix[c][k], k + 1 < matrix_nodes ? "," : c + 1 < matrix_nodes ? "/" : "");
+		if (!matrix_nodes)
+			putchar('-');
+	}
 	putchar('\n');
 	return 0;
 }

@@ -12,9 +12,14 @@
 # the CPU walking them, both as the workload itself saw them (nlwork
 # --access-stats: getcpu for its CPU's node at each pass, move_pages for
 # its pages' nodes every 0.5 s). Prints "BENCH arm=... run=... work_pages=...
-# home_share=... remote_share=..." lines; tests/bench/run.sh makes the
-# table.
-# vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=1500
+# home_share=... remote_share=... matrix=..." lines (matrix: the walked
+# pages by CPU node (rows, '/') x page node (columns, ','), summed over the
+# groups) and once "BENCHDIST node0=d,d,.. node1=..", the guest's node
+# distances, from which tests/bench/cling_report.sh models a memory cost.
+# The guest's nodes are two pairs (distance 16 within a pair, 22 across),
+# as on a two-socket machine with two nodes per socket, so that the model
+# tells a near remote node from a far one.
+# vm: cpus=2,2,2,2 mem_per_node=512M dist=10,16,22,22/16,10,22,22/22,22,10,16/22,22,16,10 timeout=1500
 . /nl/lib.sh
 taskset -p -c 0 $$ > /dev/null
 WALK=${WALK:-16} MIB=64 ROUNDS=${ROUNDS:-5}
@@ -38,8 +43,18 @@ arm() {
 	work=$(cat /tmp/$a.work* | sed -n 's/.* walked=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')
 	remote=$(cat /tmp/$a.work* | sed -n 's/.* walked_remote=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')
 	home=$(cat /tmp/$a.work* | sed -n 's/.* walked_home=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')
-	echo "BENCH arm=${a%%[0-9]*} run=${a##*[a-z]} work_pages=$work home_share=$(nl_calc "$home / ($work + 1)") remote_share=$(nl_calc "$remote / ($work + 1)")"
+	# the four groups' matrices summed cell by cell
+	matrix=$(cat /tmp/$a.work* | sed -n 's/.* walked_matrix=\([^ ]*\).*/\1/p' | awk '
+		{ r = split($0, row, "/"); for (i = 1; i <= r; i++) { c = split(row[i], v, ","); for (j = 1; j <= c; j++) m[i, j] += v[j] }
+		  if (r > nr) nr = r; if (c > nc) nc = c }
+		END { for (i = 1; i <= nr; i++) { for (j = 1; j <= nc; j++) printf "%.0f%s", m[i, j], j < nc ? "," : ""; if (i < nr) printf "/" } }')
+	echo "BENCH arm=${a%%[0-9]*} run=${a##*[a-z]} work_pages=$work home_share=$(nl_calc "$home / ($work + 1)") remote_share=$(nl_calc "$remote / ($work + 1)") matrix=${matrix:--}"
 }
+
+# the SLIT as the guest kernel has it, for the report's memory-cost model
+dist=''
+for d in /sys/devices/system/node/node[0-9]*; do dist="$dist ${d##*/}=$(tr ' ' ',' < $d/distance)"; done
+echo "BENCHDIST$dist"
 
 # cling_arm R [BIN NAME]: the scx_cling arm of round R (BIN, default
 # scx_cling, as arm NAME, default cling).

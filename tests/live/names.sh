@@ -13,9 +13,12 @@ start_export "$port" --interval 1 --top-procs 40
 # raw name -> the cleaned name every view must print (README "Names")
 raw=($'inner-job-\xe5\x90\x8c\xe6\xad\xa5' $'w\xff\xfe\x80x' $'e\x1b[2Jx' $'t\tb\nc')
 want=($'inner-job-\xe5\x90\x8c' $'w\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx' 'e\x1b[2Jx' 't\x09b\x0ac')
+# the workers spin until the exit hook kills them: with a fixed 60 s they
+# ended before the last view (top --batch) on a host at load 20, where
+# starting the exporter and two tops took longer than that
 WPIDS=
 for r in "${raw[@]}"; do
-	"$WORK" --comm "$r" --spin 60 > /dev/null & WPIDS="$WPIDS $!"
+	"$WORK" --comm "$r" --spin 3600 > /dev/null & WPIDS="$WPIDS $!"
 done
 # a label value escapes '\' once more
 labs=()
@@ -51,6 +54,9 @@ for p in $WPIDS; do
 done
 note "top --json: valid UTF-8, the same four names"
 "$NL" top --batch -n 1 -d 0.5 > "$TMP/top.txt" 2>&1 || fail "top --batch exited $?"
+for p in $WPIDS; do
+	kill -0 "$p" 2>/dev/null || fail "worker $p ended before top --batch read it"
+done
 LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$TMP/top.txt" && fail "top --batch wrote a control character: $(LC_ALL=C grep -n $'[\x01-\x08\x0b-\x1f\x7f]' "$TMP/top.txt" | head -1 | od -c | head -2)"
 iconv -f UTF-8 -t UTF-8 "$TMP/top.txt" > /dev/null 2>&1 || fail "top --batch output is not valid UTF-8"
 for w in "${want[@]}"; do

@@ -11,9 +11,18 @@ start_top "$TMP/top.jsonl" 1 1000 -t 100000
 [ -s "$TMP/top.jsonl" ] || wait_until 30 lines_ge "$TMP/top.jsonl" 1 || fail "top printed no snapshot: $(tail -1 "$TMP/top.jsonl.err")"
 "$WORK" --comm "$A" --anon 64 > "$TMP/a.out" || fail "nlwork A failed"
 pid=$(work_field "$TMP/a.out" pid)
-# one more snapshot: A's exit is seen and its entries forgotten; B then
-# runs in the interval right after, whose previous reading still has A
-top_more_lines "$TMP/top.jsonl" 1 || fail "top stopped"
+# wait for the snapshot that saw A gone (listed as exited, or listed
+# before and no longer): its entries are forgotten then, and B runs in the
+# interval right after, whose previous reading still has A. Waiting for
+# one more line raced with a starved top: that line could have been read
+# before A ran, and B's exit then fell into the interval that held A.
+a_gone() {
+	head -n "$(wc -l < "$TMP/top.jsonl")" "$TMP/top.jsonl" > "$TMP/done.jsonl"
+	"$JQ" "$TMP/done.jsonl" "processes[pid=$pid].comm" "processes[pid=$pid].alive" > "$TMP/alive"
+	grep -qx "$A	false" "$TMP/alive" && return 0
+	grep -qx "$A	true" "$TMP/alive" && [ "$(tail -1 "$TMP/alive")" = "missing	missing" ]
+}
+wait_until 60 a_gone || fail "no snapshot in 60 s saw $A (pid $pid) gone"
 got=""
 for try in 1 2 3 4 5 6 7 8; do
 	echo $((pid - 1)) > /proc/sys/kernel/ns_last_pid

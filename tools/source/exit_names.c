@@ -186,6 +186,16 @@ int nl_exit_names_drain(struct nl_exit_names *x)
 	return n;
 }
 
+int nl_exit_names_lookup(struct nl_exit_names *x, uint32_t tgid, char *out, size_t len)
+{
+	/* drain first: taking a cached name first gave a pid's previous
+	 * owner's name when the newer owner had exited since the drain done
+	 * at the map read (a pid reused while numalens was collecting). An
+	 * empty ring costs two lookups. */
+	nl_exit_names_drain(x);
+	return nl_exit_names_take(x, tgid, out, len);
+}
+
 void nl_exit_names_free(struct nl_exit_names *x)
 {
 	free(x);

@@ -35,6 +35,12 @@ int nl_exit_names_drain(struct nl_exit_names *x);
  * no name is cached for @tgid. */
 int nl_exit_names_take(struct nl_exit_names *x, uint32_t tgid, char *out, size_t len);
 
+/* nl_exit_names_lookup - nl_exit_names_take after a drain, so that a
+ * process that exited since the last drain is named by its own record,
+ * not by an older one of the same pid still cached (a pid reused between
+ * two collections). Returns 0, or -ENOENT when no name is known. */
+int nl_exit_names_lookup(struct nl_exit_names *x, uint32_t tgid, char *out, size_t len);
+
 /* nl_exit_names_put - cache @comm (16 bytes, maybe not NUL-terminated) as
  * the name of @tgid; the drain and the unit tests use it. */
 void nl_exit_names_put(struct nl_exit_names *x, uint32_t tgid, const char *comm);

@@ -463,11 +463,5 @@ int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc,
 
 int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len)
 {
-	/* drained at every nl_maps_read, and here when the name is not
-	 * cached yet, so that a name that came in since is not missed (a
-	 * drain is three system calls: not one per exited process) */
-	if (!nl_exit_names_take(b->exit_names, tgid, out, len))
-		return 0;
-	nl_exit_names_drain(b->exit_names);
-	return nl_exit_names_take(b->exit_names, tgid, out, len);
+	return nl_exit_names_lookup(b->exit_names, tgid, out, len);
 }

@@ -135,7 +135,17 @@ start_bpftrace() {
 }
 stop_arm() {
 	[ -n "$SCRAPER" ] && { kill "$SCRAPER" 2>/dev/null; wait "$SCRAPER" 2>/dev/null; }
-	[ -n "$ARM_PID" ] && { kill -INT "$ARM_PID" 2>/dev/null; wait "$ARM_PID" 2>/dev/null; }
+	if [ -n "$ARM_PID" ]; then
+		# SIGINT, then SIGTERM and SIGKILL 10 s apart: a bpftrace once
+		# ignored SIGINT and stalled the bench for 14 minutes
+		local t
+		kill -INT "$ARM_PID" 2>/dev/null
+		for t in $(seq 1 200); do kill -0 "$ARM_PID" 2>/dev/null || break; sleep 0.1
+			[ "$t" = 100 ] && { echo "cost.sh: arm pid $ARM_PID ignored SIGINT for 10 s, sending SIGTERM" >&2; kill -TERM "$ARM_PID" 2>/dev/null; }
+		done
+		kill -KILL "$ARM_PID" 2>/dev/null
+		wait "$ARM_PID" 2>/dev/null
+	fi
 	ARM_PID=; SCRAPER=
 }
 start_arm() {

@@ -842,10 +842,6 @@ int nl_cmd_reclaim(int argc, char **argv)
 		 * draws from them at once */
 		for (int i = 0; i < ra.nr_cg; i++)
 			nl_ra_refresh(&ra, &ra.cg[i]);
-		/* published at once, not after the collector's slow start: a
-		 * second agent started meanwhile sees these cgroups taken (the
-		 * loop says it if publishing fails) */
-		nl_ra_publish(&ra, NULL);
 		scan_open(&ra, (int)mode, a.libbpf_log, a.btf);
 		hook_lot = lot;
 		ra.between_steps = hook_between_steps;

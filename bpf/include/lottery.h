@@ -427,6 +427,31 @@ static inline u64 nl_lot_drop_dry(struct nl_lot_weights *w, const u64 *fig, u64 
 	return out;
 }
 
+/*
+ * Weights with dry nodes left out (nl_lot_weights, then nl_lot_drop_dry).
+ * When only old generations count and every node holding them is dry,
+ * the weights are taken again over every generation: otherwise a few old
+ * pages on a node the backend cannot free there would keep the nodes whose
+ * pages are all young out of the draw for good (nothing ages them while
+ * the agent has no victim). Returns the mask of dry nodes left out.
+ */
+static inline u64 nl_lot_weights_wet(const struct nl_lot_in *in, const u64 *fig, u64 *dry, u64 slack,
+				     struct nl_lot_weights *out)
+{
+	u64 dropped;
+
+	nl_lot_weights(in, out);
+	dropped = nl_lot_drop_dry(out, fig, dry, slack);
+	if (!out->eligible && out->old_only) {
+		struct nl_lot_in all = *in;
+
+		all.old_gens_only = false;
+		nl_lot_weights(&all, out);
+		dropped = nl_lot_drop_dry(out, fig, dry, slack);
+	}
+	return dropped;
+}
+
 /* The figure nl_lot_drop_dry() watches for node @i of @in: the pages of
  * the types the weights count there (anon only when swap can take it). */
 static inline u64 nl_lot_node_figure(const struct nl_lot_in *in, u32 i)

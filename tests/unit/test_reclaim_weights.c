@@ -534,6 +534,43 @@ static void test_dry_node(void **state)
 	assert_int_equal(reason, NL_LOT_NO_ELIGIBLE);
 }
 
+/* lru_gen: the only old pages sit on a node whose step freed nothing,
+ * the cgroup's pages elsewhere are all young. The young node must get
+ * tickets again (its step ages first), not wait for an aging nothing does
+ * (a VM run stood by 24 s with 80 MiB over its watermark). */
+static void test_dry_old_node(void **state)
+{
+	struct nl_lot_in in = { .nr_nodes = 4, .swappiness = 60, .swap_ok = true, .mglru = true,
+				.old_gens_only = true };
+	struct nl_lot_weights w;
+	u64 fig[NL_LOT_MAX_NODES] = { 0 }, dry[NL_LOT_MAX_NODES] = { 0 };
+
+	(void)state;
+	in.n[1] = (struct nl_lot_node_in){ .active_anon = 20000 };	/* all young */
+	in.n[3] = (struct nl_lot_node_in){ .inactive_anon = 3, .inactive_file = 2 };
+	for (int i = 0; i < 4; i++)
+		fig[i] = nl_lot_node_figure(&in, (u32)i);
+	/* no dry node: only the old pages count */
+	assert_int_equal(nl_lot_weights_wet(&in, fig, dry, 32, &w), 0);
+	assert_true(w.old_only);
+	assert_int_equal(w.eligible, 1u << 3);
+	/* node 3 freed nothing: node 1's young pages count */
+	dry[3] = 1 + fig[3];
+	assert_int_equal(nl_lot_weights_wet(&in, fig, dry, 32, &w), 1u << 3);
+	assert_false(w.old_only);
+	assert_int_equal(w.eligible, 1u << 1);
+	assert_int_equal(w.total, w.w[1]);
+	assert_true(w.w[1] > 0);
+	/* the plain pair leaves nothing eligible: what the agent did before */
+	nl_lot_weights(&in, &w);
+	nl_lot_drop_dry(&w, fig, dry, 32);
+	assert_int_equal(w.eligible, 0);
+	/* both dry: nothing eligible either way */
+	dry[1] = 1 + fig[1];
+	assert_int_equal(nl_lot_weights_wet(&in, fig, dry, 32, &w), (1u << 1) | (1u << 3));
+	assert_int_equal(w.eligible, 0);
+}
+
 /* 64 nodes: the search reaches every entry in both modes (it needs
  * log2(64) + 1 steps), and a node id past 31 is a valid victim. */
 static void test_64_nodes(void **state)
@@ -610,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_r12_publish),
 		cmocka_unit_test(test_backend_figures),
 		cmocka_unit_test(test_dry_node),
+		cmocka_unit_test(test_dry_old_node),
 		cmocka_unit_test(test_64_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -182,14 +182,13 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 			memcpy(d->rotated, sc[i].rotated, sizeof(d->rotated));
 		}
 	}
-	nl_lot_weights(&c->in, &c->w);
 	{
 		u64 fig[NL_MAX_NODES] = { 0 };
 		uint64_t was = c->dry_mask;
 
 		for (int i = 0; i < n.nr_nodes; i++)
 			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
-		c->dry_mask = nl_lot_drop_dry(&c->w, fig, c->dry, a->cfg.step_pages);
+		c->dry_mask = nl_lot_weights_wet(&c->in, fig, c->dry, a->cfg.step_pages, &c->w);
 		if (c->dry_mask != was)
 			for (int i = 0; i < NL_MAX_NODES; i++)
 				if ((c->dry_mask ^ was) & (1ull << i))

@@ -429,11 +429,12 @@ static inline u64 nl_lot_drop_dry(struct nl_lot_weights *w, const u64 *fig, u64 
 
 /*
  * Weights with dry nodes left out (nl_lot_weights, then nl_lot_drop_dry).
- * When only old generations count and every node holding them is dry,
+ * When only old generations count and no node is left (every node holding
+ * them is dry, or they are page cache the backend leaves to the kernel),
  * the weights are taken again over every generation: otherwise a few old
- * pages on a node the backend cannot free there would keep the nodes whose
- * pages are all young out of the draw for good (nothing ages them while
- * the agent has no victim). Returns the mask of dry nodes left out.
+ * pages the backend cannot free would keep the nodes whose pages are all
+ * young out of the draw for good (nothing ages them while the agent has
+ * no victim). Returns the mask of dry nodes left out.
  */
 static inline u64 nl_lot_weights_wet(const struct nl_lot_in *in, const u64 *fig, u64 *dry, u64 slack,
 				     struct nl_lot_weights *out)

@@ -569,6 +569,17 @@ static void test_dry_old_node(void **state)
 	dry[1] = 1 + fig[1];
 	assert_int_equal(nl_lot_weights_wet(&in, fig, dry, 32, &w), (1u << 1) | (1u << 3));
 	assert_int_equal(w.eligible, 0);
+	/* no dry node, but the only old pages are page cache nobody maps,
+	 * which lru_gen leaves to the kernel: the young node counts */
+	memset(dry, 0, sizeof(dry));
+	in.mapped_file_major = true;
+	in.n[3] = (struct nl_lot_node_in){ .inactive_file = 100 };
+	for (int i = 0; i < 4; i++)
+		fig[i] = nl_lot_node_figure(&in, (u32)i);
+	nl_lot_weights(&in, &w);
+	assert_int_equal(w.eligible, 0);	/* the plain weights: nobody */
+	assert_int_equal(nl_lot_weights_wet(&in, fig, dry, 32, &w), 0);
+	assert_int_equal(w.eligible, 1u << 1);
 }
 
 /* 64 nodes: the search reaches every entry in both modes (it needs

@@ -66,7 +66,8 @@ numa_pages() {
 # an anon page that an earlier reclaim unmapped and wrote to swap but could
 # not free (it stays on the LRU in the swap cache, "swapcached") is in
 # neither; freed by memory.reclaim, it counted in pgsteal and moved anon +
-# file by nothing (CI once: 6162 freed, anon + file 5742 lower).
+# file by nothing (a CI run saw 6162 pages freed and anon + file drop by
+# 5742; the swap cache was not logged then, so that is the likely cause).
 LRU_KEYS="inactive_anon active_anon inactive_file active_file unevictable"
 # vs_start OUT: numalens vmscan --json on CPU 0 until SIGINT; returns once
 # the first report is out (the programs are attached). Sets VS_PID.

@@ -133,6 +133,7 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 		return -ENOMEM;
 	}
 	fprintf(f, "agent pid %d\n", (int)getpid());
+	nl_ra_cost_print(a, f);
 	for (int i = 0; i < a->nr_cg; i++)
 		if (!a->cg[i].gone)
 			nl_ra_status(a, &a->cg[i], f);

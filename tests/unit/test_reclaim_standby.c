@@ -99,7 +99,9 @@ static void test_full_due(void **state)
 	assert_false(nl_sb_full_due(&s, 12.0, 15 * MiB, 3 * MiB, 16 * MiB));
 	/* not every 2 s (the looks that cost the most while it stood by) */
 	assert_false(nl_sb_full_due(&s, 12.0, 15 * MiB, 4 * MiB, 16 * MiB));
-	assert_false(nl_sb_full_due(&s, 14.9, 15 * MiB, 4 * MiB, 16 * MiB));
+	assert_false(nl_sb_full_due(&s, 14.8, 15 * MiB, 4 * MiB, 16 * MiB));
+	/* the tick 5 s on, a little early by the loop's clock, takes it */
+	assert_true(nl_sb_full_due(&s, 14.99, 15 * MiB, 4 * MiB, 16 * MiB));
 	/* a memcg that empties or fills: at once */
 	assert_true(nl_sb_full_due(&s, 11.0, 12 * MiB, 4 * MiB, 16 * MiB));
 	/* anon grows past the limit at a usage that stands still: its swap

@@ -22,7 +22,7 @@ int nl_sb_update(struct nl_standby *s, uint32_t why, double now_s, uint64_t usag
 	bool was = s->on;
 
 	s->looks += was;
-	s->looks_early += was && now_s - s->full_s < NL_SB_FULL_EVERY_S;
+	s->looks_early += was && now_s - s->full_s < NL_SB_FULL_EVERY_S - NL_SB_SLACK_S;
 	s->full_s = now_s;
 	s->usage_at_full = usage;
 	s->swap_at_full = swap;
@@ -49,7 +49,7 @@ bool nl_sb_full_due(const struct nl_standby *s, double now_s, uint64_t usage, ui
 {
 	uint64_t lim = ref ? ref / NL_SB_MOVE_DIV : 1u << 20;
 
-	return !s->on || now_s - s->full_s >= NL_SB_FULL_EVERY_S || moved(usage, s->usage_at_full) > lim ||
+	return !s->on || now_s - s->full_s >= NL_SB_FULL_EVERY_S - NL_SB_SLACK_S || moved(usage, s->usage_at_full) > lim ||
 	       moved(swap, s->swap_at_full) > lim;
 }
 

@@ -24,6 +24,10 @@
  * it stood by (docs/reclaim.md). What would let it act again shows
  * sooner in the moves below. */
 #define NL_SB_FULL_EVERY_S 5.0
+/* Ticks come every --interval from the loop's own clock, a little early
+ * or late: a look due at 5 s is taken at the tick 4.99 s after the last,
+ * not at the next one. */
+#define NL_SB_SLACK_S 0.1
 /* A move of usage, or of swap use, by more than 1/NL_SB_MOVE_DIV of the
  * reference (high watermark, else the limit) since the last full look
  * brings the next one forward: a memcg that fills or empties may have
@@ -56,8 +60,9 @@ struct nl_standby {
 	uint64_t enters;	/* times it went on */
 	uint64_t skipped;	/* ticks that read only memory.current (and swap use) */
 	uint64_t looks;		/* full looks taken while on */
-	uint64_t looks_early;	/* of which before NL_SB_FULL_EVERY_S passed (a
-				 * move, or the refault guard's every tick) */
+	uint64_t looks_early;	/* of which before NL_SB_FULL_EVERY_S (less
+				 * NL_SB_SLACK_S) passed: a move, or the refault
+				 * guard's every tick */
 	double total_s;		/* time on, ended spells */
 	uint32_t nonode_ticks;	/* full ticks in a row with no eligible node */
 	uint32_t stuck_ticks;	/* full ticks in a row that ended stuck */
@@ -84,7 +89,7 @@ int nl_sb_update(struct nl_standby *s, uint32_t why, double now_s, uint64_t usag
  * swap use @swap (bytes; 0 when unknown) moved by more than
  * @ref / NL_SB_MOVE_DIV bytes since the last one (@ref: the high
  * watermark or the limit; 0: any move of 1 MiB), or NL_SB_FULL_EVERY_S
- * passed. Always true while off. */
+ * (less NL_SB_SLACK_S) passed. Always true while off. */
 bool nl_sb_full_due(const struct nl_standby *s, double now_s, uint64_t usage, uint64_t swap, uint64_t ref);
 
 /* Seconds spent on so far (ended spells plus the current one). */

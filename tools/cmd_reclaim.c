@@ -99,7 +99,7 @@ static const char rc_doc[] =
 	"would free, what it evicts comes back, or its passes free nothing), it "
 	"stands by: the hook only counts that cgroup's limit events, it is looked "
 	"at again when its usage or swap use moves or every 5 s, and with every cgroup "
-	"standing by the reclaim tracepoints are detached and the published state is "
+	"standing by the reclaim tracepoint programs are paused and the published state is "
 	"written only with those looks (status line 'standby:'; what the agent itself "
 	"costs, by part of its loop: 'agent_cost:').\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
@@ -753,15 +753,18 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 			if (ra->scan && idle != scan_sess.bpf.paused) {
 				e = nl_bpf_pause(&scan_sess.bpf, idle);
 				ra->cost.attaches++;
-				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoints detached"
-				       : e ? "acting again: reclaim tracepoints could not all be attached again"
-				       : "acting again: reclaim tracepoints attached again");
+				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoint programs paused"
+				       : e ? "acting again: reclaim tracepoint programs could not all be resumed"
+				       : "acting again: reclaim tracepoint programs resumed");
 				fflush(stdout);
-				t = cost_to(ra, NL_RA_PART_ATTACH, t);
+				t = cost_to(ra, NL_RA_PART_PAUSE, t);
 			}
 			/* after the ticks, so the collector's time never delays a
-			 * table: the weights use figures one interval old */
-			if (!idle) {
+			 * table: the weights use figures one interval old. Not
+			 * while no node holds pages the backend frees: the
+			 * figures scale nothing then, and a snapshot cost 15-70
+			 * ms of a TCG guest's CPU (the next one spans the gap) */
+			if (!idle && nl_ra_any_figure(ra)) {
 				scan_feed(ra);
 				t = cost_to(ra, NL_RA_PART_FEED, t);
 			}

@@ -195,8 +195,12 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		u64 fig[NL_MAX_NODES] = { 0 };
 		uint64_t was = c->dry_mask;
 
-		for (int i = 0; i < n.nr_nodes; i++)
+		c->fig_nodes = 0;
+		for (int i = 0; i < n.nr_nodes; i++) {
 			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
+			if (fig[i])
+				c->fig_nodes |= 1ull << i;
+		}
 		c->dry_mask = nl_lot_weights_wet(&c->in, fig, c->dry, a->cfg.step_pages, &c->w);
 		if (c->dry_mask != was)
 			for (int i = 0; i < NL_MAX_NODES; i++)
@@ -721,6 +725,14 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	c->hook_pages += (uint64_t)freed;
 	c->hook_on_pages += on;
 	return freed;
+}
+
+bool nl_ra_any_figure(const struct nl_ra *a)
+{
+	for (int i = 0; i < a->nr_cg; i++)
+		if (!a->cg[i].gone && a->cg[i].fig_nodes)
+			return true;
+	return false;
 }
 
 bool nl_ra_all_standby(const struct nl_ra *a)

@@ -74,6 +74,8 @@ struct nl_ra_cg {
 	 * (nl_lot_drop_dry: no tickets until the figure moves) */
 	u64 dry[NL_MAX_NODES];
 	uint64_t dry_mask;	/* nodes left out at the last refresh */
+	uint64_t fig_nodes;	/* nodes holding pages the backend frees (a
+				 * figure above 0) at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
 	/* the pages the agent evicts come back: no reclaim ahead of the
@@ -127,7 +129,7 @@ enum nl_ra_part {
 	NL_RA_PART_FEED,	/* the scanned/rotated figures (collector snapshot) */
 	NL_RA_PART_PUBLISH,	/* the published state (JSON, status) */
 	NL_RA_PART_MATCH,	/* matching the cgroup patterns */
-	NL_RA_PART_ATTACH,	/* detaching/attaching the reclaim tracepoints */
+	NL_RA_PART_PAUSE,	/* pausing/resuming the reclaim tracepoint programs */
 	NL_RA_PART_WAIT,	/* waiting: ring buffer polls, usage watch, hook steps */
 	NL_RA_PART_NR,
 };
@@ -141,7 +143,7 @@ struct nl_ra_cost {
 	uint64_t records;	/* limit-path records they brought */
 	uint64_t publishes;	/* published states */
 	uint64_t publishes_standing_by;	/* of which with every cgroup standing by */
-	uint64_t attaches;	/* tracepoint detach/attach switches */
+	uint64_t attaches;	/* tracepoint programs paused or resumed */
 	uint64_t cpu_ns[NL_RA_PART_NR];
 };
 
@@ -214,6 +216,11 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
  */
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events);
+
+/* True when a managed cgroup that is still there had a node holding pages
+ * its backend frees at its last refresh: only then can the scanned/rotated
+ * figures change a weight (they scale a node's figure). */
+bool nl_ra_any_figure(const struct nl_ra *a);
 
 /* True when every managed cgroup that is still there stands by (none
  * managed: false): the scanned/rotated figures are needed by nobody. */

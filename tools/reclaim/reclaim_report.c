@@ -122,7 +122,7 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 
 void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
 {
-	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "attach", "wait" };
+	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
 	const struct nl_ra_cost *k = &a->cost;
 	uint64_t all = 0;
 

@@ -4,7 +4,7 @@
  * its backend would free, the pages it evicts come back, or its last
  * pass freed nothing), it gets out of the way: the limit hook only counts
  * the memcg's limit events (no draw, no wakeup), the vmscan programs are
- * detached once every managed memcg stands by, and the memcg's figures
+ * paused (they return at once) once every managed memcg stands by, and the memcg's figures
  * are read again only when its usage or its swap use moved, or
  * NL_SB_FULL_EVERY_S passed. An agent that acts on nothing otherwise
  * still costs a busy workload its wakeups and reads (measured: more PSI

@@ -5,7 +5,7 @@
 # has no node to draw from while the memcg hits its limit thousands of
 # times. It must stand by: the limit hook only counts those events (no
 # record, no wakeup: every one is "left to the kernel" in its count), the
-# reclaim tracepoints are detached, and the agent's own CPU time stays
+# reclaim tracepoint programs are paused, and the agent's own CPU time stays
 # small against the workload's (cpu.stat of the memcg): at most 10% over
 # the slices it stood by. Before, each
 # limit event sent a "no victim" record that woke the agent, and the
@@ -69,7 +69,7 @@ kill -TERM $AG; wait $AG || nl_fail "numalens reclaim exit $?: $(tail -3 /tmp/sb
 grep -v ' step node=' /tmp/sb.log | tail -30
 nl_expect "limit hits in phase 1" "$((e1 - e0))" -ge 100
 grep -q 'standing by: no node holds pages the backend would free' /tmp/sb.log || nl_fail "the agent never stood by"
-grep -q 'every managed cgroup stands by: reclaim tracepoints detached' /tmp/sb.log || nl_fail "reclaim tracepoints stayed attached"
+grep -q 'every managed cgroup stands by: reclaim tracepoint programs paused' /tmp/sb.log || nl_fail "the reclaim tracepoint programs were never paused"
 quiet=$(sed -n 's/^standby: .* limit_events_left_to_kernel=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
 nl_expect "limit events only counted while standing by (>= half of phase 1's limit hits)" "$((${quiet:-0} * 2))" -ge "$((e1 - e0))"
 # the agent's CPU against the workload's while it stands by: at most 10%

@@ -761,10 +761,10 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 			}
 			/* after the ticks, so the collector's time never delays a
 			 * table: the weights use figures one interval old. Not
-			 * while no node holds pages the backend frees: the
+			 * while no managed cgroup has an eligible node: the
 			 * figures scale nothing then, and a snapshot cost 15-70
 			 * ms of a TCG guest's CPU (the next one spans the gap) */
-			if (!idle && nl_ra_any_figure(ra)) {
+			if (!idle && nl_ra_any_eligible(ra)) {
 				scan_feed(ra);
 				t = cost_to(ra, NL_RA_PART_FEED, t);
 			}

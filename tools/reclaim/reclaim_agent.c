@@ -195,12 +195,8 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		u64 fig[NL_MAX_NODES] = { 0 };
 		uint64_t was = c->dry_mask;
 
-		c->fig_nodes = 0;
-		for (int i = 0; i < n.nr_nodes; i++) {
+		for (int i = 0; i < n.nr_nodes; i++)
 			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
-			if (fig[i])
-				c->fig_nodes |= 1ull << i;
-		}
 		c->dry_mask = nl_lot_weights_wet(&c->in, fig, c->dry, a->cfg.step_pages, &c->w);
 		if (c->dry_mask != was)
 			for (int i = 0; i < NL_MAX_NODES; i++)
@@ -727,10 +723,10 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	return freed;
 }
 
-bool nl_ra_any_figure(const struct nl_ra *a)
+bool nl_ra_any_eligible(const struct nl_ra *a)
 {
 	for (int i = 0; i < a->nr_cg; i++)
-		if (!a->cg[i].gone && a->cg[i].fig_nodes)
+		if (!a->cg[i].gone && a->cg[i].w.eligible)
 			return true;
 	return false;
 }

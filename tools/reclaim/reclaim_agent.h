@@ -74,8 +74,6 @@ struct nl_ra_cg {
 	 * (nl_lot_drop_dry: no tickets until the figure moves) */
 	u64 dry[NL_MAX_NODES];
 	uint64_t dry_mask;	/* nodes left out at the last refresh */
-	uint64_t fig_nodes;	/* nodes holding pages the backend frees (a
-				 * figure above 0) at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;
 	/* the pages the agent evicts come back: no reclaim ahead of the
@@ -217,10 +215,11 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events);
 
-/* True when a managed cgroup that is still there had a node holding pages
- * its backend frees at its last refresh: only then can the scanned/rotated
- * figures change a weight (they scale a node's figure). */
-bool nl_ra_any_figure(const struct nl_ra *a);
+/* True when a managed cgroup that is still there had an eligible node at
+ * its last refresh: only then do the scanned/rotated figures change a
+ * weight (they scale an eligible node's pages; which nodes are eligible
+ * does not depend on them). */
+bool nl_ra_any_eligible(const struct nl_ra *a);
 
 /* True when every managed cgroup that is still there stands by (none
  * managed: false): the scanned/rotated figures are needed by nobody. */

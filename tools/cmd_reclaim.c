@@ -99,8 +99,8 @@ static const char rc_doc[] =
 	"would free, what it evicts comes back, or its passes free nothing), it "
 	"stands by: the hook only counts that cgroup's limit events, it is looked "
 	"at again when its usage or swap use moves or every 5 s, and with every cgroup "
-	"standing by the reclaim tracepoint programs are paused and the published state is "
-	"written only with those looks (status line 'standby:'; what the agent itself "
+	"standing by the reclaim tracepoint programs are paused (as while no cgroup has an "
+	"eligible node) and the published state is written only with those looks (status line 'standby:'; what the agent itself "
 	"costs, by part of its loop: 'agent_cost:').\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
 	"the agent publishes its state in " NL_RECLAIM_RUN_DIR "/PID.json (and "
@@ -724,7 +724,7 @@ static uint64_t full_looks(const struct nl_ra *ra)
 static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
 		      const char *prog)
 {
-	bool pub_told = false, full = true;
+	bool pub_told = false, full = true, idle_told = false;
 	double t_end = a->duration > 0 ? nl_ra_now() + a->duration : 0, next = nl_ra_now();
 	uint64_t t = nl_ra_cpu_ns(), looks, looks_pub = 0;
 	int e;
@@ -745,26 +745,33 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 			again |= nl_ra_tick(ra, &ra->cg[i], now);
 		t = cost_to(ra, NL_RA_PART_TICK, t);
 		if (full) {
-			/* every cgroup stands by: nobody needs the scanned/rotated
-			 * figures, and the reclaim tracepoints would cost each of
-			 * the workload's reclaim batches for nothing */
-			bool idle = nl_ra_all_standby(ra);
+			/* every cgroup stands by, or none has an eligible node:
+			 * nobody needs the scanned/rotated figures (they scale
+			 * only eligible nodes' pages), and the reclaim tracepoint
+			 * programs would run in each of the workload's reclaim
+			 * batches for nothing (their time counts in its memory
+			 * stall). Pausing them is a flag, so it can follow
+			 * eligibility tick by tick. */
+			bool idle = nl_ra_all_standby(ra), quiet = idle || !nl_ra_any_eligible(ra);
 
-			if (ra->scan && idle != scan_sess.bpf.paused) {
-				e = nl_bpf_pause(&scan_sess.bpf, idle);
+			if (ra->scan && quiet != scan_sess.bpf.paused) {
+				e = nl_bpf_pause(&scan_sess.bpf, quiet);
 				ra->cost.attaches++;
+				if (e)
+					printf("reclaim tracepoint programs could not all be resumed: %s\n", strerror(-e));
+				t = cost_to(ra, NL_RA_PART_PAUSE, t);
+			}
+			if (ra->scan && idle != idle_told) {
 				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoint programs paused"
-				       : e ? "acting again: reclaim tracepoint programs could not all be resumed"
 				       : "acting again: reclaim tracepoint programs resumed");
 				fflush(stdout);
-				t = cost_to(ra, NL_RA_PART_PAUSE, t);
+				idle_told = idle;
 			}
 			/* after the ticks, so the collector's time never delays a
 			 * table: the weights use figures one interval old. Not
-			 * while no managed cgroup has an eligible node: the
-			 * figures scale nothing then, and a snapshot cost 15-70
-			 * ms of a TCG guest's CPU (the next one spans the gap) */
-			if (!idle && nl_ra_any_eligible(ra)) {
+			 * while paused: a snapshot cost 15-70 ms of a TCG guest's
+			 * CPU (the next one spans the gap) */
+			if (!quiet) {
 				scan_feed(ra);
 				t = cost_to(ra, NL_RA_PART_FEED, t);
 			}

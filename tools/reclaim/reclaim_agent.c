@@ -13,6 +13,9 @@
 #include "reclaim_agent.h"
 #include "reclaim_scan.h"
 
+/* The longest a node that freed nothing goes without tickets, s. */
+#define NL_RA_DRY_MAX_S 5.0
+
 double nl_ra_now(void)
 {
 	struct timespec t;
@@ -186,15 +189,20 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 		u64 fig[NL_MAX_NODES] = { 0 };
 		uint64_t was = c->dry_mask;
 
-		for (int i = 0; i < n.nr_nodes; i++)
+		double now = nl_ra_now();
+
+		for (int i = 0; i < n.nr_nodes; i++) {
 			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
+			if (c->dry[i] && now - c->dry_at[i] >= NL_RA_DRY_MAX_S)
+				c->dry[i] = 0;	/* tried again: see dry_at */
+		}
 		c->dry_mask = nl_lot_weights_wet(&c->in, fig, c->dry, a->cfg.step_pages, &c->w);
 		if (c->dry_mask != was)
 			for (int i = 0; i < NL_MAX_NODES; i++)
 				if ((c->dry_mask ^ was) & (1ull << i))
 					logf_(a, c, "node %d %s", i, c->dry_mask & (1ull << i)
-					      ? "freed nothing in its last step: no tickets until its figures change"
-					      : "figures changed: tickets again");
+					      ? "freed nothing in its last step: no tickets until its figures change (5 s at most)"
+					      : "figures changed or 5 s passed: tickets again");
 	}
 	{
 		struct nl_lot_in p = c->in;
@@ -370,7 +378,7 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 		if (freed)
 			c->dry[nid] = 0;
 		else if (e != -EINPROGRESS)
-			c->dry[nid] = 1 + nl_lot_node_figure(&fin, (uint32_t)nid);
+			c->dry[nid] = 1 + nl_lot_node_figure(&fin, (uint32_t)nid), c->dry_at[nid] = nl_ra_now();
 	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;

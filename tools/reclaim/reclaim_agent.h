@@ -73,6 +73,10 @@ struct nl_ra_cg {
 	/* per node: 0, or 1 + its figure when its last step freed nothing
 	 * (nl_lot_drop_dry: no tickets until the figure moves) */
 	u64 dry[NL_MAX_NODES];
+	/* when each dry mark was set (nl_ra_now, s): a mark lasts at most
+	 * NL_RA_DRY_MAX_S, since at the limit a node's figures can stay
+	 * within the slack while the kernel turns its pages over */
+	double dry_at[NL_MAX_NODES];
 	uint64_t dry_mask;	/* nodes left out at the last refresh */
 	struct nl_psi psi;
 	bool psi_ok;

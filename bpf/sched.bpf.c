@@ -45,7 +45,7 @@ const volatile u32 nl_nr_nodes = 1;
  * dl, ext), which is also cheaper than reading a clock here. */
 struct oncpu {
 	u32 pid;	/* 0: unknown (before attach) or the idle task */
-	u32 pad;
+	u32 seen;	/* a switch on this CPU was seen since attach */
 	u64 sum_exec;
 };
 
@@ -218,19 +218,27 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	struct task_acc *acc = NULL;
 	struct slice_acc one;
 	u64 delta, prev_sum, now;
-	u32 nid;
+	u32 nid, seen;
 	int bucket = -2;	/* -2: no locality sample (kthread, exiting) */
 	bool known, exiting;
 
 	if (!o)
 		return 0;
 	prev_sum = prev->se.sum_exec_runtime;
+	seen = o->seen;
 	known = o->pid && o->pid == (u32)prev->pid && prev_sum >= o->sum_exec;
 	delta = prev_sum - o->sum_exec;
 	o->pid = next->pid;
+	o->seen = 1;
 	o->sum_exec = next->se.sum_exec_runtime;
-	if (!known || !delta)	/* slice began before attach, or idle */
+	if (!known || !delta) {	/* slice began before attach, or idle */
+		/* switches on this CPU were seen, yet not the one that put
+		 * prev on it: that event was missed, and prev's slice with it
+		 * (counted, so that a short total says why) */
+		if (!known && seen && prev->pid)
+			nl_drop(NL_DROP_SLICE_UNSEEN);
 		return 0;
+	}
 	nid = bpf_get_numa_node_id();
 	if (nid >= nl_nr_nodes) {
 		nl_drop(NL_DROP_NODE_RANGE);

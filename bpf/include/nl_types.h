@@ -79,7 +79,10 @@ enum nl_drop {
 	NL_DROP_PFN_UNKNOWN = 4,	/* pfn in no range of the table */
 	NL_DROP_EXIT_RING_FULL = 5,	/* exit ring full (NL_EXIT_RING unread): the name of a
 					 * process that lived < 1 interval is lost */
-	NL_NR_DROPS = 6,
+	NL_DROP_SLICE_UNSEEN = 6,	/* sched_switch: the switch that began prev's slice was
+					 * not seen on this CPU (a missed event): that slice's
+					 * run time is not counted */
+	NL_NR_DROPS = 7,
 };
 
 /* sched map: key and value. One entry per (kind, id). */

@@ -34,8 +34,11 @@ rB=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$B].run_ns_total")
 pB=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$B].alloc.pages_local_total")
 rA=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$A].run_ns_total")
 pA=$("$JQ" -l "$lineB" "$TMP/top.jsonl" "cgroups[path=/$A].alloc.pages_local_total")
-note "B run_ns_total=$rB pages=$pB; A run_ns_total=$rA pages=$pA; the workload in B measured cpu_ns=$got"
-ge_pct "$rB" "$got" 90 || fail "B should have >= 90% of the $got ns of CPU time its workload measured, saw $rB"
+unseen=$("$JQ" -l "$lineB" "$TMP/top.jsonl" self.drops.slice_unseen)
+note "B run_ns_total=$rB pages=$pB; A run_ns_total=$rA pages=$pA; the workload in B measured cpu_ns=$got; slices missed (all tasks): $unseen"
+# on failure: B's total in each interval, to tell a late interval from lost counts
+series() { for l in $(seq 1 "$lineB"); do "$JQ" -l "$l" "$TMP/top.jsonl" "cgroups[path=/$B].run_ns_total" 2>/dev/null | tr '\n' ' '; done; }
+ge_pct "$rB" "$got" 90 || fail "B should have >= 90% of the $got ns of CPU time its workload measured, saw $rB (B's total by interval: $(series); slices whose switch was missed: $unseen)"
 [ "$rA" -ge "$rB" ] || fail "A ($rA ns) must include its child B ($rB ns)"
 [ "$pA" -ge "$pB" ] || fail "A ($pA pages) must include its child B ($pB pages)"
 want=$(( 64 * 1024 * 1024 / $(getconf PAGESIZE) ))

@@ -132,7 +132,7 @@ static void test_top_level(void **state)
 	KEYS(self, "self", "drops", "procs_evicted", "cgroups_evicted", "numa_maps_read",
 	     "numa_maps_reused", "bpf_stats_enabled", "progs");
 	KEYS(get(self, "drops"), "drops", "task_map_full", "cgroup_map_full", "pending_full",
-	     "node_range", "pfn_unknown", "exit_ring_full");
+	     "node_range", "pfn_unknown", "exit_ring_full", "slice_unseen");
 	assert_near(num(get(self, "drops"), "pfn_unknown"), 4, 0);
 	assert_near(num(self, "procs_evicted"), 2, 0);
 	cJSON *prog = cJSON_GetArrayItem(get(self, "progs"), 0);

@@ -133,6 +133,7 @@ const char *nl_drop_name(unsigned int i)
 		[NL_DROP_NODE_RANGE] = "node_range",
 		[NL_DROP_PFN_UNKNOWN] = "pfn_unknown",
 		[NL_DROP_EXIT_RING_FULL] = "exit_ring_full",
+		[NL_DROP_SLICE_UNSEEN] = "slice_unseen",
 	};
 
 	return i < NL_NR_DROPS && names[i] ? names[i] : "unknown";

@@ -173,6 +173,12 @@ static __always_inline bool faults_fresh(struct task_struct *p, u64 remote, u64 
 	return seq && fs->moved_seq == seq;
 }
 
+/* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE: the fair class's policies */
+static __always_inline bool fair_policy(unsigned int policy)
+{
+	return policy == 0 || policy == 3 || policy == 5;
+}
+
 static __always_inline void add_slice(struct slice_acc *v, u32 nid, u64 delta, int bucket)
 {
 	v->nid = nid;
@@ -231,14 +237,23 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	o->pid = next->pid;
 	o->seen = 1;
 	o->sum_exec = next->se.sum_exec_runtime;
-	if (!known || !delta) {	/* slice began before attach, or idle */
-		/* switches on this CPU were seen, yet not the one that put
-		 * prev on it: that event was missed, and prev's slice with it
-		 * (counted, so that a short total says why) */
-		if (!known && seen && prev->pid)
+	if (!known && seen && prev->pid) {
+		/* Switches on this CPU were seen, yet not the one that put prev
+		 * on it: the kernel does skip a few (bpftrace sees the same
+		 * gaps on our host), and one can hide a long slice. A fair-class
+		 * task's own start mark (se.prev_sum_exec_runtime, set when it
+		 * was picked) still gives its slice; under sched_ext or another
+		 * class that mark is stale, and the slice is counted as lost. */
+		if (!nl_sched_ext_on && fair_policy(prev->policy) &&
+		    prev_sum >= prev->se.prev_sum_exec_runtime) {
+			delta = prev_sum - prev->se.prev_sum_exec_runtime;
+			known = true;
+		} else {
 			nl_drop(NL_DROP_SLICE_UNSEEN);
-		return 0;
+		}
 	}
+	if (!known || !delta)	/* slice began before attach, or idle */
+		return 0;
 	nid = bpf_get_numa_node_id();
 	if (nid >= nl_nr_nodes) {
 		nl_drop(NL_DROP_NODE_RANGE);

@@ -80,8 +80,9 @@ enum nl_drop {
 	NL_DROP_EXIT_RING_FULL = 5,	/* exit ring full (NL_EXIT_RING unread): the name of a
 					 * process that lived < 1 interval is lost */
 	NL_DROP_SLICE_UNSEEN = 6,	/* sched_switch: the switch that began prev's slice was
-					 * not seen on this CPU (a missed event): that slice's
-					 * run time is not counted */
+					 * not seen on this CPU (a missed event) and prev is no
+					 * fair-class task whose own start mark gives the slice:
+					 * that slice's run time is not counted */
 	NL_NR_DROPS = 7,
 };
 

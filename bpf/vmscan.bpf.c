@@ -83,6 +83,14 @@ struct {
  */
 volatile u32 nl_mglru;
 
+/* Set by user space while nobody needs the figures (the reclaim agent
+ * standing by for every memcg it manages): each program returns at once.
+ * Cheaper than detaching them: a detach or attach rewrites the kernel's
+ * text at each tracepoint (a static key) and the trampoline, which took
+ * the agent 0.1-0.9 s of CPU in a TCG guest each time, while the programs
+ * returning at once cost the reclaiming tasks next to nothing. */
+volatile u32 nl_vs_paused;
+
 struct isolated {
 	u64 taken;	/* isolated for eviction (memory.stat pgscan) */
 	u64 sorted;	/* moved to a younger generation (memory.stat pgrefill) */
@@ -244,6 +252,8 @@ static __always_inline struct nl_vs_pages *pages_of(int nid, u32 ctx, u64 cgid)
 SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
 int BPF_PROG(memcg_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
 {
+	if (nl_vs_paused)
+		return 0;
 	u64 cgid = memcg_cgroup_id(memcg);
 
 	if (!cgid)
@@ -257,6 +267,8 @@ int BPF_PROG(memcg_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
 SEC("fentry/try_to_free_mem_cgroup_pages")
 int BPF_PROG(memcg_target, struct mem_cgroup *memcg)
 {
+	if (nl_vs_paused)
+		return 0;
 	u64 *t = bpf_task_storage_get(&reclaim_target, bpf_get_current_task_btf(), 0,
 				      BPF_LOCAL_STORAGE_GET_F_CREATE);
 
@@ -271,6 +283,8 @@ int BPF_PROG(memcg_target, struct mem_cgroup *memcg)
 SEC("tp_btf/mm_vmscan_memcg_reclaim_begin")
 int BPF_PROG(memcg_begin_v6, int order, gfp_t gfp)
 {
+	if (nl_vs_paused)
+		return 0;
 	u64 *t = bpf_task_storage_get(&reclaim_target, bpf_get_current_task_btf(), 0, 0);
 	u64 cgid = 0;
 
@@ -287,6 +301,8 @@ int BPF_PROG(memcg_begin_v6, int order, gfp_t gfp)
 SEC("tp_btf/mm_vmscan_memcg_reclaim_end")
 int BPF_PROG(memcg_end)
 {
+	if (nl_vs_paused)
+		return 0;
 	end();
 	return 0;
 }
@@ -294,6 +310,8 @@ int BPF_PROG(memcg_end)
 SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
 int BPF_PROG(direct_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
 {
+	if (nl_vs_paused)
+		return 0;
 	u64 cgid = memcg_cgroup_id(memcg);
 
 	begin(NL_VS_DIRECT, cgid ? cgid : nl_current_cgroup_id());
@@ -303,6 +321,8 @@ int BPF_PROG(direct_begin_v7, gfp_t gfp, int order, struct mem_cgroup *memcg)
 SEC("tp_btf/mm_vmscan_direct_reclaim_begin")
 int BPF_PROG(direct_begin_v6, int order, gfp_t gfp)
 {
+	if (nl_vs_paused)
+		return 0;
 	begin(NL_VS_DIRECT, nl_current_cgroup_id());
 	return 0;
 }
@@ -310,6 +330,8 @@ int BPF_PROG(direct_begin_v6, int order, gfp_t gfp)
 SEC("tp_btf/mm_vmscan_direct_reclaim_end")
 int BPF_PROG(direct_end)
 {
+	if (nl_vs_paused)
+		return 0;
 	end();
 	return 0;
 }
@@ -321,6 +343,8 @@ int BPF_PROG(direct_end)
 SEC("tp_btf/mm_vmscan_node_reclaim_begin")
 int BPF_PROG(node_begin, int nid, int order, gfp_t gfp)
 {
+	if (nl_vs_paused)
+		return 0;
 	bool known = nl_proactive_lo[0] || nl_proactive_lo[1];
 
 	if (!known || in_proactive(ctx))
@@ -333,6 +357,8 @@ int BPF_PROG(node_begin, int nid, int order, gfp_t gfp)
 SEC("tp_btf/mm_vmscan_node_reclaim_end")
 int BPF_PROG(node_end)
 {
+	if (nl_vs_paused)
+		return 0;
 	end();
 	return 0;
 }
@@ -341,6 +367,8 @@ int BPF_PROG(node_end)
 SEC("tp_btf/mm_vmscan_kswapd_wake")
 int BPF_PROG(kswapd_wake, int nid, int zid, int order)
 {
+	if (nl_vs_paused)
+		return 0;
 	u32 pid = cur_pid();
 
 	/* kswapd can wake again without sleeping: keep the first start */
@@ -352,6 +380,8 @@ int BPF_PROG(kswapd_wake, int nid, int zid, int order)
 SEC("tp_btf/mm_vmscan_kswapd_sleep")
 int BPF_PROG(kswapd_sleep, int nid)
 {
+	if (nl_vs_paused)
+		return 0;
 	end();
 	return 0;
 }
@@ -359,6 +389,8 @@ int BPF_PROG(kswapd_sleep, int nid)
 SEC("tp_btf/mm_vmscan_throttled")
 int BPF_PROG(throttled, int nid, int usec_timeout, int usec_delayed, int reason)
 {
+	if (nl_vs_paused)
+		return 0;
 	struct nl_vs_time *t;
 	u64 cgid;
 	u32 c;
@@ -381,6 +413,8 @@ SEC("tp_btf/mm_vmscan_lru_isolate")
 int BPF_PROG(lru_isolate, int highest_zoneidx, int order, unsigned long nr_requested,
 	     unsigned long nr_scanned, unsigned long nr_skipped, unsigned long nr_taken, int lru)
 {
+	if (nl_vs_paused)
+		return 0;
 	struct isolated *p;
 
 	if (!nl_mglru)
@@ -403,6 +437,8 @@ SEC("tp_btf/mm_vmscan_lru_shrink_inactive")
 int BPF_PROG(shrink_inactive, int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
 	     struct reclaim_stat *stat, int priority, int file)
 {
+	if (nl_vs_paused)
+		return 0;
 	struct nl_vs_pages *p;
 	struct isolated *iso = NULL;
 	u64 cgid;
@@ -436,6 +472,8 @@ SEC("tp_btf/mm_vmscan_lru_shrink_active")
 int BPF_PROG(shrink_active, int nid, unsigned long nr_taken, unsigned long nr_active,
 	     unsigned long nr_deactivated, unsigned long nr_referenced, int priority, int file)
 {
+	if (nl_vs_paused)
+		return 0;
 	struct nl_vs_pages *p;
 	u64 cgid;
 	u32 c, t = file ? 1 : 0;
@@ -455,6 +493,8 @@ SEC("tp_btf/mm_vmscan_reclaim_pages")
 int BPF_PROG(reclaim_pages, int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
 	     struct reclaim_stat *stat)
 {
+	if (nl_vs_paused)
+		return 0;
 	struct nl_vs_pages *p;
 	u64 cgid;
 	u32 c;

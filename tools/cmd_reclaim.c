@@ -98,8 +98,10 @@ static const char rc_doc[] =
 	"When the agent cannot help a cgroup (no node holds pages its backend "
 	"would free, what it evicts comes back, or its passes free nothing), it "
 	"stands by: the hook only counts that cgroup's limit events, it is looked "
-	"at again when its usage moves or every 2 s, and with every cgroup standing "
-	"by the reclaim tracepoints are detached (status line 'standby:').\n\n"
+	"at again when its usage or swap use moves or every 5 s, and with every cgroup "
+	"standing by the reclaim tracepoint programs are paused (as while no cgroup has an "
+	"eligible node) and the published state is written only with those looks (status line 'standby:'; what the agent itself "
+	"costs, by part of its loop: 'agent_cost:').\n\n"
 	"Agent reclaim is counted apart from direct-reclaim stalls. Every interval "
 	"the agent publishes its state in " NL_RECLAIM_RUN_DIR "/PID.json (and "
 	"PID.status), one pair per agent, replaced atomically: `numalens top` shows "
@@ -544,6 +546,9 @@ static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
 			ms = WATCH_MS;
 
 		n = nl_lot_poll(lot, ms, on_limit_event, ra);
+		ra->cost.polls++;
+		if (n > 0)
+			ra->cost.records += (uint64_t)n;
 		if (n < 0 && n != -EINTR) {
 			struct timespec ts;
 
@@ -695,47 +700,96 @@ static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const 
 		printf("  %s\n", nl_damos_cleaned());
 }
 
+/* Charge this thread's CPU time since @t0 to @part; returns the time now. */
+static uint64_t cost_to(struct nl_ra *ra, enum nl_ra_part part, uint64_t t0)
+{
+	uint64_t t = nl_ra_cpu_ns();
+
+	ra->cost.cpu_ns[part] += t > t0 ? t - t0 : 0;
+	return t;
+}
+
+/* Full looks taken at the managed cgroups so far. */
+static uint64_t full_looks(const struct nl_ra *ra)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < ra->nr_cg; i++)
+		n += ra->cg[i].full_ticks;
+	return n;
+}
+
 /* The agent's loop: ticks every --interval, hook steps as draws arrive,
  * until a signal or the run time (-d) ends it. */
 static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
 		      const char *prog)
 {
-	bool pub_told = false, full = true;
+	bool pub_told = false, full = true, idle_told = false;
 	double t_end = a->duration > 0 ? nl_ra_now() + a->duration : 0, next = nl_ra_now();
+	uint64_t t = nl_ra_cpu_ns(), looks, looks_pub = 0;
 	int e;
 
 	while (!nl_stop_req && (!t_end || nl_ra_now() < t_end)) {
 		bool again = false;
 		double now = nl_ra_now(), d;
 
+		ra->cost.loops++;
 		/* a tick the usage watch brought forward only reclaims: the
 		 * matching, the scan figures and the published state keep to
 		 * the interval */
-		if (full)
+		if (full) {
 			match_all(ra, a, root, true);
+			t = cost_to(ra, NL_RA_PART_MATCH, t);
+		}
 		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
 			again |= nl_ra_tick(ra, &ra->cg[i], now);
+		t = cost_to(ra, NL_RA_PART_TICK, t);
 		if (full) {
-			/* every cgroup stands by: nobody needs the scanned/rotated
-			 * figures, and the reclaim tracepoints would cost each of
-			 * the workload's reclaim batches for nothing */
-			bool idle = nl_ra_all_standby(ra);
+			/* every cgroup stands by, or none has an eligible node:
+			 * nobody needs the scanned/rotated figures (they scale
+			 * only eligible nodes' pages), and the reclaim tracepoint
+			 * programs would run in each of the workload's reclaim
+			 * batches for nothing (their time counts in its memory
+			 * stall). Pausing them is a flag, so it can follow
+			 * eligibility tick by tick. */
+			bool idle = nl_ra_all_standby(ra), quiet = idle || !nl_ra_any_eligible(ra);
 
-			if (ra->scan && idle != scan_sess.bpf.paused) {
-				e = nl_bpf_pause(&scan_sess.bpf, idle);
-				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoints detached"
-				       : e ? "acting again: reclaim tracepoints could not all be attached again"
-				       : "acting again: reclaim tracepoints attached again");
+			if (ra->scan && quiet != scan_sess.bpf.paused) {
+				e = nl_bpf_pause(&scan_sess.bpf, quiet);
+				ra->cost.attaches++;
+				if (e)
+					printf("reclaim tracepoint programs could not all be resumed: %s\n", strerror(-e));
+				t = cost_to(ra, NL_RA_PART_PAUSE, t);
+			}
+			if (ra->scan && idle != idle_told) {
+				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoint programs paused"
+				       : "acting again: reclaim tracepoint programs resumed");
 				fflush(stdout);
+				idle_told = idle;
 			}
 			/* after the ticks, so the collector's time never delays a
-			 * table: the weights use figures one interval old */
-			if (!idle)
+			 * table: the weights use figures one interval old. Not
+			 * while paused: a snapshot cost 15-70 ms of a TCG guest's
+			 * CPU (the next one spans the gap) */
+			if (!quiet) {
 				scan_feed(ra);
-			if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
-				fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
-					" (%s): top/export and --status will not see it\n", prog, strerror(-e));
-				pub_told = true;
+				t = cost_to(ra, NL_RA_PART_FEED, t);
+			}
+			/* standing by, what it would publish changes only with a
+			 * full look (its counters stand still): written with
+			 * those, at least every NL_SB_FULL_EVERY_S, not every
+			 * interval (each write cost 5-20 ms of a TCG guest's CPU) */
+			looks = full_looks(ra);
+			if (!idle || looks != looks_pub || !ra->cost.publishes) {
+				looks_pub = looks;
+				ra->cost.publishes++;
+				ra->cost.publishes_standing_by += idle;
+				if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
+					fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
+						" (%s): top/export and --status will not see it\n", prog, strerror(-e));
+					pub_told = true;
+				}
+				t = cost_to(ra, NL_RA_PART_PUBLISH, t);
 			}
 			next += a->interval;
 			if (next <= nl_ra_now())
@@ -746,6 +800,7 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 		if (t_end && nl_ra_now() + d > t_end)
 			d = t_end - nl_ra_now();
 		wait_and_hook(ra, lot, d > 0 ? d : 0);
+		t = cost_to(ra, NL_RA_PART_WAIT, t);
 		full = nl_ra_now() >= next - 0.001;
 	}
 }
@@ -753,6 +808,7 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 /* The end-of-run lines: hook latency and each cgroup's final status. */
 static void print_summary(struct nl_ra *ra)
 {
+	nl_ra_cost_print(ra, stdout);
 	if (ra->nr_lat)
 		printf("hook-driven steps: %" PRIu64 ", latency from the limit-reclaim event to the step: "
 		       "p50 %.0f us, p99 %.0f us\n", ra->nr_lat, nl_ra_hook_latency_us(ra, 50),

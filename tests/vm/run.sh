@@ -26,7 +26,9 @@
 #   times slower than alone (numalens' BPF load alone took > 60 s in a guest
 #   at a host load of 13 on 2 CPUs), so the headers' figures are doubled,
 #   NL_VM_TESTS_DIR (where the tests are; default tests/vm/tests),
-#   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens).
+#   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens),
+#   NL_VM_EXTRA_BINS (more static binaries for /nl/bin, space-separated: e.g.
+#   another build of numalens renamed, for an A/B bench in one guest).
 # Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
 # Guests start in this order: the longest first (by the time the test took
@@ -138,7 +140,7 @@ if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 	tail -5 "$LOGS/build.log" | sed 's/^/  | /'
 fi
 bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
-      "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o")
+      "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o" ${NL_VM_EXTRA_BINS:-})
 for k in "${kernels[@]}"; do
 	t1=$(date +%s%N); kernel_vars "$k"
 	if ! bash tests/vm/kernel.sh "$CACHE" "$KDIR" $KSERIES 2> "$LOGS/kernel.log"; then

@@ -24,6 +24,15 @@ double nl_ra_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+uint64_t nl_ra_cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 size_t nl_ra_iso_time(char *buf, size_t len)
 {
 	struct timespec t;
@@ -403,6 +412,15 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 
 static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
 
+/* Swap use of @c now, bytes; 0 when it cannot be read (v1, no swap
+ * accounting): then only usage and time bring a full look forward. */
+static uint64_t swap_now(const struct nl_ra *a, const struct nl_ra_cg *c)
+{
+	uint64_t v;
+
+	return nl_rcg_swap_usage(c->dir, a->cfg.v1, &v) ? 0 : v;
+}
+
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 {
 	uint64_t u;
@@ -412,10 +430,11 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 
 	if (c->gone)
 		return false;
-	/* standing by: one small read unless a full look is due (the refault
-	 * guard keeps its own clock, so it always gets the full tick) */
+	/* standing by: two counter reads unless a full look is due (the
+	 * refault guard keeps its own clock, so it always gets the full
+	 * tick) */
 	if (c->sb.on && !c->rguard_on && !nl_rcg_usage(c->dir, a->cfg.v1, &u) &&
-	    !nl_sb_full_due(&c->sb, now_s, u, c->wm.high ? c->wm.high : c->limit)) {
+	    !nl_sb_full_due(&c->sb, now_s, u, swap_now(a, c), c->wm.high ? c->wm.high : c->limit)) {
 		c->usage = u;
 		c->sb.skipped++;
 		return false;
@@ -434,15 +453,15 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	 * them (scan source included): it never stands by */
 	if (a->cfg.dry_run)
 		why = 0;
-	ch = nl_sb_update(&c->sb, why, now_s, c->usage);
+	ch = nl_sb_update(&c->sb, why, now_s, c->usage, swap_now(a, c));
 	if (ch && a->lot)
 		nl_lot_set_quiet(a->lot, c->id, ch > 0);
 	if (ch > 0) {
 		char b[256];
 
 		logf_(a, c, "standing by: %s; its limit reclaim is left to the kernel (hook quiet, "
-		      "figures read again when usage moves or every %.0f s)", nl_sb_why_str(why, b, sizeof(b)),
-		      NL_SB_FULL_EVERY_S);
+		      "figures read again when usage or swap use moves, or every %.0f s)",
+		      nl_sb_why_str(why, b, sizeof(b)), NL_SB_FULL_EVERY_S);
 	} else if (ch < 0) {
 		logf_(a, c, "acting again after %.1f s standing by", now_s - c->sb.since_s);
 	}
@@ -458,6 +477,7 @@ static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 
 	if (c->gone)
 		return false;
+	c->full_ticks++;
 	if (nl_rcg_limit(c->dir, a->cfg.v1, &c->limit) || nl_ra_refresh(a, c) ||
 	    nl_rcg_usage(c->dir, a->cfg.v1, &c->usage)) {
 		logf_(a, c, "cgroup disappeared: dropped");
@@ -709,6 +729,14 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	c->hook_pages += (uint64_t)freed;
 	c->hook_on_pages += on;
 	return freed;
+}
+
+bool nl_ra_any_eligible(const struct nl_ra *a)
+{
+	for (int i = 0; i < a->nr_cg; i++)
+		if (!a->cg[i].gone && a->cg[i].w.eligible)
+			return true;
+	return false;
 }
 
 bool nl_ra_all_standby(const struct nl_ra *a)

@@ -120,8 +120,33 @@ struct nl_ra_cg {
 	struct nl_rcg_numa ns;
 	bool ns_ok;		/* ns is this tick's */
 	uint64_t numa_reads;	/* memory.numa_stat reads, for the agent's cost */
+	uint64_t full_ticks;	/* ticks that read its figures and weights afresh */
 	double over_high_s, agent_s;
 	double last_s;
+};
+
+/* Parts of the agent's loop its own CPU time is told apart by. */
+enum nl_ra_part {
+	NL_RA_PART_TICK,	/* the cgroups' ticks (reads, weights, passes) */
+	NL_RA_PART_FEED,	/* the scanned/rotated figures (collector snapshot) */
+	NL_RA_PART_PUBLISH,	/* the published state (JSON, status) */
+	NL_RA_PART_MATCH,	/* matching the cgroup patterns */
+	NL_RA_PART_PAUSE,	/* pausing/resuming the reclaim tracepoint programs */
+	NL_RA_PART_WAIT,	/* waiting: ring buffer polls, usage watch, hook steps */
+	NL_RA_PART_NR,
+};
+
+/* What the agent's own loop costs (status line "agent_cost:"): how often
+ * it ran and woke, and its thread CPU time (CLOCK_THREAD_CPUTIME_ID) by
+ * part, nanoseconds. */
+struct nl_ra_cost {
+	uint64_t loops;		/* turns of the loop (ticks, full or not) */
+	uint64_t polls;		/* ring buffer polls that returned */
+	uint64_t records;	/* limit-path records they brought */
+	uint64_t publishes;	/* published states */
+	uint64_t publishes_standing_by;	/* of which with every cgroup standing by */
+	uint64_t attaches;	/* tracepoint programs paused or resumed */
+	uint64_t cpu_ns[NL_RA_PART_NR];
 };
 
 struct nl_ra {
@@ -148,7 +173,11 @@ struct nl_ra {
 	double lat_us[NL_RA_LAT_MAX];
 	uint64_t nr_lat;
 	bool mglru;		/* multi-gen LRU on (weights count all generations) */
+	struct nl_ra_cost cost;
 };
+
+/* This thread's CPU time so far, nanoseconds (0 when unreadable). */
+uint64_t nl_ra_cpu_ns(void);
 
 /* True when the multi-gen LRU is on (/sys/kernel/mm/lru_gen/enabled bit 0);
  * re-read every refresh since it can be switched at run time. */
@@ -189,6 +218,12 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
  */
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events);
+
+/* True when a managed cgroup that is still there had an eligible node at
+ * its last refresh: only then do the scanned/rotated figures change a
+ * weight (they scale an eligible node's pages; which nodes are eligible
+ * does not depend on them). */
+bool nl_ra_any_eligible(const struct nl_ra *a);
 
 /* True when every managed cgroup that is still there stands by (none
  * managed: false): the scanned/rotated figures are needed by nobody. */

@@ -102,6 +102,13 @@ int nl_rcg_usage(const char *dir, bool v1, uint64_t *bytes)
 	return nl_rcg_read_u64(dir, v1 ? "memory.usage_in_bytes" : "memory.current", bytes);
 }
 
+int nl_rcg_swap_usage(const char *dir, bool v1, uint64_t *bytes)
+{
+	if (v1)
+		return -EOPNOTSUPP;
+	return nl_rcg_read_u64(dir, "memory.swap.current", bytes);
+}
+
 int nl_rcg_limit(const char *dir, bool v1, uint64_t *bytes)
 {
 	int e = nl_rcg_read_u64(dir, v1 ? "memory.limit_in_bytes" : "memory.max", bytes);

@@ -36,6 +36,11 @@ uint64_t nl_rcg_numa_node_pages(const struct nl_rcg_numa *n, int nid);
 /* memory.current (v1 usage_in_bytes). */
 int nl_rcg_usage(const char *dir, bool v1, uint64_t *bytes);
 
+/* Swap the cgroup uses now, bytes (v2 memory.swap.current: a counter
+ * read, no statistics flush). 0, -EOPNOTSUPP on v1 (its memsw counter
+ * mixes memory in) or -errno. */
+int nl_rcg_swap_usage(const char *dir, bool v1, uint64_t *bytes);
+
 /* memory.max (v1 limit_in_bytes); NL_RCG_NO_LIMIT for "max" or v1's
  * page-counter maximum. */
 int nl_rcg_limit(const char *dir, bool v1, uint64_t *bytes);

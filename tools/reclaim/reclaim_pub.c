@@ -114,10 +114,15 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 	if (!dir)
 		dir = NL_RECLAIM_RUN_DIR;
 	static bool pruned;
+	static char made[4096];
 
-	e = nl_agent_dir_make(dir);
-	if (e)
-		return e;
+	/* made once, and again after a write that failed (someone removed it) */
+	if (strcmp(made, dir)) {
+		e = nl_agent_dir_make(dir);
+		if (e)
+			return e;
+		snprintf(made, sizeof(made), "%s", dir);
+	}
 	/* the files of agents killed before they could remove their own */
 	if (!pruned) {
 		nl_agent_files_prune(dir);
@@ -133,6 +138,7 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 		return -ENOMEM;
 	}
 	fprintf(f, "agent pid %d\n", (int)getpid());
+	nl_ra_cost_print(a, f);
 	for (int i = 0; i < a->nr_cg; i++)
 		if (!a->cg[i].gone)
 			nl_ra_status(a, &a->cg[i], f);
@@ -140,6 +146,8 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 	e = nl_agent_file_put(dir, "json", json, strlen(json));
 	if (!e)
 		e = nl_agent_file_put(dir, "status", text, tlen);
+	if (e)
+		made[0] = '\0';
 	free(json);
 	free(text);
 	return e;

@@ -105,8 +105,10 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		if (a->lot)
 			nl_lot_quiet_events(a->lot, c->id, &quiet);
 		fprintf(f, "standby: %s enters=%" PRIu64 " seconds=%.1f light_ticks=%" PRIu64
-			" limit_events_left_to_kernel=%" PRIu64 "\n", c->sb.on ? "on" : "off", c->sb.enters,
-			nl_sb_seconds(&c->sb, nl_ra_now()), c->sb.skipped, quiet);
+			" limit_events_left_to_kernel=%" PRIu64 " full_looks=%" PRIu64 " full_looks_early=%" PRIu64
+			" full_ticks=%" PRIu64 " numa_stat_reads=%" PRIu64 "\n", c->sb.on ? "on" : "off", c->sb.enters,
+			nl_sb_seconds(&c->sb, nl_ra_now()), c->sb.skipped, quiet, c->sb.looks, c->sb.looks_early,
+			c->full_ticks, c->numa_reads);
 		fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
 			" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events + nv,
 			c->hook_steps, c->hook_pages, c->hook_on_pages, c->hook_overlap_pages);
@@ -116,4 +118,20 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	if (c->hook_steps)
 		fprintf(f, " last_draw=%u last_draw_node=%d", c->last_draw_id, c->last_draw_nid);
 	fputc('\n', f);
+}
+
+void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
+{
+	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
+	const struct nl_ra_cost *k = &a->cost;
+	uint64_t all = 0;
+
+	fprintf(f, "agent_cost: loops=%" PRIu64 " polls=%" PRIu64 " records=%" PRIu64 " publishes=%" PRIu64
+		" publishes_standing_by=%" PRIu64 " tracepoint_switches=%" PRIu64 " cpu_ms", k->loops, k->polls,
+		k->records, k->publishes, k->publishes_standing_by, k->attaches);
+	for (int i = 0; i < NL_RA_PART_NR; i++) {
+		fprintf(f, " %s=%.1f", part[i], (double)k->cpu_ns[i] / 1e6);
+		all += k->cpu_ns[i];
+	}
+	fprintf(f, " all=%.1f\n", (double)all / 1e6);
 }

@@ -10,4 +10,10 @@
  * tickets, balance, draws and the agent's counters. */
 void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f);
 
+/* The agent's own cost, one line: "agent_cost: loops=N polls=N records=N
+ * publishes=N publishes_standing_by=N tracepoint_switches=N cpu_ms
+ * tick=.. feed=.. publish=.. match=.. pause=.. wait=.. all=.." (struct
+ * nl_ra_cost; CPU time of its thread by part of its loop, milliseconds). */
+void nl_ra_cost_print(const struct nl_ra *a, FILE *f);
+
 #endif

@@ -17,12 +17,15 @@ uint32_t nl_sb_observe(struct nl_standby *s, uint64_t eligible, bool guard_on, b
 	return nl_sb_why(s->nonode_ticks >= NL_SB_TICKS ? 0 : ~0ull, guard_on, s->stuck_ticks >= NL_SB_TICKS, wm_bad);
 }
 
-int nl_sb_update(struct nl_standby *s, uint32_t why, double now_s, uint64_t usage)
+int nl_sb_update(struct nl_standby *s, uint32_t why, double now_s, uint64_t usage, uint64_t swap)
 {
 	bool was = s->on;
 
+	s->looks += was;
+	s->looks_early += was && now_s - s->full_s < NL_SB_FULL_EVERY_S - NL_SB_SLACK_S;
 	s->full_s = now_s;
 	s->usage_at_full = usage;
+	s->swap_at_full = swap;
 	s->why = why;
 	s->on = why != 0;
 	if (s->on == was)
@@ -36,12 +39,18 @@ int nl_sb_update(struct nl_standby *s, uint32_t why, double now_s, uint64_t usag
 	return -1;
 }
 
-bool nl_sb_full_due(const struct nl_standby *s, double now_s, uint64_t usage, uint64_t ref)
+/* |a - b| */
+static uint64_t moved(uint64_t a, uint64_t b)
 {
-	uint64_t d = usage > s->usage_at_full ? usage - s->usage_at_full : s->usage_at_full - usage;
+	return a > b ? a - b : b - a;
+}
+
+bool nl_sb_full_due(const struct nl_standby *s, double now_s, uint64_t usage, uint64_t swap, uint64_t ref)
+{
 	uint64_t lim = ref ? ref / NL_SB_MOVE_DIV : 1u << 20;
 
-	return !s->on || now_s - s->full_s >= NL_SB_FULL_EVERY_S || d > lim;
+	return !s->on || now_s - s->full_s >= NL_SB_FULL_EVERY_S - NL_SB_SLACK_S || moved(usage, s->usage_at_full) > lim ||
+	       moved(swap, s->swap_at_full) > lim;
 }
 
 double nl_sb_seconds(const struct nl_standby *s, double now_s)

@@ -39,17 +39,25 @@ int nl_agent_dir_make(const char *dir)
 
 int nl_agent_file_put(const char *dir, const char *ext, const char *text, size_t len)
 {
-	char path[4200], tmp[4300], boot[64];
-	uint64_t start = 0;
+	/* the stamp is the process's for its whole life: read once (an agent
+	 * publishes every interval, and these were two reads of /proc per
+	 * file); again after a fork, whose child has a pid and start of its own */
+	static char boot[64];
+	static uint64_t start;
+	static pid_t stamped;
+	char path[4200], tmp[4300];
 	FILE *f;
 	int e = 0;
 
 	snprintf(path, sizeof(path), "%s/%d.%s", dir, (int)getpid(), ext);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	e = nl_proc_start_ticks("/proc", getpid(), &start);
-	if (e)
-		return e;
-	nl_boot_id("/proc", boot, sizeof(boot));
+	if (stamped != getpid()) {
+		e = nl_proc_start_ticks("/proc", getpid(), &start);
+		if (e)
+			return e;
+		nl_boot_id("/proc", boot, sizeof(boot));
+		stamped = getpid();
+	}
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;

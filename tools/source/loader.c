@@ -748,13 +748,33 @@ void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS])
 		add_drops(b, b->vmscan->maps.drops, drops);
 }
 
+/* Is @p one of the vmscan object's programs? */
+static bool vmscan_prog(const struct nl_bpf *b, const struct bpf_program *p)
+{
+	struct bpf_program *q;
+
+	if (!b->vmscan)
+		return false;
+	bpf_object__for_each_program(q, b->vmscan->obj)
+		if (q == p)
+			return true;
+	return false;
+}
+
 int nl_bpf_pause(struct nl_bpf *b, bool pause)
 {
 	int e = 0;
 
 	if (pause == b->paused)
 		return 0;
+	/* the vmscan programs stay attached and return at once (a flag):
+	 * detaching and attaching them again patched the kernel's text at
+	 * each of their tracepoints, each time */
+	if (b->vmscan && b->vmscan->bss)
+		b->vmscan->bss->nl_vs_paused = pause;
 	for (int i = 0; i < b->nr_links; i++) {
+		if (b->vmscan && b->vmscan->bss && vmscan_prog(b, b->link_progs[i]))
+			continue;
 		if (pause) {
 			bpf_link__destroy(b->links[i]);
 			b->links[i] = NULL;

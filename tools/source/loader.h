@@ -60,7 +60,7 @@ struct nl_bpf {
 	struct bpf_link *links[32];
 	struct bpf_program *link_progs[32];	/* what links[i] runs */
 	int nr_links;
-	bool paused;		/* links detached by nl_bpf_pause() */
+	bool paused;		/* paused by nl_bpf_pause() */
 	bool have_sched, have_alloc, have_alloc_class, have_migrate;
 	bool have_vmscan;
 	bool alloc_page_flags;	/* the alloc programs read node and zone from
@@ -143,10 +143,14 @@ void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS])
 /* Detach and free everything. Safe on a zeroed or partly opened struct. */
 void nl_bpf_close(struct nl_bpf *b);
 
-/* Detach every program nl_bpf_open() attached (@pause), so the hooked
- * events cost nothing while nobody needs their figures, or attach them
- * again; the maps and their contents stay. 0, or the -errno of the first
- * program that would not attach again (the others are attached). */
+/* Pause every program nl_bpf_open() attached (@pause), so the hooked
+ * events cost (next to) nothing while nobody needs their figures, or
+ * resume them; the maps and their contents stay. The vmscan programs stay
+ * attached and return at once while paused (a flag in their object: no
+ * rewrite of the kernel's text at each tracepoint, which a detach and an
+ * attach each cost); the others are detached and attached again. 0, or
+ * the -errno of the first program that would not attach again (the others
+ * are attached). */
 int nl_bpf_pause(struct nl_bpf *b, bool pause);
 
 #endif

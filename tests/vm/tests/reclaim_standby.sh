@@ -5,11 +5,16 @@
 # has no node to draw from while the memcg hits its limit thousands of
 # times. It must stand by: the limit hook only counts those events (no
 # record, no wakeup: every one is "left to the kernel" in its count), the
-# reclaim tracepoints are detached, and the agent's own CPU time stays
+# reclaim tracepoint programs are paused, and the agent's own CPU time stays
 # small against the workload's (cpu.stat of the memcg): at most 10% over
 # the slices it stood by. Before, each
 # limit event sent a "no victim" record that woke the agent, and the
-# vmscan programs ran on every reclaim batch of the workload.
+# vmscan programs ran on every reclaim batch of the workload. Standing by,
+# it takes a full look (memory.numa_stat, memory.stat, weights) and
+# publishes its state at most once per NL_SB_FULL_EVERY_S (5 s) of its
+# own clock, more only when usage or swap use moves: at most one per 4 s
+# standing by, plus one. Before, it looked every 2 s and published every
+# second, a third of what it spent standing by.
 # Phase 2, in the same memcg: anon grows past the limit (dd | tail, zram
 # swap): the agent must act again and free pages ahead of the limit.
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=400 modules=zram,virtio_blk,ext4 disk=128M
@@ -67,7 +72,7 @@ kill -TERM $AG; wait $AG || nl_fail "numalens reclaim exit $?: $(tail -3 /tmp/sb
 grep -v ' step node=' /tmp/sb.log | tail -30
 nl_expect "limit hits in phase 1" "$((e1 - e0))" -ge 100
 grep -q 'standing by: no node holds pages the backend would free' /tmp/sb.log || nl_fail "the agent never stood by"
-grep -q 'every managed cgroup stands by: reclaim tracepoints detached' /tmp/sb.log || nl_fail "reclaim tracepoints stayed attached"
+grep -q 'every managed cgroup stands by: reclaim tracepoint programs paused' /tmp/sb.log || nl_fail "the reclaim tracepoint programs were never paused"
 quiet=$(sed -n 's/^standby: .* limit_events_left_to_kernel=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
 nl_expect "limit events the hook only counted, standing by" "${quiet:-0}" -ge 1
 # With the old-generations fallback the agent may find cold mapped page
@@ -81,6 +86,19 @@ judge=1
 # (the agent before took 31% of it over the whole phase: woken by every
 # limit event, vmscan programs on)
 [ $judge = 1 ] && nl_expect "agent CPU while standing by x10 (ms), at most the workload's" "$((sa * 10))" -le "$sw"
+# its cadence standing by, over the whole run: a state published only
+# with a full look (or on entering), and the looks not brought forward by
+# a move (usage, swap use) one per NL_SB_FULL_EVERY_S
+grep -E '^agent_cost: |^standby: ' /tmp/sb.log
+sb_s=$(sed -n 's/^standby: .* seconds=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
+enters=$(sed -n 's/^standby: .* enters=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
+looks=$(sed -n 's/^standby: .* full_looks=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
+early=$(sed -n 's/^standby: .* full_looks_early=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
+pubs=$(sed -n 's/^agent_cost: .* publishes_standing_by=\([0-9]*\).*/\1/p' /tmp/sb.log | tail -1)
+[ $judge = 1 ] && nl_expect "seconds standing by" "${sb_s:-0}" -ge 3
+nl_expect "states published standing by, at most its full looks there + spells" "${pubs:-999}" -le "$((${looks:-0} + ${enters:-0}))"
+nl_expect "full looks standing by not brought forward x4, at most its seconds + 4 per spell" \
+	"$(((${looks:-999} - ${early:-0}) * 4))" -le "$((sb_s + 4 * ${enters:-0}))"
 grep -q 'acting again after' /tmp/sb.log || nl_fail "the agent never acted again when anon grew past the limit"
 pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/sb.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
 nl_expect "pages the agent freed in phase 2" "$pages" -ge 1024

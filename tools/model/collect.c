@@ -710,6 +710,9 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 			continue;
 		p->pid = pid;
 		p->alive = nl_pid_alive(c->o.procfs_root, pid);
+		/* dead since the read: count its tail before its entries go */
+		if (!p->alive)
+			nl_maps_reread_id(c->b, NL_KIND_TGID, ic->id, &c->tgids.v[i].c);
 		nl_figs_compute(&p->f, &ic->c, prev, interval, s->src.numa_balancing);
 		if (!p->alive) {
 			dead[nr_dead++] = ic->id;

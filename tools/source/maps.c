@@ -301,6 +301,51 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 	return e;
 }
 
+int nl_maps_reread_id(const struct nl_bpf *b, int kind, uint64_t id, struct nl_counts *c)
+{
+	struct nl_id_key key = { .id = id, .kind = (uint32_t)kind };
+	struct nl_counts fresh;
+	struct read_ctx ctx = { .nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
+	size_t vs = nl_sched_val_size(ctx.nr_nodes), ms = sizeof(struct nl_migrate_val);
+	void *vals = malloc((vs > ms ? vs : ms) * (size_t)b->nr_cpus);
+	struct nl_node_counts nodes[NL_MAX_NODES];
+	struct nl_counts_table one = { 0 };
+	const struct nl_counts *got;
+	int e = 0;
+
+	if (!vals)
+		return -ENOMEM;
+	ctx.t[0] = ctx.t[1] = &one;
+	ctx.nodes = nodes;
+	if (b->sched && !bpf_map_lookup_elem(bpf_map__fd(b->sched->maps.sched_stats), &key, vals))
+		e = on_sched(&key, vals, b->nr_cpus, &ctx);
+	if (!e && b->migrate && !bpf_map_lookup_elem(bpf_map__fd(b->migrate->maps.migrate_stats), &key, vals))
+		e = on_migrate(&key, vals, b->nr_cpus, &ctx);
+	got = e ? NULL : nl_counts_find(&one, id);
+	if (got) {
+		fresh = *got;
+		/* counters only grow: never let a re-read take any back */
+		for (int n = 0; n < NL_MAX_NODES; n++)
+			c->run_ns[n] = fresh.run_ns[n] > c->run_ns[n] ? fresh.run_ns[n] : c->run_ns[n];
+		for (int k = 0; k < NL_LOC_BUCKETS; k++)
+			c->loc_ns[k] = fresh.loc_ns[k] > c->loc_ns[k] ? fresh.loc_ns[k] : c->loc_ns[k];
+#define NL_MAX_INTO(f) (c->f = fresh.f > c->f ? fresh.f : c->f)
+		NL_MAX_INTO(nofault_ns);
+		NL_MAX_INTO(slices);
+		NL_MAX_INTO(move_numa);
+		NL_MAX_INTO(swap_numa);
+		NL_MAX_INTO(stick_numa);
+#undef NL_MAX_INTO
+		for (int r = 0; r < NL_MIGRATE_REASONS; r++) {
+			c->mig_ok[r] = fresh.mig_ok[r] > c->mig_ok[r] ? fresh.mig_ok[r] : c->mig_ok[r];
+			c->mig_fail[r] = fresh.mig_fail[r] > c->mig_fail[r] ? fresh.mig_fail[r] : c->mig_fail[r];
+		}
+	}
+	nl_counts_free(&one);
+	free(vals);
+	return e;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -18,6 +18,15 @@
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES]);
 
+/* Read the sched_stats and migrate_stats entries of one id again into
+ * @c, keeping each counter's larger value: a process found dead after the
+ * interval's read had run on until its exit, and its entries are deleted
+ * next, so this is the last chance to count that tail (its run time in
+ * ns, locality ns, NUMA moves, migrated pages). Allocation counters are
+ * left alone (nl_maps_forget moves them, none are lost). Returns 0 or a
+ * negative errno (-ENOMEM); an id with no entries leaves @c as it was. */
+int nl_maps_reread_id(const struct nl_bpf *b, int kind, uint64_t id, struct nl_counts *c);
+
 /* Delete every entry of @kind whose id is in @ids[@n] (exited processes,
  * or removed cgroups whose counts were folded into their parents) from the
  * stats maps. The alloc counters of such an id move to a key with that

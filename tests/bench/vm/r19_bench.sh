@@ -48,9 +48,7 @@ WM=${WM:---high 90% --low 80%}
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 FILE_MIB="24 24 0 16"; ANON_MIB="8 8 16 4"
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
-[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
-mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+nl_mount_disk
 P=/sys/fs/cgroup/r19
 mkdir $P && echo +memory > $P/cgroup.subtree_control || nl_fail "cannot create $P"
 AGCG=/sys/fs/cgroup/r19ag; mkdir $AGCG || nl_fail "cannot create $AGCG"

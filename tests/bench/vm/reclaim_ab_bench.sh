@@ -16,8 +16,7 @@ RUNS=${RUNS:-6}; ITER=48; HOT_MIB=8
 BASE=/nl/bin/numalens-base
 [ -x $BASE ] || nl_fail "no $BASE"
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
-mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+nl_mount_disk
 mkdir -p /mnt/d/hot
 for f in 1 2 3 4 5 6 7 8; do dd if=/dev/zero of=/mnt/d/hot/h$f bs=64K count=$((HOT_MIB * 2)) 2>/dev/null; done
 dd if=/dev/zero of=/mnt/d/cold bs=1M count=$((2 * ITER)) 2>/dev/null

@@ -34,9 +34,7 @@
 nl_need_numalens
 RUNS=${RUNS:-5}; MIB=${MIB:-128}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}; HOT_MIB=${HOT_MIB:-8}; ITER=${ITER:-48}
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
-[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
-mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+nl_mount_disk
 # the build load's tree, written outside any limit: headers and sources
 mkdir -p /mnt/d/hot
 for f in 1 2 3 4 5 6 7 8; do dd if=/dev/zero of=/mnt/d/hot/h$f bs=64K count=$((HOT_MIB * 2)) 2>/dev/null || nl_fail "writing the hot set"; done

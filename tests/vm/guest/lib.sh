@@ -35,6 +35,16 @@ nl_need_numalens() {
 	[ -x "$NUMALENS" ] || nl_fail "build/numalens missing: build it (make) before the VM tests"
 }
 
+# nl_mount_disk: a fresh file system on the scratch disk the harness
+# attaches for a test with disk= in its header (/dev/vda), mounted on
+# /mnt/d: ext4, or ext2 when the guest kernel has no ext4 module.
+nl_mount_disk() {
+	[ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
+	mke2fs -q /dev/vda > /dev/null 2>&1 || nl_fail "mke2fs /dev/vda failed"
+	mkdir -p /mnt/d
+	mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda on /mnt/d failed"
+}
+
 # nl_cpus_of_node N: print node N's CPU list (e.g. "2" or "4-5").
 nl_cpus_of_node() {
 	cat "/sys/devices/system/node/node$1/cpulist"

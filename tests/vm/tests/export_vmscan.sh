@@ -13,10 +13,7 @@
 . /nl/lib.sh
 nl_need_numalens
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-[ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
-mke2fs -q /dev/vda || nl_fail "mke2fs /dev/vda failed"
-mkdir -p /mnt/d
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda failed"
+nl_mount_disk
 CG=/sys/fs/cgroup/vmexport-vm
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p $CG && echo 32M > $CG/memory.max || nl_fail "cannot create $CG with memory.max"

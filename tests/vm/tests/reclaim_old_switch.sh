@@ -14,9 +14,7 @@
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=300 modules=virtio_blk,ext4 disk=64M
 . /nl/lib.sh
 nl_need_numalens
-[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
-mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+nl_mount_disk
 # the mapping must stay mapped page cache, not a huge page nobody maps
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 [ -f /sys/kernel/debug/lru_gen ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null

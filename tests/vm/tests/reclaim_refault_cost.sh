@@ -12,9 +12,7 @@
 . /nl/lib.sh
 nl_need_numalens
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
-[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
-mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+nl_mount_disk
 # khugepaged would collapse the read-only mapping into huge pages nobody
 # maps until the next pass (reclaim_unmapped.sh)
 echo madvise > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null

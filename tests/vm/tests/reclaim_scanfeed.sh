@@ -17,10 +17,7 @@ nl_need_numalens
 CG=/sys/fs/cgroup
 [ -f /sys/kernel/mm/lru_gen/enabled ] || nl_fail "no /sys/kernel/mm/lru_gen (CONFIG_LRU_GEN expected)"
 # page cache needs a real file system (/tmp is tmpfs: shmem, not file LRU)
-[ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
-mke2fs -q /dev/vda || nl_fail "mke2fs /dev/vda failed"
-mkdir -p /mnt/d
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda failed"
+nl_mount_disk
 D=/mnt/d
 for lru in n y; do
 	echo $lru > /sys/kernel/mm/lru_gen/enabled

@@ -13,9 +13,7 @@
 # vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=300 modules=zram,virtio_blk,ext4 disk=128M
 . /nl/lib.sh
 nl_need_numalens
-[ -b /dev/vda ] || nl_fail "no /dev/vda (disk=)"
-mke2fs -q /dev/vda > /dev/null 2>&1 && mkdir -p /mnt/d || nl_fail "mke2fs /dev/vda"
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda"
+nl_mount_disk
 # with THP "always" khugepaged collapses the read-only file mapping into
 # huge pages that nobody maps until the next access (seen here: 24 MiB of
 # FileHugePages, file_mapped 0), which would make the cold set unmapped

@@ -14,10 +14,7 @@
 # vm: nodes=4 cpus_per_node=1 mem_per_node=256M timeout=170 modules=zram,virtio_blk,ext4 disk=448M
 . /nl/lib.sh
 nl_need_numalens
-[ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
-mke2fs -q /dev/vda || nl_fail "mke2fs /dev/vda failed"
-mkdir -p /mnt/d
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda failed"
+nl_mount_disk
 CG=/sys/fs/cgroup/vmscan-g
 mkdir "$CG" || nl_fail "cannot create $CG"
 vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }

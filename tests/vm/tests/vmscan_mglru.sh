@@ -44,10 +44,7 @@ echo madvise > /sys/kernel/mm/transparent_hugepage/enabled || nl_fail "cannot se
 # --- swap on zram, an ext2 file system on the virtio disk ------------------
 echo 256M > /sys/block/zram0/disksize || nl_fail "zram0 disksize"
 mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "swapon /dev/zram0 failed"
-[ -b /dev/vda ] || nl_fail "no /dev/vda: the harness did not attach the disk (disk=)"
-mke2fs -q /dev/vda || nl_fail "mke2fs /dev/vda failed"
-mkdir -p /mnt/d
-mount -t ext4 /dev/vda /mnt/d 2>/dev/null || mount -t ext2 /dev/vda /mnt/d || nl_fail "mount /dev/vda failed"
+nl_mount_disk
 mkdir -p "$CG" && echo +memory > "$P/cgroup.subtree_control" && echo 48M > "$CG/memory.max" ||
 	nl_fail "cannot create $CG with memory.max"
 

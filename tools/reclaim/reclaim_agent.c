@@ -13,9 +13,6 @@
 #include "reclaim_agent.h"
 #include "reclaim_scan.h"
 
-/* The longest a node that freed nothing goes without tickets, s. */
-#define NL_RA_DRY_MAX_S 5.0
-
 double nl_ra_now(void)
 {
 	struct timespec t;
@@ -386,8 +383,10 @@ static long step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint64_t bytes, c
 		/* lru_gen waiting for its next aging is "not yet", not "cannot" */
 		if (freed)
 			c->dry[nid] = 0;
-		else if (e != -EINPROGRESS)
-			c->dry[nid] = 1 + nl_lot_node_figure(&fin, (uint32_t)nid), c->dry_at[nid] = nl_ra_now();
+		else if (e != -EINPROGRESS) {
+			c->dry[nid] = 1 + nl_lot_node_figure(&fin, (uint32_t)nid);
+			c->dry_at[nid] = nl_ra_now();
+		}
 	}
 	c->target_pages += on;
 	c->offnode_pages += freed - on;

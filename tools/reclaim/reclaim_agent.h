@@ -24,6 +24,8 @@
 #define NL_RA_MAX_CG NL_LOT_MAX_CG
 /* Hook-to-step latencies kept for the percentiles (the most recent). */
 #define NL_RA_LAT_MAX 4096
+/* The longest a node whose step freed nothing goes without tickets, s. */
+#define NL_RA_DRY_MAX_S 5.0
 
 enum nl_ra_victim {
 	NL_VICTIM_LOTTERY = 0,	/* drawn in BPF by weight */

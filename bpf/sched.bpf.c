@@ -243,8 +243,13 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		 * gaps on our host), and one can hide a long slice. A fair-class
 		 * task's own start mark (se.prev_sum_exec_runtime, set when it
 		 * was picked) still gives its slice; under sched_ext or another
-		 * class that mark is stale, and the slice is counted as lost. */
-		if (!nl_sched_ext_on && fair_policy(prev->policy) &&
+		 * class that mark is stale, and the slice is counted as lost.
+		 * The policy alone does not say the class: a SCHED_NORMAL task
+		 * that holds a PI lock an rt or dl waiter blocks on runs in the
+		 * rt/dl class with prio < 100 (MAX_RT_PRIO), and its mark then
+		 * dates from its last fair pick, so its slices since would be
+		 * counted twice (on 6.18: 152 ms for a 5 ms slice). */
+		if (!nl_sched_ext_on && fair_policy(prev->policy) && prev->prio >= 100 &&
 		    prev_sum >= prev->se.prev_sum_exec_runtime) {
 			delta = prev_sum - prev->se.prev_sum_exec_runtime;
 			known = true;

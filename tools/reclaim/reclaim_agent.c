@@ -420,6 +420,18 @@ static uint64_t swap_now(const struct nl_ra *a, const struct nl_ra_cg *c)
 	return nl_rcg_swap_usage(c->dir, a->cfg.v1, &v) ? 0 : v;
 }
 
+/* True when a node's "freed nothing" mark of @c is NL_RA_DRY_MAX_S old:
+ * only a full look (nl_ra_refresh) lifts it, and a memcg standing by for
+ * want of a node (its nodes all marked) would otherwise wait for its next
+ * NL_SB_FULL_EVERY_S look, NL_SB_TICKS ticks later than the limit. */
+static bool dry_expired(const struct nl_ra_cg *c, double now_s)
+{
+	for (int i = 0; i < NL_MAX_NODES; i++)
+		if (c->dry[i] && now_s - c->dry_at[i] >= NL_RA_DRY_MAX_S)
+			return true;
+	return false;
+}
+
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 {
 	uint64_t u;
@@ -432,7 +444,7 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	/* standing by: two counter reads unless a full look is due (the
 	 * refault guard keeps its own clock, so it always gets the full
 	 * tick) */
-	if (c->sb.on && !c->rguard_on && !nl_rcg_usage(c->dir, a->cfg.v1, &u) &&
+	if (c->sb.on && !c->rguard_on && !dry_expired(c, now_s) && !nl_rcg_usage(c->dir, a->cfg.v1, &u) &&
 	    !nl_sb_full_due(&c->sb, now_s, u, swap_now(a, c), c->wm.high ? c->wm.high : c->limit)) {
 		c->usage = u;
 		c->sb.skipped++;

@@ -315,6 +315,7 @@ int nl_maps_reread_id(const struct nl_bpf *b, int kind, uint64_t id, struct nl_c
 
 	if (!vals)
 		return -ENOMEM;
+	memset(nodes, 0, sizeof(nodes));	/* written for cgroup keys only */
 	ctx.t[0] = ctx.t[1] = &one;
 	ctx.nodes = nodes;
 	if (b->sched && !bpf_map_lookup_elem(bpf_map__fd(b->sched->maps.sched_stats), &key, vals))

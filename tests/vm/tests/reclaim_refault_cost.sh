@@ -34,10 +34,22 @@ kill $AG; wait $AG
 grep -v ' step node=' /tmp/r.log | tail -20
 pages=$(sed -n 's/^reclaimed [a-z_]* pages: //p' /tmp/r.log | tr ' ' '\n' | sed 's/^N[0-9]*=//' | awk '{ s += $1 } END { print s + 0 }')
 pauses=$(sed -n 's/.* refault_guard_pauses=\([0-9]*\).*/\1/p' /tmp/r.log | tail -1)
-echo "workload: major faults $(stat_of $CG/rrc/memory.stat pgmajfault), refaults anon $(stat_of $CG/rrc/memory.stat workingset_refault_anon) file $(stat_of $CG/rrc/memory.stat workingset_refault_file); agent freed $pages pages, guard pauses $pauses"
-# at most 1: the old guard paused 4 times here; one CI run under load saw
-# a single pause with this guard (real waits do happen on a starved guest)
-nl_expect "refault guard pauses (file refaults brought back without faults)" "${pauses:-missing}" -le 1
+maj=$(stat_of $CG/rrc/memory.stat pgmajfault); ra=$(stat_of $CG/rrc/memory.stat workingset_refault_anon)
+rf=$(stat_of $CG/rrc/memory.stat workingset_refault_file)
+fmaj=$(( maj > ra ? maj - ra : 0 ))	# major faults on file pages, as the agent's guard counts them
+echo "workload: major faults $maj (on file pages $fmaj), refaults anon $ra file $rf; agent freed $pages pages, guard pauses $pauses"
+# The premise: the file comes back in readahead batches, a handful of
+# faults for thousands of refaulted pages (0.1-0.2% in quiet runs). On a
+# starved guest readahead can thrash (its pages evicted before they are
+# read, the window shrinks): one CI run beside other guests took 35,530
+# file faults for 210,658 refaults (17%). The workload then really waits
+# on them, and the guard is right to pause; its pauses are judged only
+# while the premise holds (file faults <= 2% of file refaults).
+if [ $((fmaj * 50)) -le "${rf:-0}" ]; then
+	nl_expect "refault guard pauses (file refaults brought back without faults)" "${pauses:-missing}" -le 1
+else
+	echo "the load's file refaults cost it faults ($fmaj for $rf refaults): readahead thrashed, the guard's $pauses pauses are not judged"
+fi
 # The agent rightly stands by while the file is mostly unmapped between
 # passes (lru_gen leaves such page cache to the kernel), longer on a
 # starved guest (12.7 of 17.6 s over high in one CI run). So what it freed

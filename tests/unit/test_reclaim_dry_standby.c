@@ -12,8 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "fixture_fs.h"
-#include "reclaim_agent.h"
+#include "fixture_ra.h"
 
 static void test_dry_mark_ends_while_standing_by(void **state)
 {
@@ -27,26 +26,7 @@ static void test_dry_mark_ends_while_standing_by(void **state)
 
 	(void)state;
 	assert_non_null(root);
-	wfile(root, "cg/memory.max", "104857600\n");
-	wfile(root, "cg/memory.current", "103809024\n");
-	wfile(root, "cg/memory.events", "low 0\nhigh 0\nmax 7\noom 0\n");
-	wfile(root, "cg/memory.swap.max", "0\n");
-	wfile(root, "cg/memory.reclaim", "");
-	wfile(root, "cg/memory.numa_stat",
-	      "anon N0=0 N1=0\nfile N0=83886080 N1=20971520\n"
-	      "inactive_anon N0=0 N1=0\nactive_anon N0=0 N1=0\n"
-	      "inactive_file N0=62914560 N1=16777216\nactive_file N0=20971520 N1=4194304\n"
-	      "file_mapped N0=0 N1=0\n");
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.high = (struct nl_wm_spec){ .pct = true, .pct_val = 90 };
-	cfg.low = (struct nl_wm_spec){ .pct = true, .pct_val = 80 };
-	cfg.step_pages = 32;
-	cfg.pass_steps = 128;
-	cfg.backend = NL_RB_MEMCG;
-	cfg.victim = NL_VICTIM_RR;
-	cfg.bal_lo = 80;
-	cfg.bal_hi = 120;
-	cfg.root = root;
+	fixture_ra_cgroup(root, &cfg);
 	assert_int_equal(nl_ra_init(&a, &cfg, NULL, err, sizeof(err)), 0);
 	k = nl_ra_add(&a, "/cg");
 	assert_int_equal(k, 0);

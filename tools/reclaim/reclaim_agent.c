@@ -151,6 +151,15 @@ int nl_ra_add(struct nl_ra *a, const char *rel)
 	return k;
 }
 
+/* True when node @i's "freed nothing" mark of @c is at least
+ * NL_RA_DRY_MAX_S old (@now_s: nl_ra_now() seconds): the node is tried
+ * again, so a node that only looked dry (its pages busy for a moment) is
+ * out of the draw for a few seconds, not until its figures change. */
+static bool dry_mark_old(const struct nl_ra_cg *c, int i, double now_s)
+{
+	return c->dry[i] && now_s - c->dry_at[i] >= NL_RA_DRY_MAX_S;
+}
+
 int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 {
 	struct nl_rcg_numa n;
@@ -199,7 +208,7 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 
 		for (int i = 0; i < n.nr_nodes; i++) {
 			fig[i] = nl_lot_node_figure(&c->in, (uint32_t)i);
-			if (c->dry[i] && now - c->dry_at[i] >= NL_RA_DRY_MAX_S)
+			if (dry_mark_old(c, i, now))
 				c->dry[i] = 0;	/* tried again: see dry_at */
 		}
 		c->dry_mask = nl_lot_weights_wet(&c->in, fig, c->dry, a->cfg.step_pages, &c->w);
@@ -427,7 +436,7 @@ static uint64_t swap_now(const struct nl_ra *a, const struct nl_ra_cg *c)
 static bool dry_expired(const struct nl_ra_cg *c, double now_s)
 {
 	for (int i = 0; i < NL_MAX_NODES; i++)
-		if (c->dry[i] && now_s - c->dry_at[i] >= NL_RA_DRY_MAX_S)
+		if (dry_mark_old(c, i, now_s))
 			return true;
 	return false;
 }

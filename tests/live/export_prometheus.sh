@@ -77,8 +77,14 @@ hi=$(awk -v c="$cpu" 'BEGIN { print c * 1.1 + 0.1 }')
 # why_short: the exporter's own view of the cgroup and its losses, so a
 # shortfall says whether the BPF side dropped or the collector evicted
 why_short() {
-	curl -s "http://127.0.0.1:$eport/metrics" |
+	local alive=exited
+	kill -0 "$EXPORT_PID" 2>/dev/null && alive="pid $EXPORT_PID alive"
+	echo -n "$alive; /metrics HTTP $(curl -s -o /dev/null -w '%{http_code}' -m 10 "http://127.0.0.1:$eport/metrics"); "
+	curl -s -m 10 "http://127.0.0.1:$eport/metrics" |
 		grep -E "^numalens_(cgroup_cpu_seconds_total\{cgroup=\"/$CG\"|map_drops_total|evicted_)" | tr '\n' ';'
+	echo -n " healthz: $(curl -s -m 10 "http://127.0.0.1:$eport/healthz" | head -c 200);"
+	echo -n " prometheus target: $(curl -s -m 10 "$P/api/v1/targets" | grep -o '"lastError":"[^"]*"\|"health":"[^"]*"\|"lastScrapeDuration":[0-9.e-]*' | tr '\n' ' ')"
+	echo -n " export stderr: $(tail -c 300 "$TMP/export.err" | tr '\n' ' ')"
 }
 got=$(wait_for "sum(numalens_cgroup_cpu_seconds_total{cgroup=\"/$CG\"})" "v >= $lo" 30) ||
 	fail "cpu seconds of /$CG in Prometheus: $got, want >= $lo (workload got ${cpu}s); exporter: $(why_short)"

@@ -468,7 +468,7 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	 * lru_gen asks for within a second (a workload that maps its files
 	 * pass by pass): only a state that held for NL_SB_TICKS full ticks in
 	 * a row counts, or the agent would miss the moments it can act */
-	why = nl_sb_observe(&c->sb, c->w.eligible, c->rguard_on, c->stuck, c->wm_bad);
+	why = nl_sb_observe(&c->sb, c->w.eligible, c->rguard_on, c->pass_dry, c->wm_bad);
 	/* a dry run is there to show the decisions and the figures behind
 	 * them (scan source included): it never stands by */
 	if (a->cfg.dry_run)
@@ -492,6 +492,7 @@ static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 {
 	uint64_t step_max = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, psi_us;
 	bool was = c->wm.active, requeue = false;
+	uint64_t pass_freed = 0;
 	int noprog = 0;
 	uint32_t s;
 
@@ -623,10 +624,11 @@ static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 				      " KiB); retried every interval, said again after progress",
 				      c->usage / 1024);
 			c->stuck = true;
+			c->pass_dry = !pass_freed;
 			break;
 		}
 		if (freed > 0)
-			noprog = 0, c->stuck = false;
+			noprog = 0, c->stuck = c->pass_dry = false, pass_freed += (uint64_t)freed;
 		if (nl_rcg_usage(c->dir, a->cfg.v1, &c->usage)) {
 			c->gone = true;
 			return false;

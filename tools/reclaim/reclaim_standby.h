@@ -45,7 +45,8 @@
 enum nl_sb_why {
 	NL_SB_NO_NODE = 1,	/* no node holds pages the backend would free */
 	NL_SB_COMES_BACK = 2,	/* the refault guard: what it evicts comes back */
-	NL_SB_NO_PROGRESS = 4,	/* its last pass freed nothing */
+	NL_SB_NO_PROGRESS = 4,	/* its last pass freed nothing (one that freed
+				 * some pages, then stopped short, helped) */
 	NL_SB_NO_WATERMARKS = 8,/* the watermarks do not resolve for its limit */
 };
 
@@ -70,7 +71,7 @@ struct nl_standby {
 
 /* The bits of enum nl_sb_why that hold, from the memcg's state after a
  * full tick: @eligible (the weights' eligible-node mask), @guard_on,
- * @stuck (last pass stopped without progress), @wm_bad. */
+ * @stuck (last pass stopped without progress and freed nothing), @wm_bad. */
 uint32_t nl_sb_why(uint64_t eligible, bool guard_on, bool stuck, bool wm_bad);
 
 /* The reasons that hold after a full tick, with the streak rule: no

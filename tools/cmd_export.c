@@ -4,7 +4,8 @@
  * The main thread takes one snapshot per interval and publishes it;
  * libmicrohttpd's threads serve whatever snapshot is current when a
  * scrape arrives. A published snapshot is reference-counted and rendered
- * and gzipped once, by its first scrape, and only the gzip is kept; later
+ * straight into its gzip once, by its first scrape (the text is never
+ * held whole), and only the gzip is kept; later
  * and concurrent scrapes of it share those bytes (inflated as they are
  * sent for a client that takes no gzip), so 50 scrapes of a 2,000 cgroup
  * host cost one render and one compressed copy, not fifty texts.
@@ -22,6 +23,7 @@
 #include "cli.h"
 #include "export_synth.h"
 #include "http_server.h"
+#include "prom_gzip.h"
 #include "view_prom.h"
 
 /* Not taken by any exporter we know of; see README "numalens export". */
@@ -53,7 +55,7 @@ struct pub {
 	uint64_t mono_ns;	/* CLOCK_MONOTONIC when published */
 	struct export_state *x;
 	pthread_mutex_t render_mu;	/* the first scrape renders, others wait */
-	bool rendered, gzipped;	/* gzipped: gz holds it all, text is freed */
+	bool rendered, gzipped;	/* gzipped: gz holds it all, text is empty */
 	int render_err;
 	size_t plain_len;		/* the text's length once gzipped */
 	struct nl_buf text, gz;
@@ -320,23 +322,26 @@ static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
 	}
 	pthread_mutex_lock(&p->render_mu);
 	if (!p->rendered) {
-		uint64_t t0 = mono_ns();
+		struct nl_prom_gzip_cost c;
 
-		p->render_err = nl_prom_render(&p->text, &p->s, &x->a->po);
-		nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
-		p->render_err = p->render_err ? p->render_err : p->text.err;
+		/* gzip once per snapshot, and keep only that (1.6 MiB where
+		 * the text of 2,000 cgroups is 26 MiB, never held whole); a
+		 * scraper that takes no gzip gets it inflated as it is sent */
+		p->render_err = nl_prom_render_gzip(&p->gz, &p->s, &x->a->po, &c);
+		p->gzipped = !p->render_err;
+		p->plain_len = c.plain_len;
+		if (p->render_err) {
+			/* a failed gzip: serve the plain text, as a scraper
+			 * that takes no gzip would get it */
+			uint64_t t0 = mono_ns();
+
+			nl_buf_free(&p->gz);
+			p->render_err = nl_prom_render(&p->text, &p->s, &x->a->po);
+			nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
+			p->render_err = p->render_err ? p->render_err : p->text.err;
+		}
 		p->rendered = true;
 		shed_rendered(p);
-		/* gzip once per snapshot and keep only that (1.6 MiB where
-		 * the text of 2,000 cgroups is 26 MiB); a scraper that takes
-		 * no gzip gets it inflated as it is sent. A failed gzip keeps
-		 * the text. */
-		if (!p->render_err && p->text.len && !nl_http_gzip(p->text.p, p->text.len, &p->gz)) {
-			p->gzipped = true;
-			p->plain_len = p->text.len;
-			nl_buf_free(&p->text);
-			malloc_trim(0);
-		}
 	}
 	e = p->render_err;
 	pthread_mutex_unlock(&p->render_mu);

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	/* on a loaded host the wall time above includes time the render
 	 * waited for a CPU; its own CPU time does not */
 	pr("render CPU time", rc, runs, "");
-	pr("gzip (level 1), streamed beside the render", gt, runs, "");
+	pr("gzip (level 2), streamed beside the render", gt, runs, "");
 	pr("gzip CPU time", gc, runs, "");
 	pr("warm render, whole text in a buffer kept", t, runs, "");
 	pr("warm render CPU time", c, runs, "");

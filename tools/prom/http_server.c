@@ -59,9 +59,13 @@ struct nl_gzip *nl_gzip_open(struct nl_buf *out)
 
 	if (!g)
 		return NULL;
-	/* 15 + 16: gzip wrapper; level 1: the text is repetitive enough
-	 * that speed matters more than the last few percent */
-	if (deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	/* 15 + 16: gzip wrapper. Level 2, memLevel 7: on the 2,000-cgroup
+	 * text, 5% smaller than level 1 at the default memLevel 8 and ~6%
+	 * less CPU (a smaller hash table to slide every 32 KiB; levels 1-3
+	 * are the same fast match loop); on a small host's text, 1.7%
+	 * smaller for the same CPU. Level 3 is another 2.5% smaller for
+	 * ~13% more CPU, level 6 2.4 times the CPU for 20% less */
+	if (deflateInit2(&g->z, 2, Z_DEFLATED, 15 + 16, 7, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(g);
 		return NULL;
 	}

@@ -56,6 +56,7 @@ struct pub {
 	struct export_state *x;
 	pthread_mutex_t render_mu;	/* the first scrape renders, others wait */
 	bool rendered, gzipped;	/* gzipped: gz holds it all, text is empty */
+	bool dropped;		/* rows freed unrendered: a newer one is built */
 	int render_err;
 	size_t plain_len;		/* the text's length once gzipped */
 	struct nl_buf text, gz;
@@ -321,10 +322,13 @@ static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
 		p = pub_get(x);	/* not NULL: a published snapshot stays */
 	}
 	pthread_mutex_lock(&p->render_mu);
-	if (!p->rendered) {
+	if (!p->rendered && p->dropped) {
+		/* its successor's build failed (export is stopping) */
+		p->render_err = -EAGAIN;
+	} else if (!p->rendered) {
 		struct nl_prom_gzip_cost c;
 
-		/* gzip once per snapshot, and keep only that (1.6 MiB where
+		/* gzip once per snapshot, and keep only that (1.5 MiB where
 		 * the text of 2,000 cgroups is 26 MiB, never held whole); a
 		 * scraper that takes no gzip gets it inflated as it is sent */
 		p->render_err = nl_prom_render_gzip(&p->gz, &p->s, &x->a->po, &c);
@@ -430,6 +434,29 @@ static int route_index(void *ctx, struct nl_buf *out)
 	return out->err;
 }
 
+/* The current snapshot, if no scrape has rendered it, never will be once
+ * the next build starts: a scrape that would render waits for the build
+ * and renders the newest. Free its rows now (with heavy held, so no
+ * render runs), or a build would hold two snapshots' rows (~22 MiB each
+ * at 2,000 cgroups: the peak RSS whenever a snapshot went unscraped). */
+static void drop_unrendered(struct export_state *x)
+{
+	struct pub *p = pub_get(x);
+	bool dropped = false;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->render_mu);
+	if (!p->rendered && !p->dropped) {
+		nl_snapshot_free_rows(&p->s);
+		p->dropped = dropped = true;
+	}
+	pthread_mutex_unlock(&p->render_mu);
+	pub_put(x, p);
+	if (dropped)
+		malloc_trim(0);
+}
+
 /* Take a snapshot into a new pub and publish it. 0 or -errno. */
 static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
 {
@@ -443,6 +470,7 @@ static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
 	pthread_mutex_init(&p->render_mu, NULL);
 	++*seq;
 	pthread_mutex_lock(&x->heavy);
+	drop_unrendered(x);
 	e = col ? nl_collect_snapshot(col, &p->s)
 		: nl_export_synth(&p->s, a->synth_cgroups, a->synth_nodes, *seq);
 	if (e) {

@@ -4,7 +4,8 @@
  * The main thread takes one snapshot per interval and publishes it;
  * libmicrohttpd's threads serve whatever snapshot is current when a
  * scrape arrives. A published snapshot is reference-counted and rendered
- * and gzipped once, by its first scrape, and only the gzip is kept; later
+ * straight into its gzip once, by its first scrape (the text is never
+ * held whole), and only the gzip is kept; later
  * and concurrent scrapes of it share those bytes (inflated as they are
  * sent for a client that takes no gzip), so 50 scrapes of a 2,000 cgroup
  * host cost one render and one compressed copy, not fifty texts.
@@ -22,6 +23,7 @@
 #include "cli.h"
 #include "export_synth.h"
 #include "http_server.h"
+#include "prom_gzip.h"
 #include "view_prom.h"
 
 /* Not taken by any exporter we know of; see README "numalens export". */
@@ -53,7 +55,8 @@ struct pub {
 	uint64_t mono_ns;	/* CLOCK_MONOTONIC when published */
 	struct export_state *x;
 	pthread_mutex_t render_mu;	/* the first scrape renders, others wait */
-	bool rendered, gzipped;	/* gzipped: gz holds it all, text is freed */
+	bool rendered, gzipped;	/* gzipped: gz holds it all, text is empty */
+	bool dropped;		/* rows freed unrendered: a newer one is built */
 	int render_err;
 	size_t plain_len;		/* the text's length once gzipped */
 	struct nl_buf text, gz;
@@ -319,24 +322,30 @@ static int route_metrics(void *ctx, bool gzip_ok, struct nl_http_body *out)
 		p = pub_get(x);	/* not NULL: a published snapshot stays */
 	}
 	pthread_mutex_lock(&p->render_mu);
-	if (!p->rendered) {
-		uint64_t t0 = mono_ns();
+	if (!p->rendered && p->dropped) {
+		/* its successor's build failed (export is stopping) */
+		p->render_err = -EAGAIN;
+	} else if (!p->rendered) {
+		struct nl_prom_gzip_cost c;
 
-		p->render_err = nl_prom_render(&p->text, &p->s, &x->a->po);
-		nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
-		p->render_err = p->render_err ? p->render_err : p->text.err;
+		/* gzip once per snapshot, and keep only that (1.5 MiB where
+		 * the text of 2,000 cgroups is 26 MiB, never held whole); a
+		 * scraper that takes no gzip gets it inflated as it is sent */
+		p->render_err = nl_prom_render_gzip(&p->gz, &p->s, &x->a->po, &c);
+		p->gzipped = !p->render_err;
+		p->plain_len = c.plain_len;
+		if (p->render_err) {
+			/* a failed gzip: serve the plain text, as a scraper
+			 * that takes no gzip would get it */
+			uint64_t t0 = mono_ns();
+
+			nl_buf_free(&p->gz);
+			p->render_err = nl_prom_render(&p->text, &p->s, &x->a->po);
+			nl_prom_render_scrape_duration(&p->text, mono_ns() - t0);
+			p->render_err = p->render_err ? p->render_err : p->text.err;
+		}
 		p->rendered = true;
 		shed_rendered(p);
-		/* gzip once per snapshot and keep only that (1.6 MiB where
-		 * the text of 2,000 cgroups is 26 MiB); a scraper that takes
-		 * no gzip gets it inflated as it is sent. A failed gzip keeps
-		 * the text. */
-		if (!p->render_err && p->text.len && !nl_http_gzip(p->text.p, p->text.len, &p->gz)) {
-			p->gzipped = true;
-			p->plain_len = p->text.len;
-			nl_buf_free(&p->text);
-			malloc_trim(0);
-		}
 	}
 	e = p->render_err;
 	pthread_mutex_unlock(&p->render_mu);
@@ -425,6 +434,29 @@ static int route_index(void *ctx, struct nl_buf *out)
 	return out->err;
 }
 
+/* The current snapshot, if no scrape has rendered it, never will be once
+ * the next build starts: a scrape that would render waits for the build
+ * and renders the newest. Free its rows now (with heavy held, so no
+ * render runs), or a build would hold two snapshots' rows (~22 MiB each
+ * at 2,000 cgroups: the peak RSS whenever a snapshot went unscraped). */
+static void drop_unrendered(struct export_state *x)
+{
+	struct pub *p = pub_get(x);
+	bool dropped = false;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->render_mu);
+	if (!p->rendered && !p->dropped) {
+		nl_snapshot_free_rows(&p->s);
+		p->dropped = dropped = true;
+	}
+	pthread_mutex_unlock(&p->render_mu);
+	pub_put(x, p);
+	if (dropped)
+		malloc_trim(0);
+}
+
 /* Take a snapshot into a new pub and publish it. 0 or -errno. */
 static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
 {
@@ -438,6 +470,7 @@ static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
 	pthread_mutex_init(&p->render_mu, NULL);
 	++*seq;
 	pthread_mutex_lock(&x->heavy);
+	drop_unrendered(x);
 	e = col ? nl_collect_snapshot(col, &p->s)
 		: nl_export_synth(&p->s, a->synth_cgroups, a->synth_nodes, *seq);
 	if (e) {

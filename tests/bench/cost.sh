@@ -26,7 +26,7 @@
 #     side with EXTRA idle processes added, CPU ticks over a window after
 #     start-up, RUNS rounds.
 #  D. export at 2,000 cgroups x 4 nodes (synthetic snapshot, real HTTP
-#     server): render time, scrape latency, peak RSS (VmHWM).
+#     server): render and gzip time, scrape latency, peak RSS (VmHWM).
 # Raw records in build/bench/cost.raw; table on stdout.
 # PHASES (default "nsev solo slow owncpu export") and NSEV_LOADS (default
 # "fault switch long exit") pick parts, e.g. PHASES=nsev NSEV_LOADS=fault
@@ -281,8 +281,13 @@ phase_export() {
 	local port i pid
 	# wall time, then the render's own CPU time (the wall time on a loaded
 	# host includes waiting for a CPU)
+	# (as export does it: straight into its gzip, fresh buffers), then
+	# the gzip's wall and CPU time and size
 	"$B/tests/bench_export_render" 2000 4 20 | sed -n -e 's/^render [0-9].*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/RENDER med=\1 min=\2 max=\3/p' \
-		-e 's/^render CPU.*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/RENDERCPU med=\1 min=\2 max=\3 load='"$(cut -d' ' -f1 /proc/loadavg)"'/p' >> "$RAW"
+		-e 's/^render CPU.*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/RENDERCPU med=\1 min=\2 max=\3 load='"$(cut -d' ' -f1 /proc/loadavg)"'/p' \
+		-e 's/^gzip (.*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/GZIP med=\1 min=\2 max=\3/p' \
+		-e 's/^gzip CPU.*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/GZIPCPU med=\1 min=\2 max=\3/p' \
+		-e 's/^text \([0-9]*\) bytes.*; gzip \([0-9]*\) bytes.*/GZSIZE text=\1 gzip=\2/p' >> "$RAW"
 	port=$(free_port)
 	"$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --interval 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 \
 		> /dev/null 2> "$TMP/export.err" &

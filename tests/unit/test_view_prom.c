@@ -16,6 +16,7 @@
 #include "snapshot_fixture.h"
 #include "prom_text.h"
 #include "http_server.h"
+#include "prom_gzip.h"
 #include "view_prom.h"
 #include "view_prom_vmscan.h"
 
@@ -458,6 +459,129 @@ static void test_gzip_roundtrip(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* A drain that appends each slice to the nl_buf @ctx. */
+static int drain_to(void *ctx, const char *p, size_t n)
+{
+	nl_buf_put(ctx, p, n);
+	return ((struct nl_buf *)ctx)->err;
+}
+
+/* @z (gzip) inflated; malloc'ed, @n its length. */
+static char *gunzip(const struct nl_buf *z, size_t max, size_t *n)
+{
+	z_stream d = {};
+	char *out = malloc(max + 1);
+
+	assert_non_null(out);
+	assert_int_equal(inflateInit2(&d, 15 + 16), Z_OK);
+	d.next_in = (Bytef *)z->p;
+	d.avail_in = (uInt)z->len;
+	d.next_out = (Bytef *)out;
+	d.avail_out = (uInt)max + 1;
+	assert_int_equal(inflate(&d, Z_FINISH), Z_STREAM_END);
+	*n = d.total_out;
+	inflateEnd(&d);
+	return out;
+}
+
+/* Drained at every line end (down to a slice of 1 byte), the render
+ * writes the same bytes as into one buffer: no writer reads back past a
+ * line's start. Reclaim families, processes and an escaped label in. */
+static void test_render_drained(void **state)
+{
+	static const size_t at[] = { 1, 7, 100, 4096 };
+	struct nl_snapshot s = vs_fixture();
+	struct nl_prom_opts o;
+	struct nl_buf t = {};
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	o.top_procs = 3;
+	snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "a\\\"b");
+	assert_int_equal(nl_prom_render(&t, &s, &o), 0);
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		struct nl_buf got = {};
+		struct nl_buf d = { .drain = drain_to, .drain_ctx = &got, .drain_at = at[k] };
+
+		assert_int_equal(nl_prom_render(&d, &s, &o), 0);
+		/* drained at line ends only: what is left is a line's start */
+		assert_true(d.len < at[k] + 4096);
+		assert_int_equal(nl_buf_drain(&d), 0);
+		assert_int_equal(d.len, 0);
+		assert_int_equal(got.len, t.len);
+		assert_memory_equal(got.p, t.p, t.len);
+		nl_buf_free(&d);
+		nl_buf_free(&got);
+	}
+	nl_buf_free(&t);
+	nl_snapshot_free(&s);
+}
+
+/* nl_prom_render_gzip: one gzip member of the render's text and the
+ * scrape-duration family after it; its text length and times. */
+static void test_render_gzip(void **state)
+{
+	struct nl_snapshot s = vs_fixture();
+	struct nl_prom_opts o;
+	struct nl_prom_gzip_cost c = {};
+	struct nl_buf t = {}, z = {};
+	size_t n;
+	char *out;
+
+	(void)state;
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 5;
+	assert_int_equal(nl_prom_render(&t, &s, &o), 0);
+	assert_int_equal(nl_prom_render_gzip(&z, &s, &o, &c), 0);
+	out = gunzip(&z, t.len + 4096, &n);
+	assert_int_equal(n, c.plain_len);
+	assert_true(n > t.len);
+	assert_memory_equal(out, t.p, t.len);
+	out[n] = '\0';
+	assert_true(!strncmp(out + t.len, "# HELP numalens_scrape_duration_seconds ", 40));
+	assert_non_null(strstr(out + t.len, "\nnumalens_scrape_duration_seconds "));
+	assert_true(c.render_ns > 0 && c.gzip_ns > 0);
+	assert_int_equal(nl_prom_render_gzip(NULL, &s, &o, NULL), -EINVAL);
+	free(out);
+	nl_buf_free(&t);
+	nl_buf_free(&z);
+	nl_snapshot_free(&s);
+}
+
+/* The gzip stream fed in uneven pieces, past several regrowths of its
+ * output (incompressible bytes), inflates to what it was fed. */
+static void test_gzip_stream_pieces(void **state)
+{
+	size_t len = 3u << 20, n;
+	struct nl_buf z = {};
+	struct nl_gzip *g;
+	uint32_t x = 12345;
+	char *in = malloc(len), *out;
+
+	(void)state;
+	assert_non_null(in);
+	for (size_t i = 0; i < len; i++) {	/* xorshift: nothing to match */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		in[i] = (char)x;
+	}
+	g = nl_gzip_open(&z);
+	assert_non_null(g);
+	for (size_t off = 0, k = 1; off < len; off += k, k = k * 3 + 1)
+		assert_int_equal(nl_gzip_write(g, in + off, off + k > len ? len - off : k), 0);
+	assert_int_equal(nl_gzip_close(g), 0);
+	assert_true(z.len > len);	/* stored blocks */
+	out = gunzip(&z, len, &n);
+	assert_int_equal(n, len);
+	assert_memory_equal(out, in, len);
+	assert_int_equal(nl_gzip_close(NULL), -ENOMEM);
+	free(out);
+	free(in);
+	nl_buf_free(&z);
+}
+
 /* ---- reclaim (vmscan) families ------------------------------------------ */
 
 /* Own (not hierarchical) reclaim of the fixture's cgroups, in pages;
@@ -789,6 +913,9 @@ int main(void)
 		cmocka_unit_test(test_seconds_format),
 		cmocka_unit_test(test_accept_gzip),
 		cmocka_unit_test(test_gzip_roundtrip),
+		cmocka_unit_test(test_render_drained),
+		cmocka_unit_test(test_render_gzip),
+		cmocka_unit_test(test_gzip_stream_pieces),
 		cmocka_unit_test(test_vmscan_values),
 		cmocka_unit_test(test_vmscan_histogram),
 		cmocka_unit_test(test_vmscan_no_duplicates),

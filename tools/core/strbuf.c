@@ -119,6 +119,22 @@ void nl_buf_put_ns_as_s(struct nl_buf *b, uint64_t ns)
 		nl_buf_commit(b, nl_put_ns_as_s_at(w, ns));
 }
 
+int nl_buf_drain(struct nl_buf *b)
+{
+	if (b->err || !b->drain)
+		return b->err;
+	if (b->len) {
+		int e = b->drain(b->drain_ctx, b->p, b->len);
+
+		if (e)
+			return b->err = e;
+	}
+	b->len = 0;
+	if (b->p)
+		b->p[0] = '\0';
+	return 0;
+}
+
 void nl_buf_reset(struct nl_buf *b)
 {
 	b->len = 0;

@@ -14,7 +14,15 @@
 struct nl_buf {
 	char *p;	/* NUL-terminated when len > 0; malloc'd */
 	size_t len, cap;
-	int err;	/* 0 or -ENOMEM */
+	int err;	/* 0 or -ENOMEM (or drain's -errno) */
+	/* Optional, for output nobody needs whole (a scrape's text that is
+	 * gzipped as it is written): at each nl_buf_drain_point() past
+	 * drain_at bytes, drain(drain_ctx, p, len) takes the bytes so far
+	 * and the buffer starts again from empty, so it stays small and in
+	 * cache. drain returns 0 or -errno (then ->err). */
+	int (*drain)(void *ctx, const char *p, size_t n);
+	void *drain_ctx;
+	size_t drain_at;
 };
 
 /* Append @n bytes of @s. */
@@ -75,7 +83,20 @@ char *nl_put_u64_at(char *w, uint64_t v);
 /* Write @ns as seconds at @w, as nl_buf_put_ns_as_s(); returns the end. */
 char *nl_put_ns_as_s_at(char *w, uint64_t ns);
 
-/* Empty @b, keeping its memory (err is cleared). */
+/* Hand what @b holds to its drain (if set and @b has no error) and empty
+ * it. 0 or ->err. */
+int nl_buf_drain(struct nl_buf *b);
+
+/* A point where the writer of @b reads nothing it wrote before (a line's
+ * end, for the Prometheus writers): drains @b once it holds drain_at
+ * bytes. */
+static inline void nl_buf_drain_point(struct nl_buf *b)
+{
+	if (b->drain && b->len >= b->drain_at)
+		nl_buf_drain(b);
+}
+
+/* Empty @b, keeping its memory and drain (err is cleared). */
 void nl_buf_reset(struct nl_buf *b);
 
 /* Free @b's memory and zero it. */

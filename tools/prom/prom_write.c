@@ -24,6 +24,7 @@ void nl_prom_put_label_value(struct nl_buf *b, const char *v)
 void nl_prom_family_pre(struct nl_buf *b, const char *prefix, const char *name, const char *type,
 			const char *help)
 {
+	nl_buf_drain_point(b);
 	nl_buf_puts(b, "# HELP ");
 	nl_buf_puts(b, prefix);
 	nl_buf_puts(b, name);
@@ -85,11 +86,13 @@ void nl_prom_close_u64(struct nl_buf *b, uint64_t v)
 	nl_buf_put(b, "} ", 2);
 	nl_buf_put_u64(b, v);
 	nl_buf_put(b, "\n", 1);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_close_s64(struct nl_buf *b, int64_t v)
 {
 	nl_buf_printf(b, "} %" PRId64 "\n", v);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_close_s(struct nl_buf *b, uint64_t ns)
@@ -97,11 +100,13 @@ void nl_prom_close_s(struct nl_buf *b, uint64_t ns)
 	nl_buf_put(b, "} ", 2);
 	nl_buf_put_ns_as_s(b, ns);
 	nl_buf_put(b, "\n", 1);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_close_dbl(struct nl_buf *b, double v, int prec)
 {
 	nl_buf_printf(b, "} %.*f\n", prec, v);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_sample_u64(struct nl_buf *b, const char *name, uint64_t v)
@@ -110,6 +115,7 @@ void nl_prom_sample_u64(struct nl_buf *b, const char *name, uint64_t v)
 	nl_buf_put(b, " ", 1);
 	nl_buf_put_u64(b, v);
 	nl_buf_put(b, "\n", 1);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_sample_s(struct nl_buf *b, const char *name, uint64_t ns)
@@ -118,11 +124,13 @@ void nl_prom_sample_s(struct nl_buf *b, const char *name, uint64_t ns)
 	nl_buf_put(b, " ", 1);
 	nl_buf_put_ns_as_s(b, ns);
 	nl_buf_put(b, "\n", 1);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_sample_dbl(struct nl_buf *b, const char *name, double v, int prec)
 {
 	nl_buf_printf(b, "%s %.*f\n", name, prec, v);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_sample1_u64(struct nl_buf *b, const char *name, const char *label, const char *value,
@@ -236,6 +244,7 @@ static void row_line(struct nl_buf *b, const struct nl_prom_pieces *p, int h, co
 	w = seconds ? nl_put_ns_as_s_at(w, v) : nl_put_u64_at(w, v);
 	*w++ = '\n';
 	nl_buf_commit(b, w);
+	nl_buf_drain_point(b);
 }
 
 void nl_prom_row_u64(struct nl_buf *b, const struct nl_prom_pieces *p, int h, const char *lab,

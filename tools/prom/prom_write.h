@@ -10,6 +10,9 @@
  *                                                          another label)
  *   nl_prom_close_u64(b, 42)                   } 42\n
  * Label values are escaped here; names are the caller's constants.
+ * Every writer that ends a line (close, sample, row) and every family
+ * header is a drain point of @b (nl_buf_drain_point): a renderer never
+ * reads back past a line's start.
  */
 #ifndef NL_PROM_WRITE_H
 #define NL_PROM_WRITE_H

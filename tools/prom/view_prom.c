@@ -615,10 +615,10 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 		rows_free(&pr);
 		return e;
 	}
-	{
+	if (!b->drain) {
 		/* one reservation avoids most regrowth: ~3 series per node and
 		 * ~30 more per row (~110 with reclaim), each its label set plus
-		 * ~50 bytes */
+		 * ~50 bytes (a drained buffer holds one slice of that) */
 		size_t rows = (size_t)(cg.n + pr.n), lab = cg.lab.len + pr.lab.len;
 		size_t per = (size_t)(3 * s->nr_nodes + (s->src.vmscan ? 110 : 30));
 

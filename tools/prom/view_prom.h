@@ -59,8 +59,10 @@ bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opt
 /*
  * Append the exposition of @s to @b: node counters (sysfs numastat),
  * per-cgroup and (optionally) per-process figures, self metrics.
- * Every family is one contiguous # HELP/# TYPE group. Returns 0, -EINVAL
- * on NULL args, or -ENOMEM (b->err).
+ * Every family is one contiguous # HELP/# TYPE group. A @b with a drain
+ * is drained at line ends (nl_buf_drain_point), so the whole text need
+ * never be held. Returns 0, -EINVAL on NULL args, or -ENOMEM or the
+ * drain's -errno (b->err).
  */
 int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o);
 

@@ -65,18 +65,26 @@ struct {
 	__type(value, struct nl_alloc_val);
 } alloc_stats SEC(".maps");
 
-/* The pfn join: a direct-mapped table per CPU, slot = pfn % NL_PENDING_SLOTS
- * in the allocating CPU's NL_PENDING_SLOTS (user space sizes the map to
- * that many per possible CPU), holding who allocated a movable page until
- * it reaches an LRU. Pages are added to the LRU from the per-CPU lru_add
- * batch of the CPU that allocated them (it drains on that CPU), so the
- * lookup in handle_lru_insertion sees the same CPU's part. A page that
- * reaches its LRU from another CPU, or whose slot was reused first
- * (counted in drops[NL_DROP_PENDING_FULL]), stays "unclassified": never
- * guessed. A plain array with the CPU in the index, not a per-CPU array:
- * a per-CPU array's value is reached through a table of per-CPU pointers,
- * one more dependent load, and the table (32 KiB here) missed in cache
- * on most events (both hooks: ~60 ns of mm_page_alloc's ~400 on our host). */
+/* The pfn join: two direct-mapped tables per CPU, holding who allocated a
+ * movable page until it reaches an LRU. Pages are added to the LRU from
+ * the per-CPU lru_add batch of the CPU that allocated them (it drains on
+ * that CPU), so the lookup in handle_lru_insertion sees the same CPU's
+ * part. A page that reaches its LRU from another CPU, or whose entry was
+ * overwritten first (counted in drops[NL_DROP_PENDING_FULL]) or is older
+ * than PENDING_MAX_AGE, stays "unclassified": never guessed.
+ *  - pending_hot, NL_PENDING_HOT slots per CPU (slot = the page's low bits):
+ *    where a page goes at allocation and is usually found at its LRU
+ *    insertion (a batch of at most a few dozen pages waits at a time), in
+ *    a few pages of memory that stay in cache and TLB;
+ *  - pending, NL_PENDING_SLOTS per CPU: where a page whose hot slot another
+ *    page takes moves to (its own slot there), so the join keeps that
+ *    table's capacity. Written and read for every page, as it was alone,
+ *    it cost a cache and TLB miss at both hooks (its line was last used
+ *    thousands of allocations earlier).
+ * Plain arrays with the CPU in the index, not per-CPU arrays: a per-CPU
+ * array's value is reached through a table of per-CPU pointers, one more
+ * dependent load, and the table (32 KiB here) missed in cache on most
+ * events (both hooks: ~60 ns of mm_page_alloc's ~400 on our host). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, NL_PENDING_SLOTS);	/* x possible CPUs, set at load */
@@ -84,10 +92,50 @@ struct {
 	__type(value, struct nl_pending_page);
 } pending SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NL_PENDING_HOT);	/* x possible CPUs, set at load */
+	__type(key, u32);
+	__type(value, struct nl_pending_page);
+} pending_hot SEC(".maps");
+
+/* Each CPU's count of tracked (movable) allocations, one cache line per
+ * CPU: entries carry it, to tell a page waiting for its LRU from a stale
+ * entry of a page that went elsewhere. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NL_PENDING_SEQ_STRIDE);	/* x possible CPUs, set at load */
+	__type(key, u32);
+	__type(value, u64);
+} pending_seq SEC(".maps");
+
+/* An entry made more than this many of its CPU's tracked allocations ago
+ * is stale: its page went to an LRU elsewhere or to none, and the same
+ * page reaching this CPU's LRU now was allocated since. A single table
+ * bounded this by chance (another page's allocation reused the slot after
+ * about as many); the big table is written only for pages moved out of
+ * the hot one, so the bound is explicit. A page waits for its LRU behind
+ * at most a batch of others. */
+#define PENDING_MAX_AGE NL_PENDING_SLOTS
+
 /* This CPU's slot @low (< NL_PENDING_SLOTS) of the pending table. */
 static __always_inline u32 pending_slot(u32 low)
 {
 	return bpf_get_smp_processor_id() * NL_PENDING_SLOTS + (low & (NL_PENDING_SLOTS - 1));
+}
+
+/* This CPU's slot for @low in the pending_hot table. */
+static __always_inline u32 pending_hot_slot(u32 low)
+{
+	return bpf_get_smp_processor_id() * NL_PENDING_HOT + (low & (NL_PENDING_HOT - 1));
+}
+
+/* This CPU's count of tracked allocations, or NULL. */
+static __always_inline u64 *pending_seq_now(void)
+{
+	u32 i = bpf_get_smp_processor_id() * NL_PENDING_SEQ_STRIDE;
+
+	return bpf_map_lookup_elem(&pending_seq, &i);
 }
 
 static const struct nl_alloc_val zero_alloc;
@@ -172,15 +220,57 @@ static __always_inline u8 class_of(int migratetype)
 	return NL_CLASS_KERNEL;
 }
 
+/* Copy the pending entry @src to @dst (five words). */
+static __always_inline void pending_copy(struct nl_pending_page *dst, const struct nl_pending_page *src)
+{
+	u64 *d = (u64 *)dst;
+	const u64 *sv = (const u64 *)src;
+
+	d[0] = sv[0];
+	d[1] = sv[1];
+	d[2] = sv[2];
+	d[3] = sv[3];
+	d[4] = sv[4];
+}
+
+/* Remember the page under @addr (its pfn or page key; @low = @addr >>
+ * @shift, its slot bits) for the class join, as allocated under @k. */
+static __always_inline void pending_put(u64 addr, u32 low, u32 shift, const struct key_words *k,
+					u32 order)
+{
+	u32 i = pending_hot_slot(low);
+	struct nl_pending_page *h = bpf_map_lookup_elem(&pending_hot, &i), *c;
+	u64 *seq = pending_seq_now();
+	u32 now;
+
+	if (!h || !seq)
+		return;
+	now = (u32)(*seq += 1);
+	/* another page waits in the hot slot: to its own slot of the big
+	 * table, unless stale */
+	if (h->pfn && now - h->seq <= PENDING_MAX_AGE) {
+		i = pending_slot((u32)(h->pfn >> (shift & 63)));
+		c = bpf_map_lookup_elem(&pending, &i);
+		if (c) {
+			if (c->pfn)	/* still waiting for its LRU: lost */
+				nl_drop(NL_DROP_PENDING_FULL);
+			pending_copy(c, h);
+		}
+	}
+	h->pfn = addr;
+	key_store(&h->key, k);
+	h->order = order;
+	h->seq = now;
+}
+
 /* The common part of both page_alloc programs: count one call for the
  * current task, and remember a movable page under @addr (its pfn or its
- * struct page's address: what the LRU program of the same kind sees) for
- * the class join. */
-static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 addr, u32 slot,
-				       u32 order)
+ * struct page's address: what the LRU program of the same kind sees;
+ * @low = @addr >> @shift) for the class join. */
+static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 addr, u32 low,
+				       u32 shift, u32 order)
 {
 	u32 cpu_nid = bpf_get_numa_node_id();
-	struct nl_pending_page *p;
 	struct key_words k;
 	u32 pref;
 
@@ -195,23 +285,32 @@ static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 ad
 	count(&k, order);
 	if (!nl_track_class || class != NL_CLASS_MOVABLE || zone == NL_ZONE_FAILED)
 		return;
-	p = bpf_map_lookup_elem(&pending, &slot);
-	if (p) {
-		if (p->pfn)	/* still waiting for its LRU: lost */
-			nl_drop(NL_DROP_PENDING_FULL);
-		p->pfn = addr;
-		key_store(&p->key, &k);
-		p->order = order;
-	}
+	pending_put(addr, low, shift, &k, order);
 }
 
-/* The pending entry of the page under @addr (as page_alloc() stored it)
- * in @slot, or NULL. */
-static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 slot)
+/* The pending entry of the page under @addr (as pending_put() stored it;
+ * @low its slot bits), or NULL: the hot table's first, where it usually
+ * is. */
+static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 low)
 {
-	struct nl_pending_page *p = bpf_map_lookup_elem(&pending, &slot);
+	u32 i = pending_hot_slot(low);
+	struct nl_pending_page *p = bpf_map_lookup_elem(&pending_hot, &i);
+	u64 *seq;
 
-	return p && p->pfn == addr && addr ? p : NULL;
+	if (!addr)
+		return NULL;
+	if (!p || p->pfn != addr) {
+		i = pending_slot(low);
+		p = bpf_map_lookup_elem(&pending, &i);
+		if (!p || p->pfn != addr)
+			return NULL;
+	}
+	seq = pending_seq_now();
+	if (!seq || (u32)*seq - p->seq > PENDING_MAX_AGE) {
+		p->pfn = 0;	/* stale: see PENDING_MAX_AGE */
+		return NULL;
+	}
+	return p;
 }
 
 /* The LRU half of the join, for the pending entry @p; @flags in the
@@ -264,12 +363,9 @@ static __always_inline u64 folio_flags(const struct folio *folio)
  * which is the same in both programs; never 0. */
 #define PAGE_KEY(p) ((u64)(p) - (u64)&pending)
 
-/* The join slot of a page key: pages are 64 bytes apart or more, so the
- * low bits say nothing. */
-static __always_inline u32 page_slot(u64 key)
-{
-	return pending_slot((u32)(key >> 6));
-}
+/* A page key's shift to its join slot bits: pages are 64 bytes apart or
+ * more, so the low bits say nothing. */
+#define PAGE_SHIFT_BITS 6
 
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
@@ -278,13 +374,13 @@ int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp
 	u64 addr, flags;
 
 	if (!page) {
-		page_alloc(class, NL_NID_UNKNOWN, NL_ZONE_FAILED, 0, 0, order);
+		page_alloc(class, NL_NID_UNKNOWN, NL_ZONE_FAILED, 0, 0, 0, order);
 		return 0;
 	}
 	addr = PAGE_KEY(page);
 	flags = page_flags(page);
 	page_alloc(class, (flags >> nl_node_shift) & nl_node_mask, (flags >> nl_zone_shift) & nl_zone_mask,
-		   addr, page_slot(addr), order);
+		   addr, (u32)(addr >> PAGE_SHIFT_BITS), PAGE_SHIFT_BITS, order);
 	return 0;
 }
 
@@ -292,7 +388,7 @@ SEC("tp_btf/mm_lru_insertion")
 int BPF_PROG(handle_lru_insertion, struct folio *folio)
 {
 	u64 addr = PAGE_KEY(folio), mapping, flags = 0, pgflags;
-	struct nl_pending_page *p = pending_of(addr, page_slot(addr));
+	struct nl_pending_page *p = pending_of(addr, (u32)(addr >> PAGE_SHIFT_BITS));
 
 	/* the folio's flags only for a page we wait for */
 	if (!p)
@@ -336,7 +432,7 @@ int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 			nl_drop(NL_DROP_PFN_UNKNOWN);
 		}
 	}
-	page_alloc(class_of(ctx->migratetype), page_nid, zone, pfn, pending_slot((u32)pfn), ctx->order);
+	page_alloc(class_of(ctx->migratetype), page_nid, zone, pfn, (u32)pfn, 0, ctx->order);
 	return 0;
 }
 
@@ -344,7 +440,7 @@ SEC("tracepoint/pagemap/mm_lru_insertion")
 int handle_lru_insertion_pfn(struct trace_event_raw_mm_lru_insertion *ctx)
 {
 	u64 pfn = ctx->pfn;
-	struct nl_pending_page *p = pending_of(pfn, pending_slot((u32)pfn));
+	struct nl_pending_page *p = pending_of(pfn, (u32)pfn);
 
 	if (p)
 		lru_insertion(p, ctx->flags);

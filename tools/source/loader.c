@@ -359,8 +359,11 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
 	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
-	/* NL_PENDING_SLOTS per CPU, the CPU in the index (alloc.bpf.c) */
+	/* NL_PENDING_SLOTS, NL_PENDING_HOT, NL_PENDING_SEQ_STRIDE per CPU,
+	 * the CPU in the index (alloc.bpf.c) */
 	bpf_map__set_max_entries(a->maps.pending, (unsigned)b->nr_cpus * NL_PENDING_SLOTS);
+	bpf_map__set_max_entries(a->maps.pending_hot, (unsigned)b->nr_cpus * NL_PENDING_HOT);
+	bpf_map__set_max_entries(a->maps.pending_seq, (unsigned)b->nr_cpus * NL_PENDING_SEQ_STRIDE);
 	if (nl_alloc__load(a)) {
 		e = errno;
 		nl_alloc__destroy(a);

@@ -20,6 +20,7 @@ static const char *g_root;
 static int g_calls;
 static bool g_pay;
 static uint64_t g_n0, g_n1;	/* page cache per node, bytes */
+static FILE *g_log;		/* the agent's log, when a test reads it */
 
 /* memory.numa_stat with g_n0 and g_n1 of page cache, a quarter active */
 static void write_stat(void)
@@ -66,6 +67,7 @@ static bool standby_after_short_passes(bool pay)
 	g_n0 = 83886080;
 	g_n1 = 20971520;
 	fixture_ra_cgroup(root, &cfg);
+	cfg.log = g_log;
 	assert_int_equal(nl_ra_init(&a, &cfg, NULL, err, sizeof(err)), 0);
 	a.between_steps = lose_1mib_once;
 	k = nl_ra_add(&a, "/cg");
@@ -105,11 +107,39 @@ static void test_pass_that_freed_nothing_stands_by(void **state)
 	assert_true(standby_after_short_passes(false));
 }
 
+/* Lines of @f (rewound) holding @needle. */
+static int count_lines(FILE *f, const char *needle)
+{
+	char line[1024];
+	int n = 0;
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	return n;
+}
+
+/* Passes that free pages and then stop short no longer stand the agent
+ * by, so under dd | tail they run every tick for as long as the load
+ * lasts: "no progress in 3 steps" is said once for the run of them, not
+ * once a pass (the freed pages of a pass used to re-arm it). */
+static void test_short_passes_said_once(void **state)
+{
+	(void)state;
+	g_log = tmpfile();
+	assert_non_null(g_log);
+	assert_false(standby_after_short_passes(true));
+	assert_int_equal(count_lines(g_log, "no progress in 3 steps"), 1);
+	fclose(g_log);
+	g_log = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_pass_that_freed_keeps_acting),
 		cmocka_unit_test(test_pass_that_freed_nothing_stands_by),
+		cmocka_unit_test(test_short_passes_said_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -491,7 +491,9 @@ bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 {
 	uint64_t step_max = (uint64_t)a->cfg.step_pages * (uint64_t)a->psz, psi_us;
-	bool was = c->wm.active, requeue = false;
+	/* stuck_before: the last pass stopped short too (this one's freed
+	 * pages clear c->stuck, so it cannot tell) */
+	bool was = c->wm.active, requeue = false, stuck_before = c->stuck;
 	uint64_t pass_freed = 0;
 	int noprog = 0;
 	uint32_t s;
@@ -618,10 +620,12 @@ static bool tick_full(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 			return false;
 		if (freed <= 0 && ++noprog >= 3) {
 			c->no_progress_stops++;
-			/* said once until a step frees something again */
-			if (!c->stuck)
+			/* said once for a run of passes that stop short: one
+			 * that freed pages and then stopped keeps acting
+			 * (pass_dry), and would otherwise say it every pass */
+			if (!stuck_before)
 				logf_(a, c, "no progress in 3 steps: pass stops (usage %" PRIu64
-				      " KiB); retried every interval, said again after progress",
+				      " KiB); retried every interval, said again after a pass that does not stop short",
 				      c->usage / 1024);
 			c->stuck = true;
 			c->pass_dry = !pass_freed;

@@ -430,7 +430,10 @@ int BPF_PROG(lru_isolate, int highest_zoneidx, int order, unsigned long nr_reque
 		return 0;
 	}
 	if (!nl_mglru) {
-		p->active += nr_scanned;
+		/* one isolation per shrink_active_list, which always reaches
+		 * its event: a count its event did not take (paused between
+		 * the two) is replaced here, not carried to a later event */
+		p->active = nr_scanned;
 		return 0;
 	}
 	p->taken += nr_taken;

@@ -45,6 +45,16 @@ e0=$(stat_of $c/memory.events max)
 taskset -c "$(nl_cpus_of_node 0)" sh -c "echo \$\$ > $c/cgroup.procs; i=0; while [ \$i -lt 32 ]; do
 	cat /mnt/d/hot/* > /dev/null; dd if=/mnt/d/cold bs=1M skip=\$((i * 2)) count=2 of=/dev/null 2>/dev/null; i=\$((i + 1)); done" &
 W=$!
+# A control beside the agent: a loop that wakes each second, reads the
+# memcg's usage and memory.stat and sleeps again, in a cgroup of its own.
+# The agent's work standing by is per second of wall time, the load's is
+# fixed, so on a host that slows the guest down s times (TCG on busy
+# host CPUs: 10-20x seen) the agent's CPU against the load's grows s times;
+# the control's grows with it, so the agent is also judged against it.
+mkdir $CG/rsbctl || nl_fail "cannot make /rsbctl"
+touch /tmp/ctl.run
+sh -c "echo \$\$ > $CG/rsbctl/cgroup.procs; while [ -e /tmp/ctl.run ]; do read u < $c/memory.current; cat $c/memory.stat > /dev/null; sleep 1; done" &
+CTL=$!
 # CPU of the agent and of the load over the half-second slices that begin
 # and end with the agent standing by (its published status): a node of
 # the memcg can hold mapped page cache for a while (the shell's own
@@ -52,17 +62,20 @@ W=$!
 # and the limit hits of those slices (se): while the agent acts for a
 # while (mapped page cache early in the phase, before read(2) cache
 # outgrows it), the hook rightly takes its limit events
-sa=0; sw=0; se=0; prev=
+sa=0; sw=0; se=0; sc=0; prev=
 while kill -0 $W 2>/dev/null; do
 	on=0; grep -q '^standby: on' /run/numalens/reclaim/$AG.status 2>/dev/null && on=1
 	a=$(cpu_ms $AG); w=$(stat_of $c/cpu.stat usage_usec); m=$(stat_of $c/memory.events max)
-	[ "$prev" = 1 ] && [ $on = 1 ] && sa=$((sa + a - pa)) && sw=$((sw + (w - pw) / 1000)) && se=$((se + m - pm))
-	prev=$on; pa=$a; pw=$w; pm=$m
+	k=$(stat_of $CG/rsbctl/cpu.stat usage_usec)
+	[ "$prev" = 1 ] && [ $on = 1 ] && sa=$((sa + a - pa)) && sw=$((sw + (w - pw) / 1000)) && se=$((se + m - pm)) &&
+		sc=$((sc + (k - pk) / 1000))
+	prev=$on; pa=$a; pw=$w; pm=$m; pk=$k
 	sleep 0.5
 done
 wait $W
+rm -f /tmp/ctl.run; wait $CTL; rmdir $CG/rsbctl
 e1=$(stat_of $c/memory.events max)
-echo "phase 1: limit hits $((e1 - e0)); standing by: limit hits $se, workload CPU $sw ms, agent CPU $sa ms"
+echo "phase 1: limit hits $((e1 - e0)); standing by: limit hits $se, workload CPU $sw ms, agent CPU $sa ms, control loop CPU $sc ms"
 # phase 2: anon past the limit
 sh -c "echo \$\$ > $c/cgroup.procs; exec sh -c 'dd if=/dev/zero bs=1M count=96 2>/dev/null | tail > /dev/null'"
 sleep 1
@@ -82,8 +95,15 @@ judge=1
 [ $judge = 1 ] && nl_expect "limit events only counted while standing by (>= half of the limit hits while it stood by)" "$((${quiet:-0} * 2))" -ge "$se"
 # the agent's CPU against the workload's while it stands by: at most 10%
 # (the agent before took 31% of it over the whole phase: woken by every
-# limit event, vmscan programs on)
-[ $judge = 1 ] && nl_expect "agent CPU while standing by x10 (ms), at most the workload's" "$((sa * 10))" -le "$sw"
+# limit event, vmscan programs on). Where the guest was slowed so much that
+# even the control loop took more than 5% of the load's CPU, the agent may
+# take up to twice the control's instead: the woken-by-every-event agent
+# cost far more than a loop that wakes once a second.
+if [ $judge = 1 ] && [ $((sa * 10)) -gt "$sw" ] && [ $((sc * 20)) -gt "$sw" ]; then
+	nl_expect "agent CPU while standing by (ms), at most twice the control loop's (a slowed guest: the loop took $sc ms of the load's $sw)" "$sa" -le "$((sc * 2))"
+else
+	[ $judge = 1 ] && nl_expect "agent CPU while standing by x10 (ms), at most the workload's" "$((sa * 10))" -le "$sw"
+fi
 # its cadence standing by, over the whole run: a state published only
 # with a full look (or on entering), and the looks not brought forward by
 # a move (usage, swap use) one per NL_SB_FULL_EVERY_S

@@ -92,6 +92,7 @@ struct nl_collector {
 	 * have renamed itself (add_idle_procs) */
 	struct idle_ent { pid_t pid; uint64_t res; uint64_t at_ns; char comm[NL_NAME_MAX]; } *idle, *idle_next;
 	int nr_idle, nr_idle_next;
+	int nr_list_pids;			/* processes /proc listed last time */
 	unsigned long long task_full_seen;	/* task_map_full drops at the last snapshot */
 	/* the baseline snapshot nl_collect_open() takes and throws away: it
 	 * needs the BPF counts, names and the cgroup tree, not what only a
@@ -611,26 +612,36 @@ static int idle_stat(struct nl_collector *c, pid_t pid, bool valid, uint64_t now
  * thousand idle processes cost a /proc listing and a read per cgroup. */
 static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
 {
-	int total = nl_list_pids(c->o.procfs_root, NULL, 0), got, n0 = n;
 	unsigned long long drops[NL_NR_DROPS];
 	uint64_t now = now_ns(CLOCK_MONOTONIC);
-	pid_t *pids, *seen;
+	int got = 0, n0 = n, cap = c->nr_list_pids + 64;	/* + room for new ones */
+	pid_t *pids = NULL, *seen;
 	struct nl_proc *v;
 	bool valid;
 
-	if (total <= 0)
-		return n;
 	/* a process BPF could not count (its map was full) may have run */
 	nl_bpf_drops(c->b, drops);
 	valid = drops[NL_DROP_TASK_MAP_FULL] == c->task_full_seen;
 	c->task_full_seen = drops[NL_DROP_TASK_MAP_FULL];
-	pids = calloc((size_t)total + 64, sizeof(*pids));	/* + room for new ones */
+	/* one listing of /proc, sized by the last one's count; again only
+	 * when the processes outgrew it */
+	for (int tries = 0; tries < 3; tries++) {
+		pid_t *np = realloc(pids, (size_t)cap * sizeof(*pids));
+
+		if (!np)
+			break;
+		pids = np;
+		got = nl_list_pids(c->o.procfs_root, pids, cap);
+		if (got <= cap)
+			break;
+		cap = got + 64;
+	}
 	seen = calloc((size_t)n + 1, sizeof(*seen));
-	if (!pids || !seen)
+	if (!pids || !seen || got <= 0)
 		goto out;
-	got = nl_list_pids(c->o.procfs_root, pids, total + 64);
-	if (got > total + 64)
-		got = total + 64;
+	if (got > cap)
+		got = cap;
+	c->nr_list_pids = got;
 	v = got > 0 ? realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v)) : NULL;
 	if (!v)
 		goto out;
@@ -706,6 +717,7 @@ struct rss_ent {
 					 * counted them (reused intervals summed) */
 	uint64_t pages[NL_MAX_NODES];
 	struct nl_mempolicy pol;
+	bool ran;			/* the process ran since (reused intervals) */
 };
 
 /* How long a reading may be reused at most: what nothing we trace shows
@@ -713,9 +725,25 @@ struct rss_ent {
  * reaches the view within this. */
 #define RSS_REUSE_MAX_NS (5ull * 1000000000ull)
 
+/* ... and of a process that has not run since, on a host with one memory
+ * node: nothing can move its pages to another node, and only the process
+ * itself changes its policy. Bounded all the same, for what no rule here
+ * sees (a shared memory policy set by another process). */
+#define RSS_REUSE_IDLE_MAX_NS (60ull * 1000000000ull)
+
 /* A reading is reused while what can have changed since is at most this
  * share of it (1/256, 0.4%): see rss_read(). */
 #define RSS_REUSE_DRIFT_SHIFT 8
+
+/* How many nodes have memory now (1 on a host that is not NUMA). */
+static int mem_nodes(const struct nl_collector *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->topo.nr_nodes; i++)
+		n += c->topo.node[c->topo.nids[i]].mem_total_bytes > 0;
+	return n;
+}
 
 /* RSS per node and memory policy of @p from numa_maps, or from its last
  * reading when little can have moved since: no page migrated in this
@@ -724,29 +752,38 @@ struct rss_ent {
  * cheap) at most 1/256 of the reading. A node's figure is then off by at
  * most that bound: a node gains at most the pages allocated there and
  * loses at most those freed, which are the allocated ones less the growth
- * of the resident size. numa_maps walks every page table of the process:
- * a guest's 1 GiB took 15-25 ms a read, and one that allocated a few
- * hundred pages a second was read every interval (most of top's own CPU).
- * Sets p->rss_known. */
+ * of the resident size. With one memory node, that node's figure is the
+ * resident size: it changes by what statm does, whatever was allocated
+ * (a guest allocating and freeing a few hundred pages a second kept its
+ * size but was read every 1-2 s), so only statm's change counts, and a
+ * process that has not run since is reused up to RSS_REUSE_IDLE_MAX_NS.
+ * numa_maps walks every page table of the process: a guest's 1 GiB took
+ * 15-25 ms a read, and one that allocated a few hundred pages a second
+ * was read every interval (most of top's own CPU). Sets p->rss_known. */
 static void rss_read(struct nl_collector *c, struct nl_proc *p)
 {
 	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
 	struct rss_ent *e = NULL;
 	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
+	bool one_node = mem_nodes(c) == 1;
 
 	for (int i = 0; i < c->nr_rss && !e; i++)
 		if (c->rss[i].pid == p->pid)
 			e = &c->rss[i];
-	if (e && have_statm && now - e->at_ns < RSS_REUSE_MAX_NS && !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
+	if (e && have_statm && !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
 		uint64_t allocated = e->allocated + p->f.alloc.pages_local + p->f.alloc.pages_remote;
 		uint64_t grown = statm > e->statm ? statm - e->statm : e->statm - statm;
+		bool ran = e->ran || p->f.run_ns;
+		uint64_t max_age = one_node && !ran ? RSS_REUSE_IDLE_MAX_NS : RSS_REUSE_MAX_NS;
 
-		if (allocated + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT) {
+		if (now - e->at_ns < max_age &&
+		    (one_node ? 0 : allocated) + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT) {
 			memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
 			p->mempolicy = e->pol;
 			p->rss_known = true;
 			e->gen = c->rss_gen;
 			e->allocated = allocated;
+			e->ran = ran;
 			c->rss_reused++;
 			return;
 		}

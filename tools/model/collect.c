@@ -745,6 +745,24 @@ static int mem_nodes(const struct nl_collector *c)
 	return n;
 }
 
+/* With one memory node: @p's figure for it is @e's reading moved by the
+ * change of the resident size since (statm, @statm pages now). */
+static void one_node_follow(const struct nl_collector *c, struct nl_proc *p,
+			    const struct rss_ent *e, uint64_t statm)
+{
+	for (int i = 0; i < c->topo.nr_nodes; i++) {
+		int nid = c->topo.nids[i];
+
+		if (!c->topo.node[nid].mem_total_bytes)
+			continue;
+		if (statm >= e->statm)
+			p->rss_pages_by_node[nid] = e->pages[nid] + (statm - e->statm);
+		else
+			p->rss_pages_by_node[nid] = e->pages[nid] > e->statm - statm ?
+						    e->pages[nid] - (e->statm - statm) : 0;
+	}
+}
+
 /* RSS per node and memory policy of @p from numa_maps, or from its last
  * reading when little can have moved since: no page migrated in this
  * interval, read less than RSS_REUSE_MAX_NS ago, and the pages it
@@ -755,8 +773,11 @@ static int mem_nodes(const struct nl_collector *c)
  * of the resident size. With one memory node, that node's figure is the
  * resident size: it changes by what statm does, whatever was allocated
  * (a guest allocating and freeing a few hundred pages a second kept its
- * size but was read every 1-2 s), so only statm's change counts, and a
- * process that has not run since is reused up to RSS_REUSE_IDLE_MAX_NS.
+ * size but was read every 1-2 s), so the reading moves by statm's change
+ * (numa_maps and statm count the same mapped pages, but for a constant
+ * few: the vDSO's, which numa_maps leaves out), a guest that grows is
+ * walked every RSS_REUSE_MAX_NS instead of every interval, and a process
+ * that has not run since is reused up to RSS_REUSE_IDLE_MAX_NS.
  * numa_maps walks every page table of the process: a guest's 1 GiB took
  * 15-25 ms a read, and one that allocated a few hundred pages a second
  * was read every interval (most of top's own CPU). Sets p->rss_known. */
@@ -777,8 +798,10 @@ static void rss_read(struct nl_collector *c, struct nl_proc *p)
 		uint64_t max_age = one_node && !ran ? RSS_REUSE_IDLE_MAX_NS : RSS_REUSE_MAX_NS;
 
 		if (now - e->at_ns < max_age &&
-		    (one_node ? 0 : allocated) + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT) {
+		    (one_node || allocated + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT)) {
 			memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
+			if (one_node)
+				one_node_follow(c, p, e, statm);
 			p->mempolicy = e->pol;
 			p->rss_known = true;
 			e->gen = c->rss_gen;

@@ -48,7 +48,11 @@ tracepoint:sched:sched_switch { $t = @on[cpu]; if ($t) { @run[cgroup, numaid] = 
 
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (BPF)" >&2; exit 1; }
 for f in "$NL" "$WORK" "$EMPTY"; do [ -e "$f" ] || { echo "bench: $f missing: run make bench" >&2; exit 1; }; done
-for t in bpftool bpftrace perf stress-ng curl top; do
+# only the tools the chosen phases run (owncpu alone needs procps top)
+need="top"
+case " $PHASES " in *" nsev "*|*" solo "*|*" slow "*) need="$need bpftool bpftrace perf stress-ng curl" ;; esac
+case " $PHASES " in *" export "*) need="$need curl" ;; esac
+for t in $need; do
 	command -v $t > /dev/null || { echo "bench: $t missing: run 'make bench-deps' (as root)" >&2; exit 1; }
 done
 

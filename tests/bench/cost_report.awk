@@ -123,7 +123,7 @@ END {
 	row("own CPU %, top -d 1, +" EXTRA " procs", cell("own" SUBSEP "numalens", "%.2f"), "-", "procps " cell("own" SUBSEP "procps", "%.2f"),
 	    nv["own_diff"] ? sprintf("diff %+.2f +-%.2f pts", mean("own_diff"), sd("own_diff")) : "", "<= procps top")
 	if (nv["own_diff"] && med("own" SUBSEP "numalens") > med("own" SUBSEP "procps"))
-		miss(sprintf("own CPU: numalens top %.2f%% vs procps top %.2f%% (medians): %.2f points over (in the way: numa_maps walks of the processes that grew or allocated more than 1/256 of their last reading, each second, and two procfs reads per idle process)", med("own" SUBSEP "numalens"), med("own" SUBSEP "procps"), med("own" SUBSEP "numalens") - med("own" SUBSEP "procps")))
+		miss(sprintf("own CPU: numalens top %.2f%% vs procps top %.2f%% (medians): %.2f points over (in the way: numa_maps walks of each new busy process and, every 5 s, of the busiest and largest (guests of 0.4-1 GiB: 10-25 ms each); on a host with several memory nodes also of those that grew or allocated over 1/256 of their last reading, each second; the /proc listing and two reads per process that ran, each second)", med("own" SUBSEP "numalens"), med("own" SUBSEP "procps"), med("own" SUBSEP "numalens") - med("own" SUBSEP "procps")))
 	row("export 2000 cgroups x 4 nodes", hwm ? sprintf("peak RSS %.1f MiB", hwm / 1024) : "-", "", "", "", "<= 64 MiB")
 	row("", render_med != "" ? sprintf("render %s [%s..%s] ms", render_med, render_min, render_max) : "-", "", "", "", "<= 20 ms")
 	if (rcpu_med != "")

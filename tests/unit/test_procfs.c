@@ -447,6 +447,38 @@ static void test_proc_cgroup(void **state)
 	assert_int_equal(out[0], '/');
 }
 
+/* ---- cgroup.procs ---- */
+
+static void test_pid_list(void **state)
+{
+	const char *r = *state;
+	char path[4096];
+	pid_t *v = NULL;
+	int n = 0, cap = 0;
+
+	/* 0 is a process outside our pid namespace; the last line may lack
+	 * its newline */
+	wfile(r, "cg/cgroup.procs", "12\n0\n7\n4194304");
+	snprintf(path, sizeof(path), "%s/cg/cgroup.procs", r);
+	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), 3);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0], 12);
+	assert_int_equal(v[1], 7);
+	assert_int_equal(v[2], 4194304);
+	/* appends */
+	wfile(r, "cg2/cgroup.procs", "");
+	snprintf(path, sizeof(path), "%s/cg2/cgroup.procs", r);
+	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), 0);
+	wfile(r, "cg2/cgroup.procs", "5\n");
+	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), 1);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[3], 5);
+	snprintf(path, sizeof(path), "%s/nope/cgroup.procs", r);
+	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), -ENOENT);
+	assert_int_equal(n, 4);
+	free(v);
+}
+
 /* ---- sysctl ---- */
 
 static void test_sysctl(void **state)
@@ -487,6 +519,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pids_comm, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_proc_start, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_proc_cgroup, setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_pid_list, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysctl, setup_tree, teardown_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

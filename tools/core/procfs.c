@@ -467,6 +467,60 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max)
 	return n;
 }
 
+int nl_read_pid_list(const char *path, pid_t **v, int *n, int *cap)
+{
+	char buf[16384], part[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), added = 0, ret = 0;
+	size_t plen = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			break;
+		}
+		/* r == 0: a last line without its newline ends the list */
+		for (ssize_t i = 0; i <= r; i++) {
+			long val;
+
+			if (i < r && buf[i] != '\n') {
+				if (plen < sizeof(part) - 1)
+					part[plen++] = buf[i];
+				continue;
+			}
+			if (i == r && (r || !plen))
+				break;
+			part[plen] = '\0';
+			plen = 0;
+			val = strtol(part, NULL, 10);
+			if (val <= 0 || val > INT_MAX)
+				continue;	/* 0: a process outside our pid namespace */
+			if (*n == *cap) {
+				int nc = *cap ? *cap * 2 : 1024;
+				pid_t *nv = realloc(*v, (size_t)nc * sizeof(*nv));
+
+				if (!nv) {
+					close(fd);
+					return -ENOMEM;
+				}
+				*v = nv;
+				*cap = nc;
+			}
+			(*v)[(*n)++] = (pid_t)val;
+			added++;
+		}
+		if (!r)
+			break;
+	}
+	close(fd);
+	return ret ? ret : added;
+}
+
 int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
 {
 	char path[PATH_MAX], buf[256];

@@ -153,6 +153,17 @@ int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns);
 int nl_list_pids(const char *procfs_root, pid_t *out, int max);
 
 /*
+ * nl_read_pid_list - the pids a cgroup.procs file (or any file of one
+ * decimal number a line) lists, appended to *@v (grown with realloc;
+ * *@n entries, *@cap slots). Lets a reader learn the cgroup of every
+ * process of a cgroup with one read instead of one /proc/<pid>/cgroup
+ * per process. Returns how many were appended, -ENOMEM (the list keeps
+ * what it had), or the -errno of the open or read (-EOPNOTSUPP: a
+ * threaded cgroup v2, whose cgroup.procs cannot be read).
+ */
+int nl_read_pid_list(const char *path, pid_t **v, int *n, int *cap);
+
+/*
  * nl_statm_resident - resident pages of process @pid, the second field of
  * <procfs_root>/<pid>/statm (pages of the kernel's page size; 0 for a
  * kernel thread). Cheap beside numa_maps: used to rank processes by size

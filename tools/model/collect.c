@@ -81,6 +81,19 @@ struct nl_collector {
 	 * again */
 	struct pid_pages { pid_t pid; uint64_t pages; } *idle_res;
 	int nr_idle_res;
+	/* pid -> entry of the last cgroup tree whose cgroup.procs listed it,
+	 * sorted by pid (cgroup_scan); ent -1: listed by more than one */
+	struct cg_of { pid_t pid; int ent; } *cgof;
+	int nr_cgof, cap_cgof;
+	pid_t *scan_pids;
+	int cap_scan_pids;
+	/* name and resident size of each idle process as last read from
+	 * <pid>/stat, sorted by pid: a process that has not run since cannot
+	 * have renamed itself (add_idle_procs) */
+	struct idle_ent { pid_t pid; uint64_t res; uint64_t at_ns; char comm[NL_NAME_MAX]; } *idle, *idle_next;
+	int nr_idle, nr_idle_next;
+	int nr_list_pids;			/* processes /proc listed last time */
+	unsigned long long task_full_seen;	/* task_map_full drops at the last snapshot */
 	/* the baseline snapshot nl_collect_open() takes and throws away: it
 	 * needs the BPF counts, names and the cgroup tree, not what only a
 	 * view reads (idle processes, numa_maps, memory.numa_stat) */
@@ -410,17 +423,99 @@ static void proc_set_cgroup(struct nl_collector *c, struct nl_proc *p, const cha
 	nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
 }
 
+static int cmp_cg_of(const void *a, const void *b)
+{
+	const struct cg_of *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Learn the cgroup of every process from the cgroup.procs of each cgroup
+ * of the last tree (c->cgmap), one read per cgroup, when that is fewer
+ * reads than one /proc/<pid>/cgroup per process (@want: how many
+ * processes are to be placed). The answer is the one /proc/<pid>/cgroup
+ * gives: the cgroup of the mounted hierarchy whose cgroup.procs lists the
+ * pid. A pid listed twice (cgroup v1 threads in different cgroups, or
+ * moved during the reads), one no cgroup listed (a cgroup newer than the
+ * tree, or deeper than the walk goes) and every pid when a cgroup.procs
+ * cannot be read (a threaded cgroup v2) are left to proc_cgroup()'s
+ * per-process read. A cgroup replaced by another of the same path since
+ * the walk (its inode differs) is left out too. */
+static void cgroup_scan(struct nl_collector *c, int want)
+{
+	c->nr_cgof = 0;
+	if (!c->cgmap.n || c->cgmap.truncated || c->cgmap.n * 2 > want)
+		return;
+	for (int i = 0; i < c->cgmap.n; i++) {
+		const struct nl_cgroup_ent *ent = &c->cgmap.ents[i];
+		char path[4700];
+		uint64_t id;
+		int np = 0, r;
+
+		snprintf(path, sizeof(path), "%s%s/cgroup.procs", c->o.cgroup_root,
+			 strcmp(ent->path, "/") ? ent->path : "");
+		r = nl_read_pid_list(path, &c->scan_pids, &np, &c->cap_scan_pids);
+		if (r == -ENOENT)
+			continue;	/* removed since the walk: it had no process */
+		if (r < 0) {
+			c->nr_cgof = 0;
+			return;
+		}
+		path[strlen(path) - strlen("/cgroup.procs")] = '\0';
+		if (nl_cgroup_id_of(path, &id) || id != ent->id)
+			continue;
+		if (c->nr_cgof + np > c->cap_cgof) {
+			int cap = (c->nr_cgof + np) * 2;
+			struct cg_of *v = realloc(c->cgof, (size_t)cap * sizeof(*v));
+
+			if (!v) {
+				c->nr_cgof = 0;
+				return;
+			}
+			c->cgof = v;
+			c->cap_cgof = cap;
+		}
+		for (int k = 0; k < np; k++)
+			c->cgof[c->nr_cgof++] = (struct cg_of){ c->scan_pids[k], i };
+	}
+	qsort(c->cgof, (size_t)c->nr_cgof, sizeof(*c->cgof), cmp_cg_of);
+	for (int i = 1; i < c->nr_cgof; i++)
+		if (c->cgof[i].pid == c->cgof[i - 1].pid)
+			c->cgof[i].ent = c->cgof[i - 1].ent = -1;
+}
+
+/* @p's cgroup (pid set): from cgroup_scan()'s lists when they place it,
+ * else from /proc/<pid>/cgroup. Returns 0, or -ESRCH when the process is
+ * gone. */
+static int proc_cgroup(struct nl_collector *c, struct nl_proc *p)
+{
+	const struct cg_of key = { .pid = p->pid }, *e = NULL;
+	char rel[4096];
+
+	if (c->nr_cgof)
+		e = bsearch(&key, c->cgof, (size_t)c->nr_cgof, sizeof(key), cmp_cg_of);
+	if (e && e->ent >= 0) {
+		const struct nl_cgroup_ent *ent = &c->cgmap.ents[e->ent];
+
+		p->cgroup_id = ent->id;
+		nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), ent->path, ent->id);
+		return 0;
+	}
+	if (nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
+		return -ESRCH;
+	proc_set_cgroup(c, p, rel);
+	return 0;
+}
+
 /* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
  * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
 static int proc_identity(struct nl_collector *c, struct nl_proc *p)
 {
-	char rel[4096], raw[NL_COMM_BYTES + 1];
+	char raw[NL_COMM_BYTES + 1];
 
-	if (nl_read_comm(c->o.procfs_root, p->pid, raw, sizeof(raw)) ||
-	    nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
+	if (nl_read_comm(c->o.procfs_root, p->pid, raw, sizeof(raw)) || proc_cgroup(c, p))
 		return -ESRCH;
 	nl_comm_clean(p->comm, raw);
-	proc_set_cgroup(c, p, rel);
 	return 0;
 }
 
@@ -459,58 +554,143 @@ static int resident_pages(const struct nl_collector *c, pid_t pid, uint64_t *pag
 	return nl_statm_resident(c->o.procfs_root, pid, pages);
 }
 
+static int cmp_idle(const void *a, const void *b)
+{
+	const struct idle_ent *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* How long an idle process's resident size from <pid>/stat is used for
+ * ranking before it is read again: it shrinks without the process running
+ * (reclaim), as RSS per node can change unseen (RSS_REUSE_MAX_NS). */
+#define IDLE_STAT_MAX_NS (5ull * 1000000000ull)
+
+/* Name and resident pages of idle process @pid: from c->idle when it was
+ * idle (unseen by BPF) at the last snapshot too and its size was read
+ * less than IDLE_STAT_MAX_NS ago, else from <pid>/stat (one read gives
+ * both). A process that has not run cannot have changed its name (only
+ * its own threads can: exec, prctl, /proc/<pid>/comm) and a new process
+ * under a reused pid runs, so BPF sees it, before anything else happens
+ * to it. Recorded in c->idle_next. 0, or -errno when it is gone. */
+static int idle_stat(struct nl_collector *c, pid_t pid, bool valid, uint64_t now, uint64_t *res,
+		     char *comm)
+{
+	const struct idle_ent key = { .pid = pid }, *e = NULL;
+	struct idle_ent *n = &c->idle_next[c->nr_idle_next++];
+	char raw[NL_COMM_BYTES + 1];
+	int r;
+
+	if (valid && c->nr_idle)
+		e = bsearch(&key, c->idle, (size_t)c->nr_idle, sizeof(key), cmp_idle);
+	if (e && now - e->at_ns < IDLE_STAT_MAX_NS) {
+		*n = *e;
+	} else {
+		r = nl_proc_rss_comm(c->o.procfs_root, pid, res, raw, sizeof(raw));
+		if (r) {
+			c->nr_idle_next--;
+			return r;
+		}
+		n->pid = pid;
+		n->res = *res;
+		/* a new entry's age starts between 0 and 4 s so the re-reads
+		 * of a thousand processes spread over the seconds */
+		n->at_ns = e ? now : now - (uint64_t)(pid % 5) * (IDLE_STAT_MAX_NS / 5);
+		nl_comm_clean(n->comm, raw);
+	}
+	*res = n->res;
+	memcpy(comm, n->comm, sizeof(n->comm));
+	return 0;
+}
+
 /* Append to s->procs[0..n) every live process with resident memory that
  * BPF saw nothing of since attach (it neither ran nor allocated): zero
  * figures, its name and cgroup, so a view can show where an idle process's
  * memory lies. Returns the new count (n when /proc cannot be listed or
- * memory runs out: the snapshot then has the active processes only). */
+ * memory runs out: the snapshot then has the active processes only).
+ * Names and sizes come from idle_stat(), cgroups from proc_cgroup(): a
+ * thousand idle processes cost a /proc listing and a read per cgroup. */
 static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
 {
-	int total = nl_list_pids(c->o.procfs_root, NULL, 0), got, n0 = n;
-	pid_t *pids, *seen;
+	unsigned long long drops[NL_NR_DROPS];
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	int got = 0, n0 = n, cap = c->nr_list_pids + 64;	/* + room for new ones */
+	pid_t *pids = NULL, *seen;
 	struct nl_proc *v;
+	bool valid;
 
-	if (total <= 0)
-		return n;
-	pids = calloc((size_t)total + 64, sizeof(*pids));	/* + room for new ones */
+	/* a process BPF could not count (its map was full) may have run */
+	nl_bpf_drops(c->b, drops);
+	valid = drops[NL_DROP_TASK_MAP_FULL] == c->task_full_seen;
+	c->task_full_seen = drops[NL_DROP_TASK_MAP_FULL];
+	/* one listing of /proc, sized by the last one's count; again only
+	 * when the processes outgrew it */
+	for (int tries = 0; tries < 3; tries++) {
+		pid_t *np = realloc(pids, (size_t)cap * sizeof(*pids));
+
+		if (!np)
+			break;
+		pids = np;
+		got = nl_list_pids(c->o.procfs_root, pids, cap);
+		if (got <= cap)
+			break;
+		cap = got + 64;
+	}
 	seen = calloc((size_t)n + 1, sizeof(*seen));
-	if (!pids || !seen)
+	if (!pids || !seen || got <= 0)
 		goto out;
-	got = nl_list_pids(c->o.procfs_root, pids, total + 64);
-	if (got > total + 64)
-		got = total + 64;
+	if (got > cap)
+		got = cap;
+	c->nr_list_pids = got;
 	v = got > 0 ? realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v)) : NULL;
 	if (!v)
 		goto out;
 	free(c->idle_res);
 	c->idle_res = calloc((size_t)got, sizeof(*c->idle_res));
+	free(c->idle_next);
+	c->idle_next = calloc((size_t)got + 1, sizeof(*c->idle_next));
+	c->nr_idle_next = 0;
 	s->procs = v;
+	if (!c->idle_next)
+		valid = false;
 	for (int i = 0; i < n; i++)
 		seen[i] = v[i].pid;
 	qsort(seen, (size_t)n, sizeof(*seen), cmp_pid);
 	for (int i = 0; i < got; i++) {
 		struct nl_proc *p = &v[n];
-		char raw[NL_COMM_BYTES + 1], rel[4096];
+		char comm[NL_NAME_MAX];
 		uint64_t res = 0;
 
-		/* one read of <pid>/stat gives both the resident size and the
-		 * name: a thousand idle processes cost two reads each */
-		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid) ||
-		    nl_proc_rss_comm(c->o.procfs_root, pids[i], &res, raw, sizeof(raw)) || !res)
-			continue;	/* listed already, gone, or a kernel thread */
+		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid))
+			continue;	/* listed already */
+		if (c->idle_next ? idle_stat(c, pids[i], valid, now, &res, comm) :
+		    nl_proc_rss_comm(c->o.procfs_root, pids[i], &res, comm, sizeof(comm)))
+			continue;	/* gone */
+		if (!res)
+			continue;	/* a kernel thread */
 		memset(p, 0, sizeof(*p));
 		p->pid = pids[i];
 		p->alive = true;
-		if (nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
+		if (proc_cgroup(c, p))
 			continue;	/* gone meanwhile */
-		nl_comm_clean(p->comm, raw);
-		proc_set_cgroup(c, p, rel);
+		if (c->idle_next)
+			memcpy(p->comm, comm, sizeof(p->comm));
+		else
+			nl_comm_clean(p->comm, comm);
 		if (c->idle_res)
 			c->idle_res[c->nr_idle_res++] = (struct pid_pages){ p->pid, res };
 		n++;
 	}
 	if (c->nr_idle_res)
 		qsort(c->idle_res, (size_t)c->nr_idle_res, sizeof(*c->idle_res), cmp_pid);
+	if (c->idle_next) {
+		struct idle_ent *t = c->idle;
+
+		qsort(c->idle_next, (size_t)c->nr_idle_next, sizeof(*c->idle_next), cmp_idle);
+		c->idle = c->idle_next;
+		c->nr_idle = c->nr_idle_next;
+		c->idle_next = t;
+	}
 out:
 	free(pids);
 	free(seen);
@@ -537,6 +717,7 @@ struct rss_ent {
 					 * counted them (reused intervals summed) */
 	uint64_t pages[NL_MAX_NODES];
 	struct nl_mempolicy pol;
+	bool ran;			/* the process ran since (reused intervals) */
 };
 
 /* How long a reading may be reused at most: what nothing we trace shows
@@ -544,9 +725,43 @@ struct rss_ent {
  * reaches the view within this. */
 #define RSS_REUSE_MAX_NS (5ull * 1000000000ull)
 
+/* ... and of a process that has not run since, on a host with one memory
+ * node: nothing can move its pages to another node, and only the process
+ * itself changes its policy. Bounded all the same, for what no rule here
+ * sees (a shared memory policy set by another process). */
+#define RSS_REUSE_IDLE_MAX_NS (60ull * 1000000000ull)
+
 /* A reading is reused while what can have changed since is at most this
  * share of it (1/256, 0.4%): see rss_read(). */
 #define RSS_REUSE_DRIFT_SHIFT 8
+
+/* How many nodes have memory now (1 on a host that is not NUMA). */
+static int mem_nodes(const struct nl_collector *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->topo.nr_nodes; i++)
+		n += c->topo.node[c->topo.nids[i]].mem_total_bytes > 0;
+	return n;
+}
+
+/* With one memory node: @p's figure for it is @e's reading moved by the
+ * change of the resident size since (statm, @statm pages now). */
+static void one_node_follow(const struct nl_collector *c, struct nl_proc *p,
+			    const struct rss_ent *e, uint64_t statm)
+{
+	for (int i = 0; i < c->topo.nr_nodes; i++) {
+		int nid = c->topo.nids[i];
+
+		if (!c->topo.node[nid].mem_total_bytes)
+			continue;
+		if (statm >= e->statm)
+			p->rss_pages_by_node[nid] = e->pages[nid] + (statm - e->statm);
+		else
+			p->rss_pages_by_node[nid] = e->pages[nid] > e->statm - statm ?
+						    e->pages[nid] - (e->statm - statm) : 0;
+	}
+}
 
 /* RSS per node and memory policy of @p from numa_maps, or from its last
  * reading when little can have moved since: no page migrated in this
@@ -555,29 +770,43 @@ struct rss_ent {
  * cheap) at most 1/256 of the reading. A node's figure is then off by at
  * most that bound: a node gains at most the pages allocated there and
  * loses at most those freed, which are the allocated ones less the growth
- * of the resident size. numa_maps walks every page table of the process:
- * a guest's 1 GiB took 15-25 ms a read, and one that allocated a few
- * hundred pages a second was read every interval (most of top's own CPU).
- * Sets p->rss_known. */
+ * of the resident size. With one memory node, that node's figure is the
+ * resident size: it changes by what statm does, whatever was allocated
+ * (a guest allocating and freeing a few hundred pages a second kept its
+ * size but was read every 1-2 s), so the reading moves by statm's change
+ * (numa_maps and statm count the same mapped pages, but for a constant
+ * few: the vDSO's, which numa_maps leaves out), a guest that grows is
+ * walked every RSS_REUSE_MAX_NS instead of every interval, and a process
+ * that has not run since is reused up to RSS_REUSE_IDLE_MAX_NS.
+ * numa_maps walks every page table of the process: a guest's 1 GiB took
+ * 15-25 ms a read, and one that allocated a few hundred pages a second
+ * was read every interval (most of top's own CPU). Sets p->rss_known. */
 static void rss_read(struct nl_collector *c, struct nl_proc *p)
 {
 	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
 	struct rss_ent *e = NULL;
 	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
+	bool one_node = mem_nodes(c) == 1;
 
 	for (int i = 0; i < c->nr_rss && !e; i++)
 		if (c->rss[i].pid == p->pid)
 			e = &c->rss[i];
-	if (e && have_statm && now - e->at_ns < RSS_REUSE_MAX_NS && !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
+	if (e && have_statm && !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
 		uint64_t allocated = e->allocated + p->f.alloc.pages_local + p->f.alloc.pages_remote;
 		uint64_t grown = statm > e->statm ? statm - e->statm : e->statm - statm;
+		bool ran = e->ran || p->f.run_ns;
+		uint64_t max_age = one_node && !ran ? RSS_REUSE_IDLE_MAX_NS : RSS_REUSE_MAX_NS;
 
-		if (allocated + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT) {
+		if (now - e->at_ns < max_age &&
+		    (one_node || allocated + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT)) {
 			memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
+			if (one_node)
+				one_node_follow(c, p, e, statm);
 			p->mempolicy = e->pol;
 			p->rss_known = true;
 			e->gen = c->rss_gen;
 			e->allocated = allocated;
+			e->ran = ran;
 			c->rss_reused++;
 			return;
 		}
@@ -689,6 +918,9 @@ static int fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t in
 
 	c->nr_cgid = c->next_cgid = 0;	/* cgroups may have come and gone */
 	c->nr_idle_res = 0;
+	/* every process to place: the last snapshot's count */
+	if (!c->baseline)
+		cgroup_scan(c, c->nr_comms > c->tgids.n ? c->nr_comms : c->tgids.n);
 	/* + 1: room for the watched pid when BPF has nothing of it */
 	s->procs = calloc((size_t)c->tgids.n + 2, sizeof(*s->procs));
 	dead = calloc((size_t)c->tgids.n + 1, sizeof(*dead));
@@ -1162,6 +1394,10 @@ void nl_collect_close(struct nl_collector *c)
 	free(c->gone);
 	free(c->rss);
 	free(c->idle_res);
+	free(c->idle);
+	free(c->idle_next);
+	free(c->cgof);
+	free(c->scan_pids);
 	free(c->comms);
 	free(c);
 }

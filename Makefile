@@ -116,9 +116,10 @@ $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
 
 # `make bench` also installs what it compares numalens with (bpftrace, perf)
 bench-deps: $(DEPS)/.bench-stamp
-$(DEPS)/.bench-stamp: scripts/setup.sh | $(DEPS)/.test-stamp
+$(DEPS)/.bench-stamp: scripts/setup.sh scripts/bench-tools.sh | $(DEPS)/.test-stamp
 	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh bench; \
 	 else echo "make bench-deps: not root, skipping package install (run 'sudo make bench-deps' once)" >&2; fi
+	@bash scripts/bench-tools.sh $(CACHE) $(B)/test-tools || echo "make bench-deps: no node_exporter: the bench leaves its scrape out" >&2
 	@touch $@
 
 # --- BPF ------------------------------------------------------------------

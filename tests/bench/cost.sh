@@ -26,7 +26,8 @@
 #     side with EXTRA idle processes added, CPU ticks over a window after
 #     start-up, RUNS rounds.
 #  D. export at 2,000 cgroups x 4 nodes (synthetic snapshot, real HTTP
-#     server): render and gzip time, scrape latency, peak RSS (VmHWM).
+#     server): render and gzip time, scrape latency, peak RSS (VmHWM);
+#     node_exporter, scraped the same way on the same host, for scale.
 # Raw records in build/bench/cost.raw; table on stdout.
 # PHASES (default "nsev solo slow owncpu export") and NSEV_LOADS (default
 # "fault switch long exit") pick parts, e.g. PHASES=nsev NSEV_LOADS=fault
@@ -302,6 +303,20 @@ phase_export() {
 		sleep 0.2
 	done
 	echo "HWM kib=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status)" >> "$RAW"
+	kill "$pid"; wait "$pid" 2>/dev/null
+	# for scale: node_exporter (unpacked by make bench-deps, not
+	# installed) on this host, scraped the same way, its default collectors
+	local ne
+	ne=$(PATH=$B/test-tools/bin:$PATH command -v prometheus-node-exporter) || { echo "NODEEXP none" >> "$RAW"; return 0; }
+	port=$(free_port)
+	"$ne" --web.listen-address="127.0.0.1:$port" > /dev/null 2> "$TMP/nodeexp.err" &
+	pid=$!; PIDS+=("$pid")
+	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" || { echo "node_exporter did not start: $(tail -3 "$TMP/nodeexp.err")" >&2; return 0; }
+	for i in $(seq 1 20); do
+		echo "NESCRAPE ms=$(curl -s -o /dev/null -H 'Accept-Encoding: gzip' -w '%{time_total}' "http://127.0.0.1:$port/metrics" | awk '{ print $1 * 1000 }')" >> "$RAW"
+		sleep 0.2
+	done
+	echo "NODEEXP series=$(curl -s "http://127.0.0.1:$port/metrics" | grep -vc '^#')" >> "$RAW"
 	kill "$pid"; wait "$pid" 2>/dev/null
 }
 

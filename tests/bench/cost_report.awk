@@ -53,6 +53,8 @@ $1 == "GZIPCPU" { gzc_med = f("med"); gzc_min = f("min"); gzc_max = f("max") }
 $1 == "GZSIZE" { gz_text = f("text"); gz_bytes = f("gzip") }
 $1 == "SCRAPE" { add("scrape", f("ms")) }
 $1 == "HWM" { hwm = f("kib") }
+$1 == "NESCRAPE" { add("nescrape", f("ms")) }
+$1 == "NODEEXP" { neseries = f("series") }
 
 END {
 	# ns/event series and per-round ratios
@@ -137,7 +139,10 @@ END {
 	if (hwm > 65536) miss(sprintf("export peak RSS %.1f MiB, goal <= 64 MiB: %.1f MiB over (in the way: the rows of the snapshot being built beside the published one and its text)", hwm / 1024, (hwm - 65536) / 1024))
 	if (render_med > 20) miss(sprintf("export render %s ms (median), goal <= 20 ms: %.1f ms over%s", render_med, render_med - 20,
 	    rcpu_med != "" && rcpu_med <= 20 ? sprintf(" (in the way: its own CPU is %s ms, the rest waiting for a CPU at load %s)", rcpu_med, rcpu_load) : ""))
-	print "   node_exporter scrape latency: not measured (no node_exporter on this host; its package starts a server)"
+	if (nv["nescrape"])
+		row("node_exporter, same host (scale)", "scrape " cell("nescrape", "%.1f") " ms", "", "", neseries != "" ? neseries " series" : "", "(gzip, incl. HTTP)")
+	else
+		print "   node_exporter scrape latency: not measured (no node_exporter: 'make bench-deps' unpacks it into build/test-tools)"
 	for (i = 1; i <= nm; i++) print "   MISSED " missed[i]
 	if (!nm) print "   every goal met"
 }

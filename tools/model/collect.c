@@ -400,10 +400,12 @@ static uint64_t cgroup_id_memo(struct nl_collector *c, const char *rel)
 	snprintf(full, sizeof(full), "%s%s", c->o.cgroup_root, rel);
 	if (nl_cgroup_id_of(full, &id))
 		id = 0;
-	if (strlen(rel) < sizeof(c->cgid[0].rel)) {
+	size_t n = strlen(rel);
+
+	if (n < sizeof(c->cgid[0].rel)) {
 		int i = c->next_cgid;
 
-		snprintf(c->cgid[i].rel, sizeof(c->cgid[i].rel), "%s", rel);
+		memcpy(c->cgid[i].rel, rel, n + 1);	/* fits: n < its size */
 		c->cgid[i].id = id;
 		c->next_cgid = (i + 1) % cap;
 		if (c->nr_cgid < cap)

@@ -93,7 +93,7 @@ END {
 		if (GX[h] > 0 && nv[ph, pg, "r_empty"] && (rm = med(ph SUBSEP pg SUBSEP "r_empty")) > GX[h])
 			miss(sprintf("%s: numalens %.0f ns/event is %.2fx the empty program, goal <= %dx: %.0f ns/event over%s", lab, med(ph SUBSEP pg SUBSEP "numalens"), rm, GX[h], med(ph SUBSEP pg SUBSEP "numalens") - GX[h] * med(ph SUBSEP pg SUBSEP "empty"), WHY[h] != "" ? " (in the way: " WHY[h] ")" : ""))
 		if ((h == 1 || h == 6) && nv[ph, pg, "r_bt"] && (rb = med(ph SUBSEP pg SUBSEP "r_bt")) >= 1)
-			miss(sprintf("%s: numalens is %.2fx bpftrace, goal < 1x", lab, rb))
+			miss(sprintf("%s: numalens is %.2fx bpftrace, goal < 1x (in the way: the one-liner updates one (cgroup, node) count; numalens also reads the page's zone and keeps it for the class join, and reads the tgid and the mempolicy for hit/miss)", lab, rb))
 		if ((h == 4 || h == 8) && nv[ph, pg, "numalens"] && med(ph SUBSEP pg SUBSEP "numalens") > 500)
 			miss(sprintf("%s: numalens %.0f ns, goal <= 500 ns: %.0f ns over (in the way: %s)", lab, med(ph SUBSEP pg SUBSEP "numalens"), med(ph SUBSEP pg SUBSEP "numalens") - 500, WHY[h]))
 	}
@@ -115,11 +115,21 @@ END {
 			    sprintf("%d pages x ns/event / CPU", FAULT_PAGES), "")
 		}
 		row("", sprintf("(none: %.3f [%.3f..%.3f] s CPU)", med("c" SUBSEP L[l] SUBSEP "none"), mn("c" SUBSEP L[l] SUBSEP "none"), mx("c" SUBSEP L[l] SUBSEP "none")), "", "", "", "")
+		# what stands in the way of a slowdown goal: the hooks' own cost
+		# per event (the rows above) times the workload's events, and the
+		# run-to-run spread of the workload alone on this host
+		if (l == 1 && FAULT_PAGES > 0 && med("c" SUBSEP "fault" SUBSEP "none") > 0)
+			way = sprintf("in the way: its %d page allocations and LRU insertions at the ns/event above, %+.1f%% of its CPU, of which empty programs alone %+.1f%%; bpftrace on the same run %s",
+			    FAULT_PAGES, 100 * FAULT_PAGES * (med("fault" SUBSEP "page_alloc" SUBSEP "numalens") + med("fault" SUBSEP "lru_insertion" SUBSEP "numalens")) / base,
+			    floor, pm("slow" SUBSEP L[l] SUBSEP "bpftrace"))
+		else
+			way = sprintf("in the way: sched_switch's cost per switch (the rows above), about two switches a round trip; bpftrace on the same run %s",
+			    pm("slow" SUBSEP L[l] SUBSEP "bpftrace"))
 		for (a = 1; a <= 2; a++) {
 			arm = a == 1 ? "top" : "export"; k = "slow" SUBSEP L[l] SUBSEP arm
 			if (nv[k] && mean(k) > 1)
-				miss(sprintf("%s with numalens %s: %+.1f%% +-%.1f, goal <= 1%%: %.1f points over%s", LL[l], arm, mean(k), sd(k), mean(k) - 1,
-				     mean(k) - sd(k) <= 1 ? " (within one sd of the goal)" : ""))
+				miss(sprintf("%s with numalens %s: %+.1f%% +-%.1f, goal <= 1%%: %.1f points over%s (%s)", LL[l], arm, mean(k), sd(k), mean(k) - 1,
+				     mean(k) - sd(k) <= 1 ? ", within one sd of the goal" : "", way))
 		}
 	}
 	row("own CPU %, top -d 1, +" EXTRA " procs", cell("own" SUBSEP "numalens", "%.2f"), "-", "procps " cell("own" SUBSEP "procps", "%.2f"),

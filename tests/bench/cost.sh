@@ -282,6 +282,16 @@ phase_owncpu() {
 }
 
 # --- D. export at 2,000 cgroups x 4 nodes ---------------------------------------
+# scrapes TAG PORT: 20 scrapes of 127.0.0.1:PORT/metrics as Prometheus asks
+# (gzip), 0.2 s apart, each one's latency a "TAG ms=" record
+scrapes() {
+	local i
+	for i in $(seq 1 20); do
+		echo "$1 ms=$(curl -s -o /dev/null -H 'Accept-Encoding: gzip' -w '%{time_total}' "http://127.0.0.1:$2/metrics" | awk '{ print $1 * 1000 }')" >> "$RAW"
+		sleep 0.2
+	done
+}
+
 phase_export() {
 	local port i pid
 	# wall time, then the render's own CPU time (the wall time on a loaded
@@ -298,10 +308,7 @@ phase_export() {
 		> /dev/null 2> "$TMP/export.err" &
 	pid=$!; PIDS+=("$pid")
 	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" || { echo "synthetic export did not start: $(cat "$TMP/export.err")" >&2; return 1; }
-	for i in $(seq 1 20); do
-		echo "SCRAPE ms=$(curl -s -o /dev/null -H 'Accept-Encoding: gzip' -w '%{time_total}' "http://127.0.0.1:$port/metrics" | awk '{ print $1 * 1000 }')" >> "$RAW"
-		sleep 0.2
-	done
+	scrapes SCRAPE "$port"
 	echo "HWM kib=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status)" >> "$RAW"
 	kill "$pid"; wait "$pid" 2>/dev/null
 	# for scale: node_exporter (unpacked by make bench-deps, not
@@ -312,10 +319,7 @@ phase_export() {
 	"$ne" --web.listen-address="127.0.0.1:$port" > /dev/null 2> "$TMP/nodeexp.err" &
 	pid=$!; PIDS+=("$pid")
 	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" || { echo "node_exporter did not start: $(tail -3 "$TMP/nodeexp.err")" >&2; return 0; }
-	for i in $(seq 1 20); do
-		echo "NESCRAPE ms=$(curl -s -o /dev/null -H 'Accept-Encoding: gzip' -w '%{time_total}' "http://127.0.0.1:$port/metrics" | awk '{ print $1 * 1000 }')" >> "$RAW"
-		sleep 0.2
-	done
+	scrapes NESCRAPE "$port"
 	echo "NODEEXP series=$(curl -s "http://127.0.0.1:$port/metrics" | grep -vc '^#')" >> "$RAW"
 	kill "$pid"; wait "$pid" 2>/dev/null
 }

@@ -657,6 +657,22 @@ void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const 
 	      nl_lot_reason_str(reason), where);
 }
 
+bool nl_ra_hook_overlap(double *ov_end_s, bool ran_over, double start_s, double end_s, double *lag_ms)
+{
+	*lag_ms = -1;
+	/* only a kernel run's overlap starts the window: a step inside it
+	 * overlapped no run of its own */
+	if (ran_over) {
+		*ov_end_s = end_s;
+		return true;
+	}
+	if (*ov_end_s > 0 && start_s - *ov_end_s < NL_RA_FLUSH_LAG_S) {
+		*lag_ms = (start_s - *ov_end_s) * 1e3;
+		return true;
+	}
+	return false;
+}
+
 long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
 		     uint64_t first_ts_ns, uint32_t events)
 {
@@ -669,6 +685,7 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 
 	int64_t inflight = 0;
 	uint64_t k0 = 0, k1 = 0;
+	double t0_step;
 	bool track;
 	int waited = 0;
 
@@ -724,6 +741,7 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 		c->hook_steps++;
 		return 0;
 	}
+	t0_step = nl_ra_now();
 	freed = step(a, c, nid, got, tag, &on, false);
 	if (freed == -ENOENT) {
 		c->gone = true;
@@ -731,18 +749,27 @@ long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw
 	}
 	/* A kernel run in flight at either end of the step, or one that
 	 * ended within it, put its own pages into the step's numa_stat
-	 * deltas: such a step's node share is not the step's alone. */
+	 * deltas: such a step's node share is not the step's alone. Nor is
+	 * one that started within NL_RA_FLUSH_LAG_S of an overlapped step's
+	 * end: the statistics of that run's last pages can wait for a later
+	 * flush (a load run saw a step 32 ms after one hold 512 of the
+	 * kernel's pages from another node). */
 	{
-		bool overlap = !track || inflight > 0;
+		bool ran_over = !track || inflight > 0, overlap;
+		double lag_ms = -1;
 
 		if (track && (nl_lot_limit_state(a->lot, c->id, &inflight, &k1) || inflight > 0 || k1 != k0))
-			overlap = true;
+			ran_over = true;
+		overlap = nl_ra_hook_overlap(&c->hook_ov_end_s, ran_over, t0_step, nl_ra_now(), &lag_ms);
 		if (k1 > k0)
 			c->hook_overlap_pages += k1 - k0;
 		if (!overlap) {
 			c->hook_clean_steps++;
 			c->hook_clean_pages += (uint64_t)freed;
 			c->hook_clean_on_pages += on;
+		} else if (a->cfg.verbose && lag_ms >= 0) {
+			logf_(a, c, "hook draw=%u overlapped the statistics of a kernel limit reclaim that ended "
+			      "%.0f ms before it (not yet all flushed): its deltas are not its alone", draw_id, lag_ms);
 		} else if (a->cfg.verbose) {
 			logf_(a, c, "hook draw=%u overlapped the kernel's own limit reclaim (%" PRIu64
 			      " pages by runs that ended meanwhile): its deltas are not its alone",

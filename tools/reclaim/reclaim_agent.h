@@ -26,6 +26,12 @@
 #define NL_RA_LAT_MAX 4096
 /* The longest a node whose step freed nothing goes without tickets, s. */
 #define NL_RA_DRY_MAX_S 5.0
+/* How long after an overlapped hook step (s) the kernel run's last pages
+ * may still be missing from memory.numa_stat (they wait for a flush; the
+ * memcg statistics are flushed at reads once enough updates are pending,
+ * and every 2 s in any case): a hook step starting within it does not
+ * count as the step's alone. */
+#define NL_RA_FLUSH_LAG_S 1.0
 
 enum nl_ra_victim {
 	NL_VICTIM_LOTTERY = 0,	/* drawn in BPF by weight */
@@ -117,6 +123,11 @@ struct nl_ra_cg {
 	/* hook steps no kernel limit-reclaim run overlapped: their deltas
 	 * are theirs alone */
 	uint64_t hook_clean_steps, hook_clean_pages, hook_clean_on_pages;
+	/* when the last overlapped hook step ended (nl_ra_now, s; 0: none).
+	 * The kernel's pages of that run can reach memory.numa_stat only
+	 * at a later flush, so a step that starts soon after it may carry
+	 * them in its deltas: it counts as overlapped too. */
+	double hook_ov_end_s;
 	uint32_t last_draw_id;	/* the draw the last hook step acted on */
 	int last_draw_nid;
 	uint64_t draws_rr[NL_MAX_NODES];
@@ -213,6 +224,14 @@ int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c);
  * until a full look is due). Returns true when a full pass ended with
  * usage still above low (the caller re-queues at once). */
 bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
+
+/* Whether a hook step's numa_stat deltas may hold the kernel's pages:
+ * @ran_over (a kernel limit-reclaim run of the memcg was in flight at
+ * either end of the step, or ended within it) sets *@ov_end_s to @end_s;
+ * a step starting (@start_s, s) within NL_RA_FLUSH_LAG_S of the last
+ * such end also counts, and *@lag_ms says how long after it started
+ * (else -1). Returns true when the step is not the step's alone. */
+bool nl_ra_hook_overlap(double *ov_end_s, bool ran_over, double start_s, double end_s, double *lag_ms);
 
 /*
  * One step on node @nid, which the BPF lottery drew when @c entered limit

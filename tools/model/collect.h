@@ -11,41 +11,11 @@
 #define NL_COLLECT_H
 
 #include <sys/types.h>
+#include "collect_opts.h"
 #include "loader.h"
 #include "snapshot.h"
 
 struct nl_collector;
-
-struct nl_collect_opts {
-	const char *sysfs_root;		/* "/sys" */
-	const char *procfs_root;	/* "/proc" */
-	int cgroup_mode;		/* enum nl_cgroup_mode, as given to the loader */
-	const char *cgroup_root;	/* mount point of that hierarchy */
-	int rss_max_procs;		/* numa_maps reads per interval for the busiest and,
-					 * with all_procs, as many for the largest; 0 = 64;
-					 * < 0 = none by rank, for a consumer that shows no
-					 * per-process RSS (export) or a user who asks for
-					 * none (the focused processes still get theirs):
-					 * each read walks the process's page tables */
-	int cgroup_grace;		/* intervals a removed cgroup stays visible; 0 = 1 */
-	const char *reclaim_dir;	/* reclaim agents' state (reclaim_read.h);
-					 * NULL = NL_RECLAIM_RUN_DIR */
-	const char *cling_pin_dir;	/* scx_cling's pinned maps; NULL = CLING_PIN_DIR */
-	int watch_pid;			/* > 0: this process is in every snapshot while it
-					 * lives, with zero figures when BPF saw nothing
-					 * of it (an idle process asked for with -p) */
-	uint32_t alloc_latency_sample;	/* > 0: time one allocator call in this many
-					 * (snapshot alloc_lat); 0: off */
-	uint32_t alloc_stacks_sample;	/* > 0: attribute one remote or miss allocation
-					 * in this many to its kernel stack (snapshot
-					 * alloc_stacks); 0: off */
-	uint32_t page_life_sample;	/* > 0: time one page in this many from its
-					 * allocation to its free (snapshot
-					 * page_life); 0: off */
-	bool all_procs;			/* also every live process with resident memory
-					 * that BPF saw nothing of (zero figures): idle
-					 * processes' node placement */
-};
 
 /* Create a collector over the loaded objects @b: reads the topology and
  * loads the pfn table into BPF. Returns 0 and sets *@out, or -errno (with

@@ -824,13 +824,18 @@ bool nl_ra_over_high(struct nl_ra *a)
 		struct nl_ra_cg *c = &a->cg[i];
 		uint64_t u;
 
-		/* paused by the refault guard, its last pass made no
-		 * progress, or the last draw found no node to take from
+		/* paused by the refault guard, its last pass stopped short
+		 * (3 steps in a row freed nothing, even if earlier steps of
+		 * that pass freed pages: c->stuck, not the standby rule's
+		 * pass_dry), or the last draw found no node to take from
 		 * (e.g. only read(2) page cache under lru_gen): the
 		 * interval's tick, which refreshes the weights, is soon
 		 * enough. Re-running the tick every 50 ms for nothing took
 		 * CPU from the workload: an idle agent raised the build-like
-		 * load's PSI stall 3-10x under TCG. */
+		 * load's PSI stall 3-10x under TCG. Under dd | tail every
+		 * pass stops short, so there only the interval's tick and
+		 * the limit hook start passes: the setup the bench's limit
+		 * hits figures were measured with. */
 		if (c->gone || c->wm_bad || !c->wm.high || c->rguard_on || c->stuck || c->novictim_said || c->sb.on ||
 		    nl_rcg_usage(c->dir, a->cfg.v1, &u))
 			continue;

@@ -98,7 +98,7 @@ struct nl_ra_cg {
 	uint64_t rf_anon, rf_file, rf_maj, rf_cost;
 	bool rf_have;
 	uint64_t hook_guarded;	/* limit events left to the kernel by the guard */
-	bool stuck;		/* last pass stopped on no progress */
+	bool stuck;		/* last pass stopped short: 3 steps in a row freed nothing */
 	/* last pass stopped on no progress without freeing a page: what
 	 * standing by for "its last pass freed nothing" counts. A pass that
 	 * freed pages and then stopped short (lru_gen had no more pages old

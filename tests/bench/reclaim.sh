@@ -5,7 +5,7 @@
 # difference against no agent, the seed's own figures and a plain line for
 # every arm worse than no agent. A report, never pass/fail.
 # Then R19 (tests/bench/reclaim_r19.sh, build/bench/reclaim_r19.txt).
-#   usage: tests/bench/reclaim.sh   (RUNS=5 runs per arm, MIB=128: the guest script's defaults)
+#   usage: tests/bench/reclaim.sh   (10 runs per arm, MIB=128: the guest scripts' defaults; five runs could not tell a difference below ~15% apart from the guest's noise)
 #   REPORT_ONLY=1: print the tables from the last runs' results without
 #   running the guests again (e.g. after running both in parallel:
 #   NL_VM_TESTS_DIR=tests/bench/vm tests/vm/run.sh -j 2 reclaim_bench r19_bench)

@@ -32,10 +32,10 @@
 # steps: the limit reclaim running meanwhile is in it too); agent_pageout
 # (per node: pageout_nN) is what vmscan saw the agent's MADV_PAGEOUT free
 # (charged to the agent's own cgroup /r19ag/ARM-RUN), agent_memcg what memory.reclaim freed (the agent's fallback).
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=3000 modules=zram,virtio_blk,ext4 disk=256M
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=6000 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
-RUNS=${RUNS:-5}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
+RUNS=${RUNS:-10}; PASSES=${PASSES:-12}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}
 # the agents' watermarks (edit here, e.g. "--high 80% --low 60%" to reclaim
 # further ahead: the guest gets no environment from the host)
 WM=${WM:---high 90% --low 80%}

@@ -29,10 +29,10 @@
 #       guard_pauses=.. agent_cpu_ms=.. standby_s=..  (times the agent's
 #       refault guard paused it; its own CPU time while the load ran; the
 #       seconds it stood by, unable to help)
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=2400 modules=zram,virtio_blk,ext4 disk=256M
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=4800 modules=zram,virtio_blk,ext4 disk=256M
 . /nl/lib.sh
 nl_need_numalens
-RUNS=${RUNS:-5}; MIB=${MIB:-128}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}; HOT_MIB=${HOT_MIB:-8}; ITER=${ITER:-48}
+RUNS=${RUNS:-10}; MIB=${MIB:-128}; VERBOSE_AGENT=${VERBOSE_AGENT:-0}; HOT_MIB=${HOT_MIB:-8}; ITER=${ITER:-48}
 echo 512M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || nl_fail "zram"
 nl_mount_disk
 # the build load's tree, written outside any limit: headers and sources

@@ -42,8 +42,15 @@ e0=$(stat_of $c/memory.events max)
 # node holding little but sh's and dd's mapped pages met the "half mapped"
 # rule and the agent rightly acted there for most of the phase (a CI run
 # stood by for 688 of 1,585 limit hits), which is not what this measures.
-taskset -c "$(nl_cpus_of_node 0)" sh -c "echo \$\$ > $c/cgroup.procs; i=0; while [ \$i -lt 32 ]; do
-	cat /mnt/d/hot/* > /dev/null; dd if=/mnt/d/cold bs=1M skip=\$((i * 2)) count=2 of=/dev/null 2>/dev/null; i=\$((i + 1)); done" &
+# 32 rounds at least; then on, while the agent's standing-by slices hold
+# too little of the load to judge (/tmp/sb.enough, set by the watch loop
+# below), up to 128: on a quiet host the 32 rounds took ~2 s, over before
+# the agent stood by (it needs three full ticks first), and every check of
+# its cost standing by was skipped. Bounded by rounds of work, not time;
+# the cold stream wraps after 64 MiB, long evicted by then in a 16M memcg.
+rm -f /tmp/sb.enough
+taskset -c "$(nl_cpus_of_node 0)" sh -c "echo \$\$ > $c/cgroup.procs; i=0; while [ \$i -lt 32 ] || { [ ! -e /tmp/sb.enough ] && [ \$i -lt 128 ]; }; do
+	cat /mnt/d/hot/* > /dev/null; dd if=/mnt/d/cold bs=1M skip=\$((i % 32 * 2)) count=2 of=/dev/null 2>/dev/null; i=\$((i + 1)); done; echo \$i > /tmp/sb.rounds" &
 W=$!
 # A control beside the agent: a loop that wakes each second, reads the
 # memcg's usage and memory.stat and sleeps again, in a cgroup of its own.
@@ -70,12 +77,13 @@ while kill -0 $W 2>/dev/null; do
 	[ "$prev" = 1 ] && [ $on = 1 ] && sa=$((sa + a - pa)) && sw=$((sw + (w - pw) / 1000)) && se=$((se + m - pm)) &&
 		sc=$((sc + (k - pk) / 1000))
 	prev=$on; pa=$a; pw=$w; pm=$m; pk=$k
+	[ "$sw" -ge 1000 ] && [ "$se" -ge 100 ] && touch /tmp/sb.enough
 	sleep 0.5
 done
 wait $W
 rm -f /tmp/ctl.run; wait $CTL; rmdir $CG/rsbctl
 e1=$(stat_of $c/memory.events max)
-echo "phase 1: limit hits $((e1 - e0)); standing by: limit hits $se, workload CPU $sw ms, agent CPU $sa ms, control loop CPU $sc ms"
+echo "phase 1: $(cat /tmp/sb.rounds 2>/dev/null) rounds of the load, limit hits $((e1 - e0)); standing by: limit hits $se, workload CPU $sw ms, agent CPU $sa ms, control loop CPU $sc ms"
 # phase 2: anon past the limit
 sh -c "echo \$\$ > $c/cgroup.procs; exec sh -c 'dd if=/dev/zero bs=1M count=96 2>/dev/null | tail > /dev/null'"
 sleep 1

@@ -651,10 +651,12 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 	/* An attempt whose home lost its last CPU meanwhile is neither a
 	 * success nor a failure: hotplug, not contention, moved the task. */
 	if (tc->target >= 0 && has_cpus(tc->target)) {
+		bool late = scx_bpf_now() - tc->placed_at > wait_bound_ns;
+
 		/* Waited past the bound while capacity elsewhere, on CPUs it
 		 * may use, sat idle. */
 		failed = node != tc->target ||
-			 (scx_bpf_now() - tc->placed_at > wait_bound_ns &&
+			 (late &&
 			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at &&
 			  !confined_to(p, tc->target));
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
@@ -667,7 +669,7 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 		 * ratio at 4-15%, below the degree, went on clinging and
 		 * left a CPU elsewhere idle up to 14% of the time. A wait
 		 * past the bound still counts, failed or not. */
-		if (failed || !tc->from_home || scx_bpf_now() - tc->placed_at > wait_bound_ns)
+		if (failed || !tc->from_home || late)
 			attempt_done(tc, g, tc->target, failed);
 	}
 	tc->qnode = CLING_NO_NODE;

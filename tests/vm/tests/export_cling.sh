@@ -25,16 +25,18 @@ nl_export_served $U /tmp/m $EPID
 cpu0=$(nl_first_cpu_of_node 0)
 # The group's memory: 32 MiB bound to node 2, touched from node 0's CPU,
 # held (until the checks are done) while a shell of the same cgroup wakes
-# 200 times from short sleeps. It starts pinned to node 0 and then may run
-# anywhere, so its first wakeup places a group task that comes from
-# another node on its home, node 2: an attempt there (a task already at
-# home that runs again at once makes none). The memory stays until
-# the scrape: once it is freed, the next decay (every 6 s) homes the group
-# by what is left, which a slow guest's scrape could see.
+# 200 times from short sleeps. Before each sleep it pins itself to node 0
+# and unpins again (two taskset children it waits for), so each wakeup
+# places a group task that comes from another node: an attempt on its
+# home, node 2 (a task already at home that runs again at once makes
+# none, so without the re-pinning a loaded host's test saw one to three
+# attempts, one failure of which unhomed the group). The memory stays
+# until the scrape: once it is freed, the next decay (every 6 s) homes the
+# group by what is left, which a slow guest's scrape could see.
 sh -c "echo \$\$ > /sys/fs/cgroup/cling_e1/cgroup.procs; exec nlwork --cpu $cpu0 --node 2 --anon 32 --after-cpu 0-7 --after-default --hold 300 --ready-file /tmp/hold.ready" > /tmp/work.out 2>&1 &
 holder=$!
 nl_wait_file /tmp/hold.ready 60
-taskset -c $cpu0 sh -c 'echo $$ > /sys/fs/cgroup/cling_e1/cgroup.procs; taskset -p -c 0-7 $$ > /dev/null; i=0; while [ $i -lt 200 ]; do sleep 0.01; i=$((i + 1)); done'
+sh -c 'echo $$ > /sys/fs/cgroup/cling_e1/cgroup.procs; i=0; while [ $i -lt 200 ]; do taskset -p -c '$cpu0' $$ > /dev/null; taskset -p -c 0-7 $$ > /dev/null; sleep 0.01; i=$((i + 1)); done'
 # The wakeups are over, the holder sleeps: counters are still. Scrape
 # after a fresh snapshot, and read the same pins through scx_cling --monitor.
 nl_export_wait http://127.0.0.1:10072 2

@@ -28,7 +28,10 @@
 #   NL_VM_TESTS_DIR (where the tests are; default tests/vm/tests),
 #   NL_VM_NUMALENS (the numalens binary for the guest; default $B/numalens),
 #   NL_VM_EXTRA_BINS (more static binaries for /nl/bin, space-separated: e.g.
-#   another build of numalens renamed, for an A/B bench in one guest).
+#   another build of numalens renamed, for an A/B bench in one guest),
+#   NL_VM_GUEST_ENV: variables for the guest's test, "NAME=VALUE,..." (e.g.
+#   "RUNS=5,MIB=64" for a bench in tests/bench/vm); values may hold letters,
+#   digits and . _ / - only (they travel on the kernel command line).
 # Output: one line per test, "PASS vm/NAME (S s)" or "FAIL vm/NAME: why";
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
 # Guests start in this order: the longest first (by the time the test took
@@ -85,6 +88,12 @@ done
 case "$jobs" in
 ''|*[!0-9]*|0) echo "run.sh: -j / NL_VM_JOBS wants a number of guests >= 1, got '$jobs'" >&2; exit 2;;
 esac
+# The guest's variables travel on the kernel command line, one word.
+if [ -n "${NL_VM_GUEST_ENV:-}" ] &&
+   ! [[ $NL_VM_GUEST_ENV =~ ^[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9._/-]*(,[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9._/-]*)*$ ]]; then
+	echo "run.sh: NL_VM_GUEST_ENV wants NAME=VALUE,... with values of letters, digits and . _ / - only, got '$NL_VM_GUEST_ENV'" >&2
+	exit 2
+fi
 
 # secs_since START_NS: print seconds elapsed since START_NS, one decimal.
 secs_since() {
@@ -246,7 +255,7 @@ run_one() {
 		timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m "$memtot" \
 			-smp "$ncpus" "${numa[@]}" "${drive[@]}" \
 			-kernel "$KDIR/vmlinuz" -initrd "$INITRD" \
-			-append "console=ttyS0 quiet panic=-1 no_timer_check nl.test=$name nl.modules=$mods" \
+			-append "console=ttyS0 quiet panic=-1 no_timer_check nl.test=$name nl.modules=$mods${NL_VM_GUEST_ENV:+ nl.env=$NL_VM_GUEST_ENV}" \
 			-display none -no-reboot -monitor none \
 			-serial "file:$con" -serial "file:$res" < /dev/null > "$LOGS/$name.qemu" 2>&1
 		rc=$?

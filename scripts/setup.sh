@@ -43,21 +43,30 @@ SRC=/etc/apt/sources.list.d/numalens.list
 # tests from trixie-backports.
 src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
 	'deb-src http://deb.debian.org/debian trixie main')
-[ "$job" != run ] && src_lines+=('deb http://deb.debian.org/debian trixie-backports main')
+# The test job's qemu comes from bookworm-backports too (10.0: its TCG
+# plugins see guest physical addresses, which the numa_cost plugin needs
+# and bookworm's 7.2 gets wrong), and its plugin header from the source
+# package of that same version (deb-src bookworm-backports).
+[ "$job" != run ] && src_lines+=('deb http://deb.debian.org/debian trixie-backports main'
+	'deb-src http://deb.debian.org/debian bookworm-backports main')
 
 PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
   libncurses-dev dpkg-dev"
-PKGS_TEST="libcmocka-dev qemu-system-x86 busybox-static cpio zstd xz-utils kmod
-  curl iproute2 stress-ng tmux debhelper lintian numactl"
+PKGS_TEST="libcmocka-dev busybox-static cpio zstd xz-utils kmod
+  curl iproute2 stress-ng tmux debhelper lintian numactl libglib2.0-dev"
 PKGS_BENCH="bpftrace linux-perf procps"
 PKGS_BPO="bpftool"	# from bookworm-backports
+[ "$job" != run ] && PKGS_BPO="$PKGS_BPO qemu-system-x86"
 pkgs="$PKGS_RUN $PKGS_BPO"
 [ "$job" != run ] && pkgs="$pkgs $PKGS_TEST"
 [ "$job" = bench ] && pkgs="$pkgs $PKGS_BENCH"
 
 missing=()
 for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || { missing+=("$p"); continue; }
+	# bookworm's own qemu 7.2 may be there already: the tests want 10.0
+	if [ "$p" = qemu-system-x86 ] &&
+	   ! dpkg --compare-versions "$(dpkg-query -W -f='${Version}' "$p")" ge 1:10.0; then missing+=("$p"); fi
 done
 
 # Add only the lines this job lacks; lines an earlier `test` set-up wrote stay.

@@ -51,6 +51,25 @@
 #   mem=512M,64M,64M         memory per node (default mem_per_node each)
 #   dist=10,20,30/20,10,25/30,25,10   the SLIT, one row per node (qemu -numa dist)
 #   kernels=default,6.12: the kernels it runs on (default: "default")
+#   numa_cost=on|NS: memory that costs by NUMA distance (the numa_cost TCG
+#   plugin, tests/vm/numa_cost/): a cache-line miss costs NS ns (on: 500)
+#   times SLIT/10, so a remote page is slower than a local one; the plugin's
+#   per-vCPU counts go to $LOGS/NAME.cost (every second and at exit);
+#   NL_VM_NUMA_COST=on|NS turns it on for any test (a bench, say).
+#   Such a guest runs multi-threaded TCG: single-threaded, qemu 10.0 bakes
+#   the vCPU that translated a block into the block's plugin calls (it
+#   takes one thread for one vCPU), so every vCPU that ran the same code
+#   was counted, and cached, as the first one (seen: four walkers on CPUs
+#   1-4 one after the other, all counted on CPU 1)
+#   kernel_args=a=1,b: more words for the guest kernel's command line
+#   tcg=single|multi: the TCG threading (default single, multi with
+#   numa_cost; NL_VM_TCG_THREAD overrides). multi: a host thread per vCPU
+#   (guests have hung at boot with it; the harness boots a silent guest
+#   once more)
+# A test may come with a host-side check, NAME.host beside NAME.sh: after a
+# guest that passed, "bash NAME.host OUT COST" runs on the host (OUT: what
+# the guest wrote, COST: the plugin's counts) and its exit status decides;
+# a "FAIL-REASON: why" line it prints is the FAIL line's reason.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; CACHE=${CACHE:-cache}
@@ -188,12 +207,13 @@ numa_topology() {
 	local -a c m r
 	local n k cpu0=0 mm
 	IFS=, read -ra c <<< "$1"; IFS=, read -ra m <<< "$2"
-	numa=(); ncpus=0; memtot=0
+	numa=(); ncpus=0; memtot=0; cost_cpus=''; cost_mem=''
 	for ((n = 0; n < ${#c[@]}; n++)); do
 		[[ ${c[n]} =~ ^[0-9]+$ ]] || { numa_err="cpus: '${c[n]}' is not a count"; return 1; }
 		mm=$(mib "${m[n]:-${4}M}")
 		[[ $mm =~ ^[0-9]+$ && $mm -gt 0 ]] || { numa_err="mem: '${m[n]}' (qemu needs memory on every node)"; return 1; }
 		numa+=(-object "memory-backend-ram,id=m$n,size=${mm}M")
+		cost_cpus+=":${c[n]}"; cost_mem+=":$mm"
 		if [ "${c[n]}" -gt 0 ]; then
 			numa+=(-numa "node,nodeid=$n,cpus=$cpu0-$((cpu0 + c[n] - 1)),memdev=m$n")
 		else
@@ -203,6 +223,7 @@ numa_topology() {
 	done
 	ncpus=$cpu0
 	[ "$ncpus" -gt 0 ] || { numa_err="cpus: no CPU at all"; return 1; }
+	cost_cpus=${cost_cpus#:}; cost_mem=${cost_mem#:}
 	[ -n "$3" ] || return 0
 	IFS=/ read -ra r <<< "$3"
 	[ ${#r[@]} = ${#c[@]} ] || { numa_err="dist: ${#r[@]} rows for ${#c[@]} nodes"; return 1; }
@@ -240,11 +261,32 @@ run_one() {
 		numa+=(-object "memory-backend-ram,id=m$n,size=${mem}M"
 		       -numa "node,nodeid=$n,cpus=$cpu0-$((cpu0 + cpn - 1)),memdev=m$n")
 	done
-	local ncpus=$((nodes * cpn)) memtot=$((nodes * mem))
+	local ncpus=$((nodes * cpn)) memtot=$((nodes * mem)) cost_cpus cost_mem
+	cost_cpus=$(for ((n = 0; n < nodes; n++)); do printf '%s%s' "${n:+:}" "$cpn"; done)
+	cost_mem=$(for ((n = 0; n < nodes; n++)); do printf '%s%s' "${n:+:}" "$mem"; done)
+	cost_cpus=${cost_cpus#:}; cost_mem=${cost_mem#:}
 	if [ -n "$(header "$f" cpus '')" ]; then
 		numa_topology "$(header "$f" cpus '')" "$(header "$f" mem '')" "$(header "$f" dist '')" "$mem" || {
 			fail "$name" "bad '# vm:' cpus/mem/dist header: $numa_err"; return; }
 	fi
+	# numa_cost=: the plugin that charges memory by NUMA distance
+	local plugin=() cost tcg=single
+	cost=${NL_VM_NUMA_COST:-$(header "$f" numa_cost '')}
+	rm -f "$LOGS/$name.cost"
+	case "$cost" in
+	''|off) ;;
+	on|[0-9]*)
+		[ "$cost" = on ] && cost=500
+		[[ $cost =~ ^[0-9]+$ ]] || { fail "$name" "bad '# vm:' numa_cost=$cost (on, off or nanoseconds per local miss)"; return; }
+		[ -f "$VM/libnuma_cost.so" ] || { fail "$name" "numa_cost: $VM/libnuma_cost.so missing (make vm-bins; $LOGS/build.log)"; return; }
+		local pd; pd=$(header "$f" dist '' | tr ',' ':')
+		plugin=(-plugin "$VM/libnuma_cost.so,cpus=$cost_cpus,mem=$cost_mem${pd:+,dist=$pd},local_ns=$cost,out=$LOGS/$name.cost")
+		tcg=multi
+		;;
+	*) fail "$name" "bad '# vm:' numa_cost=$cost (on, off or nanoseconds per local miss)"; return;;
+	esac
+	tcg=${NL_VM_TCG_THREAD:-$(header "$f" tcg "$tcg")}
+	local kargs; kargs=$(header "$f" kernel_args '' | tr ',' ' ')
 	local start rc boot
 	# A guest that prints nothing at all before its timeout never reached
 	# /init (its first line comes before any test code): on a loaded host
@@ -252,10 +294,10 @@ run_one() {
 	# same guest booted beside it. Such a boot is tried once more, and said.
 	for boot in 1 2; do
 		start=$(date +%s%N)
-		timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=${NL_VM_TCG_THREAD:-single}" -m "$memtot" \
-			-smp "$ncpus" "${numa[@]}" "${drive[@]}" \
+		timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=$tcg" -m "$memtot" \
+			-smp "$ncpus" "${numa[@]}" "${drive[@]}" "${plugin[@]}" \
 			-kernel "$KDIR/vmlinuz" -initrd "$INITRD" \
-			-append "console=ttyS0 quiet panic=-1 no_timer_check nl.test=$name nl.modules=$mods${NL_VM_GUEST_ENV:+ nl.env=$NL_VM_GUEST_ENV}" \
+			-append "console=ttyS0 quiet panic=-1 no_timer_check${kargs:+ $kargs} nl.test=$name nl.modules=$mods${NL_VM_GUEST_ENV:+ nl.env=$NL_VM_GUEST_ENV}" \
 			-display none -no-reboot -monitor none \
 			-serial "file:$con" -serial "file:$res" < /dev/null > "$LOGS/$name.qemu" 2>&1
 		rc=$?
@@ -269,6 +311,17 @@ run_one() {
 	[ -f "$res" ] && sed -i 's/\r$//' "$res"
 	local grc; grc=$(sed -n 's/^NLVM-RC \([0-9]*\)$/\1/p' "$res" 2>/dev/null | tail -1)
 	if [ "${NL_VM_KEEP:-}" = 1 ]; then sed 's/^/  console| /' "$con"; fi
+	if [ "$grc" = 0 ] && [ -f "$TDIR/$name.host" ]; then
+		local hout hrc=0 why
+		hout=$(bash "$TDIR/$name.host" "$res" "$LOGS/$name.cost" 2>&1) || hrc=$?
+		printf '%s\n' "$hout" > "$LOGS/$name.hostcheck"
+		if [ $hrc != 0 ]; then
+			why=$(sed -n 's/^FAIL-REASON: //p' <<< "$hout" | tail -1)
+			fail "$name" "host check: ${why:-exit $hrc} (${secs}s)"
+			grep -v '^FAIL-REASON' <<< "$hout" | tail -15 | sed 's/^/  host| /'
+			return
+		fi
+	fi
 	if [ "$grc" = 0 ]; then
 		printf 'PASS %s/%s (%ss)\n' "$P" "$name" "$secs"
 		return

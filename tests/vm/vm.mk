@@ -11,7 +11,9 @@ VM_DIR := $(B)/vm
 # `make` builds the guest programs too: the live tests also use nljq.
 all: $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
 
-vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/tests/verify_stats
+# The numa_cost plugin comes last: it needs qemu's source package (for
+# its header), and a machine that cannot have it still gets the rest.
+vm-bins: $(B)/tests/nlwork $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/tests/verify_stats $(VM_DIR)/libnuma_cost.so
 
 vm-kernel:
 	@bash tests/vm/kernel.sh $(CACHE) $(VM_DIR)/kernel
@@ -37,3 +39,15 @@ $(VM_DIR)/scx_smoke.skel.h: $(VM_DIR)/scx_smoke.bpf.o
 $(VM_DIR)/scx_smoke: tests/vm/scx_smoke/scx_smoke.c $(VM_DIR)/scx_smoke.skel.h
 	$(CC) -O2 -Wall -Wextra -static -I$(VM_DIR) -I$(DEPS)/include -o $@ $< \
 		$(DEPS)/lib/libbpf.a -lelf -lz
+
+# numa_cost: the TCG plugin that makes guest memory cost by NUMA distance
+# (tests/vm/numa_cost/), built against the plugin header of the installed
+# qemu's own source package (header.sh; glib's headers for its types).
+$(VM_DIR)/qemu-plugin/qemu-plugin.h: tests/vm/numa_cost/header.sh $(wildcard /usr/bin/qemu-system-x86_64)
+	@bash tests/vm/numa_cost/header.sh $(CACHE) $(@D)
+	@touch $@
+
+$(VM_DIR)/libnuma_cost.so: tests/vm/numa_cost/numa_cost.c $(VM_DIR)/qemu-plugin/qemu-plugin.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra -shared -fPIC -fvisibility=hidden $$(pkg-config --cflags glib-2.0) \
+		-I$(VM_DIR)/qemu-plugin -o $@ $< -lpthread

@@ -52,6 +52,7 @@ struct opts {
 	const char *after_cpu; /* --after-cpu list */
 	int node;              /* --node, -1 = no binding */
 	int mode;              /* MPOL_BIND, or MPOL_PREFERRED with --preferred */
+	int mode_flags;        /* --balancing: MPOL_F_NUMA_BALANCING */
 	long anon_mib, file_mib, shmem_mib;
 	long sysv_mib;         /* --sysv: touch this much System V shared memory */
 	int interleave;        /* --interleave: process policy MPOL_INTERLEAVE over every node */
@@ -71,9 +72,12 @@ struct opts {
 	const char *comm;      /* --comm: the process name to set */
 	int access_stats;      /* --access-stats: count walked pages on another node */
 	int page_nodes;        /* --page-nodes: say where the kept anon pages are */
+	int split_node;        /* --split N:PCT: the last PCT% of each anon mapping on N */
+	double split_pct;
+	long stride;           /* --stride: the walk's step in bytes (default a page) */
 };
 
-static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1 };
+static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1, .split_node = -1 };
 static long page_sz;
 static long touched_pages; /* summed by threads under lock */
 /* --lifetime: the shortest and longest life any anon page can have had,
@@ -207,7 +211,7 @@ static void bind_region(void *p, size_t len, int node)
 		return;
 	}
 	mask[node / 64] = 1UL << (node % 64);
-	if (syscall(SYS_mbind, p, len, o.mode, mask, MASK_LONGS * 64, 0))
+	if (syscall(SYS_mbind, p, len, o.mode | o.mode_flags, mask, MASK_LONGS * 64, 0))
 		die(1, "mbind(%s, node %d): %s", o.mode == MPOL_BIND ? "MPOL_BIND" : "MPOL_PREFERRED",
 		    node, strerror(errno));
 }
@@ -222,7 +226,7 @@ static void set_policy(int node)
 		return;
 	}
 	mask[node / 64] = 1UL << (node % 64);
-	if (syscall(SYS_set_mempolicy, o.mode, mask, MASK_LONGS * 64))
+	if (syscall(SYS_set_mempolicy, o.mode | o.mode_flags, mask, MASK_LONGS * 64))
 		die(1, "set_mempolicy(%s, node %d): %s", o.mode == MPOL_BIND ? "MPOL_BIND" : "MPOL_PREFERRED",
 		    node, strerror(errno));
 }
@@ -234,7 +238,15 @@ static char *map_touch(size_t len, int flags)
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED)
 		die(1, "mmap(%zu bytes): %s", len, strerror(errno));
-	if (o.node >= 0)
+	if (o.node >= 0 && o.split_node >= 0 && (flags & MAP_ANONYMOUS) && !(flags & MAP_SHARED)) {
+		/* --split: whole pages, the remote part at the end */
+		size_t far = (size_t)((double)(len / page_sz) * o.split_pct / 100.0 + 0.5) * page_sz;
+
+		if (len - far)
+			bind_region(p, len - far, o.node);
+		if (far)
+			bind_region(p + len - far, far, o.split_node);
+	} else if (o.node >= 0)
 		bind_region(p, len, o.node);
 	for (size_t off = 0; off < len; off += page_sz)
 		p[off] = (char)(off / page_sz + 1);
@@ -320,7 +332,7 @@ static void walk(long id, double secs)
 		}
 		if (nodes && syscall(SYS_getcpu, &cpu, &node, NULL))
 			die(1, "getcpu: %s", strerror(errno));
-		for (size_t off = 0; off < keep_len[id]; off += page_sz)
+		for (size_t off = 0; off < keep_len[id]; off += (size_t)o.stride)
 			keep_anon[id][off]++;
 		walked[id] += n;
 		if (nodes && o.node >= 0 && node == (unsigned)o.node)
@@ -527,6 +539,14 @@ static void usage(FILE *f)
 	      "                    while on a CPU of that node)\n"
 	      "                    and walked_matrix=R0/R1/..., row c = the pages rewritten\n"
 	      "                    on a CPU of node c, column p = those on node p\n"
+	      "  --split N:PCT     with --node: bind the last PCT% of each private anon\n"
+	      "                    mapping (whole pages) to node N instead (a walker whose\n"
+	      "                    memory is part local, part remote, in a known share)\n"
+	      "  --balancing       with --node: bind with MPOL_F_NUMA_BALANCING, so NUMA\n"
+	      "                    balancing scans the bound memory (hinting faults, fault\n"
+	      "                    locality) yet cannot move it off the bound node\n"
+	      "  --stride BYTES    with --walk: rewrite one byte every BYTES (default a page;\n"
+	      "                    64 touches every cache line); walked= still counts pages\n"
 	      "  --page-nodes      after the work, ask where the kept anon pages are\n"
 	      "                    (move_pages): the output line then ends with\n"
 	      "                    anon_nodes=N0,N1,... (pages on node 0, 1, ...)\n"
@@ -568,6 +588,7 @@ static void parse(int argc, char **argv)
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
 		{ "wait-file", 1, 0, 'w' }, { "stop-file", 1, 0, 'Z' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
+		{ "split", 1, 0, 'x' }, { "balancing", 0, 0, 'b' }, { "stride", 1, 0, 'e' },
 		{ "access-stats", 0, 0, 'X' }, { "preferred", 0, 0, 'M' }, { "page-nodes", 0, 0, 'G' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
@@ -604,6 +625,20 @@ static void parse(int argc, char **argv)
 		case 'Z': o.stop_file = optarg; break;
 		case 'p': o.passes = (int)num("passes", optarg); break;
 		case 'N': o.comm = optarg; break;
+		case 'x': {
+			char *colon = strchr(optarg, ':');
+
+			if (!colon)
+				die(2, "--split wants NODE:PERCENT, got '%s'", optarg);
+			*colon = 0;
+			o.split_node = (int)num("split", optarg);
+			o.split_pct = num("split", colon + 1);
+			if (o.split_pct > 100 || o.split_node >= MASK_LONGS * 64 - 1)
+				die(2, "--split wants NODE:PERCENT with PERCENT <= 100");
+			break;
+		}
+		case 'b': o.mode_flags = 1 << 13; break; /* MPOL_F_NUMA_BALANCING */
+		case 'e': o.stride = (long)num("stride", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
 		}
@@ -618,6 +653,12 @@ static void parse(int argc, char **argv)
 		die(2, "--node %d is out of range", o.node);
 	if (o.file_mib && !o.file_path)
 		die(2, "--file needs --file-path");
+	if (o.mode_flags && (o.node < 0 || o.mode != MPOL_BIND))
+		die(2, "--balancing needs --node (and not --preferred)");
+	if (o.split_node >= 0 && o.node < 0)
+		die(2, "--split needs --node (the local part's node)");
+	if (o.stride == 0)
+		o.stride = page_sz;
 	if (o.cpu && parse_cpus(o.cpu, &set))
 		die(2, "bad --cpu list '%s'", o.cpu);
 	if (o.after_cpu && parse_cpus(o.after_cpu, &set))

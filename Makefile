@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench verify vmlinux clean distclean cacheclean help install deb
+.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling verify vmlinux clean distclean cacheclean help install deb
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -92,6 +92,7 @@ help:
 	@echo "make check-layers   the include rules between the source layers (docs/architecture.md)"
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
+	@echo "make bench-cling   scx_cling vs the default scheduler on a guest whose remote memory costs (LOADS=, ROUNDS=)"
 	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
 	@echo "make install   binaries to \$$(PREFIX)/sbin, man pages, bash completion, the systemd unit (not enabled), dashboard, docs (PREFIX=/usr/local)"
 	@echo "make deb       a Debian package in $(B)/deb/ (dpkg-buildpackage; needs 'make test-deps')"
@@ -231,6 +232,11 @@ vmtest: tests-build
 
 bench: bench-deps tests-build $(B)/tests/bench_export_render $(BPFB)/tests/bench_empty.bpf.o verify
 	@bash tests/bench/run.sh
+
+# scx_cling on the costed machine (the numa_cost plugin): paired arms per
+# load, tests/bench/cling_cost.sh (LOADS=..., ROUNDS=..., WALK=...)
+bench-cling: tests-build $(B)/scx_cling
+	@bash tests/bench/cling_cost.sh
 
 # verified instructions and time per BPF program, on the host and in the
 # VM guest (NL_VERIFY_VM=0: host only)

@@ -4,7 +4,9 @@
 #   run   build numalens and run it (what `make run` needs): the BPF and C
 #         toolchain, bpftool >= 7.5 and the deb-src line for the libraries
 #         scripts/build-deps.sh builds from source;
-#   test  run adds the test toolchain (`make test`): cmocka, qemu and the
+#   test  run adds the test toolchain (`make test`): cmocka, qemu 10.0
+#         (bookworm-backports; glib's headers and the deb-src line for its
+#         own source, whose qemu-plugin.h builds the numa_cost plugin) and the
 #         initramfs tools, stress-ng, curl, tmux, numactl (processes under
 #         a memory policy), debhelper and lintian
 #         (`make deb` and its lintian check), and the trixie-backports

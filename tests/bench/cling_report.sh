@@ -42,7 +42,7 @@ with_model() {
 	}' "$f" "$f"
 }
 with_model | sed 's/arm=default/arm=none/' |
-awk -v keys="work_pages home_share remote_share model_cost model_per_page" -f "$here/arm_stats.awk" -f /dev/fd/3 3<<'AWK'
+awk -v keys="work_pages home_share remote_share model_cost model_per_page work_per_cpu_s cpu_only_s" -f "$here/arm_stats.awk" -f /dev/fd/3 3<<'AWK'
 function model_row(a, label) {
 	if (!n[a]) return
 	if (mean(a, 5) < 0) { printf "%-18s (no matrix in this output: nlwork without walked_matrix)\n", label; return }
@@ -80,6 +80,23 @@ END {
 		printf "scx_cling did more work than the default scheduler (%+.2f%%, beyond one sd)\n", ppct("cling", 1)
 	else
 		printf "scx_cling did about as much work as the default scheduler (%+.2f%%, within one sd)\n", ppct("cling", 1)
+	if (mean("none", 6) > 0) {
+		printf "work per CPU-second of the walks (pages): default %.0f +- %.0f, scx_cling %.0f +- %.0f", mean("none", 6), sd("none", 6), mean("cling", 6), sd("cling", 6)
+		if (n["fifo"]) printf ", sched_ext FIFO %.0f +- %.0f", mean("fifo", 6), sd("fifo", 6)
+		printf "\npaired (scx_cling - default, %d rounds): work per CPU-second %+.0f +- %.0f (%+.2f%%)\n", pn("cling"), pmean("cling", 6), psd("cling", 6), ppct("cling", 6)
+		if (n["fifo"])
+			printf "paired (sched_ext FIFO - default, %d rounds): work per CPU-second %+.0f +- %.0f (%+.2f%%)\n", pn("fifo"), pmean("fifo", 6), psd("fifo", 6), ppct("fifo", 6)
+	}
+	if (mean("none", 7) > 0 || mean("cling", 7) > 0)
+		printf "CPU-only group, CPU seconds it got: default %.2f +- %.2f, scx_cling %.2f +- %.2f (paired %+.2f%%)\n", mean("none", 7), sd("none", 7), mean("cling", 7), sd("cling", 7), ppct("cling", 7)
+	# the goals: >= 10% more work than the default scheduler beyond one sd
+	# where cling is meant to help, and no load worse than -3%
+	if (ppct("cling", 1) >= 10 && pmean("cling", 1) > psd("cling", 1))
+		printf "GOAL met: scx_cling did %+.2f%% work (>= +10%%, beyond one sd)\n", ppct("cling", 1)
+	else if (ppct("cling", 1) < -3)
+		printf "GOAL missed: scx_cling did %+.2f%% work, worse than the -3%% floor\n", ppct("cling", 1)
+	else
+		printf "GOAL: scx_cling did %+.2f%% work (not the +10%% beyond one sd that a load cling is for should show; not below -3%%)\n", ppct("cling", 1)
 	if (pmean("cling", 2) < -psd("cling", 2))
 		printf "WORSE: scx_cling ran less of the work on its home node than the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 2)
 	else if (pmean("cling", 2) > psd("cling", 2))
@@ -88,7 +105,10 @@ END {
 		printf "WORSE: more of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd): without NUMA hinting faults under sched_ext, balancing never moves pages after the tasks\n", pmean("cling", 3)
 	else if (pmean("cling", 3) < -psd("cling", 3))
 		printf "fewer of scx_cling's accesses were remote than under the default scheduler (%+.3f, beyond one sd)\n", pmean("cling", 3)
-	print "MODEL memory cost (not measured: TCG gives remote memory no extra latency): walked pages x node distance / 10, local = 1"
+	if (ENVIRON["NL_BENCH_COSTED"] == "1")
+		print "MODEL memory cost (on the costed machine the work above is the measurement; this is the same model for comparison): walked pages x node distance / 10, local = 1"
+	else
+		print "MODEL memory cost (not measured: TCG gives remote memory no extra latency): walked pages x node distance / 10, local = 1"
 	if (mean("none", 5) < 0)
 		print "  not available: this bench output has no walked-page matrix or no node distances (an older bench)"
 	else {

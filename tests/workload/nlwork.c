@@ -75,6 +75,7 @@ struct opts {
 	int split_node;        /* --split N:PCT: the last PCT% of each anon mapping on N */
 	double split_pct;
 	long stride;           /* --stride: the walk's step in bytes (default a page) */
+	double nap_s;          /* --nap: sleep this long after each pass of the walk */
 };
 
 static struct opts o = { .node = -1, .mode = MPOL_BIND, .threads = 1, .repeat = 1, .split_node = -1 };
@@ -98,6 +99,9 @@ static unsigned long walked_remote[MAX_THREADS];
 /* --access-stats with --node: of walked[], the pages rewritten while the
  * thread ran on a CPU of that node (its memory's first node, "home") */
 static unsigned long walked_home[MAX_THREADS];
+/* --walk: each thread's own CPU time during its walk (ns), so that work can
+ * be set against the CPU it got rather than the wall time */
+static long long walk_cpu_ns[MAX_THREADS];
 /* --access-stats: pages rewritten by (node of the walking CPU, node of the
  * page), summed over the threads (under lock, at the end of each walk);
  * pages whose node move_pages could not tell are left out. Nodes seen:
@@ -304,6 +308,7 @@ static int count_anon_nodes(unsigned long *per_node)
 static void walk(long id, double secs)
 {
 	double end = now_s() + secs, asked = 0;
+	long long cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	size_t n = keep_len[id] / page_sz;
 	void **addr = NULL;
 	int *nodes = NULL;
@@ -346,7 +351,13 @@ static void walk(long id, double secs)
 			if ((int)node >= seen)
 				seen = (int)node + 1;
 		}
+		if (o.nap_s > 0) {
+			struct timespec ts = { (time_t)o.nap_s, (long)((o.nap_s - (time_t)o.nap_s) * 1e9) };
+
+			nanosleep(&ts, NULL);
+		}
 	}
+	walk_cpu_ns[id] = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	if (nodes) {
 		pthread_mutex_lock(&lock);
 		for (int c = 0; c < seen; c++)
@@ -545,6 +556,8 @@ static void usage(FILE *f)
 	      "  --balancing       with --node: bind with MPOL_F_NUMA_BALANCING, so NUMA\n"
 	      "                    balancing scans the bound memory (hinting faults, fault\n"
 	      "                    locality) yet cannot move it off the bound node\n"
+	      "  --nap SECONDS     with --walk: sleep SECONDS after each pass (a task that\n"
+	      "                    wakes often); walk_cpu_ns= says the CPU the walks got\n"
 	      "  --stride BYTES    with --walk: rewrite one byte every BYTES (default a page;\n"
 	      "                    64 touches every cache line); walked= still counts pages\n"
 	      "  --page-nodes      after the work, ask where the kept anon pages are\n"
@@ -588,7 +601,7 @@ static void parse(int argc, char **argv)
 		{ "after-cpu", 1, 0, 'A' }, { "after-default", 0, 0, 'D' },
 		{ "walk", 1, 0, 'W' }, { "pageout", 0, 0, 'P' }, { "passes", 1, 0, 'p' },
 		{ "wait-file", 1, 0, 'w' }, { "stop-file", 1, 0, 'Z' }, { "file-exists", 0, 0, 'E' }, { "comm", 1, 0, 'N' },
-		{ "split", 1, 0, 'x' }, { "balancing", 0, 0, 'b' }, { "stride", 1, 0, 'e' },
+		{ "split", 1, 0, 'x' }, { "nap", 1, 0, 'z' }, { "balancing", 0, 0, 'b' }, { "stride", 1, 0, 'e' },
 		{ "access-stats", 0, 0, 'X' }, { "preferred", 0, 0, 'M' }, { "page-nodes", 0, 0, 'G' }, { "help", 0, 0, 'h' }, { 0 }
 	};
 	int c;
@@ -638,6 +651,7 @@ static void parse(int argc, char **argv)
 			break;
 		}
 		case 'b': o.mode_flags = 1 << 13; break; /* MPOL_F_NUMA_BALANCING */
+		case 'z': o.nap_s = num("nap", optarg); break;
 		case 'e': o.stride = (long)num("stride", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default: die(2, "bad or incomplete option '%s' (see --help)", argv[optind - 1]);
@@ -788,6 +802,9 @@ int main(int argc, char **argv)
 	if (o.walk_s > 0)
 		for (int t = 0; t < o.threads; t++)
 			printf("%s%lu", t ? "," : " walked=", walked[t]);
+	if (o.walk_s > 0)
+		for (int t = 0; t < o.threads; t++)
+			printf("%s%lld", t ? "," : " walk_cpu_ns=", walk_cpu_ns[t]);
 	if (o.walk_s > 0 && o.access_stats)
 		for (int t = 0; t < o.threads; t++)
 			printf("%s%lu", t ? "," : " walked_remote=", walked_remote[t]);

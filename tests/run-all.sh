@@ -124,6 +124,11 @@ owned_by_live_pid() {
 
 run_live() {
 	local t name rc start secs left
+	# bpffs and tracefs first: on a machine that booted without them the
+	# first test's numalens would mount them, and bpffs' own preload
+	# files (maps.debug, progs.debug) would then count as that test's
+	# leftovers (seen on a fresh machine: live/alloc_class)
+	[ "$(id -u)" = 0 ] && bash scripts/ensure-fs.sh
 	for t in tests/live/*.sh; do
 		[ -f "$t" ] || continue
 		name=live/$(basename "$t" .sh)

@@ -354,7 +354,7 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 	if (gm)
 		g = group_get(cgid);
 	if (g) {
-		home = cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
+		home = gm->no_home ? CLING_NO_NODE : cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
 		g->home = home;
 	} else {
 		cgid = 0;
@@ -715,7 +715,7 @@ static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
 	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, cgid);
 
 	cling_decay(&g->ms, nr_nodes);
-	g->home = gm ? cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve) : CLING_NO_NODE;
+	g->home = gm && !gm->no_home ? cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve) : CLING_NO_NODE;
 	return 0;
 }
 

@@ -83,7 +83,8 @@ static const char doc[] =
 "(\"NUMA cling\") and treats chosen cgroups as NUMA groups.\n\n"
 "Each node has its own vtime-ordered queue. A task's home node is its NUMA "
 "group's home (the node holding most of the cgroup's resident memory, from "
-"memory.numa_stat, refreshed every second), or otherwise the node most of its "
+"memory.numa_stat, refreshed every second; a group holding less than 4 MiB "
+"has none), or otherwise the node most of its "
 "own page allocations came from. A waking group task stays on its home node "
 "(an idle CPU there, else the home queue) instead of following its waker. An "
 "idle CPU of another node takes a queued task only after it has waited "
@@ -342,6 +343,13 @@ static int numa_stat_pages(const char *dir, uint64_t *pages, int nr_nodes, long 
 	return seen ? 0 : -ENODATA;
 }
 
+/* A NUMA group with less resident memory than this (bytes) gets no home:
+ * memory that a CPU cache holds has no locality to gain, and the kernel's
+ * cling needs a preferred node that a task taking next to no NUMA faults
+ * never gets. On the costed bench's cpuonly load a CPU-bound group clung
+ * to the node of its few dozen stack pages, behind the group living there. */
+#define CLING_GROUP_MIN_BYTES (4ull << 20)
+
 /* scan_one: nftw callback; writes a matching cgroup's pages into gmem,
  * keyed by its inode number (= the kernfs cgroup id BPF reads). */
 static int scan_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
@@ -357,7 +365,12 @@ static int scan_one(const char *path, const struct stat *sb, int type, struct FT
 		return 0;
 	if (numa_stat_pages(path, m.pages, scan.nodes, scan.page))
 		return 0; /* gone meanwhile, or no memory controller: not a group yet */
-	uint64_t id = (uint64_t)sb->st_ino;
+	uint64_t id = (uint64_t)sb->st_ino, sum = 0;
+
+	for (int i = 0; i < scan.nodes && i < CLING_MAX_NODES; i++)
+		sum += m.pages[i];
+	m.no_home = sum * (uint64_t)scan.page < CLING_GROUP_MIN_BYTES;
+	m.pad = 0;
 
 	scan.seen[scan.nr_seen++] = id;
 	bpf_map__update_elem(scan.skel->maps.gmem, &id, sizeof(id), &m, sizeof(m), BPF_ANY);

@@ -107,9 +107,13 @@ struct cling_group {
 };
 
 /* struct cling_group_mem - resident pages per node of a NUMA-group cgroup
- * (anon + file of memory.numa_stat, in pages), refreshed by the loader. */
+ * (anon + file of memory.numa_stat, in pages), refreshed by the loader;
+ * @no_home set when the group holds too little memory to be near (the
+ * loader's minimum): its tasks then get no group home and do not cling. */
 struct cling_group_mem {
 	cling_u64 pages[CLING_MAX_NODES];
+	cling_u32 no_home;
+	cling_u32 pad;
 };
 
 /*

@@ -14,15 +14,62 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; OUT=$B/bench; mkdir -p "$OUT"
 LOADS=${LOADS:-groups wake split cpuonly small} ROUNDS=${ROUNDS:-5} WALK=${WALK:-10}
+# snapshots BASE LOG PID: while PID runs, copy BASE.cost (the plugin's
+# counts, rewritten every second) to LOG.snap.ARM.start|end as soon as the
+# guest's output BASE.out says "BENCHMARK arm_start|arm_end ARM": each
+# arm's misses, to within the second the counts are written in.
+snapshots() {
+	local seen=0 n line
+	while kill -0 "$3" 2>/dev/null; do
+		n=$(grep -c '^BENCHMARK arm_' "$1.out" 2>/dev/null); n=${n:-0}
+		while [ "$seen" -lt "$n" ]; do
+			seen=$((seen + 1))
+			line=$(grep '^BENCHMARK arm_' "$1.out" | sed -n "${seen}p" | tr -d '\r')
+			set -- "$1" "$2" "$3" $line
+			cp "$1.cost" "$2.snap.$6.${5#arm_}" 2>/dev/null
+			set -- "$1" "$2" "$3"
+		done
+		sleep 0.2
+	done
+}
+
+# plugin_table LOG: per arm, from the snapshots: the remote share of all
+# vCPUs' cache-line misses during the arm and the seconds of memory
+# latency charged (summed over vCPUs), mean +- sd over the rounds.
+plugin_table() {
+	local f a
+	for f in "$1".snap.*.start; do
+		[ -f "$f" ] || continue
+		a=${f#"$1".snap.}; a=${a%.start}
+		[ -f "$1.snap.$a.end" ] || continue
+		awk -v arm="$a" '
+			FNR == 1 { k++ }
+			$1 == "vcpu" { for (i = 3; i < NF; i += 2) v[k, $i] += $(i + 1) }
+			END { l = v[2, "local_miss"] - v[1, "local_miss"]; r = v[2, "remote_miss"] - v[1, "remote_miss"]
+			      c = v[2, "charged_ns"] - v[1, "charged_ns"]
+			      sub(/[0-9]+$/, "", arm)
+			      printf "PLUGIN %s %.4f %.2f\n", arm, r / (l + r + 1), c / 1e9 }' "$f" "$1.snap.$a.end"
+	done | awk '
+		{ n[$2]++; s[$2] += $3; q[$2] += $3 * $3; c[$2] += $4; cq[$2] += $4 * $4 }
+		END { print "the costed machine'"'"'s own counts per arm (all vCPUs, snapshots at the arm'"'"'s start and end):"
+		      for (a in n) { m = s[a] / n[a]; mc = c[a] / n[a]
+			printf "  %-8s %d runs: remote share of cache-line misses %.4f +- %.4f, memory latency charged %.1f +- %.1f s\n",
+				a, n[a], m, sqrt(q[a] / n[a] - m * m > 0 ? q[a] / n[a] - m * m : 0), mc, sqrt(cq[a] / n[a] - mc * mc > 0 ? cq[a] / n[a] - mc * mc : 0) } }'
+}
+
 for load in $LOADS; do
 	echo "== scx_cling on the costed 4-node guest, load $load ($ROUNDS rounds, ${WALK} s walks; $(date -u +%FT%TZ))"
 	log=$OUT/cling_cost_$load
-	if NL_VM_NUMA_COST=on NL_VM_GUEST_ENV="LOAD=$load,ROUNDS=$ROUNDS,WALK=$WALK" NL_VM_TESTS_DIR=tests/bench/vm \
-		bash tests/vm/run.sh -j 1 cling_bench > "$log.run" 2>&1 ||
-	   grep -q '^BENCH arm' "$B/test-logs/vm/cling_bench.out" 2>/dev/null; then
+	rm -f "$log".snap.*
+	NL_VM_NUMA_COST=on NL_VM_GUEST_ENV="LOAD=$load,ROUNDS=$ROUNDS,WALK=$WALK" NL_VM_TESTS_DIR=tests/bench/vm \
+		bash tests/vm/run.sh -j 1 cling_bench > "$log.run" 2>&1 &
+	vm=$!
+	snapshots "$B/test-logs/vm/cling_bench" "$log" "$vm"
+	if wait $vm || grep -q '^BENCH arm' "$B/test-logs/vm/cling_bench.out" 2>/dev/null; then
 		cp "$B/test-logs/vm/cling_bench.out" "$log.out"
 		cp "$B/test-logs/vm/cling_bench.cost" "$log.cost" 2>/dev/null
 		NL_BENCH_COSTED=1 bash tests/bench/cling_report.sh "$log.out" | tee "$log.txt"
+		plugin_table "$log" | tee -a "$log.txt"
 	else
 		echo "(the VM run failed: see $log.run)"
 		tail -5 "$log.run"

@@ -71,8 +71,11 @@ arm() {
 	fi
 	# All walk together: started one after another, the first
 	# walked for seconds beside idle nodes on a slow guest.
+	# the host snapshots the costed machine's counts at these two lines
+	echo "BENCHMARK arm_start $a"
 	touch /tmp/$a.go
 	for n in $pids $spin; do wait $n; done
+	echo "BENCHMARK arm_end $a"
 	local work remote home wcpu cpuonly=0
 	work=$(cat /tmp/$a.work* | sed -n 's/.* walked=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')
 	remote=$(cat /tmp/$a.work* | sed -n 's/.* walked_remote=\([^ ]*\).*/\1/p' | tr ',' '\n' | awk '{s += $1} END {print s}')

@@ -16,7 +16,7 @@ ver=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) ||
 	die "qemu-system-x86 is not a Debian package here: put qemu-plugin.h of its version in $out by hand"
 [ -f "$out/qemu-plugin.h" ] && [ "$(cat "$out/qemu-plugin.h.version" 2>/dev/null)" = "$ver" ] && exit 0
 
-src=$cache/qemu-src/${ver//:/_}
+src=$(mkdir -p "$cache" && cd "$cache" && pwd)/qemu-src/${ver//:/_}
 upstream=${ver#*:}; upstream=${upstream%-*}	# 10.0.2+ds
 tarball=$src/qemu_$upstream.orig.tar.xz
 if [ ! -f "$tarball" ]; then

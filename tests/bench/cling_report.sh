@@ -58,6 +58,9 @@ END {
 	if (n["fifo"])
 		printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "sched_ext FIFO", n["fifo"],
 		       mean("fifo", 1), sd("fifo", 1), mean("fifo", 2), sd("fifo", 2), mean("fifo", 3), sd("fifo", 3)
+	if (n["nobal"])
+		printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "default, no NUMA bal", n["nobal"],
+		       mean("nobal", 1), sd("nobal", 1), mean("nobal", 2), sd("nobal", 2), mean("nobal", 3), sd("nobal", 3)
 	if (n["before"])
 		printf "%-18s %5d %14.0f +- %7.0f %8.3f +- %5.3f %8.3f +- %5.3f\n", "scx_cling before", n["before"],
 		       mean("before", 1), sd("before", 1), mean("before", 2), sd("before", 2), mean("before", 3), sd("before", 3)
@@ -68,6 +71,9 @@ END {
 		printf "paired (sched_ext FIFO - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
 		       pn("fifo"), pmean("fifo", 1), psd("fifo", 1), ppct("fifo", 1),
 		       pmean("fifo", 2), psd("fifo", 2), pmean("fifo", 3), psd("fifo", 3)
+	if (n["nobal"])
+		printf "paired (default without NUMA balancing - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), work per CPU-second %+.2f%%\n",
+		       pn("nobal"), pmean("nobal", 1), psd("nobal", 1), ppct("nobal", 1), ppct("nobal", 6)
 	if (n["before"])
 		printf "paired (scx_cling before - default, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), home share %+.3f +- %.3f, remote share %+.3f +- %.3f\n",
 		       pn("before"), pmean("before", 1), psd("before", 1), ppct("before", 1),

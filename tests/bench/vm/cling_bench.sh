@@ -127,7 +127,11 @@ before_arm() { cling_arm "$1" scx_cling_before before; }
 # "before", when the guest has another scx_cling build as
 # /nl/bin/scx_cling_before (to compare two versions of the policy in one
 # boot; docs/benchmarks.md shows how to put it there).
+# NOBAL=1 adds "nobal": the default scheduler with kernel.numa_balancing=0,
+# which tells what NUMA balancing costs or gains the default arm (sched_ext
+# tasks take no hinting faults at all).
 arms="default cling fifo"
+[ "${NOBAL:-0}" = 1 ] && arms="$arms nobal"
 [ -x /nl/bin/scx_cling_before ] && arms="$arms before"
 set -- $arms
 for r in $(seq 1 $ROUNDS); do
@@ -137,6 +141,7 @@ for r in $(seq 1 $ROUNDS); do
 		eval "a=\${$j}"
 		case $a in
 		default) arm default$r ;;
+		nobal) echo 0 > /proc/sys/kernel/numa_balancing; arm nobal$r; echo 1 > /proc/sys/kernel/numa_balancing ;;
 		cling) cling_arm $r ;;
 		fifo) fifo_arm $r ;;
 		before) before_arm $r ;;

@@ -9,11 +9,14 @@
 # takes their time.
 #   usage: tests/bench/cling_cost.sh   (env: LOADS, ROUNDS, WALK, B)
 #   LOADS  default "groups wake split cpuonly small" (cling_bench.sh says
-#          what each is); ROUNDS default 5; WALK seconds per arm, default 10
+#          what each is); ROUNDS default 5; WALK seconds per arm, default 10;
+#          NOBAL=1 (default) adds the default scheduler with NUMA balancing
+#          off as an arm; NL_VM_EXTRA_BINS=DIR/scx_cling_before adds that
+#          build of scx_cling as the arm "before"
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; OUT=$B/bench; mkdir -p "$OUT"
-LOADS=${LOADS:-groups wake split cpuonly small} ROUNDS=${ROUNDS:-5} WALK=${WALK:-10}
+LOADS=${LOADS:-groups wake split cpuonly small} ROUNDS=${ROUNDS:-5} WALK=${WALK:-10} NOBAL=${NOBAL:-1}
 # snapshots BASE LOG PID: while PID runs, copy BASE.cost (the plugin's
 # counts, rewritten every second) to LOG.snap.ARM.start|end as soon as the
 # guest's output BASE.out says "BENCHMARK arm_start|arm_end ARM": each
@@ -60,8 +63,9 @@ plugin_table() {
 for load in $LOADS; do
 	echo "== scx_cling on the costed 4-node guest, load $load ($ROUNDS rounds, ${WALK} s walks; $(date -u +%FT%TZ))"
 	log=$OUT/cling_cost_$load
-	rm -f "$log".snap.*
-	NL_VM_NUMA_COST=on NL_VM_GUEST_ENV="LOAD=$load,ROUNDS=$ROUNDS,WALK=$WALK" NL_VM_TESTS_DIR=tests/bench/vm \
+	# the last load's output and counts must not be read as this one's
+	rm -f "$log".snap.* "$B/test-logs/vm/cling_bench.out" "$B/test-logs/vm/cling_bench.cost"
+	NL_VM_NUMA_COST=on NL_VM_GUEST_ENV="LOAD=$load,ROUNDS=$ROUNDS,WALK=$WALK,NOBAL=$NOBAL" NL_VM_TESTS_DIR=tests/bench/vm \
 		bash tests/vm/run.sh -j 1 cling_bench > "$log.run" 2>&1 &
 	vm=$!
 	snapshots "$B/test-logs/vm/cling_bench" "$log" "$vm"

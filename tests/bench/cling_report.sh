@@ -141,6 +141,22 @@ END {
 	print "  v1-v3: +0.67% to +6.19%. The seed gives no locality or remote-access figures."
 }
 AWK
+# scx_cling against the default scheduler with NUMA balancing off, same
+# round: the default arm pays for NUMA balancing, sched_ext tasks never do
+if grep -q '^BENCH arm=nobal' "$f"; then
+	grep -E '^BENCH arm=(nobal|cling) ' "$f" | sed 's/arm=nobal/arm=none/' |
+	awk -v keys="work_pages home_share remote_share" -f "$here/arm_stats.awk" -f /dev/fd/3 3<<'AWK'
+END {
+	if (!pn("cling")) exit
+	printf "paired (scx_cling - default without NUMA balancing, %d rounds): work %+.0f +- %.0f pages (%+.2f%%), remote share %+.3f +- %.3f\n",
+	       pn("cling"), pmean("cling", 1), psd("cling", 1), ppct("cling", 1), pmean("cling", 3), psd("cling", 3)
+	if (pmean("cling", 1) < -psd("cling", 1))
+		printf "WORSE: scx_cling did less work than the default scheduler without NUMA balancing (%+.2f%%, beyond one sd)\n", ppct("cling", 1)
+	else
+		printf "scx_cling did %s work than the default scheduler without NUMA balancing (%+.2f%%, %s one sd)\n", pmean("cling", 1) < 0 ? "less" : "more", ppct("cling", 1), (pmean("cling", 1) > psd("cling", 1) || -pmean("cling", 1) > psd("cling", 1)) ? "beyond" : "within"
+}
+AWK
+fi
 # The policy's own share: scx_cling against sched_ext with no policy, same
 # round (what sched_ext costs in this guest is then not counted against cling)
 grep -q '^BENCH arm=fifo' "$f" || exit 0

@@ -200,9 +200,9 @@ mib() {
 	esac
 }
 
-# numa_topology CPUS MEMS DIST DEFMEM: set numa (qemu args), ncpus and
-# memtot (MiB) of the caller from the cpus=/mem=/dist= headers; on bad input
-# return 1 with numa_err set.
+# numa_topology CPUS MEMS DIST DEFMEM: set numa (qemu args), ncpus,
+# memtot (MiB), cost_cpus and cost_mem of the caller from the cpus=/mem=/dist=
+# headers; on bad input return 1 with numa_err set.
 numa_topology() {
 	local -a c m r
 	local n k cpu0=0 mm
@@ -255,16 +255,17 @@ run_one() {
 		rm -f "$LOGS/$name.disk"; truncate -s "$dsize" "$LOGS/$name.disk"
 		drive=(-drive "file=$LOGS/$name.disk,if=virtio,format=raw,cache=unsafe")
 	fi
-	local numa=() n cpu0
+	# cost_cpus, cost_mem: CPUs and MiB per node, ':' between nodes (the
+	# numa_cost plugin's arguments; numa_topology sets them too)
+	local numa=() n cpu0 cost_cpus='' cost_mem=''
 	for ((n = 0; n < nodes; n++)); do
 		cpu0=$((n * cpn))
 		numa+=(-object "memory-backend-ram,id=m$n,size=${mem}M"
 		       -numa "node,nodeid=$n,cpus=$cpu0-$((cpu0 + cpn - 1)),memdev=m$n")
+		cost_cpus+=":$cpn"; cost_mem+=":$mem"
 	done
-	local ncpus=$((nodes * cpn)) memtot=$((nodes * mem)) cost_cpus cost_mem
-	cost_cpus=$(for ((n = 0; n < nodes; n++)); do printf '%s%s' "${n:+:}" "$cpn"; done)
-	cost_mem=$(for ((n = 0; n < nodes; n++)); do printf '%s%s' "${n:+:}" "$mem"; done)
 	cost_cpus=${cost_cpus#:}; cost_mem=${cost_mem#:}
+	local ncpus=$((nodes * cpn)) memtot=$((nodes * mem))
 	if [ -n "$(header "$f" cpus '')" ]; then
 		numa_topology "$(header "$f" cpus '')" "$(header "$f" mem '')" "$(header "$f" dist '')" "$mem" || {
 			fail "$name" "bad '# vm:' cpus/mem/dist header: $numa_err"; return; }

@@ -70,7 +70,7 @@ run_load() {
 	cpu_times > /tmp/$p.t1; sched_times $p > /tmp/$p.s1; thread_times $p > /tmp/$p.r1
 	touch /tmp/$p.stop
 	for n in $pids; do wait $n || nl_fail "nlwork ($p) failed: $(cat /tmp/$p.work*)"; done
-	cat /tmp/$p.work* | sed -n 's/.* walked=//p' | tr ',' '\n' > /tmp/$p.walked
+	cat /tmp/$p.work* | sed -n 's/.* walked=\([^ ]*\).*/\1/p' | tr ',' '\n' > /tmp/$p.walked
 	paste -d' ' /tmp/$p.t0 /tmp/$p.t1 | awk '{ d = $6 - $3; i = $5 - $2; printf "%s %.3f\n", $1, d ? 1 - i / d : 0 }' > /tmp/$p.busy
 	# each thread's run time in the window, the 8 walkers (each nlwork's
 	# main thread only waits): what the guest's scheduler gave each

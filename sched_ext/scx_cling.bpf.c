@@ -339,6 +339,15 @@ static struct cling_group *group_get(u64 cgid)
 	return bpf_map_lookup_elem(&groups, &cgid);
 }
 
+/* The home of group @g whose pages the loader wrote in @gm (NULL: none
+ * yet): none for a group too small to be near (@gm->no_home). */
+static s32 group_home(const struct cling_group_mem *gm, const struct cling_group *g)
+{
+	if (!gm || gm->no_home)
+		return CLING_NO_NODE;
+	return cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
+}
+
 /*
  * Work out @p's home node now. *gp is its NUMA group or NULL. Records a
  * changed home in task_homes for `scx_cling --tasks`.
@@ -354,7 +363,7 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 	if (gm)
 		g = group_get(cgid);
 	if (g) {
-		home = gm->no_home ? CLING_NO_NODE : cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve);
+		home = group_home(gm, g);
 		g->home = home;
 	} else {
 		cgid = 0;
@@ -715,7 +724,7 @@ static long decay_one(void *map, u64 *cgid, struct cling_group *g, void *ctx)
 	struct cling_group_mem *gm = bpf_map_lookup_elem(&gmem, cgid);
 
 	cling_decay(&g->ms, nr_nodes);
-	g->home = gm && !gm->no_home ? cling_group_home(gm->pages, nr_nodes, &g->ms, degree, serve) : CLING_NO_NODE;
+	g->home = group_home(gm, g);
 	return 0;
 }
 

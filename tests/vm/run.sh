@@ -274,17 +274,16 @@ run_one() {
 	local plugin=() cost tcg=single
 	cost=${NL_VM_NUMA_COST:-$(header "$f" numa_cost '')}
 	rm -f "$LOGS/$name.cost"
+	[ "$cost" = on ] && cost=500
 	case "$cost" in
 	''|off) ;;
-	on|[0-9]*)
-		[ "$cost" = on ] && cost=500
+	*)
 		[[ $cost =~ ^[0-9]+$ ]] || { fail "$name" "bad '# vm:' numa_cost=$cost (on, off or nanoseconds per local miss)"; return; }
 		[ -f "$VM/libnuma_cost.so" ] || { fail "$name" "numa_cost: $VM/libnuma_cost.so missing (make vm-bins; $LOGS/build.log)"; return; }
 		local pd; pd=$(header "$f" dist '' | tr ',' ':')
 		plugin=(-plugin "$VM/libnuma_cost.so,cpus=$cost_cpus,mem=$cost_mem${pd:+,dist=$pd},local_ns=$cost,out=$LOGS/$name.cost")
 		tcg=multi
 		;;
-	*) fail "$name" "bad '# vm:' numa_cost=$cost (on, off or nanoseconds per local miss)"; return;;
 	esac
 	tcg=${NL_VM_TCG_THREAD:-$(header "$f" tcg "$tcg")}
 	local kargs; kargs=$(header "$f" kernel_args '' | tr ',' ' ')

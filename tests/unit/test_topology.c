@@ -155,7 +155,17 @@ static void test_topo_sparse_memonly(void **state)
 	wfile(r, "devices/system/node/node0/meminfo", "Node 0 MemTotal: 8 kB\nNode 0 MemFree: 4 kB\n");
 	wfile(r, "devices/system/node/node2/meminfo", "Node 2 MemTotal: 16 kB\nNode 2 MemFree: 16 kB\n");
 	/* node3 has no meminfo: memory stays 0, not an error */
+	/* distances list the online nodes in order (0, 2, 3), not by id;
+	 * node2's file is garbage and node3 has none: zeros, no error */
+	wfile(r, "devices/system/node/node0/distance", "10 21 31\n");
+	wfile(r, "devices/system/node/node2/distance", "x\n");
 	assert_int_equal(nl_topo_load(&t, r), 0);
+	assert_int_equal(t.node[0].distance[0], 10);
+	assert_int_equal(t.node[0].distance[1], 0);
+	assert_int_equal(t.node[0].distance[2], 21);
+	assert_int_equal(t.node[0].distance[3], 31);
+	assert_int_equal(t.node[2].distance[0], 0);
+	assert_int_equal(t.node[3].distance[3], 0);
 	assert_int_equal(t.nr_nodes, 3);
 	assert_int_equal(t.nids[1], 2);
 	assert_int_equal(t.nids[2], 3);

@@ -547,9 +547,16 @@ static void test_pty_session(void **state)
 	assert_true(scr_find(&p.scr, "    a ") > scr_find(&p.scr, "  work "));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  work ")), "155.0"));
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "    b ")), "|n/a     |"));
-	/* the batch view's MEM and MOVES columns too ("-": no numa_stat) */
-	wait_screen(&p, "MOVES", true);
-	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "MOVES")), " MEM "));
+	/* the last minute's sparklines, and the batch view's MEM column
+	 * ("-": no numa_stat); MOVES gives way to the sparklines at 130 */
+	wait_screen(&p, "RMT%_1m", true);
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "RMT%_1m")), " LOC_1m "));
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "RMT%_1m")), " MEM "));
+	/* the node meters above the table, one block per node */
+	assert_true(scr_find(&p.scr, "N0  cpu[") >= 0);
+	assert_true(scr_find(&p.scr, "N1  cpu[") >= 0);
+	/* remote share past the alert (25%): marked in any colour mode */
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  other ")), " 90.0!"));
 
 	/* n: nodes, numastat beside BPF */
 	type(&p, "n");

@@ -295,6 +295,30 @@ static int topo_alloc_cpus(struct nl_topo *t, int max_cpu, bool numa)
 	return 0;
 }
 
+/* Node @nid's SLIT row into @nd->distance (by node id): the file lists one
+ * distance per online node, in the order of @t->nids. Zeros on any trouble:
+ * the distances only annotate views. */
+static void read_node_distance(const struct nl_topo *t, const char *sysfs_root, int nid,
+			       struct nl_topo_node *nd)
+{
+	char path[PATH_MAX], buf[1024], *p = buf, *end;
+	uint8_t row[NL_MAX_NODES] = { 0 };
+	int i = 0;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/distance", sysfs_root, nid);
+	if (nl_read_file(path, buf, sizeof(buf)) < 0)
+		return;
+	for (; i < t->nr_nodes; i++) {
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p || v > 255)
+			return;
+		row[t->nids[i]] = (uint8_t)v;
+		p = end;
+	}
+	memcpy(nd->distance, row, sizeof(row));
+}
+
 /* Node @n's CPU mask from @list (every CPU without NUMA), the CPU -> node
  * map, and its meminfo (absent meminfo is not an error). 0 or a negative
  * errno. */
@@ -320,6 +344,7 @@ static int topo_fill_node(struct nl_topo *t, const char *sysfs_root, int n, cons
 	for (int c = 0; c < t->nr_cpu_ids; c++)
 		if (nl_mask_test(nd->cpus, c))
 			t->cpu_nid[c] = n;
+	read_node_distance(t, sysfs_root, n, nd);
 	ret = read_node_mem(sysfs_root, n, nd);
 	if (ret && ret != -ENOENT) {
 		set_err(t, "node%d/meminfo: %s", n, strerror(-ret));

@@ -24,6 +24,11 @@ struct nl_topo_node {
 	uint8_t *cpus;			/* bitmap of nr_cpu_ids bits (bit c = CPU c), owned */
 	uint64_t mem_total_bytes;	/* nodeN/meminfo MemTotal (kB * 1024) */
 	uint64_t mem_free_bytes;	/* nodeN/meminfo MemFree (kB * 1024) */
+	/* nodeN/distance, indexed by node id: the firmware's SLIT row (10 =
+	 * local, 20 = twice as far); 0 where unknown (no such file, a node
+	 * not online when it was read). Views show it beside where a task
+	 * runs and where its memory is. */
+	uint8_t distance[NL_MAX_NODES];
 };
 
 /* The machine's NUMA topology. Zero-initialise, fill with nl_topo_load(),
@@ -49,7 +54,9 @@ struct nl_topo {
  * is reported as one node 0 holding all possible CPUs, memory unknown (0).
  *
  * Each node's CPUs are those of its cpulist that devices/system/cpu/online
- * names (all of them when that file is absent).
+ * names (all of them when that file is absent). nodeN/distance fills
+ * distance[] (its values are for the online nodes in ascending order); a
+ * missing or unparsable file leaves zeros and is no error.
  *
  * Returns 0, or -E2BIG if an online node id is >= NL_MAX_NODES (t->err says
  * which and what the limit is), -EINVAL on unparsable files, -ENOMEM, or another -errno from

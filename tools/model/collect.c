@@ -219,6 +219,7 @@ static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
 		n->mem_total_bytes = tn->mem_total_bytes;
 		n->mem_free_bytes = tn->mem_free_bytes;
 		n->mem_used_bytes = d64(tn->mem_total_bytes, tn->mem_free_bytes);
+		memcpy(n->distance, tn->distance, sizeof(n->distance));
 		n->numastat_total = cur[nid];
 		n->numastat = numastat_delta(&cur[nid], &c->numastat_prev[nid]);
 		n->bpf_events_local = d64(bc->events_local, bp->events_local);

@@ -124,6 +124,23 @@ double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])
 	return (double)(w / sum);
 }
 
+double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS])
+{
+	long double sum = 0, half, below = 0;
+
+	for (int b = 0; b < NL_LOC_BUCKETS; b++)
+		sum += bucket_ns[b];
+	if (sum == 0)
+		return NAN;
+	half = sum / 2;
+	for (int b = 0; b < NL_LOC_BUCKETS; b++) {
+		if (bucket_ns[b] && below + bucket_ns[b] >= half)
+			return (double)((b + (half - below) / bucket_ns[b]) / NL_LOC_BUCKETS);
+		below += bucket_ns[b];
+	}
+	return 1.0;	/* not reached: the buckets sum to more than half */
+}
+
 const char *nl_drop_name(unsigned int i)
 {
 	static const char *const names[NL_NR_DROPS] = {

@@ -237,6 +237,8 @@ struct nl_node {
 	double cpu_busy_pct;			/* from /proc/stat over the interval, 0..100;
 						 * NaN: no online CPU (or no tick) */
 	uint64_t mem_total_bytes, mem_free_bytes, mem_used_bytes;
+	uint8_t distance[NL_MAX_NODES];		/* SLIT row by node id (10 = local),
+						 * 0 unknown (topology.h) */
 	struct nl_numastat numastat;		/* delta */
 	struct nl_numastat numastat_total;	/* absolute, as read */
 	/* BPF view of allocations landing on / made from this node (delta, events) */
@@ -478,6 +480,10 @@ int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src);
 /* Return the locality mean in [0,1] of @bucket_ns (CPU-time weighted,
  * bucket midpoints (b+0.5)/8), or NAN if the buckets sum to 0. */
 double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
+/* Return the CPU-time median locality of @bucket_ns in [0,1]: the point
+ * where half of the time lies below, taken linearly inside the bucket
+ * that holds it (bucket b spans [b/8, (b+1)/8)); NAN if they sum to 0. */
+double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
 
 /* nl_drop_name - the name views give drop reason @i (enum nl_drop):
  * "task_map_full", ...; "unknown" past the last. */

@@ -11,6 +11,8 @@ void nl_view_opts_default(struct nl_view_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->sort = NL_SORT_CPU;
+	o->alert_remote_pct = NL_ALERT_REMOTE_PCT;
+	o->alert_locality_pct = NL_ALERT_LOCALITY_PCT;
 }
 
 int nl_sort_key_from_char(int ch)

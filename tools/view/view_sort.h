@@ -47,9 +47,21 @@ struct nl_view_opts {
 	enum nl_sort_key sort;
 	struct nl_filter filter;
 	int top_n;			/* > 0: at most this many process/cgroup rows */
+	/* the full-screen view marks (colour and '!') a row's remote share
+	 * of allocations at or above alert_remote_pct, and its fault
+	 * locality at or below alert_locality_pct (both percent) */
+	int alert_remote_pct;
+	int alert_locality_pct;
 };
 
-/* Fill @o with the defaults: sort by CPU%, no filter, all rows. */
+/* Alerts by default: a quarter of the allocations remote, or fault
+ * locality at half or worse (a task touching remote pages as often as
+ * local ones). */
+#define NL_ALERT_REMOTE_PCT 25
+#define NL_ALERT_LOCALITY_PCT 50
+
+/* Fill @o with the defaults: sort by CPU%, no filter, all rows, the
+ * alerts above. */
 void nl_view_opts_default(struct nl_view_opts *o);
 
 /* Sort key bound to number key @ch ('1'..'9'); -1 for any other char. */

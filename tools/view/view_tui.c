@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "names.h"
+#include "tui_pics.h"
 #include "view_agent.h"
 #include "view_fmt.h"
 #include "view_tui.h"
@@ -25,7 +26,14 @@
 
 #define MIN_COLS 40
 #define MIN_LINES 8
-#define HEAD_LINES 4		/* title, sources, view line, column header */
+/* title, sources, the node meters (g_meter_rows of them), view line,
+ * column header */
+#define HEAD_LINES (4 + g_meter_rows)
+#define SPARK_W 12		/* cells of a sparkline column */
+#define SPARK_SPAN_MS 60000	/* what a sparkline covers: the last minute */
+
+/* Colour pairs, when the terminal has colours and NO_COLOR is not set. */
+enum { PAIR_OK = 1, PAIR_WARN, PAIR_HIGH };
 #define MAX_COLS 64
 #define STACK 8
 #define MIB (1024.0 * 1024.0)
@@ -54,7 +62,15 @@ struct nl_tui {
 	volatile sig_atomic_t *stop;
 	int *idx;			/* current row order */
 	int nidx, idx_cap;
+	bool color;			/* draw in colour (else bold marks what colour would) */
+	bool meters;			/* the node meters in the header ('m' toggles) */
+	struct nl_hist hist;		/* per cgroup: remote share and locality median */
+	uint64_t hist_seq;		/* the snapshot last recorded */
+	struct timespec t0;		/* the history's clock starts here */
 };
+
+/* Rows the node meters take on this screen (set by draw()). */
+static int g_meter_rows;
 
 /* --- pure pieces --------------------------------------------------------- */
 
@@ -187,6 +203,40 @@ static void line_at(int y, attr_t attr, const char *fmt, ...)
 	attroff(attr);
 }
 
+/* The attribute of level @l: its colour, or bold for "high" without
+ * colour (the monochrome form still tells what needs attention). */
+static attr_t level_attr(const struct nl_tui *t, enum nl_pic_level l)
+{
+	if (t->color)
+		return COLOR_PAIR(l == NL_PIC_OK ? PAIR_OK : l == NL_PIC_WARN ? PAIR_WARN : PAIR_HIGH) |
+		       (l == NL_PIC_HIGH ? A_BOLD : 0);
+	return l == NL_PIC_HIGH ? A_BOLD : 0;
+}
+
+/* What an alert looks like: red and bold, or bold alone. */
+static attr_t alert_attr(const struct nl_tui *t)
+{
+	return t->color ? COLOR_PAIR(PAIR_HIGH) | A_BOLD : A_BOLD;
+}
+
+/* Print @text at the cursor with @attr, at most up to the screen's right
+ * edge; returns the cells written. */
+static int put_cells(attr_t attr, const char *text)
+{
+	int y, x, room, n;
+
+	getyx(stdscr, y, x);
+	(void)y;
+	room = COLS - x;
+	if (room <= 0)
+		return 0;
+	n = (int)nl_text_head(text, room, NULL);
+	attron(attr);
+	addnstr(text, n);
+	attroff(attr);
+	return nl_text_cols(text) < room ? nl_text_cols(text) : room;
+}
+
 static const char *view_name(enum nl_tui_view v)
 {
 	switch (v) {
@@ -234,8 +284,109 @@ static void draw_title(struct nl_tui *t)
 		snprintf(filt, sizeof(filt), "  filter: %s %s", t->opts.filter.cgroup[0] ? "cgroup" : "name",
 			 shown);
 	}
-	line_at(2, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
+	line_at(2 + g_meter_rows, A_BOLD, "[%s]  sort: %s (key %d)%s", view_name(t->view),
 		nl_sort_key_name(t->opts.sort), t->opts.sort + 1, filt);
+}
+
+/* --- node meters ---------------------------------------------------------- */
+
+/* A node's CPU busy and memory used, as fractions (NaN: unknown). */
+static double node_cpu_frac(const struct nl_node *n)
+{
+	return isfinite(n->cpu_busy_pct) ? n->cpu_busy_pct / 100.0 : NAN;
+}
+
+static double node_mem_frac(const struct nl_node *n)
+{
+	return n->mem_total_bytes ? (double)n->mem_used_bytes / (double)n->mem_total_bytes : NAN;
+}
+
+/* Meter blocks per row at this width for @nr nodes (up to 8: a block of
+ * about 40 cells each; more nodes fold into one tick per node). */
+static int meter_per_row(int nr)
+{
+	int k = (COLS + 1) / 40;
+
+	if (k < 1)
+		k = 1;
+	return k < nr ? k : nr;
+}
+
+/* Rows the meters need on this screen: 0 when off or without nodes. */
+static int meter_rows(const struct nl_tui *t)
+{
+	int nr = t->snap.nr_nodes, w = COLS - 6;
+
+	if (!t->meters || !t->have_snap || nr <= 0 || t->view == NL_TUI_VIEW_HELP)
+		return 0;
+	if (nr <= NL_PIC_MAX_NODES)
+		return (nr + meter_per_row(nr) - 1) / meter_per_row(nr);
+	return 2 * ((nr + w - 1) / (w > 0 ? w : 1));
+}
+
+/* Up to 8 nodes: "N0 cpu[|||   37%] mem[||||| 62%]" blocks, coloured by
+ * level (green below 60%, yellow below 85%, red above). */
+static void draw_meter_blocks(const struct nl_tui *t, int y0)
+{
+	const struct nl_snapshot *s = &t->snap;
+	int per = meter_per_row(s->nr_nodes), bw = (COLS + 1) / per - 1, mw = (bw - 12) / 2;
+	char m[64], lab[16];
+
+	if (mw > 30)
+		mw = 30;
+	for (int i = 0; i < s->nr_nodes; i++) {
+		const struct nl_node *n = &s->nodes[i];
+		int y = y0 + i / per, x = (i % per) * (bw + 1);
+		double c = node_cpu_frac(n), mf = node_mem_frac(n);
+
+		if (y >= LINES - 1)
+			return;
+		if (i % per == 0) {
+			move(y, 0);
+			clrtoeol();
+		}
+		move(y, x);
+		snprintf(lab, sizeof(lab), "N%-2d ", n->nid % 1000);
+		put_cells(A_BOLD, lab);
+		put_cells(0, "cpu");
+		put_cells(level_attr(t, nl_pic_level(c)), nl_pic_meter(m, sizeof(m), mw, c));
+		put_cells(0, " mem");
+		put_cells(level_attr(t, nl_pic_level(mf)), nl_pic_meter(m, sizeof(m), mw, mf));
+	}
+}
+
+/* More than 8 nodes: per row of nodes, "cpu% " and "mem% " lines of one
+ * tick per node, coloured by level, folded over as many rows as the width
+ * needs. */
+static void draw_meter_ticks(const struct nl_tui *t, int y0)
+{
+	const struct nl_snapshot *s = &t->snap;
+	int w = COLS - 6, y = y0;
+
+	for (int first = 0; first < s->nr_nodes && w > 0; first += w) {
+		for (int what = 0; what < 2; what++, y++) {
+			if (y >= LINES - 1)
+				return;
+			move(y, 0);
+			clrtoeol();
+			put_cells(A_BOLD, what ? "mem% " : "cpu% ");
+			for (int i = first; i < s->nr_nodes && i < first + w; i++) {
+				double f = what ? node_mem_frac(&s->nodes[i]) : node_cpu_frac(&s->nodes[i]);
+
+				put_cells(level_attr(t, nl_pic_level(f)), nl_pic_tick(f, utf8_term));
+			}
+		}
+	}
+}
+
+static void draw_meters(const struct nl_tui *t)
+{
+	if (!g_meter_rows)
+		return;
+	if (t->snap.nr_nodes <= NL_PIC_MAX_NODES)
+		draw_meter_blocks(t, 2);
+	else
+		draw_meter_ticks(t, 2);
 }
 
 static void draw_footer(struct nl_tui *t)
@@ -246,7 +397,7 @@ static void draw_footer(struct nl_tui *t)
 		line_at(LINES - 1, A_BOLD, "%s", t->msg);
 	else
 		line_at(LINES - 1, A_REVERSE, "%s", COLS >= 92 ?
-			"q quit  h procs  c cgroups  n nodes  d detail  b back  / filter  1-9 sort  r refresh  ? help" :
+			"q quit  h procs  c cgroups  n nodes  d detail  b back  / filter  1-9 sort  m meters  ? help" :
 			"q quit  h c n views  d detail  b back  / filter  1-9 sort  r refresh  ? help");
 }
 
@@ -279,15 +430,21 @@ static const char *node_col(int slot, const char *fmt, int nid)
 	return g_names[slot % MAX_COLS];
 }
 
-/* Write one row: @cell(kind, node) gives each cell's text. */
+/* Write one row: @cell(kind, node) gives each cell's text and, through
+ * its last argument, an attribute of its own (an alert) added to @attr. */
 static void draw_row(struct table *tb, int y, attr_t attr,
-		     void (*cell)(struct nl_tui *, const void *, int, int, char *, size_t),
+		     void (*cell)(struct nl_tui *, const void *, int, int, char *, size_t, attr_t *),
 		     struct nl_tui *t, const void *row)
 {
-	char line[4096], c[512], fit[4 * 511 + 1];	/* fit: 4 bytes a cell at most */
-	int pos = 0;
+	char c[512], fit[4 * 511 + 1];	/* fit: 4 bytes a cell at most */
+	bool first = true;
 
-	for (int i = 0; i < tb->n && pos < (int)sizeof(line) - 1; i++) {
+	if (y < 0 || y >= LINES)
+		return;
+	move(y, 0);
+	clrtoeol();
+	for (int i = 0; i < tb->n; i++) {
+		attr_t own = 0;
 		int w;
 
 		if (!tb->shown[i])
@@ -296,13 +453,49 @@ static void draw_row(struct table *tb, int y, attr_t attr,
 		if (w > 511)
 			w = 511;
 		if (row)
-			cell(t, row, tb->kind[i], tb->node[i], c, sizeof(c));
+			cell(t, row, tb->kind[i], tb->node[i], c, sizeof(c), &own);
 		else
 			snprintf(c, sizeof(c), "%s", tb->cols[i].name);
 		nl_tui_fit(fit, c, w, tb->cols[i].left, tb->cols[i].flex && tb->kind[i] != 0);
-		pos += snprintf(line + pos, sizeof(line) - pos, "%s%s", pos ? " " : "", fit);
+		if (!utf8_term)
+			ascii_only(fit);
+		if (!first)
+			put_cells(attr, " ");
+		first = false;
+		put_cells(attr | own, fit);
 	}
-	line_at(y, attr, "%s", line);
+	/* a selected row stays highlighted to the right edge */
+	if (attr & A_REVERSE) {
+		int cy, cx;
+
+		getyx(stdscr, cy, cx);
+		(void)cy;
+		attron(attr);
+		for (; cx < COLS; cx++)
+			addch(' ');
+		attroff(attr);
+	}
+}
+
+/* The remote share and locality alerts of @f: '!' after the figure in
+ * @b and the alert attribute in *@own; @is_rmt picks the remote share,
+ * else the locality. */
+static void mark_alert(const struct nl_tui *t, const struct nl_figs *f, bool is_rmt, char *b,
+		       size_t sz, attr_t *own)
+{
+	double r;
+	bool hit;
+
+	if (is_rmt)
+		hit = nl_remote_ratio(&f->alloc, &r) && r * 100 >= t->opts.alert_remote_pct;
+	else
+		hit = nl_locality_source_ok(&t->snap) && f->loc.available && isfinite(f->loc.mean) &&
+		      f->loc.mean * 100 <= t->opts.alert_locality_pct;
+	if (!hit)
+		return;
+	*own = alert_attr(t);
+	if (strlen(b) + 2 <= sz)
+		strcat(b, "!");
 }
 
 /* Rows that fit between the header and the footer. */
@@ -336,7 +529,8 @@ static void fix_scroll(struct nl_tui *t, int v, int n)
 enum { PC_PID = 1, PC_COMM, PC_CPU, PC_RUN, PC_RMT, PC_LCL, PC_RMTPCT, PC_LOC, PC_RSS,
        PC_RSSN, PC_MIGR, PC_CGROUP };
 
-static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
+static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz,
+		      attr_t *own)
 {
 	const struct nl_snapshot *s = &t->snap;
 	const struct nl_proc *p = row;
@@ -362,8 +556,12 @@ static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 			snprintf(b, sz, "%.1f", r * 100);
 		else
 			snprintf(b, sz, "n/a");
+		mark_alert(t, &p->f, true, b, sz, own);
 		break;
-	case PC_LOC: nl_fmt_locality(b, sz, &p->f.loc, nl_locality_source_ok(s)); break;
+	case PC_LOC:
+		nl_fmt_locality(b, sz, &p->f.loc, nl_locality_source_ok(s));
+		mark_alert(t, &p->f, false, b, sz, own);
+		break;
 	case PC_RSS:
 		if (nl_proc_rss_pages(p, s->nr_nodes, &rss))
 			snprintf(b, sz, "%.1f", rss * (double)s->page_size / MIB);
@@ -395,7 +593,7 @@ static void proc_table(struct nl_tui *t, struct table *tb)
 		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, PC_RUN, i);
 	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);	/* the batch text's order and names */
 	tcol(tb, "RMT/s", 6, 1, false, false, PC_RMT, -1);
-	tcol(tb, "RMT%", 5, 1, false, false, PC_RMTPCT, -1);
+	tcol(tb, "RMT%", 6, 1, false, false, PC_RMTPCT, -1);
 	tcol(tb, "LOCALITY", 8, 1, false, false, PC_LOC, -1);
 	tcol(tb, "RSS_MiB", 8, 3, false, false, PC_RSS, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
@@ -440,7 +638,39 @@ static void draw_procs(struct nl_tui *t)
 /* --- cgroup view ---------------------------------------------------------- */
 
 enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MEM, CC_MIGR,
-       CC_MOVES, CC_RCLM, CC_AGT };
+       CC_MOVES, CC_RCLM, CC_AGT, CC_SPARK_RMT, CC_SPARK_LOC };
+
+/* Milliseconds on the history's clock. */
+static uint64_t hist_now_ms(const struct nl_tui *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)((now.tv_sec - t->t0.tv_sec) * 1000 + (now.tv_nsec - t->t0.tv_nsec) / 1000000) + 1;
+}
+
+/* Record each cgroup's remote share of allocations and locality median
+ * of a snapshot not recorded yet (the sparklines' history). */
+static void hist_record(struct nl_tui *t)
+{
+	const struct nl_snapshot *s = &t->snap;
+	uint64_t now = hist_now_ms(t);
+	bool loc_ok = nl_locality_source_ok(s);
+
+	if (!t->have_snap || s->seq == t->hist_seq)
+		return;
+	t->hist_seq = s->seq;
+	for (int i = 0; i < s->nr_cgroups; i++) {
+		const struct nl_cgroup *c = &s->cgroups[i];
+		double v[NL_HIST_VALUES], r;
+
+		v[0] = nl_remote_ratio(&c->f.alloc, &r) ? r : NAN;
+		v[1] = loc_ok && c->f.loc.available ? nl_locality_median(c->f.loc.bucket_ns) : NAN;
+		if (nl_hist_add(&t->hist, c->id, now, v))
+			break;	/* out of memory: the sparklines stop growing */
+	}
+	nl_hist_prune(&t->hist, now, 2 * SPARK_SPAN_MS);
+}
 
 /* Pages freed per second by reclaim, all contexts; "-" without vmscan. */
 static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const struct nl_vs_page_figs *d,
@@ -456,7 +686,8 @@ static void fmt_reclaim(char *b, size_t sz, const struct nl_snapshot *s, const s
 	nl_fmt_num(b, sz, nl_rate(sum.freed, s->interval_ns));
 }
 
-static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
+static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz,
+		    attr_t *own)
 {
 	const struct nl_snapshot *s = &t->snap;
 	const struct nl_cgroup *c = row;
@@ -485,8 +716,16 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 			snprintf(b, sz, "%.1f", r * 100);
 		else
 			snprintf(b, sz, "n/a");
+		mark_alert(t, &c->f, true, b, sz, own);
 		break;
-	case CC_LOC: nl_fmt_locality(b, sz, &c->f.loc, nl_locality_source_ok(s)); break;
+	case CC_LOC:
+		nl_fmt_locality(b, sz, &c->f.loc, nl_locality_source_ok(s));
+		mark_alert(t, &c->f, false, b, sz, own);
+		break;
+	case CC_SPARK_RMT: case CC_SPARK_LOC:
+		nl_hist_spark(b, sz, nl_hist_find(&t->hist, c->id), kind == CC_SPARK_LOC, hist_now_ms(t),
+			      SPARK_SPAN_MS, SPARK_W, utf8_term);
+		break;
 	case CC_BAR:
 		snprintf(b, sz, "|%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
 						      nl_locality_source_ok(s)));
@@ -529,9 +768,11 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, CC_RUN, i);
 	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);	/* the batch text's order and names */
 	tcol(tb, "RMT/s", 6, 1, false, false, CC_RMT, -1);
-	tcol(tb, "RMT%", 5, 1, false, false, CC_RMTPCT, -1);
+	tcol(tb, "RMT%", 6, 1, false, false, CC_RMTPCT, -1);
+	tcol(tb, "RMT%_1m", SPARK_W, 2, false, true, CC_SPARK_RMT, -1);
 	tcol(tb, "LOCALITY", 8, 1, false, false, CC_LOC, -1);
-	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 2, false, true, CC_BAR, -1);
+	tcol(tb, "LOC_1m", SPARK_W, 2, false, true, CC_SPARK_LOC, -1);
+	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 3, false, true, CC_BAR, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "EXEC_MS_N%d", s->nodes[i].nid), 11, 5, false, false, CC_EXEC, i);
 	tcol(tb, "MEM", 8, 3, false, false, CC_MEM, -1);
@@ -576,7 +817,8 @@ static void draw_cgroups(struct nl_tui *t)
 enum { NC_NODE = 1, NC_CPUS, NC_CPU, NC_USED, NC_FREE, NC_HIT, NC_MISS, NC_FOREIGN,
        NC_LOCAL, NC_BPFLOCAL, NC_OTHER, NC_BPFOTHER, NC_BPFPAGES, NC_RCLM };
 
-static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz)
+static void node_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz,
+		      attr_t *own)
 {
 	const struct nl_node *n = row;
 	const struct nl_numastat *ns = &n->numastat;
@@ -828,6 +1070,59 @@ static void addl(struct lines *L, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The placement picture of a process (@p) or cgroup (@c): its CPU time
+ * per node this interval against its resident memory per node (numa_maps,
+ * or memory.numa_stat for a cgroup) and this interval's allocations, with
+ * the SLIT (tui_pics.h). */
+static void detail_place(struct nl_tui *t, struct lines *L, const struct nl_figs *f,
+			 const struct nl_proc *p, const struct nl_cgroup *c)
+{
+	const struct nl_snapshot *s = &t->snap;
+	struct nl_pic_place pp = { 0 };
+	double cpu[NL_MAX_NODES], mem[NL_MAX_NODES], al[NL_MAX_NODES], w[NL_MAX_NODES];
+	double msum = 0, asum = 0;
+	int pos[NL_PIC_MAX_NODES], nr = s->nr_nodes < NL_MAX_NODES ? s->nr_nodes : NL_MAX_NODES;
+	char out[NL_PIC_MAX_NODES + 8][256];
+
+	for (int i = 0; i < nr; i++) {
+		int nid = s->nodes[i].nid;
+		bool ok = nid >= 0 && nid < NL_MAX_NODES;
+
+		cpu[i] = f->run_ns && ok ? (double)f->run_ns_by_node[nid] / (double)f->run_ns : NAN;
+		if (p && p->rss_known && ok)
+			mem[i] = (double)p->rss_pages_by_node[nid];
+		else if (c && c->numa_stat_known && ok)
+			mem[i] = (double)(c->anon_bytes_by_node[nid] + c->file_bytes_by_node[nid]);
+		else
+			mem[i] = NAN;
+		al[i] = ok ? (double)f->alloc.pages_by_node[nid] : 0;
+		msum += isnan(mem[i]) ? 0 : mem[i];
+		asum += al[i];
+	}
+	for (int i = 0; i < nr; i++) {
+		mem[i] = msum > 0 ? mem[i] / msum : NAN;
+		al[i] = asum > 0 ? al[i] / asum : NAN;
+		w[i] = (isnan(cpu[i]) ? 0 : cpu[i]) + (isnan(mem[i]) ? 0 : mem[i]);
+	}
+	pp.nr_nodes = nr;
+	pp.n = nl_pic_pick_nodes(w, nr, pos);
+	for (int i = 0; i < pp.n; i++) {
+		pp.nid[i] = s->nodes[pos[i]].nid;
+		pp.cpu[i] = cpu[pos[i]];
+		pp.mem[i] = mem[pos[i]];
+		pp.alloc[i] = al[pos[i]];
+	}
+	for (int i = 0; i < pp.n; i++)
+		for (int j = 0; j < pp.n; j++)
+			pp.dist[i][j] = pp.nid[j] >= 0 && pp.nid[j] < NL_MAX_NODES ?
+					s->nodes[pos[i]].distance[pp.nid[j]] : 0;
+	int n = nl_pic_place_lines(out, (int)(sizeof(out) / sizeof(out[0])), &pp, utf8_term);
+
+	for (int i = 0; i < n; i++)
+		addl(L, "%s", out[i]);
+	addl(L, "");
+}
+
 static void detail_figs(struct nl_tui *t, struct lines *L, const struct nl_figs *f,
 			const struct nl_proc *p, const struct nl_cgroup *c)
 {
@@ -841,6 +1136,7 @@ static void detail_figs(struct nl_tui *t, struct lines *L, const struct nl_figs 
 	addl(L, "CPU %.1f%%  run %.3f s this interval, %.3f s since start", f->cpu_pct,
 	     f->run_ns / 1e9, f->run_ns_total / 1e9);
 	addl(L, "");
+	detail_place(t, L, f, p, c);
 	addl(L, "%4s %7s %10s %10s %12s %12s", "NODE", "RUN%", "RUN_ms", p ? "RSS_MiB" : "MEM_MiB",
 	     "ALLOC_pages", "ALLOC_pg/s");
 	for (int i = 0; i < s->nr_nodes; i++) {
@@ -969,6 +1265,7 @@ static void build_help(struct lines *L)
 	addl(L, "           prefix of whole components (/nu: /nu and /nu/x, not /nu-x)");
 	addl(L, "           such as /system.slice; empty clears");
 	addl(L, "  r        refresh now");
+	addl(L, "  m        node meters on / off");
 	addl(L, "  ?        this help");
 	addl(L, "");
 	addl(L, "Columns");
@@ -983,6 +1280,21 @@ static void build_help(struct lines *L)
 	addl(L, "  RCLM/s    pages freed by reclaim per second; AGT/s = by a reclaim agent");
 	addl(L, "  Nodes: numastat columns are sysfs deltas (allocator calls); BPF_ columns");
 	addl(L, "         are the mm_page_alloc events numalens counted for the same node");
+	addl(L, "");
+	addl(L, "Pictures");
+	addl(L, "  meters    per node: CPU busy and memory used; green below 60%%,");
+	addl(L, "            yellow below 85%%, red above (bold without colour). Up to 8");
+	addl(L, "            nodes as bars, more as one tick per node");
+	addl(L, "  RMT%%_1m   the last minute of a cgroup's remote share of allocations,");
+	addl(L, "  LOC_1m    and of its fault-locality median: low to high, oldest left;");
+	addl(L, "            a blank cell had nothing to show");
+	addl(L, "  detail    where the process or cgroup runs (rows) against where its");
+	addl(L, "            memory sits (columns), shaded by the product of the two");
+	addl(L, "            shares, with the SLIT distances and the expected distance");
+	addl(L, "            per access if accesses follow the memory (1.00x = local)");
+	addl(L, "  value!    RMT%% at or above --alert-remote, or LOCALITY at or below");
+	addl(L, "            --alert-locality (red, or bold without colour; NO_COLOR=1");
+	addl(L, "            turns colour off)");
 	addl(L, "");
 	addl(L, "Markers");
 	addl(L, "  name*     the process exited during the interval (its last figures)");
@@ -1030,7 +1342,12 @@ static void draw(struct nl_tui *t)
 		refresh();
 		return;
 	}
+	g_meter_rows = meter_rows(t);
+	/* the meters never squeeze the body below a few rows */
+	if (LINES - 5 - g_meter_rows < 4)
+		g_meter_rows = 0;
 	draw_title(t);
+	draw_meters(t);
 	if (t->view == NL_TUI_VIEW_HELP || t->view == NL_TUI_VIEW_DETAIL) {
 		struct lines L = { 0 };
 
@@ -1192,6 +1509,7 @@ enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key)
 		t->pbuf[0] = '\0';
 		break;
 	case 'r': case 'R': a = NL_TUI_REFRESH; break;
+	case 'm': case 'M': t->meters = !t->meters; break;
 	case KEY_RESIZE: break;		/* ncurses updated LINES/COLS: just redraw */
 	default:
 		sk = nl_sort_key_from_char(key);
@@ -1284,6 +1602,20 @@ struct nl_tui *nl_tui_open_term(const char *term, FILE *out, FILE *in,
 		return NULL;
 	}
 	set_term(t->scr);
+	/* NO_COLOR (no-color.org): set and not empty turns colour off */
+	const char *nc = getenv("NO_COLOR");
+
+	t->color = has_colors() && !(nc && *nc);
+	if (t->color && start_color() == OK) {
+		use_default_colors();
+		init_pair(PAIR_OK, COLOR_GREEN, -1);
+		init_pair(PAIR_WARN, COLOR_YELLOW, -1);
+		init_pair(PAIR_HIGH, COLOR_RED, -1);
+	} else {
+		t->color = false;
+	}
+	t->meters = true;
+	clock_gettime(CLOCK_MONOTONIC, &t->t0);
 	cbreak();
 	noecho();
 	nonl();			/* Enter arrives as '\r' and is handled as such */
@@ -1312,6 +1644,7 @@ int nl_tui_render(struct nl_tui *t, const struct nl_snapshot *s)
 		return -EINVAL;
 	err = snap_copy(t, s);
 	set_term(t->scr);
+	hist_record(t);
 	draw(t);
 	return err;
 }
@@ -1342,6 +1675,7 @@ void nl_tui_close(struct nl_tui *t)
 	endwin();
 	delscreen(t->scr);
 	nl_snapshot_free(&t->snap);
+	nl_hist_free(&t->hist);
 	free(t->idx);
 	free(t);
 }

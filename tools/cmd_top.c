@@ -18,7 +18,7 @@
 #include "view_tui.h"
 
 enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_RSS_PROCS,
-       OPT_ALLOC_LAT, OPT_ALLOC_STACKS, OPT_PAGE_LIFE };
+       OPT_ALLOC_LAT, OPT_ALLOC_STACKS, OPT_PAGE_LIFE, OPT_ALERT_REMOTE, OPT_ALERT_LOCALITY };
 
 struct top_args {
 	double delay;
@@ -42,6 +42,12 @@ static const char top_doc[] =
 	"Views: full-screen (default on a terminal; press ? for keys), plain text "
 	"(--batch, and whenever stdout is not a terminal) or JSON Lines (--json, one "
 	"object per interval; schema in docs/json.md).\n\n"
+	"The full screen draws pictures: a meter per node (CPU busy, memory used; "
+	"'m' hides them), the last minute of each cgroup's remote share and "
+	"locality as sparklines, and in a row's detail where it runs against where "
+	"its memory sits, with the node distances. Colour marks what passes the "
+	"--alert-* thresholds (and a '!' after the figure); NO_COLOR=1 or a terminal "
+	"without colours gives bold instead, and TERM=dumb the plain text view.\n\n"
 	"Sort keys (-s, or keys 1-9 on screen): remote (1), local (2), ratio (3), "
 	"locality (4, worst first), cpu (5, default), runtime (6), rss (7), "
 	"migrations (8), pid (9).\n\n"
@@ -72,6 +78,10 @@ static const struct argp_option top_opts[] = {
 	  "started (default: every process with resident memory, idle ones with zero figures)", 0 },
 	{ "no-legend", OPT_NO_LEGEND, NULL, 0, "With --batch, leave out the legend of the columns "
 	  "(printed once, before the first snapshot)", 1 },
+	{ "alert-remote", OPT_ALERT_REMOTE, "PCT", 0, "Full screen: mark RMT% at or above PCT (0-100, "
+	  "default 25) with '!', in red (bold without colour)", 1 },
+	{ "alert-locality", OPT_ALERT_LOCALITY, "PCT", 0, "Full screen: mark LOCALITY at or below PCT "
+	  "(0-100, default 50) the same way", 1 },
 	{ "version", 'V', NULL, 0, "Print the version and exit", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by. auto: cgroup v2 when it has the memory "
@@ -197,6 +207,12 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_NO_LEGEND:
 		a->no_legend = true;
+		break;
+	case OPT_ALERT_REMOTE:
+		a->view.alert_remote_pct = (int)nl_cli_parse_long(arg, 0, 100, "--alert-remote", st);
+		break;
+	case OPT_ALERT_LOCALITY:
+		a->view.alert_locality_pct = (int)nl_cli_parse_long(arg, 0, 100, "--alert-locality", st);
 		break;
 	case 'V':
 		printf("numalens %s\n", NL_VERSION);

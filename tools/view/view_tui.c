@@ -398,7 +398,7 @@ static void draw_footer(struct nl_tui *t)
 	else
 		line_at(LINES - 1, A_REVERSE, "%s", COLS >= 92 ?
 			"q quit  h procs  c cgroups  n nodes  d detail  b back  / filter  1-9 sort  m meters  ? help" :
-			"q quit  h c n views  d detail  b back  / filter  1-9 sort  r refresh  ? help");
+			"q quit  h c n views  d detail  b back  / filter  1-9 sort  m meters  ? help");
 }
 
 /* A table: columns plus, per column, what it shows and for which node. */

@@ -5,7 +5,8 @@
 # BINARY (static executables: numalens, nlwork, ...) goes to /nl/bin, a
 # BPF object (*.bpf.o, for the verifier budget test) to /nl/bpf; a
 # missing one is skipped with a note (tests that need it say so). Also
-# packed: busybox-static (/bin, with its applet links), tests/vm/guest/init
+# packed: busybox-static (/bin, with its applet links), the tmux-256color
+# terminfo entry (from ncurses-base), tests/vm/guest/init
 # as /init, tests/vm/guest/lib.sh as /nl/lib.sh, tests/vm/tests/*.sh (or
 # $NL_VM_TESTS_DIR/*.sh) as /nl/tests/. Exit 0 with OUT written; 1 with a message on stderr.
 set -euo pipefail
@@ -38,6 +39,15 @@ for b in "$@"; do
 		# without debug info (symbols kept): 6 of 22 MB the guest unpacks
 		strip -g "$root/nl/bin/$(basename "$b")" 2>/dev/null || true
 	else printf 'initramfs: note: %s not built, not in the guest\n' "$b" >&2; fi
+done
+# The terminal description the full-screen tests run under (the guest's
+# static ncurses reads terminfo at run time; the host replays what it drew
+# into tmux, which this entry describes).
+for ti in /lib/terminfo/t/tmux-256color /usr/share/terminfo/t/tmux-256color; do
+	if [ -f "$ti" ]; then
+		mkdir -p "$root/lib/terminfo/t" && cp "$ti" "$root/lib/terminfo/t/"
+		break
+	fi
 done
 # /dev/console for init's first output (devtmpfs comes later); needs root.
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true

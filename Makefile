@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling verify vmlinux clean distclean cacheclean help install deb
+.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install deb
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -93,6 +93,7 @@ help:
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
 	@echo "make bench-cling   scx_cling vs the default scheduler on a guest whose remote memory costs (LOADS=, ROUNDS=)"
+	@echo "make bench-seeds   the seeds' throughput tables (page faults, stream, the cling table) on that guest"
 	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
 	@echo "make install   binaries to \$$(PREFIX)/sbin, man pages, bash completion, the systemd unit (not enabled), dashboard, docs (PREFIX=/usr/local)"
 	@echo "make deb       a Debian package in $(B)/deb/ (dpkg-buildpackage; needs 'make test-deps')"
@@ -237,6 +238,15 @@ bench: bench-deps tests-build $(B)/tests/bench_export_render $(BPFB)/tests/bench
 # load, tests/bench/cling_cost.sh (LOADS=..., ROUNDS=..., WALK=...)
 bench-cling: tests-build $(B)/scx_cling
 	@bash tests/bench/cling_cost.sh
+
+# the seeds' throughput tables on the costed machine: seed 004's page-fault
+# and stream runs (tests/bench/seed_cost.sh), then seed 003's cling table
+# (six loads of tests/bench/cling_cost.sh, the default scheduler against
+# scx_cling). Output in $(B)/bench/seed_cost.txt and cling_cost_seed*.txt.
+SEED_LOADS ?= seed8-1 seed8-2 seed8-3 seed16-1 seed16-2 seed16-3
+bench-seeds: tests-build $(B)/scx_cling
+	@mkdir -p $(B)/bench && bash tests/bench/seed_cost.sh | tee $(B)/bench/seed_cost.txt
+	@LOADS="$(SEED_LOADS)" NOBAL=0 ARMS=default_cling WALK=$${WALK:-8} bash tests/bench/cling_cost.sh
 
 # verified instructions and time per BPF program, on the host and in the
 # VM guest (NL_VERIFY_VM=0: host only)

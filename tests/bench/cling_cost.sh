@@ -10,6 +10,8 @@
 #   usage: tests/bench/cling_cost.sh   (env: LOADS, ROUNDS, WALK, B)
 #   LOADS  default "groups wake split cpuonly small" (cling_bench.sh says
 #          what each is); ROUNDS default 5; WALK seconds per arm, default 10;
+#          (seed8-1 .. seed16-3: seed 003's table, summed up at the end);
+#          ARMS underscore-separated (default default_cling_fifo);
 #          NOBAL=1 (default) adds the default scheduler with NUMA balancing
 #          off as an arm; NL_VM_EXTRA_BINS=DIR/scx_cling_before adds that
 #          build of scx_cling as the arm "before"
@@ -17,6 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}; OUT=$B/bench; mkdir -p "$OUT"
 LOADS=${LOADS:-groups wake split cpuonly small} ROUNDS=${ROUNDS:-5} WALK=${WALK:-10} NOBAL=${NOBAL:-1}
+ARMS=${ARMS:-default_cling_fifo}
 # snapshots BASE LOG PID: while PID runs, copy BASE.cost (the plugin's
 # counts, rewritten every second) to LOG.snap.ARM.start|end as soon as the
 # guest's output BASE.out says "BENCHMARK arm_start|arm_end ARM": each
@@ -65,7 +68,7 @@ for load in $LOADS; do
 	log=$OUT/cling_cost_$load
 	# the last load's output and counts must not be read as this one's
 	rm -f "$log".snap.* "$B/test-logs/vm/cling_bench.out" "$B/test-logs/vm/cling_bench.cost"
-	NL_VM_NUMA_COST=on NL_VM_GUEST_ENV="LOAD=$load,ROUNDS=$ROUNDS,WALK=$WALK,NOBAL=$NOBAL" NL_VM_TESTS_DIR=tests/bench/vm \
+	NL_VM_NUMA_COST=on NL_VM_GUEST_ENV="LOAD=$load,ROUNDS=$ROUNDS,WALK=$WALK,NOBAL=$NOBAL,ARMS=$ARMS" NL_VM_TESTS_DIR=tests/bench/vm \
 		bash tests/vm/run.sh -j 1 cling_bench > "$log.run" 2>&1 &
 	vm=$!
 	snapshots "$B/test-logs/vm/cling_bench" "$log" "$vm"
@@ -79,3 +82,24 @@ for load in $LOADS; do
 		tail -5 "$log.run"
 	fi
 done
+
+# seed 003's table: each seed load's paired work (scx_cling against the
+# default scheduler) beside the seed's own row (v4/v5 of its cover letter)
+seed_table() {
+	local load f w v s e
+	echo "== seed 003's table on the costed machine (scx_cling against the default scheduler, paired per round)"
+	printf '%-10s %-26s %-48s %s\n' load "seed's shape" "work (pages walked)" "seed (avg eps, v4/v5)"
+	for load in $LOADS; do
+		case $load in seed*) ;; *) continue ;; esac
+		f=$OUT/cling_cost_$load.txt
+		w=$(grep -m1 '^paired (scx_cling - default,' "$f" 2>/dev/null | sed -n 's/.*work \([^ ]*\) +- \([^ ]*\) pages (\([^)]*\)).*/\3 (+- \2 pages)/p')
+		v=$(grep -m1 '^scx_cling did' "$f" 2>/dev/null | sed -n 's/.*, \([a-z ]*one sd\)).*/\1/p')
+		case $load in
+		seed8-1) s="4 instances x 24 threads"; e="+4.83%" ;; seed8-2) s="4 instances x 48 threads"; e="+6.34%" ;;
+		seed8-3) s="4 instances x 72 threads"; e="+5.17%" ;; seed16-1) s="8 instances x 24 threads"; e="+2.06%" ;;
+		seed16-2) s="8 instances x 48 threads"; e="+3.10%" ;; seed16-3) s="8 instances x 72 threads"; e="+2.63%" ;;
+		esac
+		printf '%-10s %-26s %-48s %s\n' "$load" "$s" "${w:-no result}${v:+, $v}" "$e"
+	done
+}
+case " $LOADS " in *" seed"*) seed_table | tee "$OUT/cling_cost_seed_table.txt" ;; esac

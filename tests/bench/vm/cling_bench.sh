@@ -35,6 +35,13 @@
 #            spinners with no memory to speak of (its CPU seconds are
 #            reported as cpu_only_s)
 #   small    8 groups x 1 thread, 16 MiB each, two per node
+#   seedG-T  seed 003's table scaled to this guest: G groups (8 or 16: the
+#            seed's 4 or 8 instances on 2 nodes, i.e. 2 or 4 groups per node)
+#            of T threads, 16 MiB each, spread over the nodes in turn. The
+#            seed's 24 / 48 / 72 threads per instance on 48-CPU nodes are
+#            1 / 2 / 3 threads per CPU with 2 instances per node; here T =
+#            1 / 2 / 3 on 2-CPU nodes gives the same load (seed8-T for the
+#            seed's 4 instances, seed16-T for its 8).
 # With NL_VM_NUMA_COST=on (make bench-cling) the guest's memory costs by
 # distance (tests/vm/numa_cost/), so the work done is the measurement.
 . /nl/lib.sh
@@ -46,7 +53,10 @@ wake) GROUPS_="g0 0 3 8 --nap 0.002|g1 1 3 8 --nap 0.002|g2 2 3 8 --nap 0.002|g3
 split) GROUPS_="g0 0 3 64 --split 1:50|g1 1 3 64 --split 0:50|g2 2 3 64 --split 3:50|g3 3 3 64 --split 2:50" ;;
 cpuonly) GROUPS_="g0 0 3 64|g1 1 3 64|g2 2 3 64" ;;
 small) GROUPS_="g0 0 1 16|g1 1 1 16|g2 2 1 16|g3 3 1 16|g4 0 1 16|g5 1 1 16|g6 2 1 16|g7 3 1 16" ;;
-*) nl_fail "LOAD=$LOAD: one of groups, wake, split, cpuonly, small" ;;
+seed8-[123]|seed16-[123])
+	g=${LOAD#seed}; t=${g#*-}; g=${g%-*}; GROUPS_=''
+	for i in $(seq 0 $((g - 1))); do GROUPS_="$GROUPS_${GROUPS_:+|}g$i $((i % 4)) $t 16"; done ;;
+*) nl_fail "LOAD=$LOAD: one of groups, wake, split, cpuonly, small, seed8-T, seed16-T (T = 1, 2 or 3)" ;;
 esac
 echo "BENCHLOAD load=$LOAD walk_s=$WALK groups=$(echo "$GROUPS_" | tr ' |' '_,')"
 
@@ -130,7 +140,8 @@ before_arm() { cling_arm "$1" scx_cling_before before; }
 # NOBAL=1 adds "nobal": the default scheduler with kernel.numa_balancing=0,
 # which tells what NUMA balancing costs or gains the default arm (sched_ext
 # tasks take no hinting faults at all).
-arms="default cling fifo"
+# ARMS (underscore-separated, as guest variables allow) picks others.
+arms=$(echo "${ARMS:-default_cling_fifo}" | tr '_' ' ')
 [ "${NOBAL:-0}" = 1 ] && arms="$arms nobal"
 [ -x /nl/bin/scx_cling_before ] && arms="$arms before"
 set -- $arms

@@ -93,7 +93,7 @@ seed_table() {
 		case $load in seed*) ;; *) continue ;; esac
 		f=$OUT/cling_cost_$load.txt
 		w=$(grep -m1 '^paired (scx_cling - default,' "$f" 2>/dev/null | sed -n 's/.*work \([^ ]*\) +- \([^ ]*\) pages (\([^)]*\)).*/\3 (+- \2 pages)/p')
-		v=$(grep -m1 '^scx_cling did' "$f" 2>/dev/null | sed -n 's/.*, \([a-z ]*one sd\)).*/\1/p')
+		v=$(grep -m1 '^scx_cling did' "$f" 2>/dev/null | grep -o '[a-z]* one sd' | head -1)
 		case $load in
 		seed8-1) s="4 instances x 24 threads"; e="+4.83%" ;; seed8-2) s="4 instances x 48 threads"; e="+6.34%" ;;
 		seed8-3) s="4 instances x 72 threads"; e="+5.17%" ;; seed16-1) s="8 instances x 24 threads"; e="+2.06%" ;;

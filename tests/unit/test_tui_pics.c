@@ -189,10 +189,14 @@ static void test_place_lines(void **state)
 		for (int j = 0; j < 8; j++)
 			p.dist[i][j] = i == j ? 10 : 21;
 	}
-	n = nl_pic_place_lines(out, 16, &p, false);
-	for (int i = 0; i < n; i++)
-		if (strlen(out[i]) > 80)
-			fail_msg("line %d is %zu columns: \"%s\"", i, strlen(out[i]), out[i]);
+	for (int nr = 8; nr <= 64; nr += 56) {
+		p.nr_nodes = nr;	/* 64: the heading says 8 of them are shown */
+		n = nl_pic_place_lines(out, 16, &p, false);
+		for (int i = 0; i < n; i++)
+			if (strlen(out[i]) > 80)
+				fail_msg("%d nodes: line %d is %zu columns: \"%s\"", nr, i, strlen(out[i]), out[i]);
+	}
+	assert_non_null(strstr(out[0], "8 busiest of 64 nodes"));
 	/* a short buffer gets what fits */
 	assert_int_equal(nl_pic_place_lines(out, 3, &p, false), 3);
 }

@@ -14,8 +14,9 @@
  * -t ends the run: what CMD draws after SECONDS is not saved (so the file
  * ends on the screen as it was, not on the program restoring the
  * terminal as it exits), and CMD gets SIGTERM, SIGKILL 2 s later. Exit 0
- * when CMD was started and its output saved, 1 on a failed call, 2 bad
- * usage.
+ * when CMD ran until then and its output was saved; 1 on a failed call,
+ * when CMD ended before drawing TEXT, or when it exited non-zero by
+ * itself; 2 bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,8 +65,10 @@ int main(int argc, char **argv)
 	int nkeys = 0, rows = 0, cols = 0, opt, master, out, status = 0;
 	double limit = 0, t0, killed_at = 0, started;
 	const char *path = NULL, *wait_text = NULL;
-	char tail[4096] = "";		/* the output's end, to find -w TEXT in */
-	size_t tail_len = 0;
+	/* -w: the last strlen(TEXT) - 1 bytes read, then the newest read, so
+	 * TEXT is found whole or split over two reads */
+	char scan[8192 + 2048];	/* 8192: the read buffer below */
+	size_t carry = 0;
 	pid_t child;
 
 	while ((opt = getopt(argc, argv, "r:c:o:k:t:w:")) != -1) {
@@ -89,9 +92,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (rows < 2 || cols < 2 || !path || limit <= 0 || optind >= argc ||
-	    (wait_text && (!*wait_text || strlen(wait_text) >= sizeof(tail) / 2)))
+	    (wait_text && (!*wait_text || strlen(wait_text) > 2048)))
 		usage();
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0)
 		die(1, path);
 	master = posix_openpt(O_RDWR | O_NOCTTY);
@@ -120,7 +123,8 @@ int main(int argc, char **argv)
 			close(slave);
 		close(master);
 		execvp(argv[optind], argv + optind);
-		die(1, argv[optind]);
+		fprintf(stderr, "nlpty: %s: %s\n", argv[optind], strerror(errno));
+		_exit(127);
 	}
 	started = t0 = now_s();
 	if (wait_text)
@@ -148,6 +152,12 @@ int main(int argc, char **argv)
 				keys[i].keys = NULL;
 			}
 		if (el >= limit && !killed_at) {
+			/* what was drawn before the end is kept: drain it first */
+			ssize_t n;
+
+			while (poll(&p, 1, 0) > 0 && (n = read(master, buf, sizeof(buf))) > 0)
+				if (write(out, buf, (size_t)n) != n)
+					die(1, path);
 			kill(child, SIGTERM);
 			killed_at = el;
 		}
@@ -157,23 +167,24 @@ io:
 		if (poll(&p, 1, 50) > 0) {
 			ssize_t n = read(master, buf, sizeof(buf));
 
-			/* EIO: the child closed its side */
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			/* 0 or EIO: the child closed its side */
 			if (n <= 0)
 				break;
 			if (!killed_at && write(out, buf, (size_t)n) != n)
 				die(1, path);
 			if (t0 < 0) {
-				/* keep the last half buffer and append, so TEXT split
-				 * over two reads is still found */
-				size_t keep = tail_len > sizeof(tail) / 2 ? sizeof(tail) / 2 : tail_len;
-				size_t add = (size_t)n < sizeof(tail) / 2 - 1 ? (size_t)n : sizeof(tail) / 2 - 1;
+				size_t w = strlen(wait_text);
 
-				memmove(tail, tail + tail_len - keep, keep);
-				memcpy(tail + keep, buf + n - add, add);
-				tail_len = keep + add;
-				tail[tail_len] = '\0';
-				if (memmem(tail, tail_len, wait_text, strlen(wait_text)))
+				memcpy(scan + carry, buf, (size_t)n);
+				if (memmem(scan, carry + (size_t)n, wait_text, w))
 					t0 = now_s();
+				/* keep the last w - 1 bytes for the next read */
+				size_t keep = carry + (size_t)n < w - 1 ? carry + (size_t)n : w - 1;
+
+				memmove(scan, scan + carry + (size_t)n - keep, keep);
+				carry = keep;
 			}
 		}
 		if (waitpid(child, &status, WNOHANG) == child) {
@@ -190,5 +201,14 @@ io:
 	if (child)
 		waitpid(child, &status, 0);
 	close(out);
+	if (wait_text && t0 < 0) {
+		fprintf(stderr, "nlpty: %s ended before drawing '%s'\n", argv[optind], wait_text);
+		return 1;
+	}
+	/* a program that ended by itself with an error (not our SIGTERM) */
+	if (!killed_at && WIFEXITED(status) && WEXITSTATUS(status)) {
+		fprintf(stderr, "nlpty: %s exited %d\n", argv[optind], WEXITSTATUS(status));
+		return 1;
+	}
 	return 0;
 }

@@ -270,7 +270,7 @@ int nl_pic_place_lines(char (*out)[256], int max, const struct nl_pic_place *p, 
 	if (max <= 0 || p->n <= 0)
 		return 0;
 	if (p->nr_nodes > p->n)
-		LINE("Placement: CPU time by node (rows) x memory by node (columns); %d of %d nodes, the busiest",
+		LINE("Placement: CPU time (rows) x memory (columns), %d busiest of %d nodes",
 		     p->n, p->nr_nodes);
 	else
 		LINE("Placement: CPU time by node (rows) x memory by node (columns)");

@@ -65,7 +65,8 @@ struct nl_tui {
 	bool color;			/* draw in colour (else bold marks what colour would) */
 	bool meters;			/* the node meters in the header ('m' toggles) */
 	struct nl_hist hist;		/* per cgroup: remote share and locality median */
-	uint64_t hist_seq;		/* the snapshot last recorded */
+	uint64_t hist_seq;		/* the snapshot last seen */
+	uint64_t hist_last_ms;		/* when a sample was last recorded */
 	struct timespec t0;		/* the history's clock starts here */
 };
 
@@ -464,14 +465,15 @@ static void draw_row(struct table *tb, int y, attr_t attr,
 		first = false;
 		put_cells(attr | own, fit);
 	}
-	/* a selected row stays highlighted to the right edge */
+	/* a selected row stays highlighted to the right edge; a row that
+	 * filled the width left the cursor on the next line, which must not
+	 * be painted */
 	if (attr & A_REVERSE) {
 		int cy, cx;
 
 		getyx(stdscr, cy, cx);
-		(void)cy;
 		attron(attr);
-		for (; cx < COLS; cx++)
+		for (; cy == y && cx < COLS; cx++)
 			addch(' ');
 		attroff(attr);
 	}
@@ -486,11 +488,13 @@ static void mark_alert(const struct nl_tui *t, const struct nl_figs *f, bool is_
 	double r;
 	bool hit;
 
+	/* compared as shown (one decimal), so "25.0" at --alert-remote 25
+	 * is marked whatever the next digits were */
 	if (is_rmt)
-		hit = nl_remote_ratio(&f->alloc, &r) && r * 100 >= t->opts.alert_remote_pct;
+		hit = nl_remote_ratio(&f->alloc, &r) && lround(r * 1000) >= t->opts.alert_remote_pct * 10L;
 	else
 		hit = nl_locality_source_ok(&t->snap) && f->loc.available && isfinite(f->loc.mean) &&
-		      f->loc.mean * 100 <= t->opts.alert_locality_pct;
+		      lround(f->loc.mean * 1000) <= t->opts.alert_locality_pct * 10L;
 	if (!hit)
 		return;
 	*own = alert_attr(t);
@@ -660,6 +664,11 @@ static void hist_record(struct nl_tui *t)
 	if (!t->have_snap || s->seq == t->hist_seq)
 		return;
 	t->hist_seq = s->seq;
+	/* at most one sample per 1/NL_HIST_SAMPLES of the span, so that a
+	 * short -d still leaves a whole minute in the ring */
+	if (t->hist_last_ms && now - t->hist_last_ms < SPARK_SPAN_MS / NL_HIST_SAMPLES)
+		return;
+	t->hist_last_ms = now;
 	for (int i = 0; i < s->nr_cgroups; i++) {
 		const struct nl_cgroup *c = &s->cgroups[i];
 		double v[NL_HIST_VALUES], r;
@@ -1607,10 +1616,12 @@ struct nl_tui *nl_tui_open_term(const char *term, FILE *out, FILE *in,
 
 	t->color = has_colors() && !(nc && *nc);
 	if (t->color && start_color() == OK) {
-		use_default_colors();
-		init_pair(PAIR_OK, COLOR_GREEN, -1);
-		init_pair(PAIR_WARN, COLOR_YELLOW, -1);
-		init_pair(PAIR_HIGH, COLOR_RED, -1);
+		/* the terminal's own background where it can keep it, else black */
+		short bg = use_default_colors() == OK ? -1 : COLOR_BLACK;
+
+		init_pair(PAIR_OK, COLOR_GREEN, bg);
+		init_pair(PAIR_WARN, COLOR_YELLOW, bg);
+		init_pair(PAIR_HIGH, COLOR_RED, bg);
 	} else {
 		t->color = false;
 	}

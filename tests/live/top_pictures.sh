@@ -7,9 +7,12 @@
 # marks in bold.
 . "$(dirname "$0")/common.bash"
 command -v tmux > /dev/null || skip "tmux missing (make test-deps installs it)"
-SOCK=nl-pics-$$
+# a tmux server per session: a new session on a server still shutting down
+# fails ("server exited unexpectedly")
+RUN=0
+SOCK=nl-pics-$$-0
 T() { tmux -L "$SOCK" "$@"; }
-cleanup_hook() { T kill-server 2> /dev/null; }
+cleanup_hook() { for i in $(seq 0 "$RUN"); do tmux -L "nl-pics-$$-$i" kill-server 2> /dev/null; done; }
 
 # shot: the pane as text with its attributes (SGR sequences)
 shot() { T capture-pane -e -p -t pics; }
@@ -22,6 +25,7 @@ start() {
 	local cols=$1 rows=$2
 	shift 2
 	T kill-server 2> /dev/null
+	RUN=$((RUN + 1)); SOCK=nl-pics-$$-$RUN
 	T -f /dev/null new-session -d -s pics -x "$cols" -y "$rows" \
 		"env LANG=C.UTF-8 TERM=tmux-256color $* $NL top -d 0.5 --alert-remote 0 2> $TMP/err; sleep 30"
 	wait_until 60 shows "N0  cpu[" || fail "${cols}x$rows: no node meter after 60 s: $(plain | head -5; cat "$TMP/err")"

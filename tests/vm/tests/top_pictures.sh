@@ -1,7 +1,7 @@
-# numalens top's pictures on a 4-node machine with remote memory: a
-# process in /pics_remote runs on node 0's CPU with its memory bound to
-# node 2 (distance 22), allocating all the time; one in /pics_local runs on
-# node 1 with its memory there. numalens top draws on a pseudo-terminal
+# numalens top's pictures on a 4-node machine with remote memory: the
+# processes in /pics_remote run on node 0's CPU with their memory bound to
+# node 2 (distance 22), one allocating all the time, one walking 32 MiB;
+# the same in /pics_local on node 1 with their memory there. numalens top draws on a pseudo-terminal
 # (nlpty) at 80x24 (its cgroup view, a minute's sparklines being filled)
 # and at 200x50 (the remote process's detail); the bytes it drew go to the
 # host, which replays them into tmux at the same sizes and reads the
@@ -17,10 +17,16 @@ mountpoint -q /dev/pts || mount -t devpts -o ptmxmode=0666 devpts /dev/pts || nl
 [ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
 echo never > /sys/kernel/mm/transparent_hugepage/enabled
 pids=''
+# in each cgroup: an allocator that unmaps and maps 8 MiB again all the
+# time (the allocation figures and sparklines), and a walker whose 32 MiB
+# stay resident (the placement picture reads resident memory: the
+# allocator's is anywhere between 0 and 8 MiB at a given moment)
 for g in remote:0:2 local:1:1; do
 	name=${g%%:*}; rest=${g#*:}; cpu=${rest%%:*}; node=${rest#*:}
 	mkdir -p /sys/fs/cgroup/pics_$name
-	sh -c "echo \$\$ > /sys/fs/cgroup/pics_$name/cgroup.procs && exec nlwork --comm ${name}walk --cpu $cpu --node $node --anon 8 --repeat 1000000000" > /tmp/$name.out 2>&1 &
+	sh -c "echo \$\$ > /sys/fs/cgroup/pics_$name/cgroup.procs && exec nlwork --comm ${name}alloc --cpu $cpu --node $node --anon 8 --repeat 1000000000" > /tmp/$name.out 2>&1 &
+	pids="$pids $!"
+	sh -c "echo \$\$ > /sys/fs/cgroup/pics_$name/cgroup.procs && exec nlwork --comm ${name}walk --cpu $cpu --node $node --anon 32 --walk 100000" > /tmp/$name.walk 2>&1 &
 	pids="$pids $!"
 done
 export TERM=tmux-256color LANG=C.UTF-8

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Loading and attaching numalens' BPF objects; see loader.h. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,12 +154,34 @@ static uint32_t own_pidns_inum(void)
 	return (uint32_t)st.st_ino;
 }
 
-static bool tp_btf_exists(const struct btf *vmlinux, const char *name)
-{
-	char tn[128];
+/*
+ * What the loader reads from the kernel's BTF, all of it taken before the
+ * first object loads, so that our parse is freed by then: libbpf parses a
+ * copy of its own for each object (libbpf 1.5 takes no parsed BTF from
+ * its caller), and with ours gone the first of those reuses its memory
+ * (heap_hold) instead of faulting in 5+ MiB more.
+ */
+struct kbtf {
+	char *names;		/* tracepoints with a btf_trace_<name> typedef:
+				 * their names, each NUL-terminated */
+	const char **tps;	/* pointers into names, sorted */
+	size_t nr_tps;
+	bool by_page;		/* use_page_flags(), with its layout pl */
+	struct nl_page_layout pl;
+	bool vmscan_v7;		/* vmscan_v7() */
+	bool memcg_fn;		/* MEMCG_RECLAIM_FN is a function of the BTF */
+	bool fentry;		/* fentry_allowed() on it, or not asked */
+};
 
-	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
-	return vmlinux && btf__find_by_name_kind(vmlinux, tn, BTF_KIND_TYPEDEF) > 0;
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* True when tracepoint @name has a tp_btf prototype (btf_trace_<name>). */
+static bool tp_btf_exists(const struct kbtf *k, const char *name)
+{
+	return k->nr_tps && bsearch(&name, k->tps, k->nr_tps, sizeof(*k->tps), str_cmp);
 }
 
 static bool tp_exists(const char *cat, const char *name)
@@ -240,13 +263,13 @@ void nl_bpf_set_sched_ext(struct nl_bpf *b, bool on)
 	b->sched->bss->nl_sched_ext_on = on;
 }
 
-static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
 		      size_t budget)
 {
 	struct nl_sched *s;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 
-	if (!tp_btf_exists(vm, "sched_switch")) {
+	if (!tp_btf_exists(kb, "sched_switch")) {
 		add_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
 		return 0;
 	}
@@ -257,7 +280,7 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	s->rodata->nl_pidns_inum = b->pidns_inum;
 	s->rodata->nl_nr_nodes = (u32)b->nr_nodes;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
-				  tp_btf_exists(vm, "sched_process_exit"));
+				  tp_btf_exists(kb, "sched_process_exit"));
 	if (bpf_map__set_value_size(s->maps.sched_stats, (u32)nl_sched_val_size(b->nr_nodes))) {
 		nl_sched__destroy(s);
 		return -EINVAL;
@@ -322,7 +345,8 @@ static bool use_page_flags(const struct btf *vm, const struct nl_bpf_opts *o,
 
 	if ((env && *env && strcmp(env, "0")) || (o->btf_path && access(NL_KERNEL_BTF, R_OK)))
 		return false;
-	return tp_btf_exists(vm, "mm_page_alloc") && !nl_page_layout_from_btf(vm, pl);
+	return btf__find_by_name_kind(vm, "btf_trace_mm_page_alloc", BTF_KIND_TYPEDEF) > 0 &&
+	       !nl_page_layout_from_btf(vm, pl);
 #else
 	(void)vm, (void)o, (void)pl;
 	return false;
@@ -373,11 +397,11 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	return a;
 }
 
-static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
 		      size_t budget)
 {
-	struct nl_page_layout pl;
-	bool by_page = use_page_flags(vm, o, &pl);
+	struct nl_page_layout pl = kb->pl;
+	bool by_page = kb->by_page;
 	struct nl_alloc *a;
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
 	int e;
@@ -392,7 +416,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	if (o->track_class && !lru)
 		add_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = load_alloc(b, o, &pl, by_page, by_page ? lru && tp_btf_exists(vm, "mm_lru_insertion") : lru,
+	a = load_alloc(b, o, &pl, by_page, by_page ? lru && tp_btf_exists(kb, "mm_lru_insertion") : lru,
 		       budget);
 	/* a verifier that refuses the struct page reads (older kernels) still
 	 * takes the classic programs and the pfn table */
@@ -409,7 +433,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return 0;
 	}
 	if (by_page)
-		lru = lru && tp_btf_exists(vm, "mm_lru_insertion");
+		lru = lru && tp_btf_exists(kb, "mm_lru_insertion");
 	b->alloc = a;
 	e = map_alloc_slots(b);
 	if (e) {
@@ -425,7 +449,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	return 0;
 }
 
-static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
 			size_t budget)
 {
 	static const char *const tps[] = { "sched_move_numa", "sched_swap_numa",
@@ -443,7 +467,7 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	progs[2] = m->progs.handle_stick_numa;
 	progs[3] = m->progs.handle_migrate_pages;
 	for (int i = 0; i < 4; i++) {
-		bool have = tp_btf_exists(vm, tps[i]);
+		bool have = tp_btf_exists(kb, tps[i]);
 
 		bpf_program__set_autoload(progs[i], have);
 		if (have)
@@ -499,28 +523,70 @@ static bool tp_btf_memcg_arg(const struct btf *vm, const char *name)
 	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(vm, t->name_off), "mem_cgroup");
 }
 
+/* 7.x: both reclaim begin events name the memcg. */
+static bool vmscan_v7(const struct btf *vm)
+{
+	return tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
+	       tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
+}
+
+/* Limit reclaim's entry point on 6.x kernels, where an fentry program
+ * names the memcg (memcg_target). */
+#define MEMCG_RECLAIM_FN "try_to_free_mem_cgroup_pages"
+
+/* Text ranges of the proactive-reclaim entry points, from kallsyms. */
+struct proactive_ranges {
+	uint64_t lo[2], hi[2];
+	bool found;
+};
+
+/* True unless the kernel refuses an fentry program on function @fn: a
+ * two-instruction program of that kind, loaded and closed. Some hosts
+ * refuse every fentry program (EPERM) before any verification; asking a
+ * program this small spares a load of the whole vmscan object (its maps,
+ * its own parse of the kernel's BTF, its verification) that would be
+ * thrown away. @vm must be the kernel's own BTF: its ids are the
+ * kernel's. True also when the answer is not known (@fn not in @vm): the
+ * load of the object then decides, as before. */
+static bool fentry_allowed(const struct btf *vm, const char *fn)
+{
+	/* r0 = 0; exit */
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int id = btf__find_by_name_kind(vm, fn, BTF_KIND_FUNC);
+	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_TRACE_FENTRY);
+	int fd;
+
+	if (id <= 0)
+		return true;
+	po.attach_btf_id = (__u32)id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "nl_fentry_probe", "Dual BSD/GPL", insns, 2, &po);
+	if (fd < 0) {
+		if (verbose)
+			fprintf(stderr, "numalens: the kernel refuses fentry programs on %s (%s): the memcg of 6.x limit reclaim is not named\n",
+				fn, strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 /* vmscan: the *_v7 begin programs when the kernel passes the memcg (7.x),
  * else *_v6 (6.x) with memcg_target (fentry) naming the memcg when
- * @fentry; proactive entry points from kallsyms. -EAGAIN: the load with
- * the fentry program failed (some hosts refuse fentry with EPERM), try
- * again without it. */
-static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
-			    size_t budget, bool fentry)
+ * @fentry; proactive entry points @pr (read once by the caller). -EAGAIN:
+ * the load with the fentry program failed (some hosts refuse fentry with
+ * EPERM), try again without it. */
+static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
+			    size_t budget, bool fentry, const struct proactive_ranges *pr_rng)
 {
-	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
 	struct nl_vmscan *v;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
-	uint64_t lo[2], hi[2];
-	bool v7 = tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
-		  tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
+	bool v7 = kb->vmscan_v7;
 	/* 6.x kernels: the memcg comes from an fentry on this function */
-	bool memcg_fn = fentry && !v7 &&
-			btf__find_by_name_kind(vm, "try_to_free_mem_cgroup_pages", BTF_KIND_FUNC) > 0;
+	bool memcg_fn = fentry && !v7 && kb->memcg_fn;
 
-	if (!tp_btf_exists(vm, "mm_vmscan_lru_shrink_inactive")) {
-		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
-		return 0;
-	}
 	v = nl_vmscan__open_opts(&oo);
 	if (!v)
 		return -errno;
@@ -543,17 +609,17 @@ static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const
 		{ v->progs.reclaim_pages, "mm_vmscan_reclaim_pages", true },
 	};
 	for (size_t i = 0; i < sizeof(pr) / sizeof(pr[0]); i++) {
-		bool have = pr[i].want && (!pr[i].tp || tp_btf_exists(vm, pr[i].tp));
+		bool have = pr[i].want && (!pr[i].tp || tp_btf_exists(kb, pr[i].tp));
 
 		bpf_program__set_autoload(pr[i].p, have);
 		if (pr[i].want && !have)
 			add_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
 	}
 	v->rodata->nl_cgroup_mode = o->cgroup_mode;
-	if (nl_ksym_ranges("/proc/kallsyms", proactive_fns, 2, lo, hi) > 0) {
+	if (pr_rng->found) {
 		for (int i = 0; i < 2; i++) {
-			v->rodata->nl_proactive_lo[i] = lo[i];
-			v->rodata->nl_proactive_hi[i] = hi[i];
+			v->rodata->nl_proactive_lo[i] = pr_rng->lo[i];
+			v->rodata->nl_proactive_hi[i] = pr_rng->hi[i];
 		}
 		b->vmscan_proactive = true;
 	} else {
@@ -577,23 +643,147 @@ static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const
 	return 0;
 }
 
-/* See open_vmscan_with: with the fentry program first, without on -EAGAIN. */
-static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct btf *vm,
+/* See open_vmscan_with: with the fentry program first, unless the kernel
+ * refuses fentry programs (kbtf.fentry; with --btf only the load of the
+ * object tells), without on -EAGAIN. kallsyms is read once for both
+ * tries: the kernel formats all of it on each read. */
+static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
 		       size_t budget)
 {
+	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
+	struct proactive_ranges pr_rng = { 0 };
 	size_t len = strlen(b->missing);
-	int r = open_vmscan_with(b, o, vm, budget, true);
+	bool fentry;
+	int r;
 
+	if (!tp_btf_exists(kb, "mm_vmscan_lru_shrink_inactive")) {
+		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
+		return 0;
+	}
+	fentry = kb->fentry;
+	pr_rng.found = nl_ksym_ranges("/proc/kallsyms", proactive_fns, 2, pr_rng.lo, pr_rng.hi) > 0;
+	r = open_vmscan_with(b, o, kb, budget, fentry, &pr_rng);
 	if (r != -EAGAIN)
 		return r;
 	b->missing[len] = '\0';	/* the retry says it again */
-	return open_vmscan_with(b, o, vm, budget, false);
+	return open_vmscan_with(b, o, kb, budget, false, &pr_rng);
 }
+
+/* Fill @k from @vm (see struct kbtf). 0 or -ENOMEM. */
+static int kbtf_read(struct kbtf *k, const struct btf *vm, const struct nl_bpf_opts *o)
+{
+	static const char prefix[] = "btf_trace_";
+	const size_t pl = sizeof(prefix) - 1;
+	size_t len = 0, n = 0, at = 0;
+	__u32 cnt = btf__type_cnt(vm);
+
+	memset(k, 0, sizeof(*k));
+	/* two passes over the types: sizes, then copies */
+	for (int pass = 0; pass < 2; pass++) {
+		for (__u32 id = 1; id < cnt; id++) {
+			const struct btf_type *t = btf__type_by_id(vm, id);
+			const char *nm;
+			size_t l;
+
+			if (!btf_is_typedef(t))
+				continue;
+			nm = btf__name_by_offset(vm, t->name_off);
+			if (!nm || strncmp(nm, prefix, pl))
+				continue;
+			l = strlen(nm + pl) + 1;
+			if (pass) {
+				memcpy(k->names + at, nm + pl, l);
+				k->tps[n++] = k->names + at;
+				at += l;
+			} else {
+				len += l;
+				n++;
+			}
+		}
+		if (!pass) {
+			k->names = malloc(len ? len : 1);
+			k->tps = calloc(n ? n : 1, sizeof(*k->tps));
+			if (!k->names || !k->tps) {
+				free(k->names);
+				free(k->tps);
+				memset(k, 0, sizeof(*k));
+				return -ENOMEM;
+			}
+			n = 0;
+		}
+	}
+	k->nr_tps = n;
+	qsort(k->tps, n, sizeof(*k->tps), str_cmp);
+	k->by_page = use_page_flags(vm, o, &k->pl);
+	k->vmscan_v7 = vmscan_v7(vm);
+	k->memcg_fn = btf__find_by_name_kind(vm, MEMCG_RECLAIM_FN, BTF_KIND_FUNC) > 0;
+	/* the probe only where its answer is used: a 6.x kernel's own BTF,
+	 * and a command that opens the vmscan object */
+	k->fentry = k->vmscan_v7 || !k->memcg_fn || o->btf_path ||
+		    !tp_btf_exists(k, "mm_vmscan_lru_shrink_inactive") ||
+		    fentry_allowed(vm, MEMCG_RECLAIM_FN);
+	return 0;
+}
+
+static void kbtf_free(struct kbtf *k)
+{
+	free(k->names);
+	free(k->tps);
+	memset(k, 0, sizeof(*k));
+}
+
+/*
+ * The heap while the objects load. libbpf parses the kernel's BTF (5+ MiB
+ * here) again for each object, into two buffers it frees after the load.
+ * glibc's adaptive thresholds handed those back to the kernel each time
+ * (mmap, or a trim of the heap's top), so every parse faulted its buffers
+ * in afresh: a page fault per 4 KiB, more CPU than the parse itself. Held,
+ * the next parse reuses the pages of the last. libbpf 1.5 has no way to
+ * give an object a BTF parsed already, which would spare the parses.
+ */
+static void heap_hold(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* glibc's largest */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
+/* After the loads: give the held memory back, and leave the thresholds
+ * where glibc's adaptive rule would have put them (mmap from the size of
+ * the largest block freed, the BTF buffer of @btf_bytes; trim at twice
+ * that), so that the rest of the run allocates as it did before. */
+static void heap_release(size_t btf_bytes)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t mmap_at = (btf_bytes + 2 * sizeof(size_t) + pg - 1) & ~(pg - 1);
+
+	malloc_trim(0);
+	if (mmap_at < (128u << 10))
+		mmap_at = 128u << 10;	/* glibc's default */
+	if (mmap_at > (32u << 20))
+		mmap_at = 32u << 20;
+	mallopt(M_MMAP_THRESHOLD, (int)mmap_at);
+	mallopt(M_TRIM_THRESHOLD, (int)(2 * mmap_at));
+}
+
+static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen);
 
 int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen)
 {
+	struct stat st;
+	int r;
+
+	heap_hold();
+	r = bpf_open(b, o, err, errlen);
+	heap_release(stat(o->btf_path ? o->btf_path : NL_KERNEL_BTF, &st) ? 0 : (size_t)st.st_size);
+	return r;
+}
+
+/* nl_bpf_open() within heap_hold() and heap_release(). */
+static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen)
+{
 	size_t budget = o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET;
-	struct btf *vm;
+	struct btf *btf;
+	struct kbtf k;
 	int e;
 
 	memset(b, 0, sizeof(*b));
@@ -605,14 +795,20 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		snprintf(err, errlen, "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs: run it with sudo");
 		return NL_EXIT_PRIV;
 	}
-	e = nl_btf_check(o->btf_path, &vm, err, errlen);
+	e = nl_btf_check(o->btf_path, &btf, err, errlen);
 	if (e)
 		return e;
+	e = kbtf_read(&k, btf, o);
+	btf__free(btf);
+	if (e) {
+		snprintf(err, errlen, "cannot read the kernel's BTF (%s)", strerror(-e));
+		return NL_EXIT_FAIL;
+	}
 	e = ensure_fs("tracefs", TRACEFS, TRACEFS_MAGIC);
 	if (e) {
 		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "'",
 			 strerror(-e));
-		btf__free(vm);
+		kbtf_free(&k);
 		return NL_EXIT_KERNEL;
 	}
 	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
@@ -624,7 +820,7 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 	b->nr_cpus = libbpf_num_possible_cpus();
 	if (b->nr_cpus <= 0) {
 		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));
-		btf__free(vm);
+		kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
 	b->nr_nodes = nl_node_possible("/sys");
@@ -632,17 +828,17 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 		/* nl_cli_open() has refused more nodes than that already */
 		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node (%s)",
 			 b->nr_nodes < 0 ? strerror(-b->nr_nodes) : "out of range");
-		btf__free(vm);
+		kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
-	e = o->vmscan_only ? 0 : open_sched(b, o, vm, budget);
+	e = o->vmscan_only ? 0 : open_sched(b, o, &k, budget);
 	if (!e && !o->vmscan_only)
-		e = open_alloc(b, o, vm, budget);
+		e = open_alloc(b, o, &k, budget);
 	if (!e && !o->vmscan_only)
-		e = open_migrate(b, o, vm, budget);
+		e = open_migrate(b, o, &k, budget);
 	if (!e)
-		e = open_vmscan(b, o, vm, budget);
-	btf__free(vm);
+		e = open_vmscan(b, o, &k, budget);
+	kbtf_free(&k);
 	if (e) {
 		snprintf(err, errlen, "cannot open BPF objects (%s)", strerror(-e));
 		nl_bpf_close(b);

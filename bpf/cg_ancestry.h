@@ -24,23 +24,26 @@ struct {
 /* Record the ancestry of cgroup @id, which must be the current task's (in
  * the hierarchy nl_cgroup_mode names): the parent chain of css.parent,
  * the same in v1 and v2. Called on the first entry of a cgroup in a stats
- * map (rare), never on the hot path of existing entries. */
+ * map (rare), never on the hot path of existing entries. Probe reads
+ * (nl_task_cgroup_rare): inlined at every cgroup entry of every program,
+ * plain loads from BTF pointers here cost the verifier a good part of
+ * numalens' start-up. */
 static __always_inline void nl_note_cgroup(u64 id)
 {
-	struct cgroup *cg = nl_task_cgroup(bpf_get_current_task_btf());
+	struct cgroup *cg = nl_task_cgroup_rare(bpf_get_current_task_btf());
 	struct nl_cg_ancestry a = {};
 
-	if (!cg || cg->kn->id != id || bpf_map_lookup_elem(&cg_ancestry, &id))
+	if (!cg || nl_cgroup_id_rare(cg) != id || bpf_map_lookup_elem(&cg_ancestry, &id))
 		return;
 	for (int i = 0; i < NL_CG_ANCESTORS; i++) {
-		struct cgroup_subsys_state *p = cg->self.parent;
+		struct cgroup_subsys_state *p = BPF_CORE_READ(cg, self.parent);
 
 		if (!p)
 			break;
-		cg = p->cgroup;
+		cg = BPF_CORE_READ(p, cgroup);
 		if (!cg)
 			break;
-		a.id[i] = cg->kn->id;
+		a.id[i] = BPF_CORE_READ(cg, kn, id);
 	}
 	bpf_map_update_elem(&cg_ancestry, &id, &a, BPF_NOEXIST);
 }

@@ -39,7 +39,10 @@ static __always_inline void task_event(struct task_struct *t, enum what w)
 	if (!t)
 		return;
 	v[0] = get(nl_task_tgid(t), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
-	v[1] = get(nl_task_cgroup_id(t), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL);
+	/* NUMA moves are rare: probe reads, which the verifier checks at
+	 * no cost (nl_task_cgroup_rare) */
+	v[1] = get(nl_cgroup_id_rare(nl_task_cgroup_rare(t)), NL_KIND_CGROUP,
+		   NL_DROP_CGROUP_MAP_FULL);
 	for (int i = 0; i < 2; i++) {
 		if (!v[i])
 			continue;
@@ -88,7 +91,7 @@ int BPF_PROG(handle_migrate_pages, unsigned long succeeded, unsigned long failed
 	if (r >= NL_MIGRATE_REASONS)
 		r = NL_MIGRATE_REASONS - 1;
 	v[0] = get(nl_current_tgid(), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL);
-	v[1] = get(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL);
+	v[1] = get(nl_current_cgroup_id_rare(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL);
 	for (int i = 0; i < 2; i++) {
 		if (!v[i])
 			continue;

@@ -100,6 +100,49 @@ static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
 	return cg->kn->id;
 }
 
+/* The cgroup of @t as nl_task_cgroup() gives it, by probe reads in v2
+ * mode: for paths that run rarely (a NUMA move, the first entry of a
+ * cgroup). The kernel's verifier checks each plain load of a pointer from
+ * a BTF pointer against the whole kernel BTF by name, several searches a
+ * load, for every inlined copy: start-up time that a probe read does not
+ * cost, for the same value (a NULL reads as 0 either way). */
+static __always_inline struct cgroup *nl_task_cgroup_rare(struct task_struct *t)
+{
+	if (nl_cgroup_mode == NL_CG_V1_MEMORY) {
+		if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+			return 0;
+		int idx = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+		struct cgroup_subsys_state *css = 0;
+		struct css_set *cs;
+
+		if (idx < 0 || idx >= CGROUP_SUBSYS_COUNT)
+			return 0;
+		cs = BPF_CORE_READ(t, cgroups);
+		if (!cs || bpf_core_read(&css, sizeof(css), &cs->subsys[idx]) || !css)
+			return 0;
+		return BPF_CORE_READ(css, cgroup);
+	}
+	return BPF_CORE_READ(t, cgroups, dfl_cgrp);
+}
+
+/* The kernfs id of cgroup @cg (0 for NULL), by probe reads: see
+ * nl_task_cgroup_rare(). */
+static __always_inline u64 nl_cgroup_id_rare(struct cgroup *cg)
+{
+	if (!cg)
+		return 0;
+	return BPF_CORE_READ(cg, kn, id);
+}
+
+/* nl_current_cgroup_id() for paths that run rarely: the helper in v2
+ * mode, probe reads in v1 (nl_task_cgroup_rare). */
+static __always_inline u64 nl_current_cgroup_id_rare(void)
+{
+	if (nl_cgroup_mode == NL_CG_V2)
+		return bpf_get_current_cgroup_id();
+	return nl_cgroup_id_rare(nl_task_cgroup_rare(bpf_get_current_task_btf()));
+}
+
 /* tgid of @t as numalens' pid namespace (nl_pidns_inum) sees it, from the
  * pid numbers of its group leader (struct pid.numbers[level], one per
  * namespace from the initial one down to the task's own), or

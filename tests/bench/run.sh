@@ -7,6 +7,7 @@
 #     rotating, paired per run; own CPU of `numalens top` against procps
 #     top; export's render time, scrape latency and peak RSS. One table
 #     with the goals, and a MISSED line per goal not met.
+#     Then (startup_cost.sh) the CPU time of top's and export's start-up.
 #  2. (export.sh) export at 2,000 cgroups x 4 nodes in more detail.
 #  3. scx_cling in the VM; then the reclaim agent's own reports.
 #  4. the opt-in views' cost per run on the host (optin_cost.sh) and seed
@@ -25,6 +26,8 @@ REPORT=$OUT/report.txt
 echo "numalens bench  $(date -u +%FT%TZ)  kernel $(uname -r)  cpus $(nproc)"
 echo
 bash tests/bench/cost.sh
+echo
+RUNS=${STARTUP_RUNS:-7} bash tests/bench/startup_cost.sh
 echo
 bash tests/bench/export.sh
 

@@ -100,9 +100,8 @@ static __always_inline u64 nl_task_cgroup_id(struct task_struct *t)
 	return cg->kn->id;
 }
 
-/* The cgroup of @t as nl_task_cgroup() gives it, by probe reads in v2
- * mode: for paths that run rarely (a NUMA move, the first entry of a
- * cgroup). The kernel's verifier checks each plain load of a pointer from
+/* The cgroup of @t as nl_task_cgroup() gives it, by probe reads: for
+ * paths that run rarely (a NUMA move, the first entry of a cgroup). The kernel's verifier checks each plain load of a pointer from
  * a BTF pointer against the whole kernel BTF by name, several searches a
  * load, for every inlined copy: start-up time that a probe read does not
  * cost, for the same value (a NULL reads as 0 either way). */

@@ -250,6 +250,28 @@ static const char *view_name(enum nl_tui_view v)
 	return "?";
 }
 
+/* @missing ("; "-separated) without the NUMA-balancing-off entry, which
+ * the header's locality field already says with its fix. */
+static void missing_but_balancing(char *out, size_t sz, const char *missing)
+{
+	static const char off[] = "locality: NUMA balancing is off";
+	const char *p = missing;
+	size_t l = 0;
+
+	out[0] = '\0';
+	while (*p) {
+		const char *end = strstr(p, "; ");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (strncmp(p, off, sizeof(off) - 1) && l + n + 3 < sz) {
+			l += snprintf(out + l, sz - l, "%s%.*s", l ? "; " : "", (int)n, p);
+		}
+		p += n;
+		if (end)
+			p += 2;
+	}
+}
+
 static void draw_title(struct nl_tui *t)
 {
 	const struct nl_snapshot *s = &t->snap;
@@ -265,12 +287,16 @@ static void draw_title(struct nl_tui *t)
 	if (!t->have_snap) {
 		line_at(1, 0, "waiting for the first interval...");
 	} else {
-		line_at(1, 0, "locality: %s  alloc: %s  migrate: %s  %s%s",
+		char missing[sizeof(s->src.missing)];
+
+		missing_but_balancing(missing, sizeof(missing), s->src.missing);
+		line_at(1, 0, "%slocality: %s  alloc: %s  migrate: %s  %s%s",
+			s->nr_nodes == 1 ? "one node: every page is local  " : "",
 			nl_locality_source_ok(s) ? "on" :
 			(s->src.numa_balancing ? "unavail (no sched program)" :
-			 "unavail (numa_balancing off)"),
+			 "off (sysctl kernel.numa_balancing=1 turns it on)"),
 			s->src.alloc ? "on" : "off", s->src.migrate ? "on" : "off",
-			s->src.missing[0] ? "missing: " : "", s->src.missing);
+			missing[0] ? "missing: " : "", missing);
 	}
 	if (t->opts.filter.pid > 0)
 		snprintf(filt, sizeof(filt), "  filter: pid %d", (int)t->opts.filter.pid);

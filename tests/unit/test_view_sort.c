@@ -228,6 +228,11 @@ static void test_sort_keys_chars(void **state)
 	assert_int_equal(nl_sort_key_from_char('0'), -1);
 	assert_int_equal(nl_sort_key_from_char('a'), -1);
 	assert_string_equal(nl_sort_key_name(NL_SORT_CPU), "CPU%");
+	/* every key is explained on the help screen, none with a placeholder */
+	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
+		assert_true(strlen(nl_sort_key_about(k)) > 8);
+	assert_string_equal(nl_sort_key_about(NL_NR_SORT_KEYS), "?");
+	assert_non_null(strstr(nl_sort_key_about(NL_SORT_RUNTIME), "since numalens started"));
 	struct nl_view_opts o;
 	nl_view_opts_default(&o);
 	assert_int_equal(o.sort, NL_SORT_CPU);

@@ -1233,7 +1233,9 @@ static void detail_figs(struct nl_tui *t, struct lines *L, const struct nl_figs 
 			     nl_fmt_hbar(bar, w, (double)f->loc.bucket_ns[b] / locsum),
 			     nl_pct(f->loc.bucket_ns[b], locsum), f->loc.bucket_ns[b] / 1e6);
 	}
-	addl(L, "  no-fault run time %.1f ms", f->loc.nofault_ns / 1e6);
+	/* with NUMA balancing off every slice is "no-fault": say nothing then */
+	if (nl_locality_source_ok(s))
+		addl(L, "  no-fault run time %.1f ms", f->loc.nofault_ns / 1e6);
 	addl(L, "");
 	addl(L, "Migrations: task moves %llu  swaps %llu  failed moves %llu;"
 	     " pages migrated %llu  failed %llu (NUMA misplaced %llu / %llu)",
@@ -1296,7 +1298,7 @@ static void build_help(struct lines *L)
 	addl(L, "  Up Down j k PgUp PgDn Home End   move the selection / scroll");
 	addl(L, "  1..9     sort by:");
 	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
-		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
+		addl(L, "             %d  %-8s %s", k + 1, nl_sort_key_name(k), nl_sort_key_about(k));
 	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
 	addl(L, "           prefix of whole components (/nu: /nu and /nu/x, not /nu-x)");
 	addl(L, "           such as /system.slice; empty clears");

@@ -205,7 +205,8 @@ static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct 
 				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", shown_typed(f->cgroup));
 		return;
 	}
-	fprintf(out, " (pid %d is not in this snapshot: it has exited, or is a thread id)", (int)f->pid);
+	/* -p of a live thread id was turned into its process id at start */
+	fprintf(out, " (pid %d is not in this snapshot: it has exited)", (int)f->pid);
 }
 
 static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)

@@ -680,7 +680,11 @@ static void draw_procs(struct nl_tui *t)
 	for (int k = t->top[0], y = HEAD_LINES; k < n && y < HEAD_LINES + h; k++, y++)
 		draw_row(&tb, y, k == t->sel_idx[0] ? A_REVERSE : 0, proc_cell, t,
 			 &t->snap.procs[t->idx[k]]);
-	if (!n)
+	/* a typed pid is matched as typed: a thread id matches no process row */
+	if (!n && t->opts.filter.pid > 0)
+		line_at(HEAD_LINES, 0, "  no process %d: it has exited, or it is a thread id (type its "
+			"process id; / then Enter clears the filter)", (int)t->opts.filter.pid);
+	else if (!n)
 		line_at(HEAD_LINES, 0, "  no process matches%s",
 			nl_filter_active(&t->opts.filter) ? " the filter (/ then Enter clears it)" : "");
 }

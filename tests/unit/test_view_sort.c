@@ -239,6 +239,22 @@ static void test_sort_keys_chars(void **state)
 	assert_false(nl_filter_active(&o.filter));
 }
 
+static void test_missing_without(void **state)
+{
+	char out[64];
+
+	nl_missing_without(out, sizeof(out), "locality: NUMA balancing is off (x); reclaim: y; "
+			   "locality: sched_ext z", "locality:");
+	assert_string_equal(out, "reclaim: y");
+	nl_missing_without(out, sizeof(out), "a; b", "locality:");
+	assert_string_equal(out, "a; b");
+	nl_missing_without(out, sizeof(out), "", "x");
+	assert_string_equal(out, "");
+	/* an entry that does not fit is left out whole, never cut */
+	nl_missing_without(out, 12, "abc; 0123456789ab; d", "x");
+	assert_string_equal(out, "abc; d");
+}
+
 static void test_locality_mean(void **state)
 {
 	uint64_t b[NL_LOC_BUCKETS] = { 0 };
@@ -320,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_sort),
 		cmocka_unit_test(test_cgroup_tree_robust),
 		cmocka_unit_test(test_sort_keys_chars),
+		cmocka_unit_test(test_missing_without),
 		cmocka_unit_test(test_locality_mean),
 		cmocka_unit_test(test_snapshot_free),
 		cmocka_unit_test(test_fmt),

@@ -250,28 +250,6 @@ static const char *view_name(enum nl_tui_view v)
 	return "?";
 }
 
-/* @missing ("; "-separated) without the NUMA-balancing-off entry, which
- * the header's locality field already says with its fix. */
-static void missing_but_balancing(char *out, size_t sz, const char *missing)
-{
-	static const char off[] = "locality: NUMA balancing is off";
-	const char *p = missing;
-	size_t l = 0;
-
-	out[0] = '\0';
-	while (*p) {
-		const char *end = strstr(p, "; ");
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		if (strncmp(p, off, sizeof(off) - 1) && l + n + 3 < sz) {
-			l += snprintf(out + l, sz - l, "%s%.*s", l ? "; " : "", (int)n, p);
-		}
-		p += n;
-		if (end)
-			p += 2;
-	}
-}
-
 static void draw_title(struct nl_tui *t)
 {
 	const struct nl_snapshot *s = &t->snap;
@@ -289,7 +267,9 @@ static void draw_title(struct nl_tui *t)
 	} else {
 		char missing[sizeof(s->src.missing)];
 
-		missing_but_balancing(missing, sizeof(missing), s->src.missing);
+		/* the locality field says this one, with its fix */
+		nl_missing_without(missing, sizeof(missing), s->src.missing,
+				   "locality: NUMA balancing is off");
 		line_at(1, 0, "%slocality: %s  alloc: %s  migrate: %s  %s%s",
 			s->nr_nodes == 1 ? "one node: every page is local  " : "",
 			nl_locality_source_ok(s) ? "on" :

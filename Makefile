@@ -105,13 +105,13 @@ help:
 # top` gets no emulator or test tools.
 deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh run; \
+	@if [ "$$(id -u)" = 0 ]; then CLANG=$(CLANG) LLVMSTRIP=$(LLVMSTRIP) BPFTOOL=$(BPFTOOL) bash scripts/setup.sh run; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
 	+@bash scripts/build-deps.sh $(CACHE) $(DEPS)
 	@touch $@
 test-deps: $(DEPS)/.test-stamp
 $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh test; \
+	@if [ "$$(id -u)" = 0 ]; then CLANG=$(CLANG) LLVMSTRIP=$(LLVMSTRIP) BPFTOOL=$(BPFTOOL) bash scripts/setup.sh test; \
 	 else echo "make test-deps: not root, skipping package install (run 'sudo make test-deps' once)" >&2; fi
 	@bash scripts/test-tools.sh $(CACHE) $(B)/test-tools
 	@touch $@
@@ -119,7 +119,7 @@ $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
 # `make bench` also installs what it compares numalens with (bpftrace, perf)
 bench-deps: $(DEPS)/.bench-stamp
 $(DEPS)/.bench-stamp: scripts/setup.sh scripts/bench-tools.sh | $(DEPS)/.test-stamp
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh bench; \
+	@if [ "$$(id -u)" = 0 ]; then CLANG=$(CLANG) LLVMSTRIP=$(LLVMSTRIP) BPFTOOL=$(BPFTOOL) bash scripts/setup.sh bench; \
 	 else echo "make bench-deps: not root, skipping package install (run 'sudo make bench-deps' once)" >&2; fi
 	@bash scripts/bench-tools.sh $(CACHE) $(B)/test-tools || echo "make bench-deps: no node_exporter: the bench leaves its scrape out" >&2
 	@touch $@

@@ -59,7 +59,9 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	fprintf(out, "self: drops");
 	for (int i = 0; i < NL_NR_DROPS; i++)
 		fprintf(out, " %s=%llu", nl_drop_name(i), (unsigned long long)s->self.drops[i]);
-	fprintf(out, " procs_evicted=%llu cgroups_evicted=%llu\n",
+	/* not losses: entries of exited processes and removed cgroups freed
+	 * from the BPF maps once read, which the drops above would count */
+	fprintf(out, "; freed after exit (normal): procs_evicted=%llu cgroups_evicted=%llu\n",
 		(unsigned long long)s->self.procs_evicted,
 		(unsigned long long)s->self.cgroups_evicted);
 	if (s->in_child_pidns) {

@@ -49,7 +49,7 @@ static const char rc_doc[] =
 	"Keep cgroups below a high watermark by reclaiming in the background, from "
 	"the NUMA node a lottery picks: each node of a memcg gets a weight from its "
 	"reclaimable pages (memory.numa_stat), swappiness, swap availability and "
-	"recent scan/rotate figures (the 2011 memcg NUMA-scanning patches, with "
+	"recent scan/rotate figures (as the kernel patches that proposed NUMA-aware memcg reclaim had them, with "
 	"their defects fixed), weights become tickets, and a BPF program draws the "
 	"victim node with bpf_get_prandom_u32(), both when a memcg hits its limit "
 	"(mm_vmscan_memcg_reclaim_begin) and for the agent's own passes.\v"
@@ -112,7 +112,7 @@ static const char rc_doc[] =
 	"(as `numalens vmscan` counts them: every context's LRU scans, the agent's "
 	"own pageouts excluded), decayed by half each interval; a node with fewer "
 	"than 32 recent scanned pages of a type uses the cold-start prior.\n\n"
-	"Status: --status prints, per cgroup, the numa_stat line of the 2011 patches "
+	"Status: --status prints, per cgroup, the numa_stat line of those patches "
 	"'scan_weight=W N0=w0 N1=w1 ...', the ticket intervals, the balance "
 	"classification, and the block every running agent managing it "
 	"published (scan source, draws, pages, passes).\n\n"
@@ -138,7 +138,7 @@ static const struct argp_option rc_opts[] = {
 	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), lru_gen, damos, madvise or memcg", 2 },
 	{ "cold-ms", OPT_COLD, "MS", 0, "lru_gen: pages untouched this long are cold; the shortest time between two agings (default 1000)", 2 },
 	{ "victim", OPT_VICTIM, "RULE", 0, "lottery (default) or round-robin (the pre-2011 rule, for comparison)", 2 },
-	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the 2011 patches' inverted test)", 2 },
+	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (those patches' inverted test)", 2 },
 	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
 	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },

@@ -136,7 +136,7 @@ before_arm() { cling_arm "$1" scx_cling_before before; }
 # The arms of each round, the first one rotating per round; a fourth arm,
 # "before", when the guest has another scx_cling build as
 # /nl/bin/scx_cling_before (to compare two versions of the policy in one
-# boot; docs/benchmarks.md shows how to put it there).
+# boot; docs/dev/benchmark-lab-notes.md shows how to put it there).
 # NOBAL=1 adds "nobal": the default scheduler with kernel.numa_balancing=0,
 # which tells what NUMA balancing costs or gains the default arm (sched_ext
 # tasks take no hinting faults at all).

@@ -11,6 +11,7 @@
 #include "cgroup.h"
 #include "names.h"
 #include "reclaim_agent.h"
+#include "reclaim_jsonl.h"
 #include "reclaim_scan.h"
 
 double nl_ra_now(void)
@@ -49,6 +50,15 @@ static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ..
 
 	if (!a->cfg.log)
 		return;
+	if (a->cfg.json) {	/* the same words, as a "decision" line */
+		char msg[2048];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		nl_ra_jsonl_msg(a->cfg.log, "decision", a->cfg.dry_run, c ? c->label : NULL, msg);
+		return;
+	}
 	nl_ra_iso_time(ts, sizeof(ts));
 	fprintf(a->cfg.log, "%s %s%s ", ts, a->cfg.dry_run ? "dry-run " : "", c ? c->label : "-");
 	va_start(ap, fmt);

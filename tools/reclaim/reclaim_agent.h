@@ -55,6 +55,7 @@ struct nl_ra_cfg {
 	bool v1;		/* cgroup hierarchy is the v1 memory controller */
 	const char *root;	/* cgroup mount point */
 	FILE *log;		/* decisions, one line each */
+	bool json;		/* log as JSON Lines (reclaim_jsonl.h), not text */
 	bool verbose;
 };
 

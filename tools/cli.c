@@ -98,18 +98,6 @@ void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st)
 	*w = '\0';
 }
 
-bool nl_cli_opt_was_long(const struct argp_state *st, const char *arg)
-{
-	/* argp calls the parser right after getopt took the option, before
-	 * getopt moves any operand: argv[next - 1] is the option, or its
-	 * value when that came as the next word */
-	int i = st->next - 1;
-
-	if (arg && i > 0 && st->argv[i] == arg)
-		i--;
-	return i >= 0 && i < st->argc && !strncmp(st->argv[i], "--", 2);
-}
-
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st)
 {
 	if (!strcmp(s, "auto"))

@@ -44,12 +44,6 @@ void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st);
  * buffers used in turn, so one message can show up to four arguments. */
 const char *nl_cli_shown(const char *s);
 
-/* nl_cli_opt_was_long - was the option argp is handing over (its value
- * @arg, NULL if it takes none) written long ("--delay 5", "--delay=5")
- * rather than short ("-d 5", "-d5", "-jd 5")? For a letter whose meaning
- * changes while its long name does not (optcompat.h). */
-bool nl_cli_opt_was_long(const struct argp_state *st, const char *arg);
-
 /* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
  * Exits like nl_cli_parse_long() on bad input. */
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);

@@ -228,7 +228,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->delay_given = true;
 		break;
 	case 'd':
-		if (nl_cli_opt_was_long(st, arg)) {
+		if (nl_opt_was_long(st, arg)) {
 			a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
 			a->delay_given = true;
 		} else {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Old option spellings during a rename; see optcompat.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "optcompat.h"
@@ -50,6 +51,40 @@ bool nl_opt_fits_seconds(const char *s, double lo, double hi)
 	errno = 0;
 	v = strtod(s, &end);
 	return !errno && end != s && !*end && !strpbrk(s, "xXnN") && v >= lo && v <= hi;
+}
+
+bool nl_opt_was_long(const struct argp_state *st, const char *arg)
+{
+	/* argp calls the parser right after getopt took the option, before
+	 * getopt moves any operand: argv[next - 1] is the option, or its
+	 * value when that came as the next word */
+	int i = st->next - 1;
+
+	if (arg && i > 0 && st->argv[i] == arg)
+		i--;
+	return i >= 0 && i < st->argc && !strncmp(st->argv[i], "--", 2);
+}
+
+const char *nl_opt_take_attached(int argc, char **argv, const char *lopt, char sopt)
+{
+	static char bare_long[64], bare_short[3];
+	size_t n = strlen(lopt);
+	const char *v = NULL;
+
+	snprintf(bare_long, sizeof(bare_long), "--%s", lopt);
+	snprintf(bare_short, sizeof(bare_short), "-%c", sopt);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, lopt, n) && argv[i][2 + n] == '=') {
+			v = argv[i] + 3 + n;
+			argv[i] = bare_long;
+		} else if (argv[i][0] == '-' && argv[i][1] == sopt &&
+			   ((argv[i][2] >= '0' && argv[i][2] <= '9') || argv[i][2] == '.')) {
+			/* a number: "-mj" is -m -j, a cluster of the new grammar */
+			v = argv[i] + 2;
+			argv[i] = bare_short;
+		}
+	}
+	return v;
 }
 
 enum nl_opt_reuse nl_opt_reuse_pick(bool fits_new, bool fits_old, bool old_ctx, bool new_ctx)

@@ -14,6 +14,7 @@
 #ifndef NL_OPTCOMPAT_H
 #define NL_OPTCOMPAT_H
 
+#include <argp.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,6 +33,20 @@ bool nl_opt_fits_int(const char *s, long lo, long hi);
 /* nl_opt_fits_seconds - is @s a decimal number of seconds in [lo, hi]?
  * The rule of nl_cli_parse_seconds(): no hex, inf or nan forms. */
 bool nl_opt_fits_seconds(const char *s, double lo, double hi);
+
+/* nl_opt_was_long - was the option argp is handing over (its value
+ * @arg, NULL if it takes none) written long ("--delay 5", "--delay=5")
+ * rather than short ("-d 5", "-d5", "-jd 5")? For a letter whose meaning
+ * changes while its long name does not. */
+bool nl_opt_was_long(const struct argp_state *st, const char *arg);
+
+/* nl_opt_take_attached - for an option that took a value and now takes
+ * none: rewrite each "--LOPT=V" word of @argv, and each "-SV" word whose
+ * V starts with a digit or '.' ("-m1"; "-mj" stays the cluster -m -j),
+ * up to a "--", to the bare option so that argp accepts it. The words
+ * point to static strings afterwards. Returns the last V taken, or NULL
+ * when there was none. */
+const char *nl_opt_take_attached(int argc, char **argv, const char *lopt, char sopt);
 
 /* Which meaning a reused short letter's value takes. */
 enum nl_opt_reuse {

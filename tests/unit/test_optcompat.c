@@ -4,6 +4,7 @@
  * text), the value checks that tell a reused letter's meanings apart, and
  * the pick between them.
  */
+#include <argp.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +113,84 @@ static void test_reuse_pick(void **state)
 	assert_int_equal(nl_opt_reuse_pick(true, true, true, true), NL_OPT_AMBIGUOUS);
 }
 
+/* A real argp run: records, for -d/--delay, whether nl_opt_was_long()
+ * saw it long, and the operands in order. */
+static struct { int n; bool lng[8]; char val[8][16]; int nops; char ops[4][16]; bool j; } seen;
+
+static error_t rec_parse(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'd':
+		seen.lng[seen.n] = nl_opt_was_long(st, arg);
+		snprintf(seen.val[seen.n++], sizeof(seen.val[0]), "%s", arg);
+		break;
+	case 'j':
+		seen.j = true;
+		break;
+	case ARGP_KEY_ARG:
+		snprintf(seen.ops[seen.nops++], sizeof(seen.ops[0]), "%s", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void run_argp(int argc, char **argv)
+{
+	static const struct argp_option o[] = {
+		{ "delay", 'd', "S", 0, "", 0 }, { "json", 'j', NULL, 0, "", 0 }, { 0 } };
+	static const struct argp a = { o, rec_parse, NULL, NULL, NULL, NULL, NULL };
+
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(argp_parse(&a, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, NULL), 0);
+}
+
+static void test_was_long(void **state)
+{
+	char *v[] = { "p", "-d", "1", "/cg", "--delay", "2", "-d3", "--delay=4", "-jd", "5", "x", "-d", "--delay", NULL };
+
+	run_argp(13, v);
+	assert_int_equal(seen.n, 6);
+	assert_false(seen.lng[0]);
+	assert_string_equal(seen.val[0], "1");
+	assert_true(seen.lng[1]);
+	assert_string_equal(seen.val[1], "2");
+	assert_false(seen.lng[2]);	/* -d3 */
+	assert_string_equal(seen.val[2], "3");
+	assert_true(seen.lng[3]);	/* --delay=4 */
+	assert_string_equal(seen.val[3], "4");
+	assert_false(seen.lng[4]);	/* -jd 5 */
+	assert_string_equal(seen.val[4], "5");
+	assert_true(seen.j);
+	/* "-d --delay": the value of -d is the word "--delay" */
+	assert_false(seen.lng[5]);
+	assert_string_equal(seen.val[5], "--delay");
+	/* operands between options did not confuse it */
+	assert_int_equal(seen.nops, 2);
+	assert_string_equal(seen.ops[0], "/cg");
+	assert_string_equal(seen.ops[1], "x");
+}
+
+static void test_take_attached(void **state)
+{
+	char *v[] = { "scx_cling", "--monitor=2", "-mj", "-m5", "-m", "--monitors=1", "--", "-m7", NULL };
+
+	assert_string_equal(nl_opt_take_attached(8, v, "monitor", 'm'), "5");
+	assert_string_equal(v[1], "--monitor");
+	assert_string_equal(v[2], "-mj");	/* a cluster of switches, kept */
+	assert_string_equal(v[3], "-m");
+	assert_string_equal(v[4], "-m");
+	assert_string_equal(v[5], "--monitors=1");	/* another option */
+	assert_string_equal(v[7], "-m7");	/* after "--": an operand */
+	{
+		char *w[] = { "scx_cling", "-m", "-d", "1", NULL };
+
+		assert_null(nl_opt_take_attached(4, w, "monitor", 'm'));
+		assert_string_equal(w[1], "-m");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +199,8 @@ int main(void)
 		cmocka_unit_test(test_fits_int),
 		cmocka_unit_test(test_fits_seconds),
 		cmocka_unit_test(test_reuse_pick),
+		cmocka_unit_test(test_was_long),
+		cmocka_unit_test(test_take_attached),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@ serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
 		port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
 		ss -Htln "sport = :$port" | grep -q . || break
 	done
-	"$NL" export --listen "127.0.0.1:$port" --interval 1 "$@" > /dev/null 2> "$TMP/export.err" &
+	"$NL" export --listen "127.0.0.1:$port" --delay 1 "$@" > /dev/null 2> "$TMP/export.err" &
 	EXPORT_PID=$!
 	for i in $(seq 1 300); do
 		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] && break
@@ -63,7 +63,7 @@ root=$(memcg_root)
 CG=export-series-live$$
 CGDIR=$root/$CG
 mkdir "$CGDIR" || fail "cannot create $CGDIR"
-"$NL" reclaim --high 64M --low 32M -i 0.5 -d 120 "/$CG" > /dev/null 2> "$TMP/agent.err" &
+"$NL" reclaim --high 64M --low 32M --delay 0.5 --duration 120 "/$CG" > /dev/null 2> "$TMP/agent.err" &
 AG=$!
 wait_until 60 test -s "/run/numalens/reclaim/$AG.json" ||
 	fail "the reclaim agent published no state file: $(cat "$TMP/agent.err")"

@@ -44,7 +44,7 @@ for i in $(seq 100); do [ -f "$TMP/ready" ] && break; sleep 0.2; done
 # watermarks from the usage now: the agent must free 8 MiB of the 48 it can
 # (large steps: the first VMAs are shared libraries, which PAGEOUT skips)
 U=$(cat "$root/$CG/memory.usage_in_bytes" "$root/$CG/memory.current" 2>/dev/null | head -1)
-"$NL" reclaim --backend madvise --step 4096 -i 0.3 -d 60 --high $((U - (4 << 20))) --low $((U - (8 << 20))) \
+"$NL" reclaim --backend madvise --step 4096 --delay 0.3 --duration 60 --high $((U - (4 << 20))) --low $((U - (8 << 20))) \
 	"/$CG" > "$TMP/agent.out" 2>&1 &
 AG=$!
 J=/run/numalens/reclaim/$AG.json

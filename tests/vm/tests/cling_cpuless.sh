@@ -22,7 +22,7 @@ usage_us() { sed -n 's/^usage_usec //p' /sys/fs/cgroup/$1/cpu.stat; }
 idle_us() { awk -v a="cpu$1" -v b="cpu$2" '$1 == a || $1 == b {s += $5 + $6} END {printf "%d\n", s * 10000}' /proc/stat; }
 [ "$(nl_cpus_of_node 0) $(nl_cpus_of_node 1)" = "0-1 2-3" ] || nl_fail "CPUs of nodes 0 and 1: expected 0-1 2-3, saw $(nl_cpus_of_node 0) $(nl_cpus_of_node 1)"
 
-scx_cling --group '/cling_m*' --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group '/cling_m*' --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 for n in 2 3; do

@@ -9,7 +9,7 @@
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
 taskset -p -c 0 $$ > /dev/null
 mkdir -p /sys/fs/cgroup/cling_m /sys/fs/cgroup/cling_c
-scx_cling --all --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --all --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 cpus1=$(nl_cpus_of_node 1)

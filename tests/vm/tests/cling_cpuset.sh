@@ -18,7 +18,7 @@ c1=$(nl_cpus_of_node 1)
 # cpus=2,2; /proc/stat, USER_HZ 100).
 idle_us() { awk '/^cpu[23] / {s += $5 + $6} END {printf "%d\n", s * 10000}' /proc/stat; }
 
-scx_cling --group '/cling_cs*' --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group '/cling_cs*' --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 for g in 1 2; do

@@ -33,7 +33,7 @@ attached() { [ "$(cat /sys/kernel/sched_ext/state)" = enabled ] && [ "$(cat /sys
 # --- scx_cling follows hotplug -------------------------------------------
 # The loader first: under TCG the verifier shares the one host thread with
 # every busy vCPU, and beside 4 busy threads a load took 20-30 s.
-scx_cling --group /cling_h --cling-degree 100 --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group /cling_h --cling-degree 100 --delay 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 4-7 --node 1 --anon 16 --threads 4 --after-cpu 0-7 --after-default --walk 200 --ready-file /tmp/h.ready" > /tmp/h.work 2>&1 &
@@ -112,7 +112,7 @@ wait_reattached() {
 # restarts [OPTION]: the offline/online pair under scx_cling --restart-on-hotplug OPTION.
 restarts() {
 	rm -f /tmp/cling.ready
-	scx_cling --group /cling_h --restart-on-hotplug $1 --stats 1 --ready-file /tmp/cling.ready > /tmp/r.out 2> /tmp/r.err &
+	scx_cling --group /cling_h --restart-on-hotplug $1 --delay 1 --ready-file /tmp/cling.ready > /tmp/r.out 2> /tmp/r.err &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
 	echo 0 > /sys/devices/system/cpu/cpu7/online || nl_fail "cpu7 offline failed"

@@ -11,7 +11,7 @@
 n=$(ls -d /sys/devices/system/node/node* | wc -l)
 nl_expect "guest nodes" "$n" -eq 24
 taskset -p -c 0 $$ > /dev/null
-scx_cling --group /cling_n23 --cling-degree 100 --wait-bound-us 10000 --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group /cling_n23 --cling-degree 100 --wait-bound-us 10000 --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 # 24 emulated CPUs on one host thread: loading and attaching are slow.
 nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300

@@ -8,7 +8,7 @@
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
 n=$(ls -d /sys/devices/system/node/node* | wc -l)
 nl_expect "guest nodes" "$n" -eq 64
-scx_cling --verbose --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --verbose --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300
 grep -q scx_cling /sys/kernel/sched_ext/root/ops || nl_fail "ops: $(cat /sys/kernel/sched_ext/root/ops)"

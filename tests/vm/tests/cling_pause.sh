@@ -80,7 +80,7 @@ run_load() {
 }
 
 run_load cling_b
-scx_cling --group '/cling_p*' --wait-bound-us 10000 --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_p*' --wait-bound-us 10000 --delay 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_load cling_p

@@ -7,7 +7,7 @@
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest (make failed? see build/test-logs/vm/build.log)"
 SECS=${CLING_STRESS_SECS:-60}
 mkdir -p /sys/fs/cgroup/cling_s1 /sys/fs/cgroup/cling_s2
-scx_cling --group '/cling_s*' --decay-ms 1000 --stats 10 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_s*' --decay-ms 1000 --delay 10 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 # The churn: fork+exec loops, short-lived thread bursts that touch memory,

@@ -878,7 +878,7 @@ static uint64_t full_looks(const struct nl_ra *ra)
 	return n;
 }
 
-/* The agent's loop: ticks every --interval, hook steps as draws arrive,
+/* The agent's loop: ticks every --delay, hook steps as draws arrive,
  * until a signal or the run time (-d) ends it. */
 static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
 		      const char *prog)

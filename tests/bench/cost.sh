@@ -17,7 +17,7 @@
 #     at once, the first program on a hook pays the cache misses the later
 #     ones ride on).
 #  B. slowdown: arms none / numalens top --batch -d 1 / numalens export
-#     --interval 5 (scraped every 5 s) / bpftrace, in an order that rotates
+#     --delay 5 (scraped every 5 s) / bpftrace, in an order that rotates
 #     every run, RUNS runs; each arm runs the page-fault workload and
 #     `perf bench sched pipe`. The figure is the workload's own CPU time
 #     (user + sys, what the tracepoints add to), paired: (arm - none) /

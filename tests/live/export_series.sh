@@ -42,7 +42,7 @@ note "generated 300 x 3 + 4 processes: $want series = the formula"
 # the first snapshot, served at once, is whole: its CPU busy ratio spans
 # from start-up (one series per node with CPUs; it was missing, as /proc/stat
 # had not ticked between two reads a few ms apart)
-serve "$TMP/first" --interval 60
+serve "$TMP/first" --delay 60
 grep -qx 'numalens_snapshots_total 1' "$TMP/first" || fail "the first scrape was not of the first snapshot: $(grep '^numalens_snapshots_total' "$TMP/first")"
 cpu_nodes=$(for n in /sys/devices/system/node/node[0-9]*; do [ -n "$(tr -d '\n' < "$n/cpulist")" ] && echo "${n##*node}"; done | wc -l)
 busy=$(grep -c '^numalens_node_cpu_busy_ratio{' "$TMP/first")

@@ -84,7 +84,7 @@ grep -q "^/$CG .* $AG madvise" "$TMP/top.txt" || fail "top's RECLAIM AGENTS sect
 
 # numalens export (default depth 0: the managed cgroup is exported anyway)
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 1
+start_export "$port" --delay 1
 wait_export_snapshot "$port" 2
 curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m"
 ep=$(awk -v k="numalens_reclaim_agent_passes_total{cgroup=\"/$CG\"}" '$1 == k { print $2 }' "$TMP/m")

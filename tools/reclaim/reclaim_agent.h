@@ -261,7 +261,7 @@ bool nl_ra_all_standby(const struct nl_ra *a);
 /* True when a managed cgroup is close enough to its high watermark to be
  * watched between intervals (its usage at the last tick was above half of
  * low): a workload can grow from low past high well within one
- * --interval. */
+ * --delay. */
 bool nl_ra_watch(const struct nl_ra *a);
 
 /* True when a managed cgroup's usage now (memory.current, one read each)

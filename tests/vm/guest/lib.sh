@@ -267,7 +267,7 @@ nl_monitor() {
 	return 0
 }
 
-# nl_blocks FILE N: FILE holds N --stats/--monitor blocks (their header
+# nl_blocks FILE N: FILE holds N --delay/--monitor blocks (their header
 # lines); N = 2 means the first one is complete.
 nl_blocks() { [ "$(grep -c '^scx_cling [0-9]' "$1")" -ge "$2" ]; }
 

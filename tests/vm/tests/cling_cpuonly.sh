@@ -1,7 +1,7 @@
 # scx_cling: a NUMA group with next to no memory gets no home. Two groups
 # under --all: /cling_m holds 16 MiB first touched on node 1; /cling_c is
 # three spinners with only their stacks (well under the 4 MiB minimum).
-# While both run, --stats must show /cling_m homed on node 1 and /cling_c
+# While both run, the statistics must show /cling_m homed on node 1 and /cling_c
 # with no home (-1): before, the CPU-only group clung to the node of its
 # few pages and queued behind the group living there.
 # vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=150

@@ -18,7 +18,7 @@ nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300
 mkdir -p /sys/fs/cgroup/cling_n23
 sh -c "echo \$\$ > /sys/fs/cgroup/cling_n23/cgroup.procs && exec nlwork --cpu 23 --node 23 --anon 16 --threads 1 --after-cpu 0-23 --after-default --walk 600 --stop-file /tmp/w.stop --ready-file /tmp/w.ready" > /tmp/w.out 2>&1 &
 nl_wait_file /tmp/w.ready 120
-# Sampling starts once a --stats block (every 2 s) shows the group homed
+# Sampling starts once a statistics block (every 2 s) shows the group homed
 # and its running thread has been seen on CPU 23 (cling moved it home).
 # running_on CPU: a running thread of the group last ran on CPU.
 running_on() {

@@ -31,18 +31,6 @@ uint64_t nl_ra_cpu_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-size_t nl_ra_iso_time(char *buf, size_t len)
-{
-	struct timespec t;
-	struct tm tm;
-	size_t n;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	if (!gmtime_r(&t.tv_sec, &tm) || !(n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)))
-		return buf && len ? (buf[0] = '\0', 0) : 0;
-	return n + (size_t)snprintf(buf + n, len - n, ".%03ldZ", t.tv_nsec / 1000000);
-}
-
 static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...)
 {
 	va_list ap;

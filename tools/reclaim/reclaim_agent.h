@@ -291,11 +291,6 @@ int nl_ra_publish(struct nl_ra *a, const char *dir);
 /* Remove this process's two files from @dir (NULL: the default). */
 void nl_ra_unpublish(const char *dir);
 
-/* The wall-clock time now in ISO 8601, UTC, with milliseconds
- * ("2026-12-01T18:20:03.097Z"), as every agent log line starts; written
- * into @buf (at least 25 bytes). Returns its length (0 on failure). */
-size_t nl_ra_iso_time(char *buf, size_t len);
-
 /* Monotonic seconds. */
 double nl_ra_now(void);
 

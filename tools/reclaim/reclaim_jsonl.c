@@ -3,7 +3,21 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "reclaim_jsonl.h"
+
+size_t nl_ra_iso_time(char *buf, size_t len)
+{
+	struct timespec t;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	if (!gmtime_r(&t.tv_sec, &tm) || !(n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return buf && len ? (buf[0] = '\0', 0) : 0;
+	return n + (size_t)snprintf(buf + n, len - n, ".%03ldZ", t.tv_nsec / 1000000);
+}
 
 int nl_ra_jsonl_emit(FILE *f, const char *type, bool dry_run, const char *cgroup, cJSON *fields)
 {
@@ -45,29 +59,4 @@ int nl_ra_jsonl_msg(FILE *f, const char *type, bool dry_run, const char *cgroup,
 	if (o)
 		cJSON_AddStringToObject(o, "message", msg);
 	return nl_ra_jsonl_emit(f, type, dry_run, cgroup, o);
-}
-
-cJSON *nl_ra_cost_obj(const struct nl_ra *a)
-{
-	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
-	const struct nl_ra_cost *k = &a->cost;
-	cJSON *o = cJSON_CreateObject(), *ms;
-	uint64_t all = 0;
-
-	if (!o)
-		return NULL;
-	cJSON_AddNumberToObject(o, "loops", (double)k->loops);
-	cJSON_AddNumberToObject(o, "polls", (double)k->polls);
-	cJSON_AddNumberToObject(o, "records", (double)k->records);
-	cJSON_AddNumberToObject(o, "publishes", (double)k->publishes);
-	cJSON_AddNumberToObject(o, "publishes_standing_by", (double)k->publishes_standing_by);
-	cJSON_AddNumberToObject(o, "tracepoint_switches", (double)k->attaches);
-	ms = cJSON_AddObjectToObject(o, "cpu_ms");
-	for (int i = 0; ms && i < NL_RA_PART_NR; i++) {
-		cJSON_AddNumberToObject(ms, part[i], (double)k->cpu_ns[i] / 1e6);
-		all += k->cpu_ns[i];
-	}
-	if (ms)
-		cJSON_AddNumberToObject(ms, "all", (double)all / 1e6);
-	return o;
 }

@@ -9,10 +9,16 @@
 #ifndef NL_RECLAIM_JSONL_H
 #define NL_RECLAIM_JSONL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
-#include "reclaim_agent.h"
 
 struct cJSON;
+
+/* The wall-clock time now in ISO 8601, UTC, with milliseconds
+ * ("2026-12-01T18:20:03.097Z"), as every agent log line starts; written
+ * into @buf (at least 25 bytes). Returns its length (0 on failure). */
+size_t nl_ra_iso_time(char *buf, size_t len);
 
 /* nl_ra_jsonl_emit - write {"time", "type": @type, "dry_run", "cgroup":
  * @cgroup (left out when NULL), then @fields' members} as one line on
@@ -24,9 +30,5 @@ int nl_ra_jsonl_emit(FILE *f, const char *type, bool dry_run, const char *cgroup
 /* nl_ra_jsonl_msg - a line of @type whose only field is "message": @msg
  * (a text-log line without its time and cgroup prefix). */
 int nl_ra_jsonl_msg(FILE *f, const char *type, bool dry_run, const char *cgroup, const char *msg);
-
-/* nl_ra_cost_obj - the agent_cost line of nl_ra_cost_print() as an object
- * (counts; cpu_ms per part of the loop and in all); caller deletes. */
-struct cJSON *nl_ra_cost_obj(const struct nl_ra *a);
 
 #endif

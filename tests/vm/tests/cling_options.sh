@@ -45,9 +45,17 @@ for d in 0 100; do
 done
 # The old spellings still run the scheduler as they did: -d with the old
 # -s is the degree, --stats the interval, -t the run time; one notice each.
-scx_cling -d 30 --stats 1 --all -t 1.5 > /tmp/old.out 2> /tmp/old.err || nl_fail "old spellings: exit $?: $(tail -1 /tmp/old.err)"
+scx_cling -d 30 --stats 1 --all --ready-file /tmp/old.ready > /tmp/old.out 2> /tmp/old.err & old=$!
+nl_wait_file /tmp/old.ready 30
+i=0; until nl_blocks /tmp/old.out 1; do
+	i=$((i + 1)); [ $i -le 600 ] || nl_fail "--stats 1: no statistics block in 60 s: $(head -3 /tmp/old.out)"
+	kill -0 $old 2>/dev/null || nl_fail "scx_cling -d 30 --stats 1 exited: $(tail -2 /tmp/old.err)"
+	sleep 0.1
+done
+kill -INT $old; wait $old || nl_fail "scx_cling -d 30 --stats 1 after SIGINT: exit $?: $(tail -1 /tmp/old.err)"
 grep -q "degree 30" /tmp/old.out || nl_fail "scx_cling -d 30 --stats 1 did not run with degree 30: $(head -1 /tmp/old.out)"
-grep -q '^node queued' /tmp/old.out || nl_fail "--stats 1 printed no statistics block: $(head -3 /tmp/old.out)"
+scx_cling --all -t 1 > /tmp/old2.out 2>> /tmp/old.err || nl_fail "scx_cling --all -t 1: exit $?: $(tail -1 /tmp/old.err)"
+grep -q 'detached' /tmp/old2.out || nl_fail "scx_cling -t 1 did not detach by itself: $(tail -1 /tmp/old2.out)"
 for o in '-d as the cling degree is now --cling-degree' '--stats is now -d/--delay' '-t is now --duration'; do
 	nl_expect "notices '$o'" "$(grep -cF -- "$o" /tmp/old.err)" -eq 1
 done

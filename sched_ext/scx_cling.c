@@ -213,6 +213,7 @@ static void resolve_d(struct argp_state *st)
 		if (opt.delay_given)
 			argp_error(st, "-d %s and --delay both given: keep one", v);
 		opt.stats_s = num(st, "delay", v, 0.1, 86400, false);
+		opt.delay_given = true;
 		break;
 	case NL_OPT_AMBIGUOUS:
 		argp_failure(st, EX_USAGE, 0, "-d %s: -d was the cling degree and is now the statistics interval: "

@@ -19,8 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "cgroup.h"
+#include <unistd.h>
 #include <cjson/cJSON.h>
+#include "cgroup.h"
 #include "cli.h"
 #include "export_synth.h"
 #include "http_server.h"

@@ -8,7 +8,7 @@ cleanup_hook() { [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"; }
 title=$(tr -d '\n' < "$D" | "$JQ" - title) || fail "$D is not valid JSON"
 [ "$title" != missing ] || fail "$D has no title"
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 1 --cgroup-depth 1 --top-procs 3
+start_export "$port" --delay 1 --cgroup-depth 1 --top-procs 3
 wait_export_snapshot "$port" 2
 curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m"
 # the names in "expr" and "query" fields

@@ -92,7 +92,7 @@ hash='(`|\bcommits? )(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b'
 # for those that are also a JSON key or a kernel feature's name. A name as
 # part of a path (tests/live/x.sh) or on a command line that runs the VM
 # tests (tests/vm/run.sh NAME) is fine.
-also_words='alloc_class|alloc_latency|alloc_stacks|page_lifetime|numa_balancing|sched_ext|reclaim_agent'
+also_words='alloc_class|alloc_latency|alloc_stacks|page_lifetime|numa_balancing|sched_ext|reclaim_agent|self_cost'
 tnames=$(ls tests/vm/tests/*.sh tests/live/*.sh 2>/dev/null | xargs -n1 basename | sed 's/\.sh$//' |
 	grep _ | grep -vxE "$also_words" | sort -u | paste -sd'|')
 tname="(^|[^-/A-Za-z0-9_.])($tnames)([^-/A-Za-z0-9_.]|\.[^a-z]|\.?\$)"

@@ -108,8 +108,10 @@ echo "BENCHDIST$dist"
 # cling_arm R [BIN NAME]: the scx_cling arm of round R (BIN, default
 # scx_cling, as arm NAME, default cling).
 cling_arm() {
-	local bin=${2:-scx_cling} nm=${3:-cling}
-	$bin --all --stats 4 --ready-file /tmp/cling.ready > /tmp/$nm$1.out 2>&1 &
+	local bin=${2:-scx_cling} nm=${3:-cling} every=--delay
+	# a "before" build may predate --delay (its old spelling was --stats)
+	$bin --help 2>/dev/null | grep -q -- '--delay=' || every=--stats
+	$bin --all $every 4 --ready-file /tmp/cling.ready > /tmp/$nm$1.out 2>&1 &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
 	arm $nm$1

@@ -73,7 +73,7 @@ run_phase() {
 	done
 }
 
-scx_cling --group '/cling_c*' --wait-bound-us 100000 --steal-after-us 200000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_c*' --wait-bound-us 100000 --steal-after-us 200000 --delay 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_phase cling_c

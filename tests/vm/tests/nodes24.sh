@@ -83,7 +83,7 @@ nl_expect "top: events dropped for their node id" "$(nl_sum $J self.drops.node_r
 # --- 2. export ----------------------------------------------------------------
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 U=http://127.0.0.1:10074
-taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10074 --interval 1 --cgroup-pattern $W > /tmp/export.err 2>&1 &
+taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10074 --delay 1 --cgroup-pattern $W > /tmp/export.err 2>&1 &
 EPID=$!
 nl_export_served $U/metrics /tmp/m0 $EPID
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 23 --node 23 --anon $MIB --ready-file /tmp/w.ready --hold 600" > /tmp/w2.out 2>&1 &

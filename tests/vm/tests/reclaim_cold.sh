@@ -25,7 +25,7 @@ majflt() { awk '{ print $12 }' /proc/$1/stat; }
 pages_n1() { awk '$1 == "anon" { for (i = 2; i <= NF; i++) if ($i ~ /^N1=/) print int(substr($i, 4) / 4096) }' $CG/rcold/memory.numa_stat; }
 h0=$(majflt $HOT); u0=$(pages_n1)
 echo "before: hot majflt=$h0, anon on node 1=$u0 pages, usage=$(cat $CG/rcold/memory.current)"
-$NUMALENS reclaim -v --step 1024 --high 56M --low 48M -i 0.5 -d 25 /rcold > /tmp/c.log 2>&1 ||
+$NUMALENS reclaim -v --step 1024 --high 56M --low 48M --delay 0.5 --duration 25 /rcold > /tmp/c.log 2>&1 ||
 	nl_fail "numalens reclaim exit $?: $(tail -3 /tmp/c.log)"
 grep -v ' step node=' /tmp/c.log; grep ' step node=' /tmp/c.log | head -5
 h1=$(majflt $HOT); u1=$(pages_n1)
@@ -41,7 +41,7 @@ nl_wait_file /tmp/rdy.cold2 60 || nl_fail "cold set (2) not ready"
 # (the hot set may still be partly in swap: only the new cold set is sure)
 nl_anon_settle $CG/rcold 1:64
 h2=$(majflt $HOT)
-$NUMALENS reclaim --backend madvise --step 1024 --high 56M --low 48M -i 0.5 -d 15 /rcold > /tmp/m.log 2>&1
+$NUMALENS reclaim --backend madvise --step 1024 --high 56M --low 48M --delay 0.5 --duration 15 /rcold > /tmp/m.log 2>&1
 h3=$(majflt $HOT)
 # Reported, not asserted: which VMAs madvise advises first decides whether
 # it reaches the hot set before the low watermark (a CI run: 2 faults; the

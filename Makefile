@@ -198,6 +198,7 @@ install: $(B)/numalens $(B)/scx_cling
 	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
 	install -m 0644 dashboards/numalens.json $(DESTDIR)$(PREFIX)/share/numalens/dashboards/
 	install -m 0644 packaging/prometheus.yml $(DESTDIR)$(DOCDIR)/prometheus.yml.example
+	install -m 0644 packaging/prometheus-rules.yml $(DESTDIR)$(DOCDIR)/prometheus-rules.yml
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
 	@echo "installed under $(DESTDIR)$(PREFIX); the export service is not enabled:" \

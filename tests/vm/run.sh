@@ -39,7 +39,8 @@
 # on one long guest beside an idle CPU; the alone=1 tests last, one at a
 # time with the host to themselves (NL_VM_ALONE_WAIT=FILE: not before FILE
 # exists; tests/run-all.sh creates it when its other layers, which run
-# beside the VM pool, are done). The output order does not change.
+# beside the VM pool, are done). The first kernel is prepared before any
+# guest starts, the others beside its guests. The output order does not change.
 #
 # A test declares its guest in comment lines "# vm: key=value ...":
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
@@ -169,22 +170,92 @@ if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 fi
 bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$B/tests/nlpty" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
       "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o" ${NL_VM_EXTRA_BINS:-})
-for k in "${kernels[@]}"; do
-	t1=$(date +%s%N); kernel_vars "$k"
+# prep_kernel SERIES: fetch and unpack kernel SERIES and build its
+# initramfs, printing the "vm:" lines; on failure return 1 after a line
+# "KFAIL why" (the kernel itself failed: why, or nothing) and "TFAIL why"
+# (why each of its tests fails).
+prep_kernel() {
+	local t1; t1=$(date +%s%N); kernel_vars "$1"
 	if ! bash tests/vm/kernel.sh "$CACHE" "$KDIR" $KSERIES 2> "$LOGS/kernel.log"; then
 		sed 's/^/  | /' "$LOGS/kernel.log"
-		fail kernel "$(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
-		fail_kernel "$k" "no guest kernel (see $P/kernel)"
-		continue
+		echo "KFAIL $(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
+		echo "TFAIL no guest kernel (see $P/kernel)"
+		return 1
 	fi
 	sed 's/^/vm: /' "$LOGS/kernel.log"
 	if ! bash tests/vm/initramfs.sh "$INITRD" "$KDIR" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
-		fail_kernel "$k" "initramfs: $(tail -1 "$LOGS/initramfs.log")"
-		continue
+		echo "TFAIL initramfs: $(tail -1 "$LOGS/initramfs.log")"
+		return 1
 	fi
 	sed 's/^/vm: /' "$LOGS/initramfs.log"
 	echo "vm: kernel $(cat "$KDIR/release"), initramfs $(( $(stat -c %s "$INITRD") / 1024 )) KiB, prepared in $(secs_since "$t1")s"
+}
+# prep_report SERIES FILE: print what prep_kernel wrote to FILE; when it
+# failed, FAIL the kernel (if it said why) and every test of SERIES not
+# started yet.
+prep_report() {
+	local line kf='' tf=''
+	while IFS= read -r line; do
+		case "$line" in
+		"KFAIL "*) kf=1; kernel_vars "$1"; fail kernel "${line#KFAIL }";;
+		"TFAIL "*) tf=${line#TFAIL };;
+		*) printf '%s\n' "$line";;
+		esac
+	done < "$2"
+	[ -n "$tf" ] && fail_kernel "$1" "$tf"
+	return 0
+}
+# The guests' reports are buffered in $RUN (see flush below); a kernel
+# prepared in the background leaves its output in $RUN/prep.SERIES and its
+# exit status in $RUN/prep.SERIES.rc.
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
+# The first kernel is prepared before any guest; the others in the
+# background while the first kernel's guests run (unpacking a kernel's
+# modules took 74-93 s of a fresh clone's CI run, beside idle guest slots),
+# and a guest of theirs starts once its kernel is ready.
+# kready[kSERIES]: 1 ready, 0 failed, "-" being prepared in the background.
+declare -A kready=()
+prep_pids=()
+for k in "${kernels[@]}"; do
+	[ -z "${kready[k$k]:-}" ] || continue
+	if [ "$k" = "${kernels[0]}" ]; then
+		prep_kernel "$k" > "$RUN/prep.$k" 2>&1 && kready[k$k]=1 || kready[k$k]=0
+		prep_report "$k" "$RUN/prep.$k"
+	else
+		kready[k$k]=-
+		( prep_kernel "$k" > "$RUN/prep.$k" 2>&1; echo $? > "$RUN/prep.$k.rc" ) &
+		prep_pids+=($!)
+	fi
 done
+# kernel_ready SERIES: true when SERIES' guests can start. A background
+# preparation that has ended is reported here (once); when it failed, the
+# kernel's tests get their FAIL lines (in their places) and are done.
+kernel_ready() {
+	case "${kready[k$1]}" in 1) return 0;; 0) return 1;; esac
+	[ -e "$RUN/prep.$1.rc" ] || return 1
+	if [ "$(cat "$RUN/prep.$1.rc")" = 0 ]; then kready[k$1]=1; else kready[k$1]=0; fi
+	local i out
+	out=$(prep_report "$1" "$RUN/prep.$1")
+	printf '%s\n' "$out" | grep -v '^FAIL vm[^ ]*/[^ ]*: ' | grep -v '^FAIL [^ ]*/kernel: ' || true
+	# its kernel's own FAIL line counts here, its tests' ones at flush
+	printf '%s\n' "$out" | grep '^FAIL [^ ]*/kernel: ' && fails=$((fails + 1))
+	# (none of its tests started: they wait for it)
+	[ "${kready[k$1]}" = 1 ] || for i in "${!jtest[@]}"; do
+		[ "${jker[i]}" = "$1" ] || continue
+		kernel_vars "$1"; jdone[i]=1
+		printf '%s\n' "$out" | grep -F "FAIL $P/${jtest[i]}: " > "$RUN/$i"; : > "$RUN/$i.done"
+	done
+	[ "${kready[k$1]}" = 1 ]
+}
+# nguests: how many guests run (the background preparations aside).
+nguests() {
+	local n=0 p
+	for p in $(jobs -rp); do
+		case " ${prep_pids[*]} " in *" $p "*) ;; *) n=$((n + 1));; esac
+	done
+	echo $n
+}
 
 # header T KEY DEFAULT: the "# vm: KEY=value" of test file T, or DEFAULT.
 header() {
@@ -346,8 +417,6 @@ run_one() {
 
 # Each guest's report is buffered in $RUN/I (I = the job's position) and
 # $RUN/I.done marks it complete; flush prints the finished reports in order.
-RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
 for i in "${!jdone[@]}"; do : > "$RUN/$i"; : > "$RUN/$i.done"; done	# failed above
 next=0
 flush() {
@@ -373,7 +442,23 @@ if [ ${#rest[@]} -gt 0 ]; then
 fi
 order+=("${lone[@]}")
 echo "vm: ${#jtest[@]} tests on ${#kernels[@]} kernel(s), up to $jobs guests at once"
-for i in "${order[@]}"; do
+# The queue: the next guest is the first one in the start order whose
+# kernel is ready (a kernel still being prepared holds back only its own).
+queue=("${order[@]}")
+while [ ${#queue[@]} -gt 0 ]; do
+	pick=''
+	for q in "${!queue[@]}"; do
+		i=${queue[q]}
+		if [ -n "${jdone[i]:-}" ]; then unset 'queue[q]'; continue; fi
+		kernel_ready "${jker[i]}" && { pick=$q; break; }
+		[ -n "${jdone[i]:-}" ] && unset 'queue[q]'
+	done
+	queue=("${queue[@]}")
+	if [ -z "$pick" ]; then
+		[ ${#queue[@]} -gt 0 ] || break
+		sleep 1; flush; continue
+	fi
+	i=${queue[pick]}
 	# alone=1: a test that judges a policy's quality (home-node share, how
 	# far reclaim gets) by the guest's own clock gets the host to itself:
 	# beside another guest, a single-threaded TCG guest's CPUs stall in
@@ -381,13 +466,14 @@ for i in "${order[@]}"; do
 	kernel_vars "${jker[i]}"
 	alone=$(header "$TDIR/${jtest[i]}.sh" alone 0 2>/dev/null)
 	limit=$jobs; [ "$alone" = 1 ] && limit=1
-	while [ "$(jobs -rp | wc -l)" -ge "$limit" ]; do wait -n; flush; done
+	while [ "$(nguests)" -ge "$limit" ]; do wait -n; flush; done
 	if [ "$alone" = 1 ] && [ -n "${NL_VM_ALONE_WAIT:-}" ]; then
 		until [ -e "$NL_VM_ALONE_WAIT" ]; do sleep 1; done
 	fi
+	unset 'queue[pick]'; queue=("${queue[@]}")
 	( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
 	if [ "$alone" = 1 ]; then
-		while [ -n "$(jobs -rp)" ]; do wait -n; flush; done
+		while [ "$(nguests)" -gt 0 ]; do wait -n; flush; done
 	fi
 	flush
 done

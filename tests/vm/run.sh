@@ -36,15 +36,16 @@
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
 # Guests start in this order: the longest first (by the time the test took
 # last time, $LOGS/NAME.secs; else by its timeout), so the pool does not end
-# on one long guest beside an idle CPU; the alone=1 tests last, one at a
-# time with the host to themselves (NL_VM_ALONE_WAIT=FILE: not before FILE
-# exists; tests/run-all.sh creates it when its other layers, which run
-# beside the VM pool, are done). The first kernel is prepared before any
+# on one long guest beside an idle CPU; the alone=1 tests one at a time,
+# each on a host CPU of its own (the other guests pinned to the other CPUs;
+# on multi-threaded TCG: the whole host, last), not before
+# NL_VM_ALONE_WAIT=FILE exists (tests/run-all.sh creates it when its other
+# layers, which run beside the VM pool, are done). The first kernel is prepared before any
 # guest starts, the others beside its guests. The output order does not change.
 #
 # A test declares its guest in comment lines "# vm: key=value ...":
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
-#   alone=1: no other guest runs beside this one (policy-quality tests)
+#   alone=1: no other guest shares its host CPU (policy-quality tests)
 #   disk=SIZE (e.g. 512M): an empty virtio disk /dev/vda of SIZE (a sparse
 #   file $LOGS/NAME.disk, removed afterwards), for real file-backed I/O
 # Unequal topologies (these override nodes/cpus_per_node/mem_per_node):
@@ -363,9 +364,13 @@ run_one() {
 	# /init (its first line comes before any test code): on a loaded host
 	# a TCG boot hung so twice in this session's runs at load 10-22, while the
 	# same guest booted beside it. Such a boot is tried once more, and said.
+	# host CPUs for this guest (see "alone=1" at the pool below): the
+	# caller's guest_pin, else $RUN/pin while an alone=1 guest runs
+	local gpin=${guest_pin:-$(cat "$RUN/pin" 2> /dev/null)} pre=()
+	[ -n "$gpin" ] && pre=(taskset -c "$gpin")
 	for boot in 1 2; do
 		start=$(date +%s%N)
-		timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=$tcg" -m "$memtot" \
+		timeout -k 5 "$tmo" "${pre[@]}" qemu-system-x86_64 -accel "tcg,thread=$tcg" -m "$memtot" \
 			-smp "$ncpus" "${numa[@]}" "${drive[@]}" "${plugin[@]}" \
 			-kernel "$KDIR/vmlinuz" -initrd "$INITRD" \
 			-append "console=ttyS0 quiet panic=-1 no_timer_check${kargs:+ $kargs} nl.test=$name nl.modules=$mods${NL_VM_GUEST_ENV:+ nl.env=$NL_VM_GUEST_ENV}" \
@@ -444,36 +449,107 @@ order+=("${lone[@]}")
 echo "vm: ${#jtest[@]} tests on ${#kernels[@]} kernel(s), up to $jobs guests at once"
 # The queue: the next guest is the first one in the start order whose
 # kernel is ready (a kernel still being prepared holds back only its own).
+# alone=1: a test that judges a policy's quality (home-node share, how far
+# reclaim gets) by the guest's own clock must not share its host CPU:
+# beside another guest, a single-threaded TCG guest's CPUs stall in turns,
+# and a scheduler's bounded waits expire on the stalls. Such a guest runs
+# pinned to the last host CPU (taskset), one at a time, while the other
+# guests are pinned to the other CPUs ($RUN/pin, and those already running
+# moved): the alone tests no longer leave a CPU idle. An alone=1 test on
+# multi-threaded TCG (numa_cost=) has several host threads, so it still
+# gets the whole host, last. With one job or one CPU (or
+# NL_VM_ALONE_PIN=0), every alone=1 guest runs with no other guest.
+ncpu=$(nproc 2> /dev/null || echo 1)
+pin=0
+[ "$jobs" -ge 2 ] && [ "$ncpu" -ge 2 ] && [ "${NL_VM_ALONE_PIN:-1}" = 1 ] && command -v taskset > /dev/null && pin=1
+LONE_CPU=$((ncpu - 1)); REST_CPUS=0-$((ncpu - 2))
+declare -a isalone=()	# 1: pinned alone, x: the whole host, else not alone
+for i in "${order[@]}"; do
+	kernel_vars "${jker[i]}"; f=$TDIR/${jtest[i]}.sh
+	[ "$(header "$f" alone 0 2>/dev/null)" = 1 ] || continue
+	isalone[i]=1
+	c=${NL_VM_NUMA_COST:-$(header "$f" numa_cost '' 2>/dev/null)}; tcg=single
+	case "$c" in ''|off) ;; *) tcg=multi;; esac
+	[ "${NL_VM_TCG_THREAD:-$(header "$f" tcg "$tcg" 2>/dev/null)}" = single ] && [ $pin = 1 ] || isalone[i]=x
+done
+lone_pid=''
+gate_open() { [ -z "${NL_VM_ALONE_WAIT:-}" ] || [ -e "$NL_VM_ALONE_WAIT" ]; }
+lone_running() { [ -n "$lone_pid" ] && kill -0 "$lone_pid" 2> /dev/null; }
+# pin_guests CPUS: move every thread of the running guests (qemu and its
+# timeout, the children of each guest's subshell) to host CPUS.
+pin_guests() {
+	local s t q
+	for s in $(jobs -rp); do
+		case " ${prep_pids[*]} $lone_pid " in *" $s "*) continue;; esac
+		for t in $(pgrep -P "$s"); do
+			for q in "$t" $(pgrep -P "$t"); do taskset -a -p -c "$1" "$q" > /dev/null 2>&1; done
+		done
+	done
+}
 queue=("${order[@]}")
 while [ ${#queue[@]} -gt 0 ]; do
-	pick=''
+	# the next guest: the first in the start order whose kernel is ready
+	# (a kernel still being prepared holds back only its own); with
+	# pinning, a pinned alone=1 guest first once the gate is open, and a
+	# whole-host one when nothing else is left
+	pick='' nonx=0
 	for q in "${!queue[@]}"; do
 		i=${queue[q]}
-		if [ -n "${jdone[i]:-}" ]; then unset 'queue[q]'; continue; fi
-		kernel_ready "${jker[i]}" && { pick=$q; break; }
-		[ -n "${jdone[i]:-}" ] && unset 'queue[q]'
+		[ -n "${jdone[i]:-}" ] && { unset 'queue[q]'; continue; }
+		[ "${isalone[i]:-}" = x ] || nonx=$((nonx + 1))
 	done
 	queue=("${queue[@]}")
+	[ ${#queue[@]} -gt 0 ] || break
+	if [ $pin = 1 ] && gate_open && ! lone_running; then
+		for q in "${!queue[@]}"; do
+			i=${queue[q]}
+			[ "${isalone[i]:-}" = 1 ] && kernel_ready "${jker[i]}" && { pick=$q; break; }
+		done
+	fi
 	if [ -z "$pick" ]; then
-		[ ${#queue[@]} -gt 0 ] || break
+		for q in "${!queue[@]}"; do
+			i=${queue[q]}
+			case "${isalone[i]:-}" in
+			1) [ $pin = 1 ] && continue;;
+			x) [ $nonx = 0 ] || continue;;
+			esac
+			kernel_ready "${jker[i]}" && { pick=$q; break; }
+		done
+	fi
+	if [ -z "$pick" ]; then
 		sleep 1; flush; continue
 	fi
 	i=${queue[pick]}
-	# alone=1: a test that judges a policy's quality (home-node share, how
-	# far reclaim gets) by the guest's own clock gets the host to itself:
-	# beside another guest, a single-threaded TCG guest's CPUs stall in
-	# turns, and a scheduler's bounded waits expire on the stalls
 	kernel_vars "${jker[i]}"
-	alone=$(header "$TDIR/${jtest[i]}.sh" alone 0 2>/dev/null)
-	limit=$jobs; [ "$alone" = 1 ] && limit=1
+	alone=${isalone[i]:-0}
+	limit=$jobs; [ "$alone" = 0 ] || [ $pin = 1 -a "$alone" = 1 ] || limit=1
 	while [ "$(nguests)" -ge "$limit" ]; do wait -n; flush; done
-	if [ "$alone" = 1 ] && [ -n "${NL_VM_ALONE_WAIT:-}" ]; then
-		until [ -e "$NL_VM_ALONE_WAIT" ]; do sleep 1; done
+	if [ "$alone" != 0 ]; then
+		until gate_open; do sleep 1; flush; done
+	fi
+	# the slot freed while waiting is the pinned alone=1 guests' if one
+	# waits for it (the one that ran may have ended): pick again
+	if [ $pin = 1 ] && [ "$alone" != 1 ] && gate_open && ! lone_running; then
+		left=0
+		for q in "${queue[@]}"; do [ "${isalone[q]:-}" = 1 ] && kernel_ready "${jker[q]}" && left=1; done
+		[ $left = 0 ] || continue
 	fi
 	unset 'queue[pick]'; queue=("${queue[@]}")
-	( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
-	if [ "$alone" = 1 ]; then
+	if [ $pin = 1 ] && [ "$alone" = 1 ]; then
+		echo "$REST_CPUS" > "$RUN/pin"; pin_guests "$REST_CPUS"
+		( guest_pin=$LONE_CPU; run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+		lone_pid=$!
+	else
+		( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+	fi
+	if [ "$alone" != 0 ] && [ "$limit" = 1 ]; then
 		while [ "$(nguests)" -gt 0 ]; do wait -n; flush; done
+	fi
+	# no pinned alone=1 guest left to come: the others may use every CPU
+	if [ $pin = 1 ] && [ -e "$RUN/pin" ] && ! lone_running; then
+		left=0
+		for q in "${queue[@]}"; do [ "${isalone[q]:-}" = 1 ] && left=1; done
+		[ $left = 1 ] || { rm -f "$RUN/pin"; pin_guests "0-$LONE_CPU"; }
 	fi
 	flush
 done

@@ -461,7 +461,7 @@ echo "vm: ${#jtest[@]} tests on ${#kernels[@]} kernel(s), up to $jobs guests at 
 # NL_VM_ALONE_PIN=0), every alone=1 guest runs with no other guest.
 ncpu=$(nproc 2> /dev/null || echo 1)
 pin=0
-[ "$jobs" -ge 2 ] && [ "$ncpu" -ge 2 ] && [ "${NL_VM_ALONE_PIN:-1}" = 1 ] && command -v taskset > /dev/null && pin=1
+[ "$jobs" -ge 2 ] && [ "$ncpu" -ge 2 ] && [ "${NL_VM_ALONE_PIN:-1}" = 1 ] && command -v taskset > /dev/null && command -v pgrep > /dev/null && pin=1
 LONE_CPU=$((ncpu - 1)); REST_CPUS=0-$((ncpu - 2))
 declare -a isalone=()	# 1: pinned alone, x: the whole host, else not alone
 for i in "${order[@]}"; do

@@ -486,6 +486,15 @@ pin_guests() {
 		done
 	done
 }
+# unpin_if_done: no pinned alone=1 guest runs or is left to come (the one
+# being started aside): the other guests may use every CPU again
+unpin_if_done() {
+	local q
+	[ $pin = 1 ] && [ -e "$RUN/pin" ] && ! lone_running || return 0
+	for q in "${queue[@]}"; do [ "${isalone[q]:-}" = 1 ] && return 0; done
+	[ "${alone:-0}" = 1 ] && return 0
+	rm -f "$RUN/pin"; pin_guests "0-$LONE_CPU"
+}
 queue=("${order[@]}")
 while [ ${#queue[@]} -gt 0 ]; do
 	# the next guest: the first in the start order whose kernel is ready
@@ -535,6 +544,7 @@ while [ ${#queue[@]} -gt 0 ]; do
 		[ $left = 0 ] || continue
 	fi
 	unset 'queue[pick]'; queue=("${queue[@]}")
+	unpin_if_done
 	if [ $pin = 1 ] && [ "$alone" = 1 ]; then
 		echo "$REST_CPUS" > "$RUN/pin"; pin_guests "$REST_CPUS"
 		( guest_pin=$LONE_CPU; run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
@@ -545,12 +555,7 @@ while [ ${#queue[@]} -gt 0 ]; do
 	if [ "$alone" != 0 ] && [ "$limit" = 1 ]; then
 		while [ "$(nguests)" -gt 0 ]; do wait -n; flush; done
 	fi
-	# no pinned alone=1 guest left to come: the others may use every CPU
-	if [ $pin = 1 ] && [ -e "$RUN/pin" ] && ! lone_running; then
-		left=0
-		for q in "${queue[@]}"; do [ "${isalone[q]:-}" = 1 ] && left=1; done
-		[ $left = 1 ] || { rm -f "$RUN/pin"; pin_guests "0-$LONE_CPU"; }
-	fi
+	unpin_if_done
 	flush
 done
 while [ -n "$(jobs -rp)" ]; do wait -n; flush; done

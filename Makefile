@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install deb
+.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install uninstall deb
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -89,15 +89,21 @@ help:
 	@echo "make test      deps + build, then unit, live (root) and VM tests"
 	@echo "make unittest | livetest | vmtest   one layer of the tests"
 	@echo "make unittest-asan   the unit tests under ASan+UBSan (also part of make unittest)"
+	@echo "make unittest-asan-bins   only build the ASan+UBSan unit test binaries (build/asan/)"
 	@echo "make check-layers   the include rules between the source layers (docs/architecture.md)"
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
+	@echo "make bench-deps   what make bench compares with: bpftrace, perf, procps (root); node_exporter unpacked"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
 	@echo "make bench-cling   scx_cling vs the default scheduler on a guest whose remote memory costs (LOADS=, ROUNDS=)"
-	@echo "make bench-seeds   the seeds' throughput tables (page faults, stream, the cling table) on that guest"
+	@echo "make bench-seeds   placement throughput (page faults, a memory walk) and the scheduling patches' table on that guest"
 	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
 	@echo "make install   binaries to \$$(PREFIX)/sbin, man pages, bash completion, the systemd unit (not enabled), dashboard, docs (PREFIX=/usr/local)"
+	@echo "make uninstall remove what make install put there (same PREFIX and DESTDIR)"
 	@echo "make deb       a Debian package in $(B)/deb/ (dpkg-buildpackage; needs 'make test-deps')"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
+	@echo "make all       the same as make"
+	@echo "make clean     remove the build outputs, keeping the built libraries (build/deps); make distclean: all of build/; make cacheclean: cache/ (downloads)"
+	@echo "make help      this list"
 
 # --- dependencies ---------------------------------------------------------
 # Two sets: what building and running numalens needs (`make run`), and the
@@ -105,13 +111,13 @@ help:
 # top` gets no emulator or test tools.
 deps: $(DEPS)/.stamp
 $(DEPS)/.stamp: scripts/setup.sh scripts/build-deps.sh
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh run; \
+	@if [ "$$(id -u)" = 0 ]; then CLANG=$(CLANG) LLVMSTRIP=$(LLVMSTRIP) BPFTOOL=$(BPFTOOL) bash scripts/setup.sh run; \
 	 else echo "make deps: not root, skipping package install (run 'sudo make deps' once)" >&2; fi
 	+@bash scripts/build-deps.sh $(CACHE) $(DEPS)
 	@touch $@
 test-deps: $(DEPS)/.test-stamp
 $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh test; \
+	@if [ "$$(id -u)" = 0 ]; then CLANG=$(CLANG) LLVMSTRIP=$(LLVMSTRIP) BPFTOOL=$(BPFTOOL) bash scripts/setup.sh test; \
 	 else echo "make test-deps: not root, skipping package install (run 'sudo make test-deps' once)" >&2; fi
 	@bash scripts/test-tools.sh $(CACHE) $(B)/test-tools
 	@touch $@
@@ -119,7 +125,7 @@ $(DEPS)/.test-stamp: scripts/setup.sh scripts/test-tools.sh | $(DEPS)/.stamp
 # `make bench` also installs what it compares numalens with (bpftrace, perf)
 bench-deps: $(DEPS)/.bench-stamp
 $(DEPS)/.bench-stamp: scripts/setup.sh scripts/bench-tools.sh | $(DEPS)/.test-stamp
-	@if [ "$$(id -u)" = 0 ]; then bash scripts/setup.sh bench; \
+	@if [ "$$(id -u)" = 0 ]; then CLANG=$(CLANG) LLVMSTRIP=$(LLVMSTRIP) BPFTOOL=$(BPFTOOL) bash scripts/setup.sh bench; \
 	 else echo "make bench-deps: not root, skipping package install (run 'sudo make bench-deps' once)" >&2; fi
 	@bash scripts/bench-tools.sh $(CACHE) $(B)/test-tools || echo "make bench-deps: no node_exporter: the bench leaves its scrape out" >&2
 	@touch $@
@@ -192,10 +198,24 @@ install: $(B)/numalens $(B)/scx_cling
 	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
 	install -m 0644 dashboards/numalens.json $(DESTDIR)$(PREFIX)/share/numalens/dashboards/
 	install -m 0644 packaging/prometheus.yml $(DESTDIR)$(DOCDIR)/prometheus.yml.example
+	install -m 0644 packaging/prometheus-rules.yml $(DESTDIR)$(DOCDIR)/prometheus-rules.yml
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
 	@echo "installed under $(DESTDIR)$(PREFIX); the export service is not enabled:" \
 	      "systemctl daemon-reload && systemctl enable --now numalens-export"
+
+# The reverse of install, with the same PREFIX, DESTDIR, SYSTEMDDIR and
+# DOCDIR: removes every file install puts there, then numalens' own
+# directories (dashboards, docs), never the shared ones (sbin, man8, ...).
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/numalens $(DESTDIR)$(PREFIX)/sbin/scx_cling
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANPAGES)))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/numalens \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/scx_cling
+	rm -f $(DESTDIR)$(SYSTEMDDIR)/numalens-export.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/numalens $(DESTDIR)$(DOCDIR)
+	@echo "removed numalens from $(DESTDIR)$(PREFIX); if the export service was enabled:" \
+	      "systemctl disable --now numalens-export && systemctl daemon-reload"
 
 # A Debian package built by dpkg-buildpackage/debhelper from this tree
 # (packaging/debian), everything under $(B)/deb: the .deb lands there.

@@ -370,9 +370,13 @@ static s32 task_home(struct task_struct *p, struct task_ctx *tc, struct cling_gr
 		home = group_home(gm, g);
 		g->home = home;
 		/* the node a paused group's threads still prefer, when a CPU
-		 * is idle there (cling_select_cpu) */
-		tc->mem_node = gm && !gm->no_home ?
-			       cling_group_home(gm->pages, nr_nodes, NULL, 0, serve) : mem_home;
+		 * is idle there (cling_select_cpu); read only while the group
+		 * has no home, so worked out only then */
+		if (home >= 0)
+			tc->mem_node = home;
+		else
+			tc->mem_node = gm && !gm->no_home ?
+				       cling_group_home(gm->pages, nr_nodes, NULL, 0, serve) : mem_home;
 	} else {
 		cgid = 0;
 		home = mem_home;

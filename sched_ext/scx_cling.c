@@ -36,6 +36,7 @@
 #include <bpf/libbpf.h>
 #include "cling_stats.h"
 #include "loader.h"
+#include "optcompat.h"
 #include "version.h"
 #include "topology.h"
 #include "scx_cling.skel.h"
@@ -61,6 +62,11 @@ static struct {
 	double stats_s;
 	double monitor_s;
 	double duration_s;
+	bool monitor;		/* -m: read a running scx_cling, load nothing */
+	const char *d_arg;	/* -d's value, read at the end (optcompat.h) */
+	const char *monitor_old;	/* the old --monitor SECONDS' value */
+	bool delay_given;	/* --delay, or the old -s/--stats */
+	bool degree_given;	/* --cling-degree */
 	bool tasks;
 	bool verbose;
 	bool json;
@@ -120,18 +126,19 @@ static const char doc[] =
 "without its per-node idle tracking, SCX_OPS_BUILTIN_IDLE_PER_NODE: Linux "
 "6.15 and later).\v"
 "Examples:\n"
-"  scx_cling --group /db1 --group '/jobs/*' --stats 2\n"
+"  scx_cling --group /db1 --group '/jobs/*' --delay 2\n"
 "  scx_cling --all --cling-degree 30\n"
-"  scx_cling --monitor 1          (another shell: watch a running scx_cling)";
+"  scx_cling --monitor            (another shell: watch a running scx_cling)\n"
+"  scx_cling -m -j -d 5           (the same as JSON Lines, every 5 s)";
 
-enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR, O_JSON,
-       O_RESTART, O_BTF, O_RELOAD };
+enum { O_DECAY = 1000, O_WAIT, O_STEAL, O_TASKS, O_CGROOT, O_READY, O_PINDIR,
+       O_RESTART, O_BTF, O_RELOAD, O_DEGREE, O_DURATION, O_OLD_STATS };
 
 static const struct argp_option options[] = {
 	{ "group", 'g', "PATH", 0, "Make the cgroup at PATH (cgroup v2 path such as /db1, or a "
 	  "glob such as '/jobs/*') a NUMA group; repeatable. Re-matched every second.", 0 },
 	{ "all", 'a', NULL, 0, "Make every cgroup except the root a NUMA group", 0 },
-	{ "cling-degree", 'd', "PCT", 0, "Failure ratio (0..100, percent) above which a node is "
+	{ "cling-degree", O_DEGREE, "PCT", 0, "Failure ratio (0..100, percent) above which a node is "
 	  "busy for a group (default 20; 100 = never busy)", 0 },
 	{ "decay-ms", O_DECAY, "MS", 0, "Halve the failure statistics every MS ms (10..600000, "
 	  "default 6000: a tenth of NUMA balancing's 60 s longest scan period)", 0 },
@@ -140,18 +147,20 @@ static const struct argp_option options[] = {
 	  "default 5000)", 0 },
 	{ "steal-after-us", O_STEAL, "US", 0, "An idle CPU of another node may run a task "
 	  "queued for US microseconds (100..1000000, default 40000: two slices)", 0 },
-	{ "stats", 's', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS", 1 },
-	{ "monitor", 'm', "SECONDS", 0, "Do not load: print the statistics of the scx_cling already "
-	  "running every SECONDS", 1 },
-	{ "tasks", O_TASKS, NULL, 0, "With --stats/--monitor, also list each task's home node", 1 },
-	{ "json", O_JSON, NULL, 0, "With --stats/--monitor, print each block as one JSON line", 1 },
+	{ "delay", 'd', "SECONDS", 0, "Print per-node and per-group statistics every SECONDS "
+	  "(0.1..86400; with --monitor default 1). In this release -d alone must be told from the "
+	  "old -d (the cling degree): see docs/options.md", 1 },
+	{ "monitor", 'm', NULL, 0, "Do not load: print the statistics of the scx_cling already "
+	  "running, every --delay SECONDS", 1 },
+	{ "tasks", O_TASKS, NULL, 0, "With --delay/--monitor, also list each task's home node", 1 },
+	{ "json", 'j', NULL, 0, "With --delay/--monitor, print each block as one JSON line", 1 },
 	{ "restart-on-hotplug", O_RESTART, NULL, 0, "Do not follow CPU hotplug in the scheduler: "
 	  "let the kernel end it on every CPU online/offline event and re-attach (how "
 	  "schedulers without hotplug support behave; for measuring that cost)", 1 },
 	{ "reload-on-restart", O_RELOAD, NULL, 0, "When the kernel asks for a restart, load a "
 	  "fresh copy of the BPF object (verifying it again) instead of attaching the loaded "
 	  "one again; slower, for comparison", 1 },
-	{ "duration", 't', "SECONDS", 0, "Detach after SECONDS (default: run until SIGINT/SIGTERM)", 1 },
+	{ "duration", O_DURATION, "SECONDS", 0, "Detach after SECONDS (default: run until SIGINT/SIGTERM)", 1 },
 	{ "ready-file", O_READY, "PATH", 0, "Write \"attached\" to PATH once the kernel reports the "
 	  "scheduler enabled", 1 },
 	{ "cgroup-root", O_CGROOT, "DIR", 0, "cgroup v2 mount point (default /sys/fs/cgroup)", 1 },
@@ -161,6 +170,10 @@ static const struct argp_option options[] = {
 	  "verifier processed per program (its budget is 1,000,000)", 1 },
 	{ "btf", O_BTF, "PATH", 0, "Refused: a sched_ext scheduler needs the kernel's own BTF "
 	  "(" NL_KERNEL_BTF "), which a BTF file cannot stand in for", 1 },
+	/* the spellings before -d/--delay and --duration, for one release */
+	{ "stats", O_OLD_STATS, "SECONDS", OPTION_HIDDEN, NULL, 1 },
+	{ NULL, 's', "SECONDS", OPTION_HIDDEN, NULL, 1 },
+	{ NULL, 't', "SECONDS", OPTION_HIDDEN, NULL, 1 },
 	{ 0 }
 };
 
@@ -179,6 +192,37 @@ static double num(struct argp_state *st, const char *name, const char *s, double
 	return v;
 }
 
+/* -d was the cling degree and is now the statistics interval (top's -d).
+ * A value with a fraction or above 100 can only be an interval, and 0
+ * only a degree; for the rest the command line decides (the old -s or
+ * --delay itself leaves -d the degree; --monitor, where a degree does
+ * nothing, or --cling-degree leaves it the interval), or it is refused:
+ * read as the interval, an old "-d 50" would run the scheduler with the
+ * default degree while its user believes it runs with 50. */
+static void resolve_d(struct argp_state *st)
+{
+	const char *v = opt.d_arg;
+
+	switch (nl_opt_reuse_pick(nl_opt_fits_seconds(v, 0.1, 86400), nl_opt_fits_int(v, 0, CLING_DEGREE_MAX),
+				  opt.delay_given, opt.monitor || opt.degree_given)) {
+	case NL_OPT_OLD:
+		nl_opt_renamed(stderr, "scx_cling", "-d as the cling degree", "--cling-degree");
+		opt.degree = (long)num(st, "cling-degree", v, 0, CLING_DEGREE_MAX, true);
+		break;
+	case NL_OPT_NEW:
+		if (opt.delay_given)
+			argp_error(st, "-d %s and --delay both given: keep one", v);
+		opt.stats_s = num(st, "delay", v, 0.1, 86400, false);
+		opt.delay_given = true;
+		break;
+	case NL_OPT_AMBIGUOUS:
+		argp_failure(st, EX_USAGE, 0, "-d %s: -d was the cling degree and is now the statistics interval: "
+			   "write --cling-degree %s, or --delay %s to print the statistics every %s s",
+			   v, v, v, v);
+		break;
+	}
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *st)
 {
 	switch (key) {
@@ -190,15 +234,44 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		opt.patterns[opt.nr_patterns++] = arg;
 		break;
 	case 'a': opt.all = true; break;
-	case 'd': opt.degree = (long)num(st, "cling-degree", arg, 0, CLING_DEGREE_MAX, true); break;
+	case O_DEGREE:
+		opt.degree = (long)num(st, "cling-degree", arg, 0, CLING_DEGREE_MAX, true);
+		opt.degree_given = true;
+		break;
+	case 'd':
+		if (nl_opt_was_long(st, arg)) {
+			opt.stats_s = num(st, "delay", arg, 0.1, 86400, false);
+			opt.delay_given = true;
+		} else {
+			opt.d_arg = arg;	/* old or new meaning: decided at the end */
+		}
+		break;
 	case O_DECAY: opt.decay_ms = (long)num(st, "decay-ms", arg, 10, 600000, true); break;
 	case O_WAIT: opt.wait_us = (long)num(st, "wait-bound-us", arg, 100, 1000000, true); break;
 	case O_STEAL: opt.steal_us = (long)num(st, "steal-after-us", arg, 100, 1000000, true); break;
-	case 's': opt.stats_s = num(st, "stats", arg, 0.1, 86400, false); break;
-	case 'm': opt.monitor_s = num(st, "monitor", arg, 0.1, 86400, false); break;
-	case 't': opt.duration_s = num(st, "duration", arg, 0.1, 1e9, false); break;
+	case 's':
+	case O_OLD_STATS:
+		nl_opt_renamed(stderr, "scx_cling", key == 's' ? "-s" : "--stats", "-d/--delay");
+		opt.stats_s = num(st, "delay", arg, 0.1, 86400, false);
+		opt.delay_given = true;
+		break;
+	case 'm':
+		opt.monitor = true;
+		/* the old "--monitor SECONDS": scx_cling takes no operands, so a
+		 * number right after it can only be that interval */
+		if (st->next < st->argc && nl_opt_fits_seconds(st->argv[st->next], 0, 1e12))
+			opt.monitor_old = st->argv[st->next++];
+		if (opt.monitor_old)
+			nl_opt_renamed(stderr, "scx_cling", "--monitor SECONDS", "--monitor --delay SECONDS");
+		break;
+	case 't':
+	case O_DURATION:
+		if (key == 't')
+			nl_opt_renamed(stderr, "scx_cling", "-t", "--duration");
+		opt.duration_s = num(st, "duration", arg, 0.1, 1e9, false);
+		break;
 	case O_TASKS: opt.tasks = true; break;
-	case O_JSON: opt.json = true; break;
+	case 'j': opt.json = true; break;
 	case O_RESTART: opt.restart_on_hotplug = true; break;
 	case O_RELOAD: opt.reload = true; break;
 	case O_READY: opt.ready_file = arg; break;
@@ -217,6 +290,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		argp_error(st, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
+		if (opt.d_arg)
+			resolve_d(st);
+		if (opt.monitor) {
+			if (opt.monitor_old && opt.delay_given)
+				argp_error(st, "--monitor %s and --delay both give the interval: keep --delay",
+					   opt.monitor_old);
+			opt.monitor_s = opt.monitor_old ? num(st, "delay", opt.monitor_old, 0.1, 86400, false)
+				      : opt.stats_s ? opt.stats_s : 1;
+		}
 		if (opt.all && opt.nr_patterns)
 			argp_error(st, "--all and --group exclude each other");
 		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))
@@ -1052,6 +1134,9 @@ int main(int argc, char **argv)
 	 * while argp's own messages say "scx_cling:": one name for both */
 	if (argc > 0)
 		argv[0] = (char *)"scx_cling";
+	/* the old "--monitor=SECONDS" and "-mSECONDS": --monitor takes no
+	 * value now, the interval is --delay's */
+	opt.monitor_old = nl_opt_take_attached(argc, argv, "monitor", 'm');
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EX_USAGE;
 	libbpf_set_print(libbpf_log);

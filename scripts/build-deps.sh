@@ -28,7 +28,7 @@ fetch_src() {
 	if [ -z "$t" ]; then
 		printf 'build-deps: fetching the %s source package\n' "$1" >&2
 		(cd "$cache" && apt-get source --download-only -qq "$1" >/dev/null 2>&1) ||
-			die "apt-get source $1 failed: run 'make deps' as root (it adds the deb-src line and runs apt-get update)"
+			die "apt-get source $1 failed: on Debian 12 run 'make deps' as root (it adds the deb-src line); elsewhere put the $1 source tarball in $cache as $1_VERSION.orig.tar.gz (libbpf >= 1.5)"
 		t=$(ls "$cache/$1"_*.orig.tar.* | grep -v '\.asc$' | sort -V | tail -1)
 	fi
 	printf '%s\n' "$t"

@@ -16,7 +16,8 @@
 #   bench test adds what `make bench` compares numalens with: bpftrace (the
 #         peer one-liner), perf (sched pipe) and procps top.
 # Idempotent: a second run with everything present does no network I/O.
-# Supports Debian 12 (bookworm) only; anything else gets one line and exit 1.
+# Installs on Debian 12 (bookworm) only; elsewhere it checks the build's
+# tools and headers are there (exit 0) or names the missing ones (exit 1).
 # The apt sources it adds are pinned by Debian at priority 100, so nothing
 # is upgraded from them unless asked with -t.
 set -euo pipefail
@@ -36,8 +37,23 @@ if [ -r /etc/os-release ]; then
 	os_ver=$(. /etc/os-release && echo "${VERSION_ID:-}")
 	os_name=$(. /etc/os-release && echo "${PRETTY_NAME:-$ID $VERSION_ID}")
 fi
-[ "$os_id" = debian ] && [ "$os_ver" = 12 ] ||
-	die "the automatic set-up supports Debian 12 (bookworm) only, this is $os_name: install clang-19, llvm-19, bpftool >= 7.5, libelf-dev, zlib1g-dev and libncurses-dev by hand, then run 'make' as a normal build"
+# Elsewhere nothing is installed: when what the build runs is there, the
+# build goes on with it (so `make` does not stop here again after the user
+# installed it by hand); else one line names what is missing.
+if ! { [ "$os_id" = debian ] && [ "$os_ver" = 12 ]; }; then
+	need=()
+	for c in "${CLANG:-clang-19}" "${LLVMSTRIP:-llvm-strip-19}" "${BPFTOOL:-bpftool}" gcc make pkg-config; do
+		command -v "$c" >/dev/null 2>&1 || need+=("$c")
+	done
+	for h in libelf.h zlib.h ncursesw/curses.h; do
+		[ -e "/usr/include/$h" ] || need+=("$h")
+	done
+	[ ${#need[@]} = 0 ] ||
+		die "the automatic set-up installs packages on Debian 12 (bookworm) only, this is $os_name: install ${need[*]} by hand (CLANG=, LLVMSTRIP= and BPFTOOL= name other versions; bpftool >= 7.5), then run 'make' again"
+	log "this is $os_name, not Debian 12: installing nothing, building with what is installed"
+	[ "$job" = run ] || log "the VM tests also need qemu >= 10.0 with its plugin header, busybox-static, cmocka and tmux"
+	exit 0
+fi
 
 SRC=/etc/apt/sources.list.d/numalens.list
 # bpftool >= 7.5 comes from bookworm-backports; the libbpf/cJSON/libmicrohttpd

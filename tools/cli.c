@@ -176,9 +176,16 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 		if (access(full, F_OK)) {
 			char asked[512];
 
+			size_t rl = strlen(s->root);
+
 			nl_name_clean(asked, sizeof(asked), o->cgroup, strlen(o->cgroup), 0, NULL);
-			fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount\n",
-				o->prog, asked, s->root);
+			/* a path with the mount point in front: name the one meant */
+			if (!strncmp(asked, s->root, rl) && asked[rl] == '/')
+				fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount, "
+					"try %s\n", o->prog, asked, s->root, asked + rl);
+			else
+				fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount\n",
+					o->prog, asked, s->root);
 			return NL_EXIT_USAGE;
 		}
 	}

@@ -19,10 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
 #include "cgroup.h"
 #include "cli.h"
 #include "export_synth.h"
 #include "http_server.h"
+#include "optcompat.h"
 #include "prom_gzip.h"
 #include "view_prom.h"
 
@@ -32,7 +35,7 @@
 
 enum {
 	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
-	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST,
+	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST, OPT_OLD_INTERVAL,
 };
 
 struct export_args {
@@ -41,6 +44,7 @@ struct export_args {
 	double interval, grace;
 	int cg_mode;
 	bool no_class, verbose, self_cost;
+	bool json;		/* -j: the start-up facts as JSON on stdout */
 	unsigned max_conns;
 	const char *patterns[MAX_PATTERNS];
 	struct nl_prom_opts po;
@@ -134,13 +138,19 @@ static const char export_doc[] =
 	"  numalens export                 on :10072, root cgroup only\n"
 	"  numalens export --listen 127.0.0.1:10072 --cgroup-depth 1\n"
 	"  numalens export --cgroup-pattern '/system.slice/*' --top-procs 10\n"
+	"  numalens export -j -d 15         start-up facts as JSON, a snapshot every 15 s\n"
 	"  curl -s localhost:10072/metrics | promtool check metrics";
 
 static const struct argp_option export_opts[] = {
 	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve on (default " NL_EXPORT_DEFAULT_LISTEN
 					   ", every address); [V6]:PORT for IPv6", 0 },
-	{ "interval", 'i', "SECONDS", 0, "Snapshot interval: how fresh scrapes are (default 5; 0.2 to 3600). "
-					  "Keep it at or below the scrape interval", 0 },
+	{ "delay", 'd', "SECONDS", 0, "Snapshot interval: how fresh scrapes are (default 5; 0.2 to 3600). "
+				       "Keep it at or below the scrape interval", 0 },
+	{ "json", 'j', NULL, 0, "Print the start-up facts (address, interval, programs attached, cgroup "
+				"hierarchy, ...) as one JSON object on stdout, then serve", 0 },
+	/* the spellings before -d/--delay, for one release */
+	{ "interval", OPT_OLD_INTERVAL, "SECONDS", OPTION_HIDDEN, NULL, 0 },
+	{ NULL, 'i', "SECONDS", OPTION_HIDDEN, NULL, 0 },
 	{ "cgroup-depth", OPT_DEPTH, "N", 0, "Export cgroups down to depth N (0 = root only, the default; "
 					     "-1 = none but --cgroup-pattern matches)", 1 },
 	{ "cgroup-pattern", OPT_PATTERN, "GLOB", 0, "Also export cgroups whose path matches GLOB (fnmatch; '*' "
@@ -173,7 +183,14 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		a->listen = arg;
 		break;
 	case 'i':
-		a->interval = nl_cli_parse_seconds(arg, 0.2, 3600, "--interval", st);
+	case OPT_OLD_INTERVAL:
+		nl_opt_renamed(stderr, "numalens export", key == 'i' ? "-i" : "--interval", "-d/--delay");
+		/* fall through */
+	case 'd':
+		a->interval = nl_cli_parse_seconds(arg, 0.2, 3600, "-d/--delay", st);
+		break;
+	case 'j':
+		a->json = true;
 		break;
 	case OPT_DEPTH:
 		a->po.cgroup_depth = (int)nl_cli_parse_long(arg, -1, 64, "--cgroup-depth", st);
@@ -505,6 +522,63 @@ static int serve(struct export_state *x, struct nl_collector *col)
 	return NL_EXIT_OK;
 }
 
+/* -j: the start-up facts as one JSON object on stdout (the same facts as
+ * the "serving" line and the index page), so that a supervisor or a test
+ * reads the bound port and what runs without scraping stderr. @s is NULL
+ * for --synthetic. Returns 0 or -errno. */
+static int print_startup_json(const struct export_args *a, const struct export_state *x,
+			      const struct nl_cli_session *s, struct nl_http *http)
+{
+	cJSON *o = cJSON_CreateObject(), *p, *pat;
+	const char *colon = strrchr(a->listen, ':');
+	char url[600], *out;
+	int hl = colon ? (int)(colon - a->listen) : 0, e = 0;
+
+	if (!o)
+		return -ENOMEM;
+	snprintf(url, sizeof(url), "http://%.*s:%d/metrics", hl ? hl : 9, hl ? a->listen : "localhost",
+		 nl_http_port(http));
+	cJSON_AddStringToObject(o, "program", "numalens export");
+	cJSON_AddStringToObject(o, "version", NL_VERSION);
+	cJSON_AddNumberToObject(o, "pid", (double)getpid());
+	cJSON_AddStringToObject(o, "listen", a->listen);
+	cJSON_AddNumberToObject(o, "port", nl_http_port(http));
+	cJSON_AddStringToObject(o, "url", url);
+	cJSON_AddBoolToObject(o, "every_address", !hl);
+	cJSON_AddBoolToObject(o, "ipv6", nl_http_ipv6(http));
+	cJSON_AddNumberToObject(o, "interval_seconds", a->interval);
+	cJSON_AddBoolToObject(o, "synthetic", !s);
+	p = cJSON_AddObjectToObject(o, "programs");
+	cJSON_AddBoolToObject(p, "sched", s && s->bpf.have_sched);
+	cJSON_AddBoolToObject(p, "alloc", s && s->bpf.have_alloc);
+	cJSON_AddBoolToObject(p, "alloc_class", s && s->bpf.have_alloc_class);
+	cJSON_AddBoolToObject(p, "migrate", s && s->bpf.have_migrate);
+	cJSON_AddBoolToObject(p, "vmscan", s && s->bpf.have_vmscan);
+	cJSON_AddNumberToObject(o, "links", s ? s->bpf.nr_links : 0);
+	cJSON_AddStringToObject(o, "running_without", x->missing);
+	cJSON_AddStringToObject(o, "cgroup_hierarchy",
+				!s ? "synthetic" : s->mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
+	cJSON_AddStringToObject(o, "cgroup_root", s ? s->root : "");
+	cJSON_AddNumberToObject(o, "cgroup_depth", a->po.cgroup_depth);
+	pat = cJSON_AddArrayToObject(o, "cgroup_patterns");
+	for (int i = 0; pat && i < a->po.nr_cgroup_patterns; i++)
+		cJSON_AddItemToArray(pat, cJSON_CreateString(a->patterns[i]));
+	cJSON_AddNumberToObject(o, "max_cgroups", a->po.max_cgroups);
+	cJSON_AddNumberToObject(o, "top_procs", a->po.top_procs);
+	cJSON_AddNumberToObject(o, "cgroup_grace_seconds", a->grace);
+	cJSON_AddBoolToObject(o, "cgroup_reclaim_histograms", a->po.cgroup_reclaim_histograms);
+	cJSON_AddBoolToObject(o, "class_split", !a->no_class);
+	cJSON_AddBoolToObject(o, "self_cost", a->self_cost);
+	out = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!out)
+		return -ENOMEM;
+	if (printf("%s\n", out) < 0 || fflush(stdout))
+		e = -errno;
+	free(out);
+	return e;
+}
+
 int nl_cmd_export(int argc, char **argv)
 {
 	static const struct argp argp = { export_opts, export_parse, NULL, export_doc, NULL, NULL, NULL };
@@ -581,6 +655,8 @@ int nl_cmd_export(int argc, char **argv)
 			a.interval,
 			a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
 	}
+	if (a.json && (e = print_startup_json(&a, &x, bpf ? &s : NULL, http)) && e != -EPIPE)
+		fprintf(stderr, "numalens export: writing the start-up facts failed: %s\n", strerror(-e));
 	rc = serve(&x, bpf ? s.col : NULL);
 	/* detach: stop serving first (no render can hold a snapshot), then
 	 * the collector and the BPF links */

@@ -14,20 +14,24 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cjson/cJSON.h>
 #include "agent_files.h"
 #include "cli.h"
 #include "topology.h"
 #include "cgroup.h"
 #include "names.h"
+#include "optcompat.h"
 #include "reclaim_agent.h"
 #include "reclaim_damos.h"
 #include "reclaim_feed.h"
+#include "reclaim_jsonl.h"
 #include "reclaim_pub.h"
 #include "reclaim_read.h"
 #include "reclaim_report.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
-       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER, OPT_COLD };
+       OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER, OPT_COLD,
+       OPT_DURATION, OPT_OLD_INTERVAL };
 
 #define MAX_PATTERNS 32
 
@@ -36,6 +40,10 @@ struct rc_args {
 	const char *pat[MAX_PATTERNS];
 	int npat;
 	double interval, duration;
+	const char *d_arg;	/* -d's value, read at the end (optcompat.h) */
+	bool delay_given;	/* --delay, or the old -i/--interval */
+	bool duration_given;	/* --duration */
+	bool json;		/* -j: JSON Lines on stdout */
 	bool status;
 	bool low_given;		/* --low on the command line (else its default) */
 	int cg_mode;
@@ -49,7 +57,7 @@ static const char rc_doc[] =
 	"Keep cgroups below a high watermark by reclaiming in the background, from "
 	"the NUMA node a lottery picks: each node of a memcg gets a weight from its "
 	"reclaimable pages (memory.numa_stat), swappiness, swap availability and "
-	"recent scan/rotate figures (the 2011 memcg NUMA-scanning patches, with "
+	"recent scan/rotate figures (as the kernel patches that proposed NUMA-aware memcg reclaim had them, with "
 	"their defects fixed), weights become tickets, and a BPF program draws the "
 	"victim node with bpf_get_prandom_u32(), both when a memcg hits its limit "
 	"(mm_vmscan_memcg_reclaim_begin) and for the agent's own passes.\v"
@@ -112,7 +120,7 @@ static const char rc_doc[] =
 	"(as `numalens vmscan` counts them: every context's LRU scans, the agent's "
 	"own pageouts excluded), decayed by half each interval; a node with fewer "
 	"than 32 recent scanned pages of a type uses the cold-start prior.\n\n"
-	"Status: --status prints, per cgroup, the numa_stat line of the 2011 patches "
+	"Status: --status prints, per cgroup, the numa_stat line of those patches "
 	"'scan_weight=W N0=w0 N1=w1 ...', the ticket intervals, the balance "
 	"classification, and the block every running agent managing it "
 	"published (scan source, draws, pages, passes).\n\n"
@@ -120,15 +128,23 @@ static const char rc_doc[] =
 	"watermark), 3 not root, 4 kernel lacks BPF/BTF or every backend.\n\n"
 	"Examples:\n"
 	"  numalens reclaim --high 80% --low 70% /bench/a\n"
-	"  numalens reclaim --dry-run -d 10 '/jobs/*'\n"
+	"  numalens reclaim --dry-run --duration 10 '/jobs/*'\n"
+	"  numalens reclaim --json --delay 5 /bench/a   (JSON Lines, docs/json.md)\n"
 	"  numalens reclaim --backend madvise --rate-limit 64 /bench/a\n"
 	"  numalens reclaim --status /bench/a";
 
 static const struct argp_option rc_opts[] = {
 	{ "high", OPT_HIGH, "SIZE|PCT", 0, "High watermark: bytes (K/M/G suffixes) or percent of memory.max (default 75%)", 0 },
 	{ "low", OPT_LOW, "SIZE|PCT", 0, "Reclaim down to this (default 70%); must be below --high", 0 },
-	{ "interval", 'i', "SECONDS", 0, "Check usage and refresh weights this often (default 1; 0.05 to 3600)", 0 },
-	{ "duration", 'd', "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
+	{ "delay", 'd', "SECONDS", 0, "Check usage and refresh weights every SECONDS (default 1; 0.05 to "
+	  "3600). In this release -d alone must be told from the old -d (the run time, now --duration): "
+	  "see docs/options.md", 0 },
+	{ "duration", OPT_DURATION, "SECONDS", 0, "Stop after this long (default: until Ctrl-C)", 0 },
+	{ "json", 'j', NULL, 0, "Decisions, steps, the state every interval and the summary as JSON Lines "
+				"on stdout (docs/json.md); with --status, one JSON object", 0 },
+	/* the spellings before -d/--delay, for one release */
+	{ "interval", OPT_OLD_INTERVAL, "SECONDS", OPTION_HIDDEN, NULL, 0 },
+	{ NULL, 'i', "SECONDS", OPTION_HIDDEN, NULL, 0 },
 	{ "dry-run", OPT_DRY, NULL, 0, "Log every decision, reclaim nothing", 0 },
 	{ "status", OPT_STATUS, NULL, 0, "Print weights, tickets and draws, then exit", 0 },
 	{ "step", OPT_STEP, "PAGES", 0, "Pages per step (default 32, SWAP_CLUSTER_MAX)", 1 },
@@ -138,7 +154,7 @@ static const struct argp_option rc_opts[] = {
 	{ "backend", OPT_BACKEND, "NAME", 0, "auto (default), lru_gen, damos, madvise or memcg", 2 },
 	{ "cold-ms", OPT_COLD, "MS", 0, "lru_gen: pages untouched this long are cold; the shortest time between two agings (default 1000)", 2 },
 	{ "victim", OPT_VICTIM, "RULE", 0, "lottery (default) or round-robin (the pre-2011 rule, for comparison)", 2 },
-	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (the 2011 patches' inverted test)", 2 },
+	{ "anon-rule", OPT_ANON, "RULE", 0, "intent (default: count inactive anon only when file is small) or code (those patches' inverted test)", 2 },
 	{ "draw-mode", OPT_MODE, "MODE", 0, "half-open (default) or kernel2011 (rand & 0xffff, closed intervals, misses; W/(n+1) balance)", 2 },
 	{ "balance", OPT_BAL, "LO,HI", 0, "Balanced window, percent of the average weight (default 80,120)", 2 },
 	{ "cgroup-hierarchy", OPT_CG_HIER, "H", 0, "auto (default), v2 or v1-memory", 3 },
@@ -153,6 +169,39 @@ static int pick_name(const char *s, const char *const *names, int n)
 		if (!strcmp(s, names[i]))
 			return i;
 	return -1;
+}
+
+/* -d was the run time and is now the interval (top's -d). Both take
+ * seconds, so a value alone rarely tells: the rest of the command line
+ * does (the old -i, or --delay itself, leaves -d the run time; --duration
+ * or --status leaves it the interval); else the command is refused,
+ * since reading an old "-d 10" as the interval would leave an agent
+ * running that was meant to stop after 10 s. */
+static void resolve_d(struct rc_args *a, struct argp_state *st)
+{
+	const char *v = a->d_arg;
+
+	switch (nl_opt_reuse_pick(nl_opt_fits_seconds(v, 0.05, 3600), nl_opt_fits_seconds(v, 0.05, 1e9),
+				  a->delay_given, a->duration_given || a->status)) {
+	case NL_OPT_OLD:
+		nl_opt_renamed(stderr, "numalens reclaim", "-d as the run time", "--duration");
+		if (a->duration_given)
+			argp_failure(st, NL_EXIT_USAGE, 0, "-d %s (the old run time) and --duration both given: "
+				     "keep --duration", nl_cli_shown(v));
+		a->duration = nl_cli_parse_seconds(v, 0.05, 1e9, "--duration", st);
+		break;
+	case NL_OPT_NEW:
+		if (a->delay_given)
+			argp_failure(st, NL_EXIT_USAGE, 0, "-d %s and --delay both given: keep one",
+				     nl_cli_shown(v));
+		a->interval = nl_cli_parse_seconds(v, 0.05, 3600, "-d/--delay", st);
+		break;
+	case NL_OPT_AMBIGUOUS:
+		argp_failure(st, NL_EXIT_USAGE, 0, "-d %s: -d was the run time and is now the interval: "
+			     "write --duration %s to stop after %s s, or --delay %s to check every %s s",
+			     nl_cli_shown(v), nl_cli_shown(v), nl_cli_shown(v), nl_cli_shown(v), nl_cli_shown(v));
+		break;
+	}
 }
 
 static error_t rc_parse(int key, char *arg, struct argp_state *st)
@@ -173,11 +222,24 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 				     key == OPT_HIGH ? "high" : "low", nl_cli_shown(arg));
 		break;
 	case 'i':
-		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-i", st);
+	case OPT_OLD_INTERVAL:
+		nl_opt_renamed(stderr, "numalens reclaim", key == 'i' ? "-i" : "--interval", "-d/--delay");
+		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
+		a->delay_given = true;
 		break;
 	case 'd':
-		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "-d", st);
+		if (nl_opt_was_long(st, arg)) {
+			a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
+			a->delay_given = true;
+		} else {
+			a->d_arg = arg;	/* old or new meaning: decided at the end */
+		}
 		break;
+	case OPT_DURATION:
+		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "--duration", st);
+		a->duration_given = true;
+		break;
+	case 'j': a->json = true; break;
 	case OPT_DRY: a->cfg.dry_run = true; break;
 	case OPT_STATUS: a->status = true; break;
 	case OPT_STEP:
@@ -247,6 +309,8 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->pat[a->npat++] = arg;
 		break;
 	case ARGP_KEY_END:
+		if (a->d_arg)
+			resolve_d(a, st);
 		if (!a->npat)
 			argp_failure(st, NL_EXIT_USAGE, 0, "give at least one cgroup path or pattern (see --help)");
 		/* same units: checkable now (bytes against percent waits for memory.max) */
@@ -301,8 +365,12 @@ static int take(struct nl_ra *ra, const char *rel, bool report)
 	/* names as the agent's other lines show them (cleaned): whoever makes
 	 * a cgroup the pattern matches chooses its bytes */
 	if (k >= 0) {
-		if (ra->adds != before && report && ra->cfg.log)
-			fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].label);
+		if (ra->adds != before && report && ra->cfg.log) {
+			if (ra->cfg.json)
+				nl_ra_jsonl_emit(ra->cfg.log, "managing", ra->cfg.dry_run, ra->cg[k].label, NULL);
+			else
+				fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].label);
+		}
 		return 1;
 	}
 	return k == -ENOSPC ? -1 : 0;
@@ -420,7 +488,11 @@ static void scan_open(struct nl_ra *ra, int cg_mode, bool verbose, const char *b
 		if (scan_sess.col)
 			nl_cli_close(&scan_sess);
 		memset(&scan_sess, 0, sizeof(scan_sess));
-		printf("  scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior\n");
+		if (ra->cfg.json)
+			nl_ra_jsonl_msg(stdout, "note", ra->cfg.dry_run, NULL,
+					"scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior");
+		else
+			printf("  scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior\n");
 		return;
 	}
 	ra->scan = nl_scan_src_new(NL_RA_MAX_CG);
@@ -481,7 +553,19 @@ static void on_limit_event(void *ctx, const struct nl_lot_event *e)
 			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
 			return;
 		}
-		if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log) {
+		if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log && ra->cfg.json) {
+			struct timespec t;
+			cJSON *o = cJSON_CreateObject();
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (o) {
+				cJSON_AddNumberToObject(o, "node", e->nid);
+				cJSON_AddNumberToObject(o, "draw", e->draw_id);
+				cJSON_AddNumberToObject(o, "age_us", ((double)t.tv_sec * 1e9 + (double)t.tv_nsec -
+								      (double)e->ts_ns) / 1e3);
+			}
+			nl_ra_jsonl_emit(ra->cfg.log, "limit_draw", ra->cfg.dry_run, c->label, o);
+		} else if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log) {
 			struct timespec t;
 			char ts[40];
 
@@ -683,10 +767,85 @@ static void show_status(struct nl_ra *ra)
 	print_agent_status(ids, ra->nr_cg);
 }
 
+/* --status --json: one object, {"computed": what this command computes
+ * now (the PID.json document of reclaim_read.h, for its own --high/--low),
+ * "agents": [each running agent's published document, its cgroups cut
+ * to the ones asked about]}. */
+static void show_status_json(struct nl_ra *ra)
+{
+	cJSON *o = cJSON_CreateObject(), *agents;
+	struct nl_agent_file *f = NULL;
+	int nf;
+	char *out;
+
+	if (!o)
+		return;
+	for (int i = 0; i < ra->nr_cg; i++) {
+		struct nl_ra_cg *c = &ra->cg[i];
+
+		nl_rcg_limit(c->dir, ra->cfg.v1, &c->limit);
+		nl_rcg_usage(c->dir, ra->cfg.v1, &c->usage);
+		c->wm_bad = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, c->limit, &c->wm) != 0;
+		nl_ra_refresh(ra, c);
+	}
+	cJSON_AddItemToObject(o, "computed", nl_ra_state_obj(ra));
+	agents = cJSON_AddArrayToObject(o, "agents");
+	nf = nl_agent_files_read(NL_RECLAIM_RUN_DIR, "json", &f);
+	for (int i = 0; agents && i < nf; i++) {
+		cJSON *doc = cJSON_Parse(f[i].text), *cgs = cJSON_GetObjectItem(doc, "cgroups"), *c, *next;
+		int kept = 0;
+
+		for (c = cgs ? cgs->child : NULL; c; c = next) {
+			cJSON *id = cJSON_GetObjectItem(c, "id");
+			bool on = false;
+
+			next = c->next;
+			for (int k = 0; id && k < ra->nr_cg; k++)
+				on |= (double)ra->cg[k].id == id->valuedouble;
+			if (on)
+				kept++;
+			else
+				cJSON_Delete(cJSON_DetachItemViaPointer(cgs, c));
+		}
+		if (kept)
+			cJSON_AddItemToArray(agents, doc);
+		else
+			cJSON_Delete(doc);
+	}
+	nl_agent_files_free(f, nf);
+	out = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (out)
+		printf("%s\n", out);
+	free(out);
+}
+
 /* The start-up lines: hierarchy, backend, victim rule, hook, what is missing. */
 static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const char *root,
 			 bool have_limit)
 {
+	if (a->json) {
+		cJSON *o = cJSON_CreateObject(), *un;
+
+		if (o) {
+			cJSON_AddNumberToObject(o, "pid", (double)getpid());
+			cJSON_AddStringToObject(o, "cgroup_mode", a->cfg.v1 ? "v1-memory" : "v2");
+			cJSON_AddStringToObject(o, "cgroup_root", root);
+			cJSON_AddStringToObject(o, "backend", nl_rb_name(ra->backend));
+			cJSON_AddStringToObject(o, "victim", a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
+			cJSON_AddBoolToObject(o, "limit_hook", have_limit);
+			cJSON_AddNumberToObject(o, "interval_seconds", a->interval);
+			cJSON_AddNumberToObject(o, "duration_seconds", a->duration);
+			un = cJSON_AddObjectToObject(o, "backends_unavailable");
+			for (int k = 0; un && k < NL_RB_NR; k++)
+				if (!ra->probe.ok[k])
+					cJSON_AddStringToObject(un, nl_rb_name(k), ra->probe.why[k]);
+			if (nl_damos_cleaned())
+				cJSON_AddStringToObject(o, "damos_cleaned", nl_damos_cleaned());
+		}
+		nl_ra_jsonl_emit(stdout, "start", a->cfg.dry_run, NULL, o);
+		return;
+	}
 	printf("numalens reclaim: %s hierarchy at %s; backend %s%s; victim %s; limit-reclaim hook %s%s\n",
 	       a->cfg.v1 ? "v1 memory" : "cgroup v2", root, nl_rb_name(ra->backend),
 	       ra->backend == NL_RB_MEMCG ? " (memcg-wide, the last resort: not node-targeted)" : "",
@@ -719,7 +878,7 @@ static uint64_t full_looks(const struct nl_ra *ra)
 	return n;
 }
 
-/* The agent's loop: ticks every --interval, hook steps as draws arrive,
+/* The agent's loop: ticks every --delay, hook steps as draws arrive,
  * until a signal or the run time (-d) ends it. */
 static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
 		      const char *prog)
@@ -757,11 +916,25 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 			if (ra->scan && quiet != scan_sess.bpf.paused) {
 				e = nl_bpf_pause(&scan_sess.bpf, quiet);
 				ra->cost.attaches++;
-				if (e)
+				if (e && a->json) {
+					char m[200];
+
+					snprintf(m, sizeof(m), "reclaim tracepoint programs could not all be resumed: %s",
+						 strerror(-e));
+					nl_ra_jsonl_msg(stdout, "note", a->cfg.dry_run, NULL, m);
+				} else if (e) {
 					printf("reclaim tracepoint programs could not all be resumed: %s\n", strerror(-e));
+				}
 				t = cost_to(ra, NL_RA_PART_PAUSE, t);
 			}
-			if (ra->scan && idle != idle_told) {
+			if (ra->scan && idle != idle_told && a->json) {
+				cJSON *o = cJSON_CreateObject();
+
+				if (o)
+					cJSON_AddBoolToObject(o, "paused", idle);
+				nl_ra_jsonl_emit(stdout, "tracepoints", a->cfg.dry_run, NULL, o);
+				idle_told = idle;
+			} else if (ra->scan && idle != idle_told) {
 				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoint programs paused"
 				       : "acting again: reclaim tracepoint programs resumed");
 				fflush(stdout);
@@ -789,6 +962,13 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 						" (%s): top/export and --status will not see it\n", prog, strerror(-e));
 					pub_told = true;
 				}
+				if (a->json) {	/* the periodic state: what was published */
+					cJSON *o = cJSON_CreateObject();
+
+					if (o)
+						cJSON_AddItemToObject(o, "state", nl_ra_state_obj(ra));
+					nl_ra_jsonl_emit(stdout, "state", a->cfg.dry_run, NULL, o);
+				}
 				t = cost_to(ra, NL_RA_PART_PUBLISH, t);
 			}
 			next += a->interval;
@@ -808,6 +988,21 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 /* The end-of-run lines: hook latency and each cgroup's final status. */
 static void print_summary(struct nl_ra *ra)
 {
+	if (ra->cfg.json) {
+		cJSON *o = cJSON_CreateObject();
+
+		if (o) {
+			cJSON_AddItemToObject(o, "agent_cost", nl_ra_cost_obj(ra));
+			cJSON_AddNumberToObject(o, "hook_steps", (double)ra->nr_lat);
+			if (ra->nr_lat) {
+				cJSON_AddNumberToObject(o, "hook_latency_us_p50", nl_ra_hook_latency_us(ra, 50));
+				cJSON_AddNumberToObject(o, "hook_latency_us_p99", nl_ra_hook_latency_us(ra, 99));
+			}
+			cJSON_AddItemToObject(o, "state", nl_ra_state_obj(ra));
+		}
+		nl_ra_jsonl_emit(stdout, "end", ra->cfg.dry_run, NULL, o);
+		return;
+	}
 	nl_ra_cost_print(ra, stdout);
 	if (ra->nr_lat)
 		printf("hook-driven steps: %" PRIu64 ", latency from the limit-reclaim event to the step: "
@@ -848,6 +1043,7 @@ int nl_cmd_reclaim(int argc, char **argv)
 	a.cfg.v1 = mode == NL_CG_V1_MEMORY;
 	a.cfg.root = root;
 	a.cfg.log = a.status ? NULL : stdout;
+	a.cfg.json = a.json;
 	/* before the BPF load: a SIGTERM while it runs (~20 ms) ends the
 	 * agent cleanly at its first loop check instead of killing it */
 	if (!a.status)
@@ -884,7 +1080,10 @@ int nl_cmd_reclaim(int argc, char **argv)
 			argv[0], root, nl_cli_shown(a.pat[0]), a.npat > 1 ? " (or the others)" : "");
 		rc = NL_EXIT_USAGE;
 	} else if (a.status) {
-		show_status(&ra);
+		if (a.json)
+			show_status_json(&ra);
+		else
+			show_status(&ra);
 		rc = NL_EXIT_OK;
 	} else if (!(rc = check_watermarks(&ra, argv[0])) &&
 		   !(rc = check_other_agents(&ra, (int)mode, argv[0]))) {

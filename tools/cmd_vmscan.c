@@ -33,7 +33,7 @@ static const char vs_doc[] =
 	"scanning, reclaim time share. Figures are totals since the command "
 	"started, printed every interval; cgroups are hierarchical (a parent "
 	"includes its descendants, removed ones too).\v"
-	"Fields are named as in the 2011 memcg vmscan_stat patches: scanned_pages_by_limit, "
+	"Fields are named as in that memory.vmscan_stat: scanned_pages_by_limit, "
 	"scanned_anon_pages_by_limit, ..., freed_file_pages_by_limit, "
 	"elapsed_ns_by_limit, and the same _by_direct, _by_kswapd, _by_proactive. "
 	"Extra fields: refill_* (the active-list part of scanned, memory.stat "

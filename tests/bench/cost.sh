@@ -17,7 +17,7 @@
 #     at once, the first program on a hook pays the cache misses the later
 #     ones ride on).
 #  B. slowdown: arms none / numalens top --batch -d 1 / numalens export
-#     --interval 5 (scraped every 5 s) / bpftrace, in an order that rotates
+#     --delay 5 (scraped every 5 s) / bpftrace, in an order that rotates
 #     every run, RUNS runs; each arm runs the page-fault workload and
 #     `perf bench sched pipe`. The figure is the workload's own CPU time
 #     (user + sys, what the tracepoints add to), paired: (arm - none) /
@@ -123,7 +123,7 @@ start_top() {
 }
 start_export() {
 	local port; port=$(free_port)
-	"$NL" export --interval 5 --listen "127.0.0.1:$port" > /dev/null 2> "$TMP/export.err" &
+	"$NL" export --delay 5 --listen "127.0.0.1:$port" > /dev/null 2> "$TMP/export.err" &
 	ARM_PID=$!; PIDS+=("$ARM_PID")
 	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" ||
 		{ echo "numalens export did not start: $(cat "$TMP/export.err")" >&2; return 1; }
@@ -304,7 +304,7 @@ phase_export() {
 		-e 's/^gzip CPU.*p50 \([0-9.]*\).*min \([0-9.]*\)  max \([0-9.]*\).*/GZIPCPU med=\1 min=\2 max=\3/p' \
 		-e 's/^text \([0-9]*\) bytes.*; gzip \([0-9]*\) bytes.*/GZSIZE text=\1 gzip=\2/p' >> "$RAW"
 	port=$(free_port)
-	"$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --interval 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 \
+	"$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --delay 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 \
 		> /dev/null 2> "$TMP/export.err" &
 	pid=$!; PIDS+=("$pid")
 	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" || { echo "synthetic export did not start: $(cat "$TMP/export.err")" >&2; return 1; }

@@ -38,7 +38,7 @@ stats() { sort -n | awk '{ v[NR] = $1; s += $1 } END { printf "%.2f %.2f %.2f", 
 echo "2. numalens export: synthetic 2000 cgroups x 4 nodes, all exported (every cgroup, top 10 processes)"
 "$B/tests/bench_export_render" 2000 4 "$N" | sed 's/^/   /'
 port=$(free_port)
-serve "$port" --synthetic 2000x4 --interval 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 || exit 0
+serve "$port" --synthetic 2000x4 --delay 1 --cgroup-depth 2 --max-cgroups 0 --top-procs 10 || exit 0
 U=http://127.0.0.1:$port/metrics
 curl -s "$U" > "$TMP/m"
 size=$(wc -c < "$TMP/m"); lines=$(grep -vc '^#' "$TMP/m")
@@ -62,7 +62,7 @@ kill $EPID; wait $EPID 2>/dev/null; EPID=
 echo
 echo "   real exporter on this host (BPF loaded, --cgroup-depth 8 --top-procs 10), 20 scrapes"
 port=$(free_port)
-serve "$port" --interval 1 --cgroup-depth 8 --top-procs 10 || exit 0
+serve "$port" --delay 1 --cgroup-depth 8 --top-procs 10 || exit 0
 curl -s -o /dev/null "http://127.0.0.1:$port/metrics?[1-20]"
 curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m"
 printf '   %-36s %s\n' "response:" "$(wc -c < "$TMP/m") bytes, $(grep -vc '^#' "$TMP/m") series, $(sed -n 's/^numalens_cgroups_exported //p' "$TMP/m") cgroups"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/common.bash"
 command -v unshare > /dev/null || skip "unshare (util-linux) is not installed"
 [ -r /sys/kernel/btf/vmlinux ] || skip "this kernel has no /sys/kernel/btf/vmlinux to hide"
-cmds=("top -n 1 -d 0.3 --json" "export --listen 127.0.0.1:1" "vmscan -n 1 -d 0.3" "reclaim --dry-run -d 1 /")
+cmds=("top -n 1 -d 0.3 --json" "export --listen 127.0.0.1:1" "vmscan -n 1 -d 0.3" "reclaim --dry-run --duration 1 /")
 for c in "${cmds[@]}"; do
 	for bad in /nonexistent /etc/passwd; do
 		$NL $c --btf $bad > /dev/null 2> "$TMP/e"; rc=$?

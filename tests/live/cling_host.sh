@@ -17,7 +17,10 @@ run 2 "not an integer in 0..100" --cling-degree -1
 run 2 "not an integer in 0..100" --cling-degree 2x
 run 2 "exclude each other" --all --group /x
 run 2 "starting with '/'" --group x
-run 1 "not running" --monitor 1 --pin-dir "$TMP/none"
+run 1 "not running" --monitor --pin-dir "$TMP/none"
+# -d was the cling degree and is now the interval: a value that fits both
+# is refused while loading, naming both spellings
+run 2 "write --cling-degree 50, or --delay 50" -d 50
 if [ ! -e /sys/kernel/sched_ext ]; then
 	run 4 "no sched_ext" --cling-degree 20
 	run 4 "no sched_ext" --all --cling-degree 0

@@ -24,6 +24,7 @@ for f in /usr/sbin/numalens /usr/sbin/scx_cling \
 	/lib/systemd/system/numalens-export.service \
 	/usr/share/numalens/dashboards/numalens.json \
 	/usr/share/doc/numalens/README.md /usr/share/doc/numalens/docs/metrics.md \
+	/usr/share/doc/numalens/prometheus-rules.yml \
 	/usr/share/doc/numalens/copyright; do
 	grep -qx "$f" "$TMP/files" || fail "the package lacks $f"
 done

@@ -17,7 +17,7 @@ cleanup_hook() {
 	rmdir "$root/$T/$a/$b" "$root/$T/$a" "$root/$T" 2>/dev/null
 }
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 0.2 --cgroup-pattern "/$T/*"
+start_export "$port" --delay 0.2 --cgroup-pattern "/$T/*"
 rss_kib() { awk '/^VmRSS:/ { print $2 }' /proc/"$EXPORT_PID"/status; }
 # RSS after every scrape: one reading may land while a snapshot is being
 # built beside the one being served (+3.6 MiB seen, gone at the next), so

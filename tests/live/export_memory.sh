@@ -12,7 +12,7 @@ for i in $(seq 1 200); do
 	port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
 	ss -Htln "sport = :$port" | grep -q . || break
 done
-"$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --interval 1 --cgroup-depth 2 --max-cgroups 0 \
+"$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --delay 1 --cgroup-depth 2 --max-cgroups 0 \
 	--top-procs 10 > /dev/null 2> "$TMP/export.err" &
 EXPORT_PID=$!
 for i in $(seq 1 300); do

@@ -21,7 +21,7 @@ mkdir "$root/$CG" || fail "cannot create cgroup $root/$CG"
 [ -n "$nb_old" ] && echo 1 > /proc/sys/kernel/numa_balancing
 
 eport=$(free_port) || fail "no free port"
-start_export "$eport" --interval 1 --cgroup-pattern "/$CG" --cgroup-grace 120
+start_export "$eport" --delay 1 --cgroup-pattern "/$CG" --cgroup-grace 120
 pport=$(free_port) || fail "no free port"
 while [ "$pport" = "$eport" ]; do pport=$(free_port); done
 cat > "$TMP/prometheus.yml" <<YML

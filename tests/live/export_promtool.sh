@@ -5,7 +5,7 @@
 . "$(dirname "$0")/export_common.bash"
 cleanup_hook() { [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"; }
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 1 --cgroup-depth 2 --top-procs 5
+start_export "$port" --delay 1 --cgroup-depth 2 --top-procs 5
 U=http://127.0.0.1:$port
 
 wait_export_snapshot "$port" 2	# a real interval, not only the start-up snapshot

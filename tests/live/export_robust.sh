@@ -15,7 +15,7 @@ cleanup_hook() {
 STALLED=
 mkdir "$root/$CG" || fail "cannot create $root/$CG"
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 0.5 --cgroup-depth 3 --cgroup-grace 1 --top-procs 10
+start_export "$port" --delay 0.5 --cgroup-depth 3 --cgroup-grace 1 --top-procs 10
 U=http://127.0.0.1:$port
 rss_kib() { awk '/^VmRSS:/ { print $2 }' /proc/"$EXPORT_PID"/status; }
 valid() { # valid FILE WHAT: complete, promtool-clean, no series twice

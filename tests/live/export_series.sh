@@ -21,7 +21,7 @@ serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
 		port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
 		ss -Htln "sport = :$port" | grep -q . || break
 	done
-	"$NL" export --listen "127.0.0.1:$port" --interval 1 "$@" > /dev/null 2> "$TMP/export.err" &
+	"$NL" export --listen "127.0.0.1:$port" --delay 1 "$@" > /dev/null 2> "$TMP/export.err" &
 	EXPORT_PID=$!
 	for i in $(seq 1 300); do
 		[ "$(curl -s -o "$out" -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] && break
@@ -42,7 +42,7 @@ note "generated 300 x 3 + 4 processes: $want series = the formula"
 # the first snapshot, served at once, is whole: its CPU busy ratio spans
 # from start-up (one series per node with CPUs; it was missing, as /proc/stat
 # had not ticked between two reads a few ms apart)
-serve "$TMP/first" --interval 60
+serve "$TMP/first" --delay 60
 grep -qx 'numalens_snapshots_total 1' "$TMP/first" || fail "the first scrape was not of the first snapshot: $(grep '^numalens_snapshots_total' "$TMP/first")"
 cpu_nodes=$(for n in /sys/devices/system/node/node[0-9]*; do [ -n "$(tr -d '\n' < "$n/cpulist")" ] && echo "${n##*node}"; done | wc -l)
 busy=$(grep -c '^numalens_node_cpu_busy_ratio{' "$TMP/first")
@@ -63,7 +63,7 @@ root=$(memcg_root)
 CG=export-series-live$$
 CGDIR=$root/$CG
 mkdir "$CGDIR" || fail "cannot create $CGDIR"
-"$NL" reclaim --high 64M --low 32M -i 0.5 -d 120 "/$CG" > /dev/null 2> "$TMP/agent.err" &
+"$NL" reclaim --high 64M --low 32M --delay 0.5 --duration 120 "/$CG" > /dev/null 2> "$TMP/agent.err" &
 AG=$!
 wait_until 60 test -s "/run/numalens/reclaim/$AG.json" ||
 	fail "the reclaim agent published no state file: $(cat "$TMP/agent.err")"

@@ -34,7 +34,7 @@ mkdir "$root/$CG" || fail "cannot create $root/$CG"
 echo $((32 << 20)) > "$root/$CG/$limit_file" || fail "cannot set $CG's $limit_file"
 
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 1 --cgroup-pattern "/$CG" --cgroup-reclaim-histograms
+start_export "$port" --delay 1 --cgroup-pattern "/$CG" --cgroup-reclaim-histograms
 U=http://127.0.0.1:$port/metrics
 "$NL" vmscan --json -d 1 -n 0 -c "/$CG" > "$TMP/vs.jsonl" 2> "$TMP/vs.err" &
 VS=$!

@@ -29,7 +29,7 @@ note "balancing on: $on ns of the walker's run time binned"
 echo 0 > $SYSCTL
 start_top "$TMP/off.jsonl" 1 3 -p $WP
 PORT=$(free_port) || fail "no free port"
-start_export "$PORT" --interval 1
+start_export "$PORT" --delay 1
 # two real intervals (snapshot 2 is the first), however slow the host
 wait_export_snapshot "$PORT" 3
 curl -s "http://127.0.0.1:$PORT/metrics" > "$TMP/m" || fail "scrape failed"

@@ -9,7 +9,7 @@
 command -v iconv > /dev/null || skip "iconv is not installed"
 cleanup_hook() { kill ${WPIDS:-} 2>/dev/null; [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"; }
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 1 --top-procs 40
+start_export "$port" --delay 1 --top-procs 40
 # raw name -> the cleaned name every view must print (README "Names")
 raw=($'inner-job-\xe5\x90\x8c\xe6\xad\xa5' $'w\xff\xfe\x80x' $'e\x1b[2Jx' $'t\tb\nc')
 want=($'inner-job-\xe5\x90\x8c' $'w\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx' 'e\x1b[2Jx' 't\x09b\x0ac')

@@ -21,11 +21,11 @@ expect 2 "no hex or exponent" "$NL" reclaim --low 1e-300% /
 expect 2 "from 0.01 to" "$NL" reclaim --rate-limit 1e-300 /
 expect 2 "no cgroup under" "$NL" reclaim --dry-run '/reclaim-no-such-dir'
 # the root cgroup is the whole host: never a target (--status may read it)
-expect 2 "/ is the root cgroup, the whole host" "$NL" reclaim --dry-run -d 1 /
-expect 2 "/ is the root cgroup" "$NL" reclaim --dry-run -d 1 //
+expect 2 "/ is the root cgroup, the whole host" "$NL" reclaim --dry-run --duration 1 /
+expect 2 "/ is the root cgroup" "$NL" reclaim --dry-run --duration 1 //
 # only '*' and '?' make a pattern: a path with a '[' but neither must
 # exist (it used to be waited for as a glob, exit 0); echoed cleaned
-expect 2 'no cgroup under .* matches /reclaim-nope\\x1b\[31mX:' "$NL" reclaim --dry-run -d 1 $'/reclaim-nope\x1b[31mX'
+expect 2 'no cgroup under .* matches /reclaim-nope\\x1b\[31mX:' "$NL" reclaim --dry-run --duration 1 $'/reclaim-nope\x1b[31mX'
 LC_ALL=C grep -q $'\x1b' "$TMP/err" && fail "a raw ESC of the argument reached stderr: $(cat -v "$TMP/err")"
 if command -v setpriv > /dev/null; then
 	expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" reclaim --status /
@@ -46,7 +46,7 @@ if [ -f "$CG/memory.limit_in_bytes" ]; then echo $((64 << 20)) > "$CG/memory.lim
 # a pattern that matches nothing yet is waited for, and a cgroup made
 # later is picked up at the next interval
 LATE=$root/reclaim-late-$$ LATE_ESC=$root/reclaim-late-$$$'-\x1b[31m' BS=
-"$NL" reclaim --dry-run -i 0.5 -d 6 "/reclaim-late-$$*" > "$TMP/late.out" 2> "$TMP/late.err" &
+"$NL" reclaim --dry-run --delay 0.5 --duration 6 "/reclaim-late-$$*" > "$TMP/late.out" 2> "$TMP/late.err" &
 LPID=$!
 for i in $(seq 100); do grep -q "waiting" "$TMP/late.err" && break; sleep 0.1; done
 grep -q "matches /reclaim-late-$$\* yet: waiting" "$TMP/late.err" || fail "a pattern matching nothing yet: expected 'yet: waiting' on stderr, saw: $(cat "$TMP/late.err")"
@@ -74,12 +74,12 @@ note "ok: a plain path with a backslash (/reclaim-bs\\x2d$$) is found as written
 # said at once (it ran its whole -d doing nothing, exit 0); bytes are fine
 NOLIM=$root/reclaim-nolim-$$
 mkdir "$NOLIM" || fail "cannot create $NOLIM"
-expect 2 "has no memory limit, so a percent watermark" "$NL" reclaim --dry-run -d 1 "/reclaim-nolim-$$"
-"$NL" reclaim --dry-run -d 0.3 --high 1M --low 512K "/reclaim-nolim-$$" > "$TMP/nolim" 2>&1 ||
+expect 2 "has no memory limit, so a percent watermark" "$NL" reclaim --dry-run --duration 1 "/reclaim-nolim-$$"
+"$NL" reclaim --dry-run --duration 0.3 --high 1M --low 512K "/reclaim-nolim-$$" > "$TMP/nolim" 2>&1 ||
 	fail "bytes watermarks on a cgroup without a limit exited $?: $(tail -2 "$TMP/nolim")"
 rmdir "$NOLIM"
 # --high in bytes with the default --low 70% of this 64M limit: never acts
-expect 2 "is not below --high" "$NL" reclaim --dry-run -d 1 --high 16M "/$(basename "$CG")"
+expect 2 "is not below --high" "$NL" reclaim --dry-run --duration 1 --high 16M "/$(basename "$CG")"
 (echo $BASHPID > "$CG/cgroup.procs"; exec "$WORK" --file 24 --file-path "$TMP/f" --anon 4 --ready-file "$TMP/rdy" --hold 60 > /dev/null) &
 WPID=$!
 for i in $(seq 100); do [ -f "$TMP/rdy" ] && break; sleep 0.1; done
@@ -89,7 +89,7 @@ grep -q '^scan_weight=[0-9]* N0=[0-9]*' "$TMP/status" || fail "--status lacks th
 w=$(sed -n 's/^scan_weight=\([0-9]*\).*/\1/p' "$TMP/status")
 [ "$w" -gt 0 ] || fail "scan_weight 0 for a memcg holding 24 MiB of page cache"
 u0=$(cat "$CG"/memory.usage_in_bytes "$CG"/memory.current 2>/dev/null | head -1)
-"$NL" reclaim --dry-run -i 0.2 -d 3.5 --high 8M --low 4M "/$(basename "$CG")" > "$TMP/dry" 2>&1 || fail "dry run failed: $(tail -2 "$TMP/dry")"
+"$NL" reclaim --dry-run --delay 0.2 --duration 3.5 --high 8M --low 4M "/$(basename "$CG")" > "$TMP/dry" 2>&1 || fail "dry run failed: $(tail -2 "$TMP/dry")"
 cat "$TMP/dry"
 # each decision line starts with its time in ISO 8601 (UTC, milliseconds)
 n=$(grep -c '^[0-9]\{4\}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9]\{3\}Z dry-run .* would reclaim [0-9]* KiB from node [0-9]* via' "$TMP/dry")
@@ -106,7 +106,7 @@ grep -q 'reclaimed .* pages' "$TMP/dry" && fail "dry run reclaimed pages"
 # disappears while the agent runs: one line saying so, the agent carries
 # on and exits 0. It runs until its state drops the cgroup (or 30 s), then
 # SIGINT: a fixed -d 2.5 ended before a busy host got to the rmdir.
-"$NL" reclaim -i 0.2 -d 60 --high 8M --low 4M "/reclaim-live-$$*" > "$TMP/gone" 2>&1 &
+"$NL" reclaim --delay 0.2 --duration 60 --high 8M --low 4M "/reclaim-live-$$*" > "$TMP/gone" 2>&1 &
 AG=$!
 J=/run/numalens/reclaim/$AG.json
 wait_until 30 grep -q '"path":"/'"$(basename "$CG")"'"' "$J"
@@ -116,7 +116,7 @@ grep -q '"draws_by_node":{"limit":\[[0-9]' "$J" || fail "agent state lacks draws
 # a second agent on a cgroup the first manages would fight it: refused,
 # naming the first one's pid
 expect 2 "cgroup /$(basename "$CG") is already managed by the reclaim agent with pid $AG" \
-	"$NL" reclaim --dry-run -d 1 --high 8M --low 4M "/$(basename "$CG")"
+	"$NL" reclaim --dry-run --duration 1 --high 8M --low 4M "/$(basename "$CG")"
 kill "$WPID"; wait "$WPID" 2>/dev/null
 rmdir "$CG" || fail "cannot remove $CG"
 dropped() { ! grep -q '"path":"/'"$(basename "$CG")"'"' "$J" 2>/dev/null || ! kill -0 $AG 2>/dev/null; }
@@ -134,7 +134,7 @@ L=$root/reclaim-live-lim-$$
 mkdir "$L" || fail "cannot create $L"
 cleanup_hook() { rmdir "$L" 2>/dev/null; rm -f "$TMP/f2"; }
 if [ -f "$L/memory.limit_in_bytes" ]; then echo $((16 << 20)) > "$L/memory.limit_in_bytes"; else echo $((16 << 20)) > "$L/memory.max"; fi
-"$NL" reclaim --dry-run -i 0.5 -d 300 --high 12M --low 8M "/$(basename "$L")" > "$TMP/lim" 2>&1 &
+"$NL" reclaim --dry-run --delay 0.5 --duration 300 --high 12M --low 8M "/$(basename "$L")" > "$TMP/lim" 2>&1 &
 AG=$!
 J=/run/numalens/reclaim/$AG.json
 wait_until 30 grep -q 'limit-reclaim hook' "$TMP/lim"	# started, its hook attached
@@ -158,7 +158,7 @@ rmdir "$L" || fail "cannot remove $L after its workload ended"
 # a pattern over short-lived cgroups: more than NL_RA_MAX_CG (64) come and
 # go one after another; the entries of those that went are reused, so the
 # last one is still managed
-"$NL" reclaim --dry-run -i 0.05 --high 1M --low 512K "/reclaim-churn-$$-*" > "$TMP/churn" 2>&1 &
+"$NL" reclaim --dry-run --delay 0.05 --high 1M --low 512K "/reclaim-churn-$$-*" > "$TMP/churn" 2>&1 &
 AG=$!
 # each step waits until the agent's published state shows the cgroup
 managed() { grep -q "\"path\":\"/reclaim-churn-$$-$1\"" "/run/numalens/reclaim/$AG.json" 2>/dev/null; }
@@ -176,7 +176,7 @@ note "72 cgroups through one pattern: $(grep -c 'managing cgroup' "$TMP/churn") 
 # interval and cgroup (a pattern over 1000 cgroups flooded the log)
 cleanup_hook() { for i in $(seq 1 70); do rmdir "$root/reclaim-many-$$-$i"; done 2>/dev/null; }
 for i in $(seq 1 70); do mkdir "$root/reclaim-many-$$-$i" || fail "cannot create cgroup $i of 70"; done
-"$NL" reclaim --dry-run -i 0.1 -d 3 --high 1M --low 512K "/reclaim-many-$$-*" > "$TMP/many" 2> "$TMP/many.err" ||
+"$NL" reclaim --dry-run --delay 0.1 --duration 3 --high 1M --low 512K "/reclaim-many-$$-*" > "$TMP/many" 2> "$TMP/many.err" ||
 	fail "reclaim over 70 cgroups exited $?: $(tail -2 "$TMP/many.err")"
 for i in $(seq 1 70); do rmdir "$root/reclaim-many-$$-$i"; done
 n=$(grep -c "more than 64 cgroups match" "$TMP/many.err")
@@ -190,7 +190,7 @@ TERMCG=$root/reclaim-term-$$
 mkdir "$TERMCG" || fail "cannot create $TERMCG"
 cleanup_hook() { rmdir "$TERMCG" 2>/dev/null; }
 for try in 1 2 3; do
-	"$NL" reclaim --dry-run -d 5 --high 1M --low 512K "/reclaim-term-$$" > /dev/null 2>&1 & AG=$!
+	"$NL" reclaim --dry-run --duration 5 --high 1M --low 512K "/reclaim-term-$$" > /dev/null 2>&1 & AG=$!
 	cgt=0
 	for i in $(seq 1 2000); do
 		# the forked shell catches SIGTERM too until it execs numalens:
@@ -212,7 +212,7 @@ E=$root/$'reclaim-esc-\x1b[31m\xff'$$
 mkdir "$E" || fail "cannot create a cgroup with an escape in its name"
 cleanup_hook() { rmdir "$E" 2>/dev/null; }
 "$NL" reclaim --status "/reclaim-esc-*" > "$TMP/esc" 2>&1 || fail "--status of an odd name failed: $(tail -1 "$TMP/esc")"
-"$NL" reclaim --dry-run -d 0.5 --high 1M --low 512K "/reclaim-esc-*" >> "$TMP/esc" 2>&1
+"$NL" reclaim --dry-run --duration 0.5 --high 1M --low 512K "/reclaim-esc-*" >> "$TMP/esc" 2>&1
 LC_ALL=C grep -q $'\x1b' "$TMP/esc" && fail "a raw ESC byte reached the output: $(cat -v "$TMP/esc" | head -3)"
 iconv -f UTF-8 -t UTF-8 "$TMP/esc" > /dev/null 2>&1 || fail "the output is not valid UTF-8"
 grep -q 'reclaim-esc-\\x1b\[31m' "$TMP/esc" || fail "the cleaned name (\\x1b) is not shown: $(head -2 "$TMP/esc")"

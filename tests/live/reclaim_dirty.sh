@@ -20,7 +20,7 @@ ms() { awk -v k="$1" '$1 == k { print $2 }' "$OWN/memory.stat"; }
 dirty=$(ms dirty); mapped0=$(ms mapped_file)
 [ -z "$mapped0" ] && mapped0=$(awk '$1 == "file_mapped" { print $2 }' "$OWN/memory.stat")
 [ "${dirty:-0}" -ge $((16 << 20)) ] || skip "only ${dirty:-0} bytes dirty: the flusher wrote the file back already"
-"$NL" reclaim --backend madvise --high 16M --low 8M -i 0.2 -d 2 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
+"$NL" reclaim --backend madvise --high 16M --low 8M --delay 0.2 --duration 2 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
 	fail "numalens reclaim exited $?: $(tail -3 "$TMP/log")"
 mapped1=$(ms mapped_file)
 [ -z "$mapped1" ] && mapped1=$(awk '$1 == "file_mapped" { print $2 }' "$OWN/memory.stat")
@@ -34,7 +34,7 @@ within_pct "$mapped1" "$mapped0" 5 || fail "the agent unmapped dirty file pages 
 # a step of 32 pages that advised part of one split it and freed nothing
 sync
 cache0=$(ms cache); [ -z "$cache0" ] && cache0=$(ms file)
-"$NL" reclaim -v --backend madvise --high 16M --low 8M -i 0.2 -d 2 "/$(basename "$OWN")" > "$TMP/log2" 2>&1 ||
+"$NL" reclaim -v --backend madvise --high 16M --low 8M --delay 0.2 --duration 2 "/$(basename "$OWN")" > "$TMP/log2" 2>&1 ||
 	fail "numalens reclaim (after sync) exited $?: $(tail -3 "$TMP/log2")"
 cache1=$(ms cache); [ -z "$cache1" ] && cache1=$(ms file)
 freed=$(sed -n 's/^reclaimed madvise pages: N0=\([0-9]*\).*/\1/p' "$TMP/log2" | tail -1)

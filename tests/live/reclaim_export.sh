@@ -44,7 +44,7 @@ for i in $(seq 100); do [ -f "$TMP/ready" ] && break; sleep 0.2; done
 # watermarks from the usage now: the agent must free 8 MiB of the 48 it can
 # (large steps: the first VMAs are shared libraries, which PAGEOUT skips)
 U=$(cat "$root/$CG/memory.usage_in_bytes" "$root/$CG/memory.current" 2>/dev/null | head -1)
-"$NL" reclaim --backend madvise --step 4096 -i 0.3 -d 60 --high $((U - (4 << 20))) --low $((U - (8 << 20))) \
+"$NL" reclaim --backend madvise --step 4096 --delay 0.3 --duration 60 --high $((U - (4 << 20))) --low $((U - (8 << 20))) \
 	"/$CG" > "$TMP/agent.out" 2>&1 &
 AG=$!
 J=/run/numalens/reclaim/$AG.json
@@ -84,7 +84,7 @@ grep -q "^/$CG .* $AG madvise" "$TMP/top.txt" || fail "top's RECLAIM AGENTS sect
 
 # numalens export (default depth 0: the managed cgroup is exported anyway)
 port=$(free_port) || fail "no free port"
-start_export "$port" --interval 1
+start_export "$port" --delay 1
 wait_export_snapshot "$port" 2
 curl -s "http://127.0.0.1:$port/metrics" > "$TMP/m"
 ep=$(awk -v k="numalens_reclaim_agent_passes_total{cgroup=\"/$CG\"}" '$1 == k { print $2 }' "$TMP/m")

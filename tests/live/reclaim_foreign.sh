@@ -28,7 +28,7 @@ hold_file "$OWN" "$F" 16
 cold_file "$F.g" 16
 hold_file "$OWN" "$F.g" 16
 o0=$(usage "$OTHER")
-"$NL" reclaim -v --backend madvise --high 2M --low 1M -i 0.2 -d 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
+"$NL" reclaim -v --backend madvise --high 2M --low 1M --delay 0.2 --duration 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
 	fail "numalens reclaim exited $?: $(tail -3 "$TMP/log")"
 grep -q 'backend madvise' "$TMP/log" || fail "madvise backend not in use: $(head -3 "$TMP/log")"
 steps=$(grep -c ' step node=' "$TMP/log")

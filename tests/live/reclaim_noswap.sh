@@ -16,7 +16,7 @@ for i in $(seq 100); do [ -f "$TMP/rdy" ] && break; sleep 0.1; done
 [ -f "$TMP/rdy" ] || fail "anon holder not ready"
 cold_file "$F" 16
 hold_file "$OWN" "$F" 16
-"$NL" reclaim -v --backend madvise --high 8M --low 4M -i 0.2 -d 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
+"$NL" reclaim -v --backend madvise --high 8M --low 4M --delay 0.2 --duration 3 "/$(basename "$OWN")" > "$TMP/log" 2>&1 ||
 	fail "numalens reclaim exited $?: $(tail -3 "$TMP/log")"
 freed=$(sed -n 's/^reclaimed madvise pages: N0=\([0-9]*\).*/\1/p' "$TMP/log" | tail -1)
 note "steps $(grep -c ' step node=' "$TMP/log"), file pages freed ${freed:-0} (of 4096)"

@@ -49,15 +49,19 @@ declare -A may=(
 # use libbpf; the tests proper go through the source layer.
 libbpf_ok=" source bpf cling bench "
 
-layer_of() { # path -> layer name
+# layer_of PATH: set LAYER to the layer name of PATH (a variable, not
+# output: a $(...) per include line forked thousands of times, a minute of
+# the unit layer on the loaded CI machine)
+layer_of() {
+	LAYER=''
 	case $1 in
-	bpf/include/*) echo shared;;
-	bpf/*) echo bpf;;
-	tools/*/*) local d=${1#tools/}; echo "${d%%/*}";;
-	tools/*) echo cmd;;
-	sched_ext/*) echo cling;;
-	tests/bench/*) echo bench;;
-	tests/*) echo test;;
+	bpf/include/*) LAYER=shared;;
+	bpf/*) LAYER=bpf;;
+	tools/*/*) local d=${1#tools/}; LAYER=${d%%/*};;
+	tools/*) LAYER=cmd;;
+	sched_ext/*) LAYER=cling;;
+	tests/bench/*) LAYER=bench;;
+	tests/*) LAYER=test;;
 	esac
 }
 
@@ -77,9 +81,10 @@ done
 parent=(); upward=(); libbpf=(); edges=()
 for f in $srcs; do
 	[ -f "$f" ] || continue		# deleted but not yet committed
-	l=$(layer_of "$f")
+	layer_of "$f"; l=$LAYER
 	while IFS=: read -r n line; do
-		inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//' <<< "$line")
+		inc=$line
+		[[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*(.*)$ ]] && inc=${BASH_REMATCH[1]}
 		case $inc in
 		\"*../*) parent+=("$f:$n: $inc");;
 		\<bpf/*) [[ $libbpf_ok == *" $l "* ]] || libbpf+=("$f:$n: $inc ($l layer)");;
@@ -89,7 +94,7 @@ for f in $srcs; do
 			*.skel.h) tl=skel;;
 			vmlinux.h) tl=vmlinux;;
 			*) [ -n "${where[$h]:-}" ] || continue
-			   tl=$(layer_of "${where[$h]}")
+			   layer_of "${where[$h]}"; tl=$LAYER
 			   m=${f##*/}; m=${m%.*}; t=${h%.h}
 			   [ "$m" = "$t" ] || edges+=("${f%.*} ${where[$h]%.h}");;
 			esac

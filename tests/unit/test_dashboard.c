@@ -2,10 +2,13 @@
 /*
  * dashboards/numalens.json, checked without Grafana: every panel has its
  * own numeric id and a gridPos inside the 24-column grid that overlaps no
- * other panel; and the scx_cling and reclaim agent families its queries
- * use are ones the exporter renders (a live scrape on a host cannot show
- * them: scx_cling needs sched_ext, the agent a managed cgroup; the other
- * families are checked against a real scrape by live export_dashboard.sh).
+ * other panel shown with it (the panels of a collapsed row are laid out
+ * among themselves, below the row); and the scx_cling and reclaim agent
+ * families its queries use are ones the exporter renders (a live scrape on
+ * a host cannot show them: scx_cling needs sched_ext, the agent a managed
+ * cgroup; the other families are checked against a real scrape by live
+ * export_dashboard.sh). The same for every family the Prometheus rules in
+ * packaging/prometheus-rules.yml use, all of them here.
  * Run from the top of the tree (tests/run-all.sh does), or set NL_DASHBOARD.
  */
 #include <setjmp.h>
@@ -54,7 +57,9 @@ static cJSON *load(void)
 	return d;
 }
 
-struct rect { int x, y, w, h, id; const char *title; };
+/* A panel's place; @group is 0 for the top level, else the id of the
+ * collapsed row that holds it (shown only with that row expanded). */
+struct rect { int x, y, w, h, id, group; const char *title; };
 
 static int num(const cJSON *o, const char *k)
 {
@@ -71,27 +76,45 @@ static bool overlap(const struct rect *a, const struct rect *b)
 	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-static int panel_rects(const cJSON *d, struct rect *r, int max)
+static int panel_rects_in(const cJSON *panels, int group, struct rect *r, int n, int max)
 {
-	const cJSON *p, *panels = cJSON_GetObjectItemCaseSensitive(d, "panels");
-	int n = 0;
+	const cJSON *p;
 
 	assert_true(cJSON_IsArray(panels));
 	cJSON_ArrayForEach(p, panels) {
 		const cJSON *g = cJSON_GetObjectItemCaseSensitive(p, "gridPos");
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, "title");
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
+		const cJSON *nested = cJSON_GetObjectItemCaseSensitive(p, "panels");
+		const char *title = cJSON_IsString(t) ? t->valuestring : "?";
 
 		assert_true(n < max);
-		r[n].title = cJSON_IsString(t) ? t->valuestring : "?";
 		if (!cJSON_IsObject(g))
-			fail_msg("panel '%s' has no gridPos", r[n].title);
+			fail_msg("panel '%s' has no gridPos", title);
 		if (!cJSON_IsNumber(id))
-			fail_msg("panel '%s' has no numeric id", r[n].title);
-		r[n] = (struct rect){ num(g, "x"), num(g, "y"), num(g, "w"), num(g, "h"), id->valueint, r[n].title };
+			fail_msg("panel '%s' has no numeric id", title);
+		r[n] = (struct rect){ num(g, "x"), num(g, "y"), num(g, "w"), num(g, "h"), id->valueint, group, title };
 		n++;
+		if (cJSON_GetArraySize(nested) > 0) {
+			int first = n;
+
+			if (group)
+				fail_msg("row '%s' is nested in another row", title);
+			if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "collapsed")))
+				fail_msg("row '%s' holds panels but is not collapsed (an open row's panels follow it)", title);
+			n = panel_rects_in(nested, id->valueint, r, n, max);
+			for (int i = first; i < n; i++)
+				if (r[i].y <= r[first - 1].y)
+					fail_msg("panel '%s' (y=%d) is not below its row '%s' (y=%d)", r[i].title, r[i].y,
+						 title, r[first - 1].y);
+		}
 	}
 	return n;
+}
+
+static int panel_rects(const cJSON *d, struct rect *r, int max)
+{
+	return panel_rects_in(cJSON_GetObjectItemCaseSensitive(d, "panels"), 0, r, 0, max);
 }
 
 /* The overlap test itself, on hand-made layouts: it must see a shared
@@ -124,7 +147,7 @@ static void test_layout(void **state)
 		for (int j = 0; j < i; j++) {
 			if (r[i].id == r[j].id)
 				fail_msg("panels '%s' and '%s' share id %d", r[j].title, r[i].title, r[i].id);
-			if (overlap(&r[i], &r[j]))
+			if (r[i].group == r[j].group && overlap(&r[i], &r[j]))
 				fail_msg("panels '%s' (x=%d y=%d w=%d h=%d) and '%s' (x=%d y=%d w=%d h=%d) overlap",
 					 r[j].title, r[j].x, r[j].y, r[j].w, r[j].h,
 					 r[i].title, r[i].x, r[i].y, r[i].w, r[i].h);
@@ -206,12 +229,53 @@ static void test_cling_and_agent_queries(void **state)
 	cJSON_Delete(d);
 }
 
+/* Every numalens_ family named in the rules file, comments included, is a
+ * sample name the exporter renders; a recorded series
+ * (level:numalens_...:operation) is not one and is skipped. */
+static void test_rules_families(void **state)
+{
+	const char *path = getenv("NL_RULES") ? getenv("NL_RULES") : "packaging/prometheus-rules.yml";
+	const char *alnum = "abcdefghijklmnopqrstuvwxyz0123456789_";
+	char *rules = slurp(path), *t;
+	struct nl_snapshot s;
+	int n = 0, cling = 0, agent = 0;
+
+	(void)state;
+	running_cling_and_agent(&s);
+	t = prom_render(&s, NULL);
+	for (const char *p = strstr(rules, "numalens_"); p; p = strstr(p + 1, "numalens_")) {
+		char name[128], needle[136];
+		size_t len = strspn(p, alnum);
+
+		if (p > rules && (p[-1] == ':' || strchr(alnum, p[-1])))
+			continue;
+		if (len >= sizeof(name))
+			fail_msg("metric name too long in %s", path);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		snprintf(needle, sizeof(needle), "\n%s", name);
+		if (!strstr(t, needle))
+			fail_msg("%s uses %s, which the exporter does not render", path, name);
+		cling += !strncmp(name, "numalens_scx_cling_", 19);
+		agent += !strncmp(name, "numalens_reclaim_agent_", 23);
+		n++;
+	}
+	/* the alerts on scx_cling and the agent are there, and were checked */
+	assert_true(n >= 10);
+	assert_true(cling >= 1);
+	assert_true(agent >= 2);
+	free(t);
+	free(rules);
+	nl_snapshot_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overlap_rule),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_cling_and_agent_queries),
+		cmocka_unit_test(test_rules_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -228,10 +228,31 @@ static void test_sort_keys_chars(void **state)
 	assert_int_equal(nl_sort_key_from_char('0'), -1);
 	assert_int_equal(nl_sort_key_from_char('a'), -1);
 	assert_string_equal(nl_sort_key_name(NL_SORT_CPU), "CPU%");
+	/* every key is explained on the help screen, none with a placeholder */
+	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
+		assert_true(strlen(nl_sort_key_about(k)) > 8);
+	assert_string_equal(nl_sort_key_about(NL_NR_SORT_KEYS), "?");
+	assert_non_null(strstr(nl_sort_key_about(NL_SORT_RUNTIME), "since numalens started"));
 	struct nl_view_opts o;
 	nl_view_opts_default(&o);
 	assert_int_equal(o.sort, NL_SORT_CPU);
 	assert_false(nl_filter_active(&o.filter));
+}
+
+static void test_missing_without(void **state)
+{
+	char out[64];
+
+	nl_missing_without(out, sizeof(out), "locality: NUMA balancing is off (x); reclaim: y; "
+			   "locality: sched_ext z", "locality:");
+	assert_string_equal(out, "reclaim: y");
+	nl_missing_without(out, sizeof(out), "a; b", "locality:");
+	assert_string_equal(out, "a; b");
+	nl_missing_without(out, sizeof(out), "", "x");
+	assert_string_equal(out, "");
+	/* an entry that does not fit is left out whole, never cut */
+	nl_missing_without(out, 12, "abc; 0123456789ab; d", "x");
+	assert_string_equal(out, "abc; d");
 }
 
 static void test_locality_mean(void **state)
@@ -315,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_sort),
 		cmocka_unit_test(test_cgroup_tree_robust),
 		cmocka_unit_test(test_sort_keys_chars),
+		cmocka_unit_test(test_missing_without),
 		cmocka_unit_test(test_locality_mean),
 		cmocka_unit_test(test_snapshot_free),
 		cmocka_unit_test(test_fmt),

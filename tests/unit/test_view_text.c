@@ -68,7 +68,7 @@ static void test_header(void **state)
 	assert_non_null(strstr(out, "numa_balancing=on"));
 	assert_non_null(strstr(out, "missing: nothing"));
 	assert_non_null(strstr(out, "pfn_unknown=4"));
-	assert_non_null(strstr(out, "procs_evicted=2"));
+	assert_non_null(strstr(out, "; freed after exit (normal): procs_evicted=2"));
 	assert_null(strstr(out, "locality: unavailable"));
 	free(out);
 	nl_snapshot_free(&s);

@@ -796,6 +796,8 @@ static void test_pty_stop_flag(void **state)
 		struct nl_snapshot s;
 
 		fix_build(&s, false);
+		snprintf(s.src.missing, sizeof(s.src.missing), "%s",
+			 "locality: NUMA balancing is off (kernel.numa_balancing=0); vmscan: x");
 		struct nl_tui *t = nl_tui_open_term("xterm", stdout, stdin, NULL);
 		if (!t)
 			_exit(3);
@@ -812,7 +814,10 @@ static void test_pty_stop_flag(void **state)
 	wait_screen(&p, "memhog", true);
 	/* balancing off: locality is "unavail", never a number */
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "memhog")), "unavail"));
-	wait_screen(&p, "unavail (numa_balancing off)", true);
+	/* the header says how to turn locality on, once */
+	wait_screen(&p, "locality: off (sysctl kernel.numa_balancing=1", true);
+	wait_screen(&p, "migrate: on  missing: vmscan:", true);
+	assert_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "locality: off")), "NUMA balancing is off"));
 	size_t before = p.scr.nraw;
 	kill(p.pid, SIGTERM);
 	double end = now_s() + PTY_WAIT_S;

@@ -138,8 +138,10 @@ dpkg-deb --fsys-tarfile "$modsdeb" | tar -x -C "$work" --wildcards './lib/module
 mdir=$(ls -d "$work"/lib/modules/"$release" "$work"/usr/lib/modules/"$release" 2>/dev/null | head -1 || true)
 [ -n "$mdir" ] && [ -d "$mdir/kernel" ] || die "no kernel/ module tree for $release in $modsdeb"
 declare -A path_of=()
+# (parameter expansion, not basename: a fork for each of the ~4,200
+# modules took 74-93 s of a fresh clone's CI run, 200 s on a loaded host)
 while IFS= read -r f; do
-	n=$(basename "$f"); n=${n%%.ko*}; path_of[${n//-/_}]=$f
+	n=${f##*/}; n=${n%%.ko*}; path_of[${n//-/_}]=$f
 done < <(find "$mdir" -name '*.ko*')
 
 declare -A seen=() deps_of=()

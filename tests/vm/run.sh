@@ -36,14 +36,16 @@
 # other lines never start with PASS/FAIL. Exit 0 if all passed, else 1.
 # Guests start in this order: the longest first (by the time the test took
 # last time, $LOGS/NAME.secs; else by its timeout), so the pool does not end
-# on one long guest beside an idle CPU; the alone=1 tests last, one at a
-# time with the host to themselves (NL_VM_ALONE_WAIT=FILE: not before FILE
-# exists; tests/run-all.sh creates it when its other layers, which run
-# beside the VM pool, are done). The output order does not change.
+# on one long guest beside an idle CPU; the alone=1 tests one at a time,
+# each on a host CPU of its own (the other guests pinned to the other CPUs;
+# on multi-threaded TCG: the whole host, last), not before
+# NL_VM_ALONE_WAIT=FILE exists (tests/run-all.sh creates it when its other
+# layers, which run beside the VM pool, are done). The first kernel is prepared before any
+# guest starts, the others beside its guests. The output order does not change.
 #
 # A test declares its guest in comment lines "# vm: key=value ...":
 #   nodes=4 cpus_per_node=1 mem_per_node=512M timeout=150 modules=zram
-#   alone=1: no other guest runs beside this one (policy-quality tests)
+#   alone=1: no other guest shares its host CPU (policy-quality tests)
 #   disk=SIZE (e.g. 512M): an empty virtio disk /dev/vda of SIZE (a sparse
 #   file $LOGS/NAME.disk, removed afterwards), for real file-backed I/O
 # Unequal topologies (these override nodes/cpus_per_node/mem_per_node):
@@ -169,22 +171,92 @@ if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 fi
 bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$B/tests/nlpty" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
       "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o" ${NL_VM_EXTRA_BINS:-})
-for k in "${kernels[@]}"; do
-	t1=$(date +%s%N); kernel_vars "$k"
+# prep_kernel SERIES: fetch and unpack kernel SERIES and build its
+# initramfs, printing the "vm:" lines; on failure return 1 after a line
+# "KFAIL why" (the kernel itself failed: why, or nothing) and "TFAIL why"
+# (why each of its tests fails).
+prep_kernel() {
+	local t1; t1=$(date +%s%N); kernel_vars "$1"
 	if ! bash tests/vm/kernel.sh "$CACHE" "$KDIR" $KSERIES 2> "$LOGS/kernel.log"; then
 		sed 's/^/  | /' "$LOGS/kernel.log"
-		fail kernel "$(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
-		fail_kernel "$k" "no guest kernel (see $P/kernel)"
-		continue
+		echo "KFAIL $(grep 'error:' "$LOGS/kernel.log" | tail -1 | sed 's/^kernel: error: //')"
+		echo "TFAIL no guest kernel (see $P/kernel)"
+		return 1
 	fi
 	sed 's/^/vm: /' "$LOGS/kernel.log"
 	if ! bash tests/vm/initramfs.sh "$INITRD" "$KDIR" "${bins[@]}" 2> "$LOGS/initramfs.log"; then
-		fail_kernel "$k" "initramfs: $(tail -1 "$LOGS/initramfs.log")"
-		continue
+		echo "TFAIL initramfs: $(tail -1 "$LOGS/initramfs.log")"
+		return 1
 	fi
 	sed 's/^/vm: /' "$LOGS/initramfs.log"
 	echo "vm: kernel $(cat "$KDIR/release"), initramfs $(( $(stat -c %s "$INITRD") / 1024 )) KiB, prepared in $(secs_since "$t1")s"
+}
+# prep_report SERIES FILE: print what prep_kernel wrote to FILE; when it
+# failed, FAIL the kernel (if it said why) and every test of SERIES not
+# started yet.
+prep_report() {
+	local line kf='' tf=''
+	while IFS= read -r line; do
+		case "$line" in
+		"KFAIL "*) kf=1; kernel_vars "$1"; fail kernel "${line#KFAIL }";;
+		"TFAIL "*) tf=${line#TFAIL };;
+		*) printf '%s\n' "$line";;
+		esac
+	done < "$2"
+	[ -n "$tf" ] && fail_kernel "$1" "$tf"
+	return 0
+}
+# The guests' reports are buffered in $RUN (see flush below); a kernel
+# prepared in the background leaves its output in $RUN/prep.SERIES and its
+# exit status in $RUN/prep.SERIES.rc.
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
+# The first kernel is prepared before any guest; the others in the
+# background while the first kernel's guests run (unpacking a kernel's
+# modules took 74-93 s of a fresh clone's CI run, beside idle guest slots),
+# and a guest of theirs starts once its kernel is ready.
+# kready[kSERIES]: 1 ready, 0 failed, "-" being prepared in the background.
+declare -A kready=()
+prep_pids=()
+for k in "${kernels[@]}"; do
+	[ -z "${kready[k$k]:-}" ] || continue
+	if [ "$k" = "${kernels[0]}" ]; then
+		prep_kernel "$k" > "$RUN/prep.$k" 2>&1 && kready[k$k]=1 || kready[k$k]=0
+		prep_report "$k" "$RUN/prep.$k"
+	else
+		kready[k$k]=-
+		( prep_kernel "$k" > "$RUN/prep.$k" 2>&1; echo $? > "$RUN/prep.$k.rc" ) &
+		prep_pids+=($!)
+	fi
 done
+# kernel_ready SERIES: true when SERIES' guests can start. A background
+# preparation that has ended is reported here (once); when it failed, the
+# kernel's tests get their FAIL lines (in their places) and are done.
+kernel_ready() {
+	case "${kready[k$1]}" in 1) return 0;; 0) return 1;; esac
+	[ -e "$RUN/prep.$1.rc" ] || return 1
+	if [ "$(cat "$RUN/prep.$1.rc")" = 0 ]; then kready[k$1]=1; else kready[k$1]=0; fi
+	local i out
+	out=$(prep_report "$1" "$RUN/prep.$1")
+	printf '%s\n' "$out" | grep -v '^FAIL vm[^ ]*/[^ ]*: ' | grep -v '^FAIL [^ ]*/kernel: ' || true
+	# its kernel's own FAIL line counts here, its tests' ones at flush
+	printf '%s\n' "$out" | grep '^FAIL [^ ]*/kernel: ' && fails=$((fails + 1))
+	# (none of its tests started: they wait for it)
+	[ "${kready[k$1]}" = 1 ] || for i in "${!jtest[@]}"; do
+		[ "${jker[i]}" = "$1" ] || continue
+		kernel_vars "$1"; jdone[i]=1
+		printf '%s\n' "$out" | grep -F "FAIL $P/${jtest[i]}: " > "$RUN/$i"; : > "$RUN/$i.done"
+	done
+	[ "${kready[k$1]}" = 1 ]
+}
+# nguests: how many guests run (the background preparations aside).
+nguests() {
+	local n=0 p
+	for p in $(jobs -rp); do
+		case " ${prep_pids[*]} " in *" $p "*) ;; *) n=$((n + 1));; esac
+	done
+	echo $n
+}
 
 # header T KEY DEFAULT: the "# vm: KEY=value" of test file T, or DEFAULT.
 header() {
@@ -292,9 +364,13 @@ run_one() {
 	# /init (its first line comes before any test code): on a loaded host
 	# a TCG boot hung so twice in this session's runs at load 10-22, while the
 	# same guest booted beside it. Such a boot is tried once more, and said.
+	# host CPUs for this guest (see "alone=1" at the pool below): the
+	# caller's guest_pin, else $RUN/pin while an alone=1 guest runs
+	local gpin=${guest_pin:-$(cat "$RUN/pin" 2> /dev/null)} pre=()
+	[ -n "$gpin" ] && pre=(taskset -c "$gpin")
 	for boot in 1 2; do
 		start=$(date +%s%N)
-		timeout -k 5 "$tmo" qemu-system-x86_64 -accel "tcg,thread=$tcg" -m "$memtot" \
+		timeout -k 5 "$tmo" "${pre[@]}" qemu-system-x86_64 -accel "tcg,thread=$tcg" -m "$memtot" \
 			-smp "$ncpus" "${numa[@]}" "${drive[@]}" "${plugin[@]}" \
 			-kernel "$KDIR/vmlinuz" -initrd "$INITRD" \
 			-append "console=ttyS0 quiet panic=-1 no_timer_check${kargs:+ $kargs} nl.test=$name nl.modules=$mods${NL_VM_GUEST_ENV:+ nl.env=$NL_VM_GUEST_ENV}" \
@@ -346,8 +422,6 @@ run_one() {
 
 # Each guest's report is buffered in $RUN/I (I = the job's position) and
 # $RUN/I.done marks it complete; flush prints the finished reports in order.
-RUN=$(mktemp -d "${TMPDIR:-/tmp}/nl-vm-run.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$RUN"' EXIT
 for i in "${!jdone[@]}"; do : > "$RUN/$i"; : > "$RUN/$i.done"; done	# failed above
 next=0
 flush() {
@@ -373,22 +447,115 @@ if [ ${#rest[@]} -gt 0 ]; then
 fi
 order+=("${lone[@]}")
 echo "vm: ${#jtest[@]} tests on ${#kernels[@]} kernel(s), up to $jobs guests at once"
+# The queue: the next guest is the first one in the start order whose
+# kernel is ready (a kernel still being prepared holds back only its own).
+# alone=1: a test that judges a policy's quality (home-node share, how far
+# reclaim gets) by the guest's own clock must not share its host CPU:
+# beside another guest, a single-threaded TCG guest's CPUs stall in turns,
+# and a scheduler's bounded waits expire on the stalls. Such a guest runs
+# pinned to the last host CPU (taskset), one at a time, while the other
+# guests are pinned to the other CPUs ($RUN/pin, and those already running
+# moved): the alone tests no longer leave a CPU idle. An alone=1 test on
+# multi-threaded TCG (numa_cost=) has several host threads, so it still
+# gets the whole host, last. With one job or one CPU (or
+# NL_VM_ALONE_PIN=0), every alone=1 guest runs with no other guest.
+ncpu=$(nproc 2> /dev/null || echo 1)
+pin=0
+[ "$jobs" -ge 2 ] && [ "$ncpu" -ge 2 ] && [ "${NL_VM_ALONE_PIN:-1}" = 1 ] && command -v taskset > /dev/null && command -v pgrep > /dev/null && pin=1
+LONE_CPU=$((ncpu - 1)); REST_CPUS=0-$((ncpu - 2))
+declare -a isalone=()	# 1: pinned alone, x: the whole host, else not alone
 for i in "${order[@]}"; do
-	# alone=1: a test that judges a policy's quality (home-node share, how
-	# far reclaim gets) by the guest's own clock gets the host to itself:
-	# beside another guest, a single-threaded TCG guest's CPUs stall in
-	# turns, and a scheduler's bounded waits expire on the stalls
+	kernel_vars "${jker[i]}"; f=$TDIR/${jtest[i]}.sh
+	[ "$(header "$f" alone 0 2>/dev/null)" = 1 ] || continue
+	isalone[i]=1
+	c=${NL_VM_NUMA_COST:-$(header "$f" numa_cost '' 2>/dev/null)}; tcg=single
+	case "$c" in ''|off) ;; *) tcg=multi;; esac
+	[ "${NL_VM_TCG_THREAD:-$(header "$f" tcg "$tcg" 2>/dev/null)}" = single ] && [ $pin = 1 ] || isalone[i]=x
+done
+lone_pid=''
+gate_open() { [ -z "${NL_VM_ALONE_WAIT:-}" ] || [ -e "$NL_VM_ALONE_WAIT" ]; }
+lone_running() { [ -n "$lone_pid" ] && kill -0 "$lone_pid" 2> /dev/null; }
+# pin_guests CPUS: move every thread of the running guests (qemu and its
+# timeout, the children of each guest's subshell) to host CPUS.
+pin_guests() {
+	local s t q
+	for s in $(jobs -rp); do
+		case " ${prep_pids[*]} $lone_pid " in *" $s "*) continue;; esac
+		for t in $(pgrep -P "$s"); do
+			for q in "$t" $(pgrep -P "$t"); do taskset -a -p -c "$1" "$q" > /dev/null 2>&1; done
+		done
+	done
+}
+# unpin_if_done: no pinned alone=1 guest runs or is left to come (the one
+# being started aside): the other guests may use every CPU again
+unpin_if_done() {
+	local q
+	[ $pin = 1 ] && [ -e "$RUN/pin" ] && ! lone_running || return 0
+	for q in "${queue[@]}"; do [ "${isalone[q]:-}" = 1 ] && return 0; done
+	[ "${alone:-0}" = 1 ] && return 0
+	rm -f "$RUN/pin"; pin_guests "0-$LONE_CPU"
+}
+queue=("${order[@]}")
+while [ ${#queue[@]} -gt 0 ]; do
+	# the next guest: the first in the start order whose kernel is ready
+	# (a kernel still being prepared holds back only its own); with
+	# pinning, a pinned alone=1 guest first once the gate is open, and a
+	# whole-host one when nothing else is left
+	pick='' nonx=0
+	for q in "${!queue[@]}"; do
+		i=${queue[q]}
+		[ -n "${jdone[i]:-}" ] && { unset 'queue[q]'; continue; }
+		[ "${isalone[i]:-}" = x ] || nonx=$((nonx + 1))
+	done
+	queue=("${queue[@]}")
+	[ ${#queue[@]} -gt 0 ] || break
+	if [ $pin = 1 ] && gate_open && ! lone_running; then
+		for q in "${!queue[@]}"; do
+			i=${queue[q]}
+			[ "${isalone[i]:-}" = 1 ] && kernel_ready "${jker[i]}" && { pick=$q; break; }
+		done
+	fi
+	if [ -z "$pick" ]; then
+		for q in "${!queue[@]}"; do
+			i=${queue[q]}
+			case "${isalone[i]:-}" in
+			1) [ $pin = 1 ] && continue;;
+			x) [ $nonx = 0 ] || continue;;
+			esac
+			kernel_ready "${jker[i]}" && { pick=$q; break; }
+		done
+	fi
+	if [ -z "$pick" ]; then
+		sleep 1; flush; continue
+	fi
+	i=${queue[pick]}
 	kernel_vars "${jker[i]}"
-	alone=$(header "$TDIR/${jtest[i]}.sh" alone 0 2>/dev/null)
-	limit=$jobs; [ "$alone" = 1 ] && limit=1
-	while [ "$(jobs -rp | wc -l)" -ge "$limit" ]; do wait -n; flush; done
-	if [ "$alone" = 1 ] && [ -n "${NL_VM_ALONE_WAIT:-}" ]; then
-		until [ -e "$NL_VM_ALONE_WAIT" ]; do sleep 1; done
+	alone=${isalone[i]:-0}
+	limit=$jobs; [ "$alone" = 0 ] || [ $pin = 1 -a "$alone" = 1 ] || limit=1
+	while [ "$(nguests)" -ge "$limit" ]; do wait -n; flush; done
+	if [ "$alone" != 0 ]; then
+		until gate_open; do sleep 1; flush; done
 	fi
-	( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
-	if [ "$alone" = 1 ]; then
-		while [ -n "$(jobs -rp)" ]; do wait -n; flush; done
+	# the slot freed while waiting is the pinned alone=1 guests' if one
+	# waits for it (the one that ran may have ended): pick again
+	if [ $pin = 1 ] && [ "$alone" != 1 ] && gate_open && ! lone_running; then
+		left=0
+		for q in "${queue[@]}"; do [ "${isalone[q]:-}" = 1 ] && kernel_ready "${jker[q]}" && left=1; done
+		[ $left = 0 ] || continue
 	fi
+	unset 'queue[pick]'; queue=("${queue[@]}")
+	unpin_if_done
+	if [ $pin = 1 ] && [ "$alone" = 1 ]; then
+		echo "$REST_CPUS" > "$RUN/pin"; pin_guests "$REST_CPUS"
+		( guest_pin=$LONE_CPU; run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+		lone_pid=$!
+	else
+		( run_one "${jker[i]}" "${jtest[i]}" > "$RUN/$i" 2>&1; : > "$RUN/$i.done" ) &
+	fi
+	if [ "$alone" != 0 ] && [ "$limit" = 1 ]; then
+		while [ "$(nguests)" -gt 0 ]; do wait -n; flush; done
+	fi
+	unpin_if_done
 	flush
 done
 while [ -n "$(jobs -rp)" ]; do wait -n; flush; done

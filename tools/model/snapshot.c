@@ -155,3 +155,23 @@ const char *nl_drop_name(unsigned int i)
 
 	return i < NL_NR_DROPS && names[i] ? names[i] : "unknown";
 }
+
+void nl_missing_without(char *out, size_t sz, const char *missing, const char *prefix)
+{
+	size_t l = 0, pl = strlen(prefix);
+	const char *p = missing;
+
+	if (!sz)
+		return;
+	out[0] = '\0';
+	while (*p) {
+		const char *end = strstr(p, "; ");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (strncmp(p, prefix, pl) && l + n + 3 < sz)
+			l += snprintf(out + l, sz - l, "%s%.*s", l ? "; " : "", (int)n, p);
+		p += n;
+		if (end)
+			p += 2;
+	}
+}

@@ -485,6 +485,14 @@ double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
  * that holds it (bucket b spans [b/8, (b+1)/8)); NAN if they sum to 0. */
 double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
 
+/*
+ * Copy @missing (the snapshot's "; "-separated list of what is unavailable)
+ * to @out without the entries that start with @prefix, for a view that
+ * already says that part another way or does not show it. Entries that do
+ * not fit @sz are left out whole.
+ */
+void nl_missing_without(char *out, size_t sz, const char *missing, const char *prefix);
+
 /* nl_drop_name - the name views give drop reason @i (enum nl_drop):
  * "task_map_full", ...; "unknown" past the last. */
 const char *nl_drop_name(unsigned int i);

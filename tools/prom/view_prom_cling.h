@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * scx_cling families of the Prometheus exposition: what
- * `scx_cling --stats` prints, from the snapshot's cling part (read from the
+ * `scx_cling --delay` prints, from the snapshot's cling part (read from the
  * scheduler's pinned maps by collect.c).
  */
 #ifndef NL_VIEW_PROM_CLING_H

@@ -86,7 +86,7 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 			open_row(b, "reclaim_seconds_total", &s->cgroups[i]);
 			nl_prom_close_dbl(b, s->cgroups[i].agent->agent_seconds_total, 6);
 		}
-	family(b, "node_weight", "gauge", "Victim-node weight of the node (the seed's scan_weight Nn, "
+	family(b, "node_weight", "gauge", "Victim-node weight of the node (scan_weight Nn in --status, "
 	       "dimensionless page-equivalents); tickets are proportional to it.");
 	for (int i = 0; i < s->nr_cgroups; i++)
 		for (int k = 0; s->cgroups[i].agent && k < s->nr_nodes; k++) {

@@ -24,7 +24,7 @@ static const struct {
 } pg_fam[NR_PG] = {
 	[PG_SCANNED] = { "numalens_cgroup_reclaim_scanned_bytes_total", "numalens_node_reclaim_scanned_bytes_total",
 			 "Bytes of pages reclaim scanned (isolated off the inactive list plus taken off the active "
-			 "list: the seed's scanned_*_pages), by reclaim context and LRU type." },
+			 "list: scanned_*_pages in numalens vmscan), by reclaim context and LRU type." },
 	[PG_ROTATED] = { "numalens_cgroup_reclaim_rotated_bytes_total", "numalens_node_reclaim_rotated_bytes_total",
 			 "Bytes of pages reclaim scanned but kept (activated: put back on or kept on the active "
 			 "list; under MGLRU promoted by eviction), by reclaim context and LRU type." },
@@ -135,7 +135,7 @@ static void cgroup_seconds(struct nl_buf *b, const struct nl_prom_cgroup_rows *r
 		tail[x] = nl_prom_piece_tail(&pc, "context", nl_vs_ctx_name(x), NULL, NULL);
 	nl_prom_family(b, name, "counter",
 		       "Wall-clock time tasks spent in reclaim episodes (begin -> end per task, sleeps and "
-		       "throttling included: the seed's elapsed_ns_by_*), by reclaim context. Equal to "
+		       "throttling included: elapsed_ns_by_* in numalens vmscan), by reclaim context. Equal to "
 		       "numalens_cgroup_reclaim_duration_seconds_sum.");
 	for (int i = 0; i < r->n; i++)
 		for (int x = 0; x < NL_VS_NR_CTX; x++)

@@ -11,6 +11,7 @@
 #include "cgroup.h"
 #include "names.h"
 #include "reclaim_agent.h"
+#include "reclaim_jsonl.h"
 #include "reclaim_scan.h"
 
 double nl_ra_now(void)
@@ -30,18 +31,6 @@ uint64_t nl_ra_cpu_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-size_t nl_ra_iso_time(char *buf, size_t len)
-{
-	struct timespec t;
-	struct tm tm;
-	size_t n;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	if (!gmtime_r(&t.tv_sec, &tm) || !(n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)))
-		return buf && len ? (buf[0] = '\0', 0) : 0;
-	return n + (size_t)snprintf(buf + n, len - n, ".%03ldZ", t.tv_nsec / 1000000);
-}
-
 static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -49,6 +38,15 @@ static void logf_(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ..
 
 	if (!a->cfg.log)
 		return;
+	if (a->cfg.json) {	/* the same words, as a "decision" line */
+		char msg[2048];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		nl_ra_jsonl_msg(a->cfg.log, "decision", a->cfg.dry_run, c ? c->label : NULL, msg);
+		return;
+	}
 	nl_ra_iso_time(ts, sizeof(ts));
 	fprintf(a->cfg.log, "%s %s%s ", ts, a->cfg.dry_run ? "dry-run " : "", c ? c->label : "-");
 	va_start(ap, fmt);

@@ -55,6 +55,7 @@ struct nl_ra_cfg {
 	bool v1;		/* cgroup hierarchy is the v1 memory controller */
 	const char *root;	/* cgroup mount point */
 	FILE *log;		/* decisions, one line each */
+	bool json;		/* log as JSON Lines (reclaim_jsonl.h), not text */
 	bool verbose;
 };
 
@@ -260,7 +261,7 @@ bool nl_ra_all_standby(const struct nl_ra *a);
 /* True when a managed cgroup is close enough to its high watermark to be
  * watched between intervals (its usage at the last tick was above half of
  * low): a workload can grow from low past high well within one
- * --interval. */
+ * --delay. */
 bool nl_ra_watch(const struct nl_ra *a);
 
 /* True when a managed cgroup's usage now (memory.current, one read each)
@@ -289,11 +290,6 @@ int nl_ra_publish(struct nl_ra *a, const char *dir);
 
 /* Remove this process's two files from @dir (NULL: the default). */
 void nl_ra_unpublish(const char *dir);
-
-/* The wall-clock time now in ISO 8601, UTC, with milliseconds
- * ("2026-12-01T18:20:03.097Z"), as every agent log line starts; written
- * into @buf (at least 25 bytes). Returns its length (0 on failure). */
-size_t nl_ra_iso_time(char *buf, size_t len);
 
 /* Monotonic seconds. */
 double nl_ra_now(void);

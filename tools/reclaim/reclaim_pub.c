@@ -26,11 +26,9 @@ static cJSON *nodes_arr(const uint64_t *v, int n)
 	return a;
 }
 
-/* The JSON document of reclaim_read.h; NULL on -ENOMEM. */
-static char *render_json(struct nl_ra *a)
+cJSON *nl_ra_state_obj(struct nl_ra *a)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
-	char *out;
 
 	if (!root)
 		return NULL;
@@ -99,7 +97,15 @@ static char *render_json(struct nl_ra *a)
 			cJSON_AddNumberToObject(h, "last_draw_node", c->hook_steps ? c->last_draw_nid : -1);
 		}
 	}
-	out = cJSON_PrintUnformatted(root);
+	return root;
+}
+
+/* The JSON document of reclaim_read.h; NULL on -ENOMEM. */
+static char *render_json(struct nl_ra *a)
+{
+	cJSON *root = nl_ra_state_obj(a);
+	char *out = root ? cJSON_PrintUnformatted(root) : NULL;
+
 	cJSON_Delete(root);
 	return out;
 }

@@ -6,6 +6,15 @@
 
 #include "reclaim_agent.h"
 
+struct cJSON;
+
+/* nl_ra_state_obj - the agent's state as the JSON document of
+ * reclaim_read.h (format, pid, backend, per-cgroup weights, draws,
+ * pages, hook counts), a new cJSON object the caller deletes; NULL on
+ * -ENOMEM. Published as PID.json and, with --json, printed as the
+ * "state" lines. */
+struct cJSON *nl_ra_state_obj(struct nl_ra *a);
+
 /* Publish the agent's state for `numalens top`/`export` and --status:
  * @dir/<pid>.json (format of reclaim_read.h) and @dir/<pid>.status (the
  * nl_ra_status() blocks), each written to a .tmp file and renamed over

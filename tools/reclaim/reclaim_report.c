@@ -4,6 +4,7 @@
  * R14). Its metrics are `numalens export`'s (view_prom_reclaim.c), from
  * the state it publishes (reclaim_pub.c).
  */
+#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include "reclaim_report.h"
@@ -134,4 +135,29 @@ void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
 		all += k->cpu_ns[i];
 	}
 	fprintf(f, " all=%.1f\n", (double)all / 1e6);
+}
+
+cJSON *nl_ra_cost_obj(const struct nl_ra *a)
+{
+	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
+	const struct nl_ra_cost *k = &a->cost;
+	cJSON *o = cJSON_CreateObject(), *ms;
+	uint64_t all = 0;
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "loops", (double)k->loops);
+	cJSON_AddNumberToObject(o, "polls", (double)k->polls);
+	cJSON_AddNumberToObject(o, "records", (double)k->records);
+	cJSON_AddNumberToObject(o, "publishes", (double)k->publishes);
+	cJSON_AddNumberToObject(o, "publishes_standing_by", (double)k->publishes_standing_by);
+	cJSON_AddNumberToObject(o, "tracepoint_switches", (double)k->attaches);
+	ms = cJSON_AddObjectToObject(o, "cpu_ms");
+	for (int i = 0; ms && i < NL_RA_PART_NR; i++) {
+		cJSON_AddNumberToObject(ms, part[i], (double)k->cpu_ns[i] / 1e6);
+		all += k->cpu_ns[i];
+	}
+	if (ms)
+		cJSON_AddNumberToObject(ms, "all", (double)all / 1e6);
+	return o;
 }

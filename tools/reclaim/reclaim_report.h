@@ -16,4 +16,10 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f);
  * nl_ra_cost; CPU time of its thread by part of its loop, milliseconds). */
 void nl_ra_cost_print(const struct nl_ra *a, FILE *f);
 
+struct cJSON;
+
+/* nl_ra_cost_obj - the agent_cost line of nl_ra_cost_print() as an object
+ * (counts; cpu_ms per part of the loop and in all); caller deletes. */
+struct cJSON *nl_ra_cost_obj(const struct nl_ra *a);
+
 #endif

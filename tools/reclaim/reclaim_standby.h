@@ -24,7 +24,7 @@
  * it stood by (docs/reclaim.md). What would let it act again shows
  * sooner in the moves below. */
 #define NL_SB_FULL_EVERY_S 5.0
-/* Ticks come every --interval from the loop's own clock, a little early
+/* Ticks come every --delay from the loop's own clock, a little early
  * or late: a look due at 5 s is taken at the tick 4.99 s after the last,
  * not at the next one. */
 #define NL_SB_SLACK_S 0.1

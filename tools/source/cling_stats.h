@@ -2,7 +2,7 @@
 /*
  * Reading scx_cling's statistics from user space: from the maps it pins
  * under /sys/fs/bpf/scx_cling/ (layout: bpf/include/cling_maps.h), or from
- * map fds (the loader itself). The one reader behind `scx_cling --stats`,
+ * map fds (the loader itself). The one reader behind `scx_cling --delay`,
  * `scx_cling --monitor` and `numalens export`.
  */
 #ifndef NL_CLING_STATS_H

@@ -32,6 +32,23 @@ const char *nl_sort_key_name(enum nl_sort_key k)
 	return (unsigned)k < NL_NR_SORT_KEYS ? names[k] : "?";
 }
 
+const char *nl_sort_key_about(enum nl_sort_key k)
+{
+	static const char *const about[NL_NR_SORT_KEYS] = {
+		"pages per second allocated on another node than the CPU's",
+		"pages per second allocated on the CPU's own node",
+		"remote share of allocations",
+		"NUMA-fault locality, worst first",
+		"CPU time this interval",
+		"CPU time since numalens started (detail view: \"since start\")",
+		"resident memory",
+		"pages migrated this interval",
+		"process id",
+	};
+
+	return (unsigned)k < NL_NR_SORT_KEYS ? about[k] : "?";
+}
+
 int nl_filter_parse(struct nl_filter *f, const char *text)
 {
 	size_t len;

@@ -70,6 +70,9 @@ int nl_sort_key_from_char(int ch);
 /* Short column-style name of @k ("CPU%", "RMT/s", ...); "?" if out of range. */
 const char *nl_sort_key_name(enum nl_sort_key k);
 
+/* What @k sorts by, in a few words for the help screen; "?" if out of range. */
+const char *nl_sort_key_about(enum nl_sort_key k);
+
 /*
  * Parse filter text as typed after '/' or given to -p/-c: all digits is a
  * pid, a string starting with '/' a cgroup path prefix, anything else a

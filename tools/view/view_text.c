@@ -59,7 +59,9 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	fprintf(out, "self: drops");
 	for (int i = 0; i < NL_NR_DROPS; i++)
 		fprintf(out, " %s=%llu", nl_drop_name(i), (unsigned long long)s->self.drops[i]);
-	fprintf(out, " procs_evicted=%llu cgroups_evicted=%llu\n",
+	/* not losses: entries of exited processes and removed cgroups freed
+	 * from the BPF maps once read, which the drops above would count */
+	fprintf(out, "; freed after exit (normal): procs_evicted=%llu cgroups_evicted=%llu\n",
 		(unsigned long long)s->self.procs_evicted,
 		(unsigned long long)s->self.cgroups_evicted);
 	if (s->in_child_pidns) {
@@ -205,7 +207,8 @@ static void print_pid_hint(FILE *out, const struct nl_snapshot *s, const struct 
 				(int)f->pid, p->cgroup_path[0] ? p->cgroup_path : "?", shown_typed(f->cgroup));
 		return;
 	}
-	fprintf(out, " (pid %d is not in this snapshot: it has exited, or is a thread id)", (int)f->pid);
+	/* -p of a live thread id was turned into its process id at start */
+	fprintf(out, " (pid %d is not in this snapshot: it has exited)", (int)f->pid);
 }
 
 static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)

@@ -265,12 +265,18 @@ static void draw_title(struct nl_tui *t)
 	if (!t->have_snap) {
 		line_at(1, 0, "waiting for the first interval...");
 	} else {
-		line_at(1, 0, "locality: %s  alloc: %s  migrate: %s  %s%s",
+		char missing[sizeof(s->src.missing)];
+
+		/* the locality field says this one, with its fix */
+		nl_missing_without(missing, sizeof(missing), s->src.missing,
+				   "locality: NUMA balancing is off");
+		line_at(1, 0, "%slocality: %s  alloc: %s  migrate: %s  %s%s",
+			s->nr_nodes == 1 ? "one node: every page is local  " : "",
 			nl_locality_source_ok(s) ? "on" :
 			(s->src.numa_balancing ? "unavail (no sched program)" :
-			 "unavail (numa_balancing off)"),
+			 "off (sysctl kernel.numa_balancing=1 turns it on)"),
 			s->src.alloc ? "on" : "off", s->src.migrate ? "on" : "off",
-			s->src.missing[0] ? "missing: " : "", s->src.missing);
+			missing[0] ? "missing: " : "", missing);
 	}
 	if (t->opts.filter.pid > 0)
 		snprintf(filt, sizeof(filt), "  filter: pid %d", (int)t->opts.filter.pid);
@@ -528,10 +534,49 @@ static void fix_scroll(struct nl_tui *t, int v, int n)
 		t->top[v] = 0;
 }
 
+/* The figure columns the process and cgroup views share, drawn by one
+ * function so both views format and flag them alike. Kind 0 is left
+ * to the cgroup path, which is fitted keeping its tail. */
+enum { FC_CPU = 1, FC_RUN, FC_RMT, FC_LCL, FC_RMTPCT, FC_LOC, FC_END };
+
+/* One shared figure cell of @f; false when @kind is not one of them. */
+static bool figs_cell(struct nl_tui *t, const struct nl_figs *f, int kind, int ni, char *b,
+		      size_t sz, attr_t *own)
+{
+	const struct nl_snapshot *s = &t->snap;
+	int nid = ni >= 0 ? s->nodes[ni].nid : 0;
+	double r;
+
+	switch (kind) {
+	case FC_CPU: snprintf(b, sz, "%.1f", f->cpu_pct); break;
+	case FC_RUN:
+		if (nid < 0 || nid >= NL_MAX_NODES || !f->run_ns)
+			snprintf(b, sz, "-");
+		else
+			snprintf(b, sz, "%.1f", nl_pct(f->run_ns_by_node[nid], f->run_ns));
+		break;
+	case FC_RMT: nl_fmt_num(b, sz, nl_rate(f->alloc.pages_remote, s->interval_ns)); break;
+	case FC_LCL: nl_fmt_num(b, sz, nl_rate(f->alloc.pages_local, s->interval_ns)); break;
+	case FC_RMTPCT:
+		if (nl_remote_ratio(&f->alloc, &r))
+			snprintf(b, sz, "%.1f", r * 100);
+		else
+			snprintf(b, sz, "n/a");
+		mark_alert(t, f, true, b, sz, own);
+		break;
+	case FC_LOC:
+		nl_fmt_locality(b, sz, &f->loc, nl_locality_source_ok(s));
+		mark_alert(t, f, false, b, sz, own);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 /* --- process view --------------------------------------------------------- */
 
-enum { PC_PID = 1, PC_COMM, PC_CPU, PC_RUN, PC_RMT, PC_LCL, PC_RMTPCT, PC_LOC, PC_RSS,
-       PC_RSSN, PC_MIGR, PC_CGROUP };
+enum { PC_PID = FC_END, PC_COMM, PC_RSS, PC_RSSN, PC_MIGR, PC_CGROUP };
 
 static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b, size_t sz,
 		      attr_t *own)
@@ -540,32 +585,13 @@ static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 	const struct nl_proc *p = row;
 	int nid = ni >= 0 ? s->nodes[ni].nid : 0;
 	bool nid_ok = nid >= 0 && nid < NL_MAX_NODES;
-	double r;
 	uint64_t rss;
 
+	if (figs_cell(t, &p->f, kind, ni, b, sz, own))
+		return;
 	switch (kind) {
 	case PC_PID: snprintf(b, sz, "%d", (int)p->pid); break;
 	case PC_COMM: snprintf(b, sz, "%s%s", p->comm, p->alive ? "" : "*"); break;
-	case PC_CPU: snprintf(b, sz, "%.1f", p->f.cpu_pct); break;
-	case PC_RUN:
-		if (!nid_ok || !p->f.run_ns)
-			snprintf(b, sz, "-");
-		else
-			snprintf(b, sz, "%.1f", nl_pct(p->f.run_ns_by_node[nid], p->f.run_ns));
-		break;
-	case PC_RMT: nl_fmt_num(b, sz, nl_rate(p->f.alloc.pages_remote, s->interval_ns)); break;
-	case PC_LCL: nl_fmt_num(b, sz, nl_rate(p->f.alloc.pages_local, s->interval_ns)); break;
-	case PC_RMTPCT:
-		if (nl_remote_ratio(&p->f.alloc, &r))
-			snprintf(b, sz, "%.1f", r * 100);
-		else
-			snprintf(b, sz, "n/a");
-		mark_alert(t, &p->f, true, b, sz, own);
-		break;
-	case PC_LOC:
-		nl_fmt_locality(b, sz, &p->f.loc, nl_locality_source_ok(s));
-		mark_alert(t, &p->f, false, b, sz, own);
-		break;
 	case PC_RSS:
 		if (nl_proc_rss_pages(p, s->nr_nodes, &rss))
 			snprintf(b, sz, "%.1f", rss * (double)s->page_size / MIB);
@@ -592,13 +618,13 @@ static void proc_table(struct nl_tui *t, struct table *tb)
 	tb->n = 0;
 	tcol(tb, "PID", 7, 0, false, false, PC_PID, -1);
 	tcol(tb, "COMM", 15, 0, false, true, PC_COMM, -1);
-	tcol(tb, "CPU%", 6, 0, false, false, PC_CPU, -1);
+	tcol(tb, "CPU%", 6, 0, false, false, FC_CPU, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
-		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, PC_RUN, i);
-	tcol(tb, "LCL/s", 6, 1, false, false, PC_LCL, -1);	/* the batch text's order and names */
-	tcol(tb, "RMT/s", 6, 1, false, false, PC_RMT, -1);
-	tcol(tb, "RMT%", 6, 1, false, false, PC_RMTPCT, -1);
-	tcol(tb, "LOCALITY", 8, 1, false, false, PC_LOC, -1);
+		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, FC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, FC_LCL, -1);	/* the batch text's order and names */
+	tcol(tb, "RMT/s", 6, 1, false, false, FC_RMT, -1);
+	tcol(tb, "RMT%", 6, 1, false, false, FC_RMTPCT, -1);
+	tcol(tb, "LOCALITY", 8, 1, false, false, FC_LOC, -1);
 	tcol(tb, "RSS_MiB", 8, 3, false, false, PC_RSS, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
 		tcol(tb, node_col(slot++, "RSS_N%d", s->nodes[i].nid), 8, 5, false, false, PC_RSSN, i);
@@ -634,15 +660,19 @@ static void draw_procs(struct nl_tui *t)
 	for (int k = t->top[0], y = HEAD_LINES; k < n && y < HEAD_LINES + h; k++, y++)
 		draw_row(&tb, y, k == t->sel_idx[0] ? A_REVERSE : 0, proc_cell, t,
 			 &t->snap.procs[t->idx[k]]);
-	if (!n)
+	/* a typed pid is matched as typed: a thread id matches no process row */
+	if (!n && t->opts.filter.pid > 0)
+		line_at(HEAD_LINES, 0, "  no process %d: it has exited, or it is a thread id (type its "
+			"process id; / then Enter clears the filter)", (int)t->opts.filter.pid);
+	else if (!n)
 		line_at(HEAD_LINES, 0, "  no process matches%s",
 			nl_filter_active(&t->opts.filter) ? " the filter (/ then Enter clears it)" : "");
 }
 
 /* --- cgroup view ---------------------------------------------------------- */
 
-enum { CC_NAME = 0, CC_CPU, CC_RUN, CC_RMT, CC_LCL, CC_RMTPCT, CC_LOC, CC_BAR, CC_EXEC, CC_MEM, CC_MIGR,
-       CC_MOVES, CC_RCLM, CC_AGT, CC_SPARK_RMT, CC_SPARK_LOC };
+enum { CC_NAME = 0, CC_BAR = FC_END, CC_EXEC, CC_MEM, CC_MIGR, CC_MOVES, CC_RCLM, CC_AGT,
+       CC_SPARK_RMT, CC_SPARK_LOC };
 
 /* Milliseconds on the history's clock. */
 static uint64_t hist_now_ms(const struct nl_tui *t)
@@ -703,33 +733,14 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 	int nid = ni >= 0 ? s->nodes[ni].nid : 0;
 	bool nid_ok = nid >= 0 && nid < NL_MAX_NODES;
 	char bar[16];
-	double r;
 	int depth = c->depth < 0 ? 0 : c->depth > 20 ? 20 : c->depth;
 
+	if (figs_cell(t, &c->f, kind, ni, b, sz, own))
+		return;
 	switch (kind) {
 	case CC_NAME:
 		snprintf(b, sz, "%*s%s%s", 2 * depth, "", depth ? nl_cgroup_name(c->path) : c->path,
 			 c->removed ? " (removed)" : "");
-		break;
-	case CC_CPU: snprintf(b, sz, "%.1f", c->f.cpu_pct); break;
-	case CC_RUN:
-		if (!nid_ok || !c->f.run_ns)
-			snprintf(b, sz, "-");
-		else
-			snprintf(b, sz, "%.1f", nl_pct(c->f.run_ns_by_node[nid], c->f.run_ns));
-		break;
-	case CC_RMT: nl_fmt_num(b, sz, nl_rate(c->f.alloc.pages_remote, s->interval_ns)); break;
-	case CC_LCL: nl_fmt_num(b, sz, nl_rate(c->f.alloc.pages_local, s->interval_ns)); break;
-	case CC_RMTPCT:
-		if (nl_remote_ratio(&c->f.alloc, &r))
-			snprintf(b, sz, "%.1f", r * 100);
-		else
-			snprintf(b, sz, "n/a");
-		mark_alert(t, &c->f, true, b, sz, own);
-		break;
-	case CC_LOC:
-		nl_fmt_locality(b, sz, &c->f.loc, nl_locality_source_ok(s));
-		mark_alert(t, &c->f, false, b, sz, own);
 		break;
 	case CC_SPARK_RMT: case CC_SPARK_LOC:
 		nl_hist_spark(b, sz, nl_hist_find(&t->hist, c->id), kind == CC_SPARK_LOC, hist_now_ms(t),
@@ -772,14 +783,14 @@ static void cg_table(struct nl_tui *t, struct table *tb)
 
 	tb->n = 0;
 	tcol(tb, "CGROUP", 16, 0, true, true, CC_NAME, -1);
-	tcol(tb, "CPU%", 6, 0, false, false, CC_CPU, -1);
+	tcol(tb, "CPU%", 6, 0, false, false, FC_CPU, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
-		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, CC_RUN, i);
-	tcol(tb, "LCL/s", 6, 1, false, false, CC_LCL, -1);	/* the batch text's order and names */
-	tcol(tb, "RMT/s", 6, 1, false, false, CC_RMT, -1);
-	tcol(tb, "RMT%", 6, 1, false, false, CC_RMTPCT, -1);
+		tcol(tb, node_col(slot++, "RUN%%N%d", s->nodes[i].nid), 7, 4, false, false, FC_RUN, i);
+	tcol(tb, "LCL/s", 6, 1, false, false, FC_LCL, -1);	/* the batch text's order and names */
+	tcol(tb, "RMT/s", 6, 1, false, false, FC_RMT, -1);
+	tcol(tb, "RMT%", 6, 1, false, false, FC_RMTPCT, -1);
 	tcol(tb, "RMT%_1m", SPARK_W, 2, false, true, CC_SPARK_RMT, -1);
-	tcol(tb, "LOCALITY", 8, 1, false, false, CC_LOC, -1);
+	tcol(tb, "LOCALITY", 8, 1, false, false, FC_LOC, -1);
 	tcol(tb, "LOC_1m", SPARK_W, 2, false, true, CC_SPARK_LOC, -1);
 	tcol(tb, "LOCBAR", NL_LOCBAR_WIDTH + 2, 3, false, true, CC_BAR, -1);
 	for (int i = 0; i < s->nr_nodes && i < 8; i++)
@@ -1206,7 +1217,9 @@ static void detail_figs(struct nl_tui *t, struct lines *L, const struct nl_figs 
 			     nl_fmt_hbar(bar, w, (double)f->loc.bucket_ns[b] / locsum),
 			     nl_pct(f->loc.bucket_ns[b], locsum), f->loc.bucket_ns[b] / 1e6);
 	}
-	addl(L, "  no-fault run time %.1f ms", f->loc.nofault_ns / 1e6);
+	/* with NUMA balancing off every slice is "no-fault": say nothing then */
+	if (nl_locality_source_ok(s))
+		addl(L, "  no-fault run time %.1f ms", f->loc.nofault_ns / 1e6);
 	addl(L, "");
 	addl(L, "Migrations: task moves %llu  swaps %llu  failed moves %llu;"
 	     " pages migrated %llu  failed %llu (NUMA misplaced %llu / %llu)",
@@ -1269,7 +1282,7 @@ static void build_help(struct lines *L)
 	addl(L, "  Up Down j k PgUp PgDn Home End   move the selection / scroll");
 	addl(L, "  1..9     sort by:");
 	for (int k = 0; k < NL_NR_SORT_KEYS; k++)
-		addl(L, "             %d  %s", k + 1, nl_sort_key_name(k));
+		addl(L, "             %d  %-8s %s", k + 1, nl_sort_key_name(k), nl_sort_key_about(k));
 	addl(L, "  /        filter: a pid, a part of a process name, or a cgroup path");
 	addl(L, "           prefix of whole components (/nu: /nu and /nu/x, not /nu-x)");
 	addl(L, "           such as /system.slice; empty clears");

@@ -154,7 +154,10 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 		s->seq, (double)s->interval_ns / 1e9, s->kernel,
 		s->src.vmscan_memcg_arg ? "named by the kernel" : "the reclaiming task's cgroup");
 	if (!s->src.vmscan) {
-		fprintf(out, "reclaim figures unavailable: %s\n", s->src.missing);
+		char missing[sizeof(s->src.missing)];
+
+		nl_missing_without(missing, sizeof(missing), s->src.missing, "locality:");
+		fprintf(out, "reclaim figures unavailable: %s\n", missing);
 		return fflush(out) ? -errno : 0;
 	}
 	for (int i = 0; i < s->nr_cgroups; i++) {
@@ -319,6 +322,7 @@ static cJSON *json_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g
 cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 {
 	cJSON *root = cJSON_CreateObject(), *cgs, *nodes;
+	char missing[sizeof(s->src.missing)];
 
 	if (!root)
 		return NULL;
@@ -331,7 +335,9 @@ cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opt
 	cJSON_AddBoolToObject(root, "available", s->src.vmscan);
 	cJSON_AddStringToObject(root, "memcg_attribution",
 				s->src.vmscan_memcg_arg ? "kernel" : "reclaiming_task");
-	cJSON_AddStringToObject(root, "missing", s->src.missing);
+	/* locality is not a vmscan figure: its entries would only mislead */
+	nl_missing_without(missing, sizeof(missing), s->src.missing, "locality:");
+	cJSON_AddStringToObject(root, "missing", missing);
 	cgs = cJSON_AddArrayToObject(root, "cgroups");
 	for (int i = 0; cgs && s->src.vmscan && i < s->nr_cgroups; i++) {
 		const struct nl_cgroup *g = &s->cgroups[i];

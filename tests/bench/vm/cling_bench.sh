@@ -108,8 +108,10 @@ echo "BENCHDIST$dist"
 # cling_arm R [BIN NAME]: the scx_cling arm of round R (BIN, default
 # scx_cling, as arm NAME, default cling).
 cling_arm() {
-	local bin=${2:-scx_cling} nm=${3:-cling}
-	$bin --all --stats 4 --ready-file /tmp/cling.ready > /tmp/$nm$1.out 2>&1 &
+	local bin=${2:-scx_cling} nm=${3:-cling} every=--delay
+	# a "before" build may predate --delay (its old spelling was --stats)
+	$bin --help 2>/dev/null | grep -q -- '--delay=' || every=--stats
+	$bin --all $every 4 --ready-file /tmp/cling.ready > /tmp/$nm$1.out 2>&1 &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
 	arm $nm$1
@@ -136,7 +138,7 @@ before_arm() { cling_arm "$1" scx_cling_before before; }
 # The arms of each round, the first one rotating per round; a fourth arm,
 # "before", when the guest has another scx_cling build as
 # /nl/bin/scx_cling_before (to compare two versions of the policy in one
-# boot; docs/benchmarks.md shows how to put it there).
+# boot; docs/dev/benchmark-lab-notes.md shows how to put it there).
 # NOBAL=1 adds "nobal": the default scheduler with kernel.numa_balancing=0,
 # which tells what NUMA balancing costs or gains the default arm (sched_ext
 # tasks take no hinting faults at all).

@@ -32,8 +32,9 @@ for run in $(seq 1 $RUNS); do
 	c=$CG/ab-$arm-$run; mkdir $c; echo 16M > $c/memory.max
 	AG=
 	case $arm in
+	# the baseline build may predate --delay: -i, its old spelling
 	old) $BASE reclaim --step 256 --pressure 0 -i 1 /ab-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
-	new) $NUMALENS reclaim --step 256 --pressure 0 -i 1 /ab-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
+	new) $NUMALENS reclaim --step 256 --pressure 0 --delay 1 /ab-$arm-$run > /tmp/ag.log 2>&1 & AG=$!;;
 	esac
 	if [ -n "$AG" ]; then
 		i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do i=$((i + 1)); [ $i -le 600 ] || nl_fail "no json"; sleep 0.1; done

@@ -55,9 +55,9 @@ echo "build load: $ITER x (read ${HOT_MIB} MiB of headers in 8 files, then the n
 start_agent() {
 	AG=
 	case $1 in
-	rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
-	lottery) $NUMALENS reclaim --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
-	lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 -i 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
+	rr) $NUMALENS reclaim --victim round-robin --step 256 --pressure 0 --delay 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
+	lottery) $NUMALENS reclaim --step 256 --pressure 0 --delay 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
+	lotbug) $NUMALENS reclaim --anon-rule code --step 256 --pressure 0 --delay 1 $2 > /tmp/ag.log 2>&1 & AG=$!;;
 	esac
 	[ -n "$AG" ] || return 0
 	local i=0

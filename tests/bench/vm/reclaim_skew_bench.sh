@@ -36,7 +36,7 @@ for run in $(seq 1 $RUNS); do
 		u=$(($(cat $c/memory.current) / 1048576))
 		[ $arm = rr ] && V="--victim round-robin" || V="--victim lottery"
 		m0=$(stat_of $c/memory.stat pgmajfault)
-		$NUMALENS reclaim $V -v --step 256 --pressure 0 --cold-ms 500 --high $((u - 4))M --low $((u - 28))M -i 0.5 -d 20 /sk-$arm-$run > /tmp/sk-ag.log 2>&1 ||
+		$NUMALENS reclaim $V -v --step 256 --pressure 0 --cold-ms 500 --high $((u - 4))M --low $((u - 28))M --delay 0.5 --duration 20 /sk-$arm-$run > /tmp/sk-ag.log 2>&1 ||
 			nl_fail "agent exit $?: $(tail -2 /tmp/sk-ag.log)"
 		m1=$(stat_of $c/memory.stat pgmajfault)
 		kill $W0 $W1 $WH 2>/dev/null; wait $W0 $W1 $WH 2>/dev/null

@@ -248,14 +248,14 @@ nl_anon_settle() {
 	done
 }
 
-# nl_monitor OUT ERR DONE [ARGS...]: run `scx_cling --monitor 1 ARGS` (stdout
+# nl_monitor OUT ERR DONE [ARGS...]: run `scx_cling --monitor --delay 1 ARGS` (stdout
 # to OUT, stderr to ERR) until the command DONE succeeds (at most 60 s: its
 # first block comes at once, but a starved guest takes seconds to start
 # it; a fixed `timeout 4` could end it before), then stop it. Fails if it
 # exits or the minute passes first.
 nl_monitor() {
 	local out=$1 err=$2 done=$3 m i=0; shift 3
-	scx_cling --monitor 1 "$@" > "$out" 2> "$err" &
+	scx_cling --monitor --delay 1 "$@" > "$out" 2> "$err" &
 	m=$!
 	until $done; do
 		kill -0 $m 2>/dev/null || { wait $m; $done && return 0
@@ -267,7 +267,7 @@ nl_monitor() {
 	return 0
 }
 
-# nl_blocks FILE N: FILE holds N --stats/--monitor blocks (their header
+# nl_blocks FILE N: FILE holds N --delay/--monitor blocks (their header
 # lines); N = 2 means the first one is complete.
 nl_blocks() { [ "$(grep -c '^scx_cling [0-9]' "$1")" -ge "$2" ]; }
 

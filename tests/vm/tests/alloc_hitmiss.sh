@@ -36,25 +36,28 @@ run_case() {
 # kernel allocations that name their node, which the task policy cannot
 # tell), BPF hit/miss/foreign vs numastat
 check_nodes() {
-	local f k b tk tb all=0
-	for nid in 0 1 2 3; do
-		all=$((all + $(nl_sum "$1" "nodes[nid=$nid].numastat.numa_hit") + $(nl_sum "$1" "nodes[nid=$nid].numastat.numa_miss")))
-	done
-	echo "$2: $all allocations (numa_hit + numa_miss, all nodes) in the window"
-	nl_expect "$2: allocations in the window" "$all" -ge 100000
+	local f k b tk tb all=0 c=$2
+	# the 24 sums in one nljq (a call per figure parsed the file 32 times
+	# under TCG), in the order of the loops below: per figure, per node,
+	# the numastat one, then the BPF one
+	set -- $(nljq -s "$1" $(for f in hit miss foreign; do for nid in 0 1 2 3; do
+		echo "nodes[nid=$nid].numastat.numa_$f nodes[nid=$nid].bpf.events_$f"; done; done))
+	[ $# = 24 ] || nl_fail "$c: nljq gave $# sums for the nodes' 24 figures"
+	all=$(($1 + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15}))
+	echo "$c: $all allocations (numa_hit + numa_miss, all nodes) in the window"
+	nl_expect "$c: allocations in the window" "$all" -ge 100000
 	for f in hit miss foreign; do
 		tk=0 tb=0
 		for nid in 0 1 2 3; do
-			k=$(nl_sum "$1" "nodes[nid=$nid].numastat.numa_$f")
-			b=$(nl_sum "$1" "nodes[nid=$nid].bpf.events_$f")
+			k=$1 b=$2; shift 2
 			echo "node $nid $f: numastat $k, BPF $b"
 			tk=$((tk + k)) tb=$((tb + b))
-			[ "$k" -ge 10000 ] && nl_within "$2: node $nid numa_$f, BPF vs numastat" "$b" "$k" 1
+			[ "$k" -ge 10000 ] && nl_within "$c: node $nid numa_$f, BPF vs numastat" "$b" "$k" 1
 		done
 		d=$((tb - tk)); [ $d -lt 0 ] && d=$((-d))
 		[ $((d * 100)) -le "$all" ] ||
-			nl_fail "$2: all nodes numa_$f: BPF $tb vs numastat $tk differ by $d, more than 1% of the window's $all allocations"
-		echo "ok: $2: all nodes numa_$f: BPF $tb vs numastat $tk (differ by $d of $all)"
+			nl_fail "$c: all nodes numa_$f: BPF $tb vs numastat $tk differ by $d, more than 1% of the window's $all allocations"
+		echo "ok: $c: all nodes numa_$f: BPF $tb vs numastat $tk (differ by $d of $all)"
 	done
 }
 

@@ -14,7 +14,7 @@
 taskset -p -c 0 $$ > /dev/null
 c1=$(nl_cpus_of_node 1)
 
-scx_cling --group '/cling_k*' --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group '/cling_k*' --delay 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 mkdir -p /sys/fs/cgroup/cling_k1

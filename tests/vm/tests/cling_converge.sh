@@ -58,22 +58,34 @@ run_phase() {
 	echo "numalens: intervals $first..$last of $J"
 	for n in $pids; do wait $n || nl_fail "nlwork ($p) failed: $(cat /tmp/$p.work* | grep -v '^nlwork pid' | head -1)"; done
 	sed -n "$((first + 1)),${last}p" $J > $J.win
-	for n in 0 1 2 3; do
-		local all own node groups g
-		# Deltas of the monotonic totals over the window.
-		all=$(nl_calc "$(nljq -l $last $J "cgroups[path=/${p}$n].run_ns_total") - $(nljq -l $first $J "cgroups[path=/${p}$n].run_ns_total")")
-		own=$(nl_calc "$(nljq -l $last $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n") - $(nljq -l $first $J "cgroups[path=/${p}$n].run_ns_total_by_node.$n")")
-		# CPU time on node n of everything, then of the four groups.
-		node=$(nl_sum $J.win "nodes[nid=$n].bpf.run_ns")
-		groups=0
-		for g in 0 1 2 3; do
-			groups=$(nl_calc "$groups + $(nljq -l $last $J "cgroups[path=/${p}$g].run_ns_total_by_node.$n") - $(nljq -l $first $J "cgroups[path=/${p}$g].run_ns_total_by_node.$n")")
-		done
-		echo "share_$n=$(nl_calc "$own / ($all + 1)") run_ns=$all home_ns=$own node_ns=$node outside_ns=$(nl_calc "$node - $groups")" >> /tmp/$p.share
+	# Deltas of the monotonic totals over the window: group g's run time,
+	# then its run time on each node, from the window's first and last
+	# intervals; and the CPU time on each node of everything (summed over
+	# the window). Three nljq calls, not 104 (each parses the whole file
+	# under TCG: seconds of this alone=1 guest); the arithmetic is
+	# nl_calc's, rounded to 6 digits at the same steps.
+	local paths='' g m
+	for g in 0 1 2 3; do
+		paths="$paths cgroups[path=/${p}$g].run_ns_total"
+		for m in 0 1 2 3; do paths="$paths cgroups[path=/${p}$g].run_ns_total_by_node.$m"; done
 	done
+	{ nljq -l $first $J $paths; nljq -l $last $J $paths
+	  nljq -s $J.win "nodes[nid=0].bpf.run_ns" "nodes[nid=1].bpf.run_ns" "nodes[nid=2].bpf.run_ns" "nodes[nid=3].bpf.run_ns"; } |
+		awk -F'\t' 'function r(x) { return sprintf("%.6g", x) }
+		NR == 1 { for (i = 1; i <= NF; i++) f[i] = $i; next }
+		NR == 2 { for (i = 1; i <= NF; i++) l[i] = $i; next }
+		NR == 3 {
+			for (n = 0; n < 4; n++) {
+				# field of group g: 5g+1 its total, 5g+2+m its time on node m
+				all = r(l[5 * n + 1] - f[5 * n + 1]); own = r(l[5 * n + 2 + n] - f[5 * n + 2 + n])
+				node = $(n + 1); groups = 0
+				for (g = 0; g < 4; g++) groups = r(groups + l[5 * g + 2 + n] - f[5 * g + 2 + n])
+				printf "share_%d=%s run_ns=%s home_ns=%s node_ns=%s outside_ns=%s\n", n, r(own / (all + 1)), all, own, node, r(node - groups)
+			}
+		}' >> /tmp/$p.share
 }
 
-scx_cling --group '/cling_c*' --wait-bound-us 100000 --steal-after-us 200000 --stats 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_c*' --wait-bound-us 100000 --steal-after-us 200000 --delay 5 --tasks --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_phase cling_c

@@ -22,7 +22,7 @@ usage_us() { sed -n 's/^usage_usec //p' /sys/fs/cgroup/$1/cpu.stat; }
 idle_us() { awk -v a="cpu$1" -v b="cpu$2" '$1 == a || $1 == b {s += $5 + $6} END {printf "%d\n", s * 10000}' /proc/stat; }
 [ "$(nl_cpus_of_node 0) $(nl_cpus_of_node 1)" = "0-1 2-3" ] || nl_fail "CPUs of nodes 0 and 1: expected 0-1 2-3, saw $(nl_cpus_of_node 0) $(nl_cpus_of_node 1)"
 
-scx_cling --group '/cling_m*' --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group '/cling_m*' --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 for n in 2 3; do
@@ -30,7 +30,7 @@ for n in 2 3; do
 	sh -c "echo \$\$ > /sys/fs/cgroup/cling_m$n/cgroup.procs && exec nlwork --cpu 0-3 --node $n --anon 24 --threads 2 --after-cpu 0-3 --after-default --walk 600 --stop-file /tmp/m.stop --ready-file /tmp/m.ready$n" > /tmp/m.work$n 2>&1 &
 done
 for n in 2 3; do nl_wait_file /tmp/m.ready$n 60; done
-# The window starts once a --stats block (every 2 s) shows both homes.
+# The window starts once a statistics block (every 2 s) shows both homes.
 i=0
 until grep -q '^group /cling_m2 home=1 ' /tmp/cling.out && grep -q '^group /cling_m3 home=0 ' /tmp/cling.out; do
 	i=$((i + 1)); [ $i -le 600 ] || nl_fail "groups not homed on nodes 1 and 0 within 60 s: $(grep '^group' /tmp/cling.out | tail -2 | cut -d' ' -f1-3 | tr '\n' ' ')"

@@ -1,7 +1,7 @@
 # scx_cling: a NUMA group with next to no memory gets no home. Two groups
 # under --all: /cling_m holds 16 MiB first touched on node 1; /cling_c is
 # three spinners with only their stacks (well under the 4 MiB minimum).
-# While both run, --stats must show /cling_m homed on node 1 and /cling_c
+# While both run, the statistics must show /cling_m homed on node 1 and /cling_c
 # with no home (-1): before, the CPU-only group clung to the node of its
 # few pages and queued behind the group living there.
 # vm: nodes=4 cpus_per_node=2 mem_per_node=512M timeout=150
@@ -9,7 +9,7 @@
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
 taskset -p -c 0 $$ > /dev/null
 mkdir -p /sys/fs/cgroup/cling_m /sys/fs/cgroup/cling_c
-scx_cling --all --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --all --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 cpus1=$(nl_cpus_of_node 1)

@@ -18,7 +18,7 @@ c1=$(nl_cpus_of_node 1)
 # cpus=2,2; /proc/stat, USER_HZ 100).
 idle_us() { awk '/^cpu[23] / {s += $5 + $6} END {printf "%d\n", s * 10000}' /proc/stat; }
 
-scx_cling --group '/cling_cs*' --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group '/cling_cs*' --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 for g in 1 2; do
@@ -29,7 +29,7 @@ for g in 1 2; do
 done
 for g in 1 2; do nl_wait_file /tmp/cs.ready$g 60; done
 echo "cpuset of /cling_cs1: $(cat /sys/fs/cgroup/cling_cs1/cpuset.cpus.effective), threads allowed: $(grep Cpus_allowed_list /proc/$(head -1 /sys/fs/cgroup/cling_cs1/cgroup.threads)/status)"
-# The window starts once a --stats block shows /cling_cs1 homed on node 1.
+# The window starts once a statistics block shows /cling_cs1 homed on node 1.
 i=0
 until grep -q '^group /cling_cs1 home=1 ' /tmp/cling.out; do
 	i=$((i + 1)); [ $i -le 600 ] || nl_fail "/cling_cs1 not homed on node 1 within 60 s: $(grep '^group /cling_cs1' /tmp/cling.out | tail -1 | cut -c1-60)"

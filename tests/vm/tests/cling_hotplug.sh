@@ -33,13 +33,13 @@ attached() { [ "$(cat /sys/kernel/sched_ext/state)" = enabled ] && [ "$(cat /sys
 # --- scx_cling follows hotplug -------------------------------------------
 # The loader first: under TCG the verifier shares the one host thread with
 # every busy vCPU, and beside 4 busy threads a load took 20-30 s.
-scx_cling --group /cling_h --cling-degree 100 --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group /cling_h --cling-degree 100 --delay 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_wait_file /tmp/cling.ready 60
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 4-7 --node 1 --anon 16 --threads 4 --after-cpu 0-7 --after-default --walk 200 --ready-file /tmp/h.ready" > /tmp/h.work 2>&1 &
 work=$!
 nl_wait_file /tmp/h.ready 60
-# A --stats block that lists the group homed on node 1 (at most 30 s: a
+# A statistics block that lists the group homed on node 1 (at most 30 s: a
 # starved guest can take a few seconds for its first blocks).
 i=0
 until grep -q "^group /cling_h home=1 " /tmp/cling.out; do
@@ -48,10 +48,10 @@ until grep -q "^group /cling_h home=1 " /tmp/cling.out; do
 done
 offline_node1
 mark_off=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
-# The window starts once a --stats block shows the group homed on node 0.
+# The window starts once a statistics block shows the group homed on node 0.
 i=0
 until awk -v m="$mark_off" '/^scx_cling [0-9]/ {b++} b > m' /tmp/cling.out | grep -q '^group /cling_h home=0 '; do
-	i=$((i + 1)); [ $i -le 600 ] || nl_fail "node 1 offline: no --stats block homed the group on node 0 within 60 s: $(grep '^group' /tmp/cling.out | tail -1)"
+	i=$((i + 1)); [ $i -le 600 ] || nl_fail "node 1 offline: no statistics block homed the group on node 0 within 60 s: $(grep '^group' /tmp/cling.out | tail -1)"
 	sleep 0.1
 done
 u0=$(usage_us); i0=$(idle_us)
@@ -59,7 +59,7 @@ sleep 4
 u1=$(usage_us); i1=$(idle_us)
 attached || nl_fail "scx_cling not attached while node 1 is offline: state=$(cat /sys/kernel/sched_ext/state) $(tail -2 /tmp/cling.err | tr '\n' ' ')"
 online_node1
-# Home again: wait for a --stats block that shows it (at most 30 s).
+# Home again: wait for a statistics block that shows it (at most 30 s).
 mark_on=$(grep -c '^scx_cling [0-9]' /tmp/cling.out)
 i=0
 while [ $i -lt 300 ]; do
@@ -75,7 +75,7 @@ cat /tmp/cling.err
 off=$(awk -v m="$mark_off" '/^scx_cling [0-9]/ {b++} b > m && b <= m + 4' /tmp/cling.out)
 echo "$off" | grep -q "^group /cling_h home=0 " || nl_fail "group not homed on node 0 while node 1 had no CPU: $(echo "$off" | grep '^group' | tail -1)"
 c1=$(echo "$off" | awk '$1 == "1" && NF >= 12 {v = $11} END {print v}')
-nl_expect "node 1 online CPUs in --stats while offline" "$c1" -eq 0
+nl_expect "node 1 online CPUs in the statistics while offline" "$c1" -eq 0
 # The group's CPU time while node 1 was offline: 4 threads on node 0's 4
 # CPUs. What it could have had: what it got plus what those CPUs left idle.
 got=$(nl_calc "$u1 - $u0")
@@ -112,7 +112,7 @@ wait_reattached() {
 # restarts [OPTION]: the offline/online pair under scx_cling --restart-on-hotplug OPTION.
 restarts() {
 	rm -f /tmp/cling.ready
-	scx_cling --group /cling_h --restart-on-hotplug $1 --stats 1 --ready-file /tmp/cling.ready > /tmp/r.out 2> /tmp/r.err &
+	scx_cling --group /cling_h --restart-on-hotplug $1 --delay 1 --ready-file /tmp/cling.ready > /tmp/r.out 2> /tmp/r.err &
 	loader=$!
 	nl_wait_file /tmp/cling.ready 60
 	echo 0 > /sys/devices/system/cpu/cpu7/online || nl_fail "cpu7 offline failed"
@@ -127,7 +127,7 @@ restarts() {
 	n=$(grep -c 'asked for a restart' /tmp/r.err)
 	nl_expect "restart requests seen" "$n" -eq 2
 	r=$(sed -n 's/.* restarts=\([0-9]*\) .*/\1/p' /tmp/r.out | tail -1)
-	nl_expect "restarts in --stats" "$r" -eq 2
+	nl_expect "restarts in the statistics" "$r" -eq 2
 	echo "restart cost ${1:-(default)} (ms without scx_cling): $(sed -n 's/.*, \([0-9]*\) ms without scx_cling.*/\1/p' /tmp/r.err | tr '\n' ' ')"
 }
 restarts ""

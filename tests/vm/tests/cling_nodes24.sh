@@ -11,14 +11,14 @@
 n=$(ls -d /sys/devices/system/node/node* | wc -l)
 nl_expect "guest nodes" "$n" -eq 24
 taskset -p -c 0 $$ > /dev/null
-scx_cling --group /cling_n23 --cling-degree 100 --wait-bound-us 10000 --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --group /cling_n23 --cling-degree 100 --wait-bound-us 10000 --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 # 24 emulated CPUs on one host thread: loading and attaching are slow.
 nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300
 mkdir -p /sys/fs/cgroup/cling_n23
 sh -c "echo \$\$ > /sys/fs/cgroup/cling_n23/cgroup.procs && exec nlwork --cpu 23 --node 23 --anon 16 --threads 1 --after-cpu 0-23 --after-default --walk 600 --stop-file /tmp/w.stop --ready-file /tmp/w.ready" > /tmp/w.out 2>&1 &
 nl_wait_file /tmp/w.ready 120
-# Sampling starts once a --stats block (every 2 s) shows the group homed
+# Sampling starts once a statistics block (every 2 s) shows the group homed
 # and its running thread has been seen on CPU 23 (cling moved it home).
 # running_on CPU: a running thread of the group last ran on CPU.
 running_on() {

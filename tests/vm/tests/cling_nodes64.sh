@@ -8,14 +8,14 @@
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest"
 n=$(ls -d /sys/devices/system/node/node* | wc -l)
 nl_expect "guest nodes" "$n" -eq 64
-scx_cling --verbose --stats 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
+scx_cling --verbose --delay 2 --ready-file /tmp/cling.ready > /tmp/cling.out 2> /tmp/cling.err &
 loader=$!
 nl_cling_wait $loader /tmp/cling.ready /tmp/cling.err 300
 grep -q scx_cling /sys/kernel/sched_ext/root/ops || nl_fail "ops: $(cat /sys/kernel/sched_ext/root/ops)"
-# Until a first --stats block (every 2 s) is complete: the next one began.
+# Until a first statistics block (every 2 s) is complete: the next one began.
 i=0
 while [ "$(grep -c '^scx_cling [0-9]' /tmp/cling.out)" -lt 2 ]; do
-	i=$((i + 1)); [ $i -le 1200 ] || nl_fail "no complete --stats block within 120 s: $(tail -1 /tmp/cling.out | cut -c1-60)"
+	i=$((i + 1)); [ $i -le 1200 ] || nl_fail "no complete statistics block within 120 s: $(tail -1 /tmp/cling.out | cut -c1-60)"
 	kill -0 $loader 2>/dev/null || nl_fail "scx_cling exited: $(tail -1 /tmp/cling.err)"
 	sleep 0.1
 done

@@ -1,5 +1,6 @@
 # scx_cling test 4 (issue 6): --cling-degree accepts 0..100 and nothing
-# else, bad options are rejected with one clear line and exit 2 before
+# else, the old spellings (-d as the degree, --stats, -t) still work with a
+# notice, bad options are rejected with one clear line and exit 2 before
 # anything is loaded; another attached scheduler is refused (exit 1);
 # --monitor (text and --json) reads a running scx_cling through its pinned maps (the export
 # path) and refuses when none runs; SIGINT detaches cleanly.
@@ -24,12 +25,16 @@ for d in 101 -1 1000 2.5 abc 20x ''; do
 done
 expect 2 "decay-ms" --decay-ms 0
 expect 2 "wait-bound-us" --wait-bound-us 5
-expect 2 "stats" --stats 0
+expect 2 "delay" --delay 0
+# -d was the cling degree and is now the interval: a value that fits both
+# is refused while loading (read either way, it could silently change the
+# scheduler), naming both spellings
+expect 2 "write --cling-degree 50, or --delay 50" -d 50
 expect 2 "starting with '/'" --group db1
 expect 2 "exclude each other" --all --group /x
 expect 2 "unexpected argument" extra
 expect 2 "unrecognized option" --no-such-option
-expect 1 "not running" --monitor 1
+expect 1 "not running" --monitor
 
 # The bounds themselves are accepted: attach, run 1 s, detach.
 for d in 0 100; do
@@ -38,6 +43,23 @@ for d in 0 100; do
 	grep -q 'detached' /tmp/b.out || nl_fail "scx_cling --cling-degree $d did not detach cleanly"
 	echo "ok: --cling-degree $d accepted, attached and detached"
 done
+# The old spellings still run the scheduler as they did: -d with the old
+# -s is the degree, --stats the interval, -t the run time; one notice each.
+scx_cling -d 30 --stats 1 --all --ready-file /tmp/old.ready > /tmp/old.out 2> /tmp/old.err & old=$!
+nl_wait_file /tmp/old.ready 30
+i=0; until nl_blocks /tmp/old.out 1; do
+	i=$((i + 1)); [ $i -le 600 ] || nl_fail "--stats 1: no statistics block in 60 s: $(head -3 /tmp/old.out)"
+	kill -0 $old 2>/dev/null || nl_fail "scx_cling -d 30 --stats 1 exited: $(tail -2 /tmp/old.err)"
+	sleep 0.1
+done
+kill -INT $old; wait $old || nl_fail "scx_cling -d 30 --stats 1 after SIGINT: exit $?: $(tail -1 /tmp/old.err)"
+grep -q "degree 30" /tmp/old.out || nl_fail "scx_cling -d 30 --stats 1 did not run with degree 30: $(head -1 /tmp/old.out)"
+scx_cling --all -t 1 > /tmp/old2.out 2>> /tmp/old.err || nl_fail "scx_cling --all -t 1: exit $?: $(tail -1 /tmp/old.err)"
+grep -q 'detached' /tmp/old2.out || nl_fail "scx_cling -t 1 did not detach by itself: $(tail -1 /tmp/old2.out)"
+for o in '-d as the cling degree is now --cling-degree' '--stats is now -d/--delay' '-t is now --duration'; do
+	nl_expect "notices '$o'" "$(grep -cF -- "$o" /tmp/old.err)" -eq 1
+done
+echo "ok: old spellings ran with degree 30 and said so: $(tr '\n' ' ' < /tmp/old.err)"
 
 # Another scheduler attached: a clear refusal, exit 1.
 scx_smoke -t 20 -r /tmp/smoke.ready > /tmp/smoke.out 2>&1 &
@@ -77,7 +99,7 @@ kill -INT $loader; wait $loader; rc=$?
 [ $rc = 0 ] || nl_fail "scx_cling after SIGINT: expected exit 0, saw $rc: $(tail -1 /tmp/cling.out)"
 nl_wait_disabled
 [ ! -e /sys/fs/bpf/scx_cling ] || nl_fail "pins left after detach: $(ls /sys/fs/bpf/scx_cling)"
-expect 1 "not running" --monitor 1
+expect 1 "not running" --monitor
 
 # The kernel ejects the scheduler (SysRq-S): the loader prints the exit
 # kind, reason and message and exits 1.

@@ -80,7 +80,7 @@ run_load() {
 }
 
 run_load cling_b
-scx_cling --group '/cling_p*' --wait-bound-us 10000 --stats 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_p*' --wait-bound-us 10000 --delay 1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 run_load cling_p
@@ -136,7 +136,7 @@ low=$(sort -k2 -n /tmp/cling_p.busy | head -1)
 nl_expect "least busy CPU under scx_cling ($low)" "${low#* }" -ge 0.90
 # The busy flag: set for node 0 during the load, cleared after it.
 seen=$(awk '/^scx_cling [0-9]/ {b++} b <= '"$ended"' && $1 == "0" && NF >= 10 && $9 > 0 {n++} END {print n + 0}' /tmp/cling.out)
-nl_expect "--stats blocks during the load with node 0 busy for some group" "$seen" -ge 1
+nl_expect "statistics blocks during the load with node 0 busy for some group" "$seen" -ge 1
 grep -q '^group /cling_p[0-3] .*n0\[[^]]* BUSY\]' /tmp/cling.out || nl_fail "no group line showed node 0 BUSY"
 nl_expect "groups with node 0 busy after the load ended (last block)" "$last" -eq 0
 echo "cling_pause ok"

@@ -7,7 +7,7 @@
 [ -x /nl/bin/scx_cling ] || nl_fail "scx_cling missing in the guest (make failed? see build/test-logs/vm/build.log)"
 SECS=${CLING_STRESS_SECS:-60}
 mkdir -p /sys/fs/cgroup/cling_s1 /sys/fs/cgroup/cling_s2
-scx_cling --group '/cling_s*' --decay-ms 1000 --stats 10 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
+scx_cling --group '/cling_s*' --decay-ms 1000 --delay 10 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
 # The churn: fork+exec loops, short-lived thread bursts that touch memory,
@@ -41,14 +41,14 @@ st=$(cat /sys/kernel/sched_ext/state)
 grep -q 'scx_cling: detached' /tmp/cling.out || nl_fail "loader did not report a clean detach"
 ! dmesg | grep -q 'sched_ext: BPF scheduler "scx_cling" errored' || nl_fail "dmesg: $(dmesg | grep -A2 errored | tr '\n' ' ')"
 dmesg | grep -q 'sched_ext: BPF scheduler "scx_cling" enabled' || nl_fail "dmesg has no 'scx_cling enabled'"
-# Every node dispatched work (the last --stats block's local column).
+# Every node dispatched work (the last statistics block's local column).
 for n in 0 1 2 3; do
 	l=$(awk -v n=$n '$1 == n && NF >= 10 {v = $3} END {print v + 0}' /tmp/cling.out)
 	nl_expect "node $n local dispatches" "$l" -gt 0
 done
 # The groups were seen and their tasks placed on their homes.
 g=$(sed -n 's/.* groups=\([0-9]*\)$/\1/p' /tmp/cling.out | tail -1)
-nl_expect "NUMA groups in the last --stats block" "$g" -ge 1
+nl_expect "NUMA groups in the last statistics block" "$g" -ge 1
 a=$(awk 'NF >= 10 && $1 ~ /^[0-3]$/ {a[$1] = $6} END {print a[0] + a[1] + a[2] + a[3]}' /tmp/cling.out)
 nl_expect "home placements (attempts) of group tasks" "$a" -gt 0
 [ ! -e /sys/fs/bpf/scx_cling/info ] || nl_fail "pins left in /sys/fs/bpf/scx_cling after detach"

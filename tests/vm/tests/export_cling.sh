@@ -19,7 +19,7 @@ val() { awk -v k="$1" '$1 == k { print $2 }' /tmp/m; }
 scx_cling --group /cling_e1 --ready-file /tmp/cling.ready > /tmp/cling.out 2>&1 &
 loader=$!
 nl_wait_file /tmp/cling.ready 30
-$NUMALENS export --listen 127.0.0.1:10072 --interval 1 > /tmp/export.err 2>&1 &
+$NUMALENS export --listen 127.0.0.1:10072 --delay 1 > /tmp/export.err 2>&1 &
 EPID=$!
 nl_export_served $U /tmp/m $EPID
 cpu0=$(nl_first_cpu_of_node 0)

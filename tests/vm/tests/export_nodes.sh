@@ -14,7 +14,7 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 CG=/sys/fs/cgroup/export-vm
 mkdir -p $CG || nl_fail "cannot create $CG"
 U=http://127.0.0.1:10072
-$NUMALENS export --listen 127.0.0.1:10072 --interval 1 --cgroup-pattern /export-vm > /tmp/export.err 2>&1 &
+$NUMALENS export --listen 127.0.0.1:10072 --delay 1 --cgroup-pattern /export-vm > /tmp/export.err 2>&1 &
 EPID=$!
 nl_export_served $U/metrics /tmp/m0 $EPID
 echo "export up after ~$((i / 2)) s: $(head -1 /tmp/export.err)"

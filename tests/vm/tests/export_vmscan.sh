@@ -19,7 +19,7 @@ echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p $CG && echo 32M > $CG/memory.max || nl_fail "cannot create $CG with memory.max"
 ms() { awk -v k="$1" '$1 == k { print $2 }' $CG/memory.stat; }
 U=http://127.0.0.1:10072/metrics
-taskset -c 0 $NUMALENS export --listen 127.0.0.1:10072 --interval 1 --cgroup-pattern /vmexport-vm --cgroup-reclaim-histograms > /tmp/export.err 2>&1 &
+taskset -c 0 $NUMALENS export --listen 127.0.0.1:10072 --delay 1 --cgroup-pattern /vmexport-vm --cgroup-reclaim-histograms > /tmp/export.err 2>&1 &
 EPID=$!
 nl_export_served $U /tmp/m0 $EPID
 grep -q '^numalens_source_available{source="vmscan"} 1' /tmp/m0 || nl_fail "vmscan source unavailable: $(cat /tmp/export.err)"

@@ -50,9 +50,10 @@ nl_expect "intervals of $lines without exactly 24 nodes (node 23 with 1 CPU)" "$
 tot=$(( $(nl_sum $J "processes[pid=$PID].alloc.pages_local") + $(nl_sum $J "processes[pid=$PID].alloc.pages_remote") ))
 on23=$(nl_sum $J "processes[pid=$PID].alloc.pages_by_node.23")
 loc=$(nl_sum $J "processes[pid=$PID].alloc.pages_local")
+# one nljq for the 24 nodes' sums (a call per node: 24 parses of the
+# whole file under TCG)
 sum=0
-for i in $(seq 0 23); do
-	v=$(nl_sum $J "processes[pid=$PID].alloc.pages_by_node.$i")
+for v in $(nljq -s $J $(for i in $(seq 0 23); do echo "processes[pid=$PID].alloc.pages_by_node.$i"; done)); do
 	[ "$v" = null ] || sum=$((sum + v))
 done
 run=$(nl_sum $J "processes[pid=$PID].run_ns")
@@ -73,8 +74,7 @@ nl_expect "top: moving nlwork's run time on node 22 (walk there)" "$m22" -gt 0
 nl_expect "top: moving nlwork's run time on nodes 21 + 22 / its run time" "$(nl_calc "($m21 + $m22) / $mrun")" -ge 0.9
 rtot=$(( $(nl_sum $J "cgroups[path=/].alloc.pages_local") + $(nl_sum $J "cgroups[path=/].alloc.pages_remote") ))
 rsum=0
-for i in $(seq 0 23); do
-	v=$(nl_sum $J "cgroups[path=/].alloc.pages_by_node.$i")
+for v in $(nljq -s $J $(for i in $(seq 0 23); do echo "cgroups[path=/].alloc.pages_by_node.$i"; done)); do
 	[ "$v" = null ] || rsum=$((rsum + v))
 done
 nl_expect "top: root cgroup's per-node pages summed vs its total ($rtot)" "$rsum" -eq "$rtot"
@@ -83,7 +83,7 @@ nl_expect "top: events dropped for their node id" "$(nl_sum $J self.drops.node_r
 # --- 2. export ----------------------------------------------------------------
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 U=http://127.0.0.1:10074
-taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10074 --interval 1 --cgroup-pattern $W > /tmp/export.err 2>&1 &
+taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10074 --delay 1 --cgroup-pattern $W > /tmp/export.err 2>&1 &
 EPID=$!
 nl_export_served $U/metrics /tmp/m0 $EPID
 sh -c "echo \$\$ > $CG/cgroup.procs && exec nlwork --cpu 23 --node 23 --anon $MIB --ready-file /tmp/w.ready --hold 600" > /tmp/w2.out 2>&1 &

@@ -18,7 +18,7 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 U=http://127.0.0.1:10075
 J=/tmp/top.jsonl
 nl_top $J 1 600
-taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10075 --interval 1 > /tmp/export.err 2>&1 &
+taskset -c 0 "$NUMALENS" export --listen 127.0.0.1:10075 --delay 1 > /tmp/export.err 2>&1 &
 EPID=$!
 nl_export_served $U/metrics /dev/null $EPID
 # busy CPU 2 throughout, so node 1's busy % is clearly a figure while online

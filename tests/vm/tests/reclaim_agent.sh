@@ -55,7 +55,7 @@ for lru in y n; do
 	# a baseline read at once once missed a whole THP (CI: 509 vs 1030)
 	nl_memcg_settle $CG/$S
 	for n in 0 1 2 3; do eval b$n=$(node_pages $S $n); done
-	$NUMALENS reclaim -v --backend madvise --step 256 --high 30M --low 20M -i 0.2 -d 12 /$S > /tmp/$S.log 2>&1 ||
+	$NUMALENS reclaim -v --backend madvise --step 256 --high 30M --low 20M --delay 0.2 --duration 12 /$S > /tmp/$S.log 2>&1 ||
 		nl_fail "[$lru] numalens reclaim exit $?: $(tail -3 /tmp/$S.log)"
 	grep -v ' step node=' /tmp/$S.log; grep ' step node=' /tmp/$S.log | head -3
 	grep -q 'backend madvise' /tmp/$S.log || nl_fail "[$lru] backend not reported: $(head -2 /tmp/$S.log)"
@@ -92,7 +92,7 @@ for lru in y n; do
 	# --- 2. growth, agent on vs off ---------------------------------------
 	A=ragent$lru; B=rnone$lru
 	for c in $A $B; do mkdir $CG/$c && echo 48M > $CG/$c/memory.max; done
-	$NUMALENS reclaim --backend madvise --step 512 --high 60% --low 45% -i 0.2 -d 60 /$A > /tmp/$A.log 2>&1 &
+	$NUMALENS reclaim --backend madvise --step 512 --high 60% --low 45% --delay 0.2 --duration 60 /$A > /tmp/$A.log 2>&1 &
 	AG=$!
 	# ready once it published its first interval
 	nl_wait_file /run/numalens/reclaim/$AG.json 60

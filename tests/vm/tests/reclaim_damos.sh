@@ -35,7 +35,7 @@ hold() {
 hold rdamos 0 24; hold rdamos 2 16; hold rother 0 16
 i=0; while [ "$(ls /tmp/rdy.* 2>/dev/null | wc -l)" -lt 3 ]; do i=$((i + 1)); [ $i -gt 600 ] && nl_fail "workload not ready"; sleep 0.1; done
 other0=$(cat $CG/rother/memory.current)
-$NUMALENS reclaim -v --backend damos --step 1024 --high 30M --low 24M -i 0.5 -d 30 /rdamos > /tmp/d.log 2>&1 ||
+$NUMALENS reclaim -v --backend damos --step 1024 --high 30M --low 24M --delay 0.5 --duration 30 /rdamos > /tmp/d.log 2>&1 ||
 	nl_fail "numalens reclaim exit $?: $(tail -3 /tmp/d.log)"
 cat /tmp/d.log
 grep -q 'backend damos' /tmp/d.log || nl_fail "damos backend not in use: $(grep -m1 'unavailable' /tmp/d.log)"

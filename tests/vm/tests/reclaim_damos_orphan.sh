@@ -22,7 +22,7 @@ for n in 0 2; do
 done
 for n in 0 2; do nl_wait_file /tmp/rdy.$n 60; done
 # 1. kill the agent while kdamond 0 is on (a step runs)
-$NUMALENS reclaim -v --backend damos --step 256 --high 40M --low 8M -i 0.2 -d 60 /rorph > /tmp/a1.log 2>&1 &
+$NUMALENS reclaim -v --backend damos --step 256 --high 40M --low 8M --delay 0.2 --duration 60 /rorph > /tmp/a1.log 2>&1 &
 A1=$!
 i=0
 until [ "$(cat $D/0/state 2>/dev/null)" = on ]; do
@@ -35,7 +35,7 @@ ls -l /run/numalens/; cat /run/numalens/damon-0.state
 grep -q "pid=$A1 " /run/numalens/damon-0.state || nl_fail "no record of the killed agent's kdamond"
 # 2. the next agent cleans it up and uses DAMOS
 before=$(cat $CG/rorph/memory.current)
-$NUMALENS reclaim -v --backend damos --step 1024 --high 40M --low 32M -i 0.5 -d 20 /rorph > /tmp/a2.log 2>&1 ||
+$NUMALENS reclaim -v --backend damos --step 1024 --high 40M --low 32M --delay 0.5 --duration 20 /rorph > /tmp/a2.log 2>&1 ||
 	nl_fail "second agent exit $?: $(grep -v 'step node=' /tmp/a2.log | tail -3)"
 grep -v 'step node=' /tmp/a2.log | head -8
 grep -q "removed DAMON kdamond 0 left by a numalens agent that is gone (pid $A1)" /tmp/a2.log ||
@@ -47,7 +47,7 @@ nl_expect "kdamonds left after the second agent" "$(cat $D/nr_kdamonds)" -eq 0
 [ ! -e /run/numalens/damon-0.state ] || nl_fail "record left behind: $(cat /run/numalens/damon-0.state)"
 # 3. a foreign kdamond (no record) is left alone
 echo 1 > $D/nr_kdamonds && echo 1 > $D/0/contexts/nr_contexts || nl_fail "cannot make a foreign kdamond"
-$NUMALENS reclaim --backend damos --high 40M --low 32M -d 2 /rorph > /tmp/a3.log 2>&1
+$NUMALENS reclaim --backend damos --high 40M --low 32M --duration 2 /rorph > /tmp/a3.log 2>&1
 grep -q 'DAMON is in use by someone else' /tmp/a3.log || nl_fail "foreign kdamond not refused: $(head -3 /tmp/a3.log)"
 nl_expect "foreign kdamond still there" "$(cat $D/nr_kdamonds)" -eq 1
 nl_expect "its context still there" "$(cat $D/0/contexts/nr_contexts)" -eq 1

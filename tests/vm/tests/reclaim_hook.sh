@@ -31,7 +31,7 @@ for n in 0 1 2; do nl_wait_file /tmp/rdy.$n 60; done
 # until memory.numa_stat shows what they hold (98%: its figures reach the
 # file at the kernel's periodic flush)
 nl_anon_settle $CG/rhook 0:20 1:12 2:24
-$NUMALENS reclaim -v --step 1024 --high 100% --low 99% -i 1 -d 120 /rhook > /tmp/h.log 2>&1 &
+$NUMALENS reclaim -v --step 1024 --high 100% --low 99% --delay 1 --duration 120 /rhook > /tmp/h.log 2>&1 &
 AG=$!
 # ready once it published its first interval
 nl_wait_file /run/numalens/reclaim/$AG.json 60

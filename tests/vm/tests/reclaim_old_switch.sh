@@ -43,7 +43,7 @@ echo "before: node 0 file=$(pages_of file 0) (inactive $(pages_of inactive_file 
 nl_expect "node 0: read(2) pages in old generations" "$(pages_of inactive_file 0)" -ge 3000
 nl_expect "node 1: mapped pages in young generations" "$(pages_of active_file 1)" -ge 1500
 nl_expect "node 1: pages in old generations" "$(pages_of inactive_file 1)" -le 16
-$NUMALENS reclaim --dry-run --high 4M --low 2M -i 0.2 -d 5 /ros > /tmp/d.log 2>&1 || nl_fail "dry run exit $?: $(tail -3 /tmp/d.log)"
+$NUMALENS reclaim --dry-run --high 4M --low 2M --delay 0.2 --duration 5 /ros > /tmp/d.log 2>&1 || nl_fail "dry run exit $?: $(tail -3 /tmp/d.log)"
 grep -E '^tickets|^draws agent|^scan_weight=' /tmp/d.log
 grep -q 'backend lru_gen' /tmp/d.log || nl_fail "lru_gen backend not in use: $(head -2 /tmp/d.log)"
 t1=$(sed -n 's/^tickets //p' /tmp/d.log | tail -1 | tr ' ' '\n' | sed -n 's/^N1=\[\([0-9]*\),\([0-9]*\))/\1 \2/p' | awk '{ print $2 - $1 } END { if (!NR) print 0 }')

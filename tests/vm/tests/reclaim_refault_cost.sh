@@ -22,7 +22,7 @@ stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 sh -c "echo \$\$ > $CG/rrc/cgroup.procs; exec nlwork --cpu $(nl_first_cpu_of_node 1) --node 1 --anon 8 --file 48 --file-path /mnt/d/f --passes 12 --ready-file /tmp/rdy --wait-file /tmp/go" > /tmp/w.out 2>&1 &
 W=$!
 nl_wait_file /tmp/rdy 120
-$NUMALENS reclaim -v --step 256 --pressure 0 --high 90% --low 80% -i 1 /rrc > /tmp/r.log 2>&1 &
+$NUMALENS reclaim -v --step 256 --pressure 0 --high 90% --low 80% --delay 1 /rrc > /tmp/r.log 2>&1 &
 AG=$!
 i=0; while [ ! -s /run/numalens/reclaim/$AG.json ]; do
 	kill -0 $AG 2>/dev/null || nl_fail "numalens reclaim exited: $(tail -2 /tmp/r.log | tr '\n' ' ')"

@@ -44,7 +44,7 @@ for lru in n y; do
 	# page cache is mostly read(2) to the kernel (reclaim_unmapped tests
 	# that): node 2 here. madvise counts the mapped pages it can free.
 	BK=; [ $lru = y ] && BK="--backend madvise"
-	$NUMALENS reclaim --dry-run $BK --high 8M --low 4M -i 0.5 -d 40 /$S > /tmp/$S.log 2>&1 &
+	$NUMALENS reclaim --dry-run $BK --high 8M --low 4M --delay 0.5 --duration 40 /$S > /tmp/$S.log 2>&1 &
 	AG=$!
 	# wait on the agent's published status (cheap), then ask --status
 	ge32='\(3[2-9]\|[4-9][0-9]\|[0-9][0-9][0-9][0-9]*\)'

@@ -32,7 +32,7 @@ stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 # CPU time of a process, ms: the scheduler's own sum (schedstat), not the
 # tick-sampled utime + stime, which a TCG guest's irregular ticks skew
 cpu_ms() { awk '{ print int($1 / 1000000) }' /proc/$1/schedstat; }
-$NUMALENS reclaim --step 256 --pressure 0 -i 1 /rsb > /tmp/sb.log 2>&1 &
+$NUMALENS reclaim --step 256 --pressure 0 --delay 1 /rsb > /tmp/sb.log 2>&1 &
 AG=$!
 nl_wait_file /run/numalens/reclaim/$AG.json 120 || nl_fail "agent published nothing: $(tail -3 /tmp/sb.log)"
 sync; echo 3 > /proc/sys/vm/drop_caches

@@ -34,7 +34,7 @@ i=0; while [ "$(pages_of file_mapped 2)" -lt 5000 ] && [ $i -lt 60 ]; do sleep 0
 u0=$(pages_of file 1); m0=$(pages_of file 2); mm0=$(pages_of file_mapped 2)
 echo "before: node 1 file=$u0 pages (mapped $(pages_of file_mapped 1)), node 2 file=$m0 pages (mapped $mm0), usage=$(cat $CG/runm/memory.current)"
 [ "$u0" -ge 7000 ] && [ "$mm0" -ge 5000 ] || nl_fail "the sets are not where they should be: node 1 file $u0, node 2 mapped $mm0 pages; mapped set's process: $(kill -0 $M 2>&1 && tr '\n' ' ' < /proc/$M/smaps_rollup | tr -s ' '); $(cat /tmp/m.out)"
-$NUMALENS reclaim -v --step 1024 --high 30M --low 24M --cold-ms 500 -i 0.5 -d 25 /runm > /tmp/r.log 2>&1 ||
+$NUMALENS reclaim -v --step 1024 --high 30M --low 24M --cold-ms 500 --delay 0.5 --duration 25 /runm > /tmp/r.log 2>&1 ||
 	nl_fail "numalens reclaim exit $?: $(tail -3 /tmp/r.log)"
 grep -v ' step node=' /tmp/r.log; grep ' step node=' /tmp/r.log | head -5
 u1=$(pages_of file 1); m1=$(pages_of file 2)
@@ -46,7 +46,7 @@ nl_expect "read(2) pages kept on node 1 (>= 90% of $u0)" "$((u1 * 10))" -ge "$((
 # with no node to draw from from its start. It must look again once per
 # interval (-i 0.5 over 10 s: about 20 passes), not at every 50 ms look
 # of its usage watch (before: about one pass per 50-80 ms here)
-$NUMALENS reclaim --high 30M --low 24M -i 0.5 -d 10 /runm > /tmp/r2.log 2>&1 ||
+$NUMALENS reclaim --high 30M --low 24M --delay 0.5 --duration 10 /runm > /tmp/r2.log 2>&1 ||
 	nl_fail "numalens reclaim (2) exit $?: $(tail -3 /tmp/r2.log)"
 grep -E '^passes=|no victim' /tmp/r2.log
 passes=$(sed -n 's/^passes=\([0-9]*\) .*/\1/p' /tmp/r2.log | tail -1)

@@ -6,7 +6,7 @@ free_port() {
 	local p i
 	for i in $(seq 1 200); do
 		p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
+		ss -Htan "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
 	done
 	return 1
 }

@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include "http_guard.h"
+
+/* A connection this young may be a request the server has read and not
+ * answered yet: taken only when nothing better is there. */
+#define YOUNG_MS 100
+/* More unread bytes than a scraper's request ever has (Prometheus sends
+ * about 300): oversized headers. */
+#define REQUEST_MAX 4096
 
 struct nl_http_conn {
 	struct nl_http_conn *prev, *next;
@@ -71,20 +79,69 @@ static void take_down(struct nl_http_guard *g, struct nl_http_conn *c)
 	g->st.open--;
 }
 
-/* Under mu: the connection waiting longest, other than @self; with
- * @addr, of that address only. NULL: none. */
-static struct nl_http_conn *oldest_waiting(struct nl_http_guard *g, const struct nl_http_conn *self,
-					   const unsigned char *addr)
+/* Bytes that have arrived on @c and that the server has not read yet. */
+static int unread(const struct nl_http_conn *c)
 {
-	struct nl_http_conn *best = NULL;
+	int n = 0;
 
+	return ioctl(c->fd, FIONREAD, &n) || n < 0 ? 0 : n;
+}
+
+/* Under mu: true when @c may be taken for a newcomer (other than @self;
+ * with @addr, of that address only). */
+static bool takeable(const struct nl_http_conn *c, const struct nl_http_conn *self, const unsigned char *addr)
+{
+	return c != self && !c->busy && !c->down && (!addr || !memcmp(c->addr, addr, 16));
+}
+
+/*
+ * Under mu: the connection to take for a newcomer at @now_ms. Unread
+ * bytes (arrived, not read by the server yet) mostly mean a request is
+ * arriving: the listen socket hands a connection over only once its
+ * first bytes are in, so a scraper's connection starts with its request
+ * unread, and for a few milliseconds after the server reads it, before
+ * it is answered, it looks like a young connection with nothing unread.
+ * So, by preference:
+ *  1. the oldest with nothing unread that has waited YOUNG_MS or more
+ *     (an idle or trickling client);
+ *  2. the one with the most unread, when that is more than any scrape
+ *     request sends (a client sending oversized headers);
+ *  3. the oldest with nothing unread;
+ *  4. the oldest.
+ * NULL: none.
+ */
+static struct nl_http_conn *victim(struct nl_http_guard *g, const struct nl_http_conn *self,
+				   const unsigned char *addr, uint64_t now_ms)
+{
+	struct nl_http_conn *oldest = NULL, *idle_old = NULL, *most = NULL, *idle = NULL;
+	int most_n = 0;
+
+	for (struct nl_http_conn *c = g->head; c; c = c->next)
+		if (takeable(c, self, addr) && (!oldest || c->since_ms < oldest->since_ms))
+			oldest = c;
+	/* the usual case, one call: the oldest has idled or trickled a while */
+	if (!oldest || (now_ms >= oldest->since_ms + YOUNG_MS && !unread(oldest)))
+		return oldest;
 	for (struct nl_http_conn *c = g->head; c; c = c->next) {
-		if (c == self || c->busy || c->down || (addr && memcmp(c->addr, addr, 16)))
+		int n;
+
+		if (!takeable(c, self, addr))
 			continue;
-		if (!best || c->since_ms < best->since_ms)
-			best = c;
+		n = unread(c);
+		if (!n && (!idle || c->since_ms < idle->since_ms))
+			idle = c;
+		if (!n && now_ms >= c->since_ms + YOUNG_MS && (!idle_old || c->since_ms < idle_old->since_ms))
+			idle_old = c;
+		if (n > most_n) {
+			most = c;
+			most_n = n;
+		}
 	}
-	return best;
+	if (idle_old)
+		return idle_old;
+	if (most_n > REQUEST_MAX)
+		return most;
+	return idle ? idle : oldest;
 }
 
 struct nl_http_conn *nl_http_guard_opened(struct nl_http_guard *g, int fd, const struct sockaddr *sa,
@@ -113,7 +170,7 @@ struct nl_http_conn *nl_http_guard_opened(struct nl_http_guard *g, int fd, const
 	if (same > g->per_addr || g->st.open > g->max_conns) {
 		/* over the address' share: make room within that address,
 		 * so that one client's crowd only ever displaces itself */
-		v = oldest_waiting(g, c, same > g->per_addr ? c->addr : NULL);
+		v = victim(g, c, same > g->per_addr ? c->addr : NULL, now_ms);
 		if (v) {
 			take_down(g, v);
 			g->st.displaced++;

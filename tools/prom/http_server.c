@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <time.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -490,8 +491,9 @@ static int parse_addr(const char *host, int port, struct sockaddr_storage *ss, s
 	return -EINVAL;
 }
 
-/* A listening socket on @listen_s. Returns the fd or -errno. */
-static int bind_listen(const char *listen_s, char *err, size_t errlen)
+/* A listening socket on @listen_s, deferring accepts up to @defer_s
+ * seconds until data arrives. Returns the fd or -errno. */
+static int bind_listen(const char *listen_s, int defer_s, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -520,6 +522,13 @@ static int bind_listen(const char *listen_s, char *err, size_t errlen)
 		return -errno;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* HTTP clients speak first: a connection is handed over only once
+	 * its first bytes are in, so one that is opened and left idle never
+	 * takes a slot while the kernel holds it (up to @defer_s, then it is
+	 * handed over and the header timeout runs), and a scraper's
+	 * connection arrives with its request already readable, which the
+	 * guard never takes */
+	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s));
 	if (ss.ss_family == AF_INET6 && !host[0]) {
 		int zero = 0;	/* dual-stack: IPv4 clients too */
 
@@ -551,13 +560,14 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 	socklen_t sl = sizeof(sa);
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
 	unsigned max_conns = o->max_conns ? o->max_conns : 128u;
+	unsigned header_ms = o->header_timeout_ms ? o->header_timeout_ms : 5000u;
 	pthread_condattr_t ca;
 
 	if (!h)
 		return -ENOMEM;
 	h->r = o->routes;
 	h->guard = nl_http_guard_new(max_conns, o->max_per_addr ? o->max_per_addr : (max_conns + 1) / 2,
-				     o->header_timeout_ms ? o->header_timeout_ms : 5000u);
+				     header_ms);
 	pthread_mutex_init(&h->stop_mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -567,7 +577,7 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 		free(h);
 		return -ENOMEM;
 	}
-	h->fd = bind_listen(o->listen, err, errlen);
+	h->fd = bind_listen(o->listen, (int)((header_ms + 999) / 1000), err, errlen);
 	if (h->fd < 0) {
 		int e = h->fd;
 

@@ -568,11 +568,6 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 	h->r = o->routes;
 	h->guard = nl_http_guard_new(max_conns, o->max_per_addr ? o->max_per_addr : (max_conns + 1) / 2,
 				     header_ms);
-	pthread_mutex_init(&h->stop_mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&h->stop_cv, &ca);
-	pthread_condattr_destroy(&ca);
 	if (!h->guard) {
 		free(h);
 		return -ENOMEM;
@@ -613,11 +608,18 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 		free(h);
 		return -EIO;
 	}
+	pthread_mutex_init(&h->stop_mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->stop_cv, &ca);
+	pthread_condattr_destroy(&ca);
 	h->sweeping = !pthread_create(&h->sweeper, NULL, sweep_main, h);
 	if (!h->sweeping) {
 		snprintf(err, errlen, "cannot start the HTTP server's timeout thread");
 		MHD_stop_daemon(h->d);
 		nl_http_guard_free(h->guard);
+		pthread_cond_destroy(&h->stop_cv);
+		pthread_mutex_destroy(&h->stop_mu);
 		free(h);
 		return -EAGAIN;
 	}

@@ -36,6 +36,7 @@
 enum {
 	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
 	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST, OPT_OLD_INTERVAL,
+	OPT_MAX_PER_ADDR, OPT_HEADER_TIMEOUT,
 };
 
 struct export_args {
@@ -45,7 +46,8 @@ struct export_args {
 	int cg_mode;
 	bool no_class, verbose, self_cost;
 	bool json;		/* -j: the start-up facts as JSON on stdout */
-	unsigned max_conns;
+	unsigned max_conns, max_per_addr;
+	double header_timeout;	/* --header-timeout; 0 = the server's default */
 	const char *patterns[MAX_PATTERNS];
 	struct nl_prom_opts po;
 	int synth_cgroups, synth_nodes;	/* --synthetic: 0 = off */
@@ -168,6 +170,10 @@ static const struct argp_option export_opts[] = {
 	  "numalens_bpf_program_run_time_seconds_total advances; every BPF program on the host then runs "
 	  "slightly slower", 1 },
 	{ "max-connections", OPT_MAX_CONNS, "N", 0, "Concurrent HTTP connections (default 128)", 2 },
+	{ "max-connections-per-address", OPT_MAX_PER_ADDR, "N", 0, "Of them from one client address "
+	  "(default half of --max-connections)", 2 },
+	{ "header-timeout", OPT_HEADER_TIMEOUT, "SECONDS", 0, "Close a connection that has not sent a "
+	  "complete request this long after connecting or after its last response (default 5)", 2 },
 	{ "verbose", 'v', NULL, 0, "libbpf's and libmicrohttpd's messages on stderr", 2 },
 	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
 	{ "synthetic", OPT_SYNTH, "CGROUPSxNODES", OPTION_HIDDEN, "Serve a synthetic snapshot, no BPF (bench, tests)", 2 },
@@ -227,6 +233,12 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_MAX_CONNS:
 		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
+		break;
+	case OPT_MAX_PER_ADDR:
+		a->max_per_addr = (unsigned)nl_cli_parse_long(arg, 1, 65536, "--max-connections-per-address", st);
+		break;
+	case OPT_HEADER_TIMEOUT:
+		a->header_timeout = nl_cli_parse_seconds(arg, 0.5, 3600, "--header-timeout", st);
 		break;
 	case NL_CLI_OPT_BTF:
 		a->btf = arg;
@@ -606,6 +618,8 @@ int nl_cmd_export(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	ho = (struct nl_http_opts){ .listen = a.listen, .max_conns = a.max_conns, .verbose = a.verbose,
+				    .max_per_addr = a.max_per_addr,
+				    .header_timeout_ms = (unsigned)(a.header_timeout * 1000 + 0.5),
 				    .routes = { route_metrics, route_index, route_health, &x } };
 	/* bind before loading BPF: a taken port fails fast and changes nothing */
 	e = nl_http_start(&http, &ho, err, sizeof(err));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* HTTP server for `numalens export` on libmicrohttpd; see http_server.h. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,16 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 #include <zlib.h>
+#include "http_guard.h"
 #include "http_server.h"
+
+/* How often the header timeout is checked: it is kept to within this. */
+#define SWEEP_MS 250
 
 struct nl_http {
 	struct MHD_Daemon *d;
@@ -19,7 +26,21 @@ struct nl_http {
 	int port;
 	bool ipv6;		/* the socket is AF_INET6 (the wildcard is dual-stack) */
 	struct nl_http_routes r;
+	struct nl_http_guard *guard;
+	pthread_t sweeper;
+	bool sweeping;		/* the sweeper thread runs */
+	bool stop;		/* under stop_mu: the sweeper is to end */
+	pthread_mutex_t stop_mu;
+	pthread_cond_t stop_cv;	/* on CLOCK_MONOTONIC */
 };
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
 
 bool nl_http_accepts_gzip(const char *ae)
 {
@@ -284,6 +305,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	(void)version;
 	(void)upload;
+	{
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+		/* the headers are in: the request is no longer waited for */
+		if (ci)
+			nl_http_guard_busy(h->guard, ci->socket_context);
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
 		*upload_size = 0;
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
@@ -321,6 +349,77 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	nl_buf_free(&z);
 	return reply(c, status, &body, type, false);
+}
+
+/* libmicrohttpd: a connection was accepted or is closing (its socket still open). */
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct nl_http *h = cls;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		/* each answer is in one buffer of the connection that the
+		 * next call overwrites: take the value before asking again */
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		int fd = ci ? ci->connect_fd : -1;
+		const struct sockaddr *sa;
+
+		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		sa = ci ? ci->client_addr : NULL;
+		if (fd >= 0)
+			*socket_context = nl_http_guard_opened(h->guard, fd, sa, mono_ms());
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		nl_http_guard_closed(h->guard, *socket_context);
+		*socket_context = NULL;
+	}
+}
+
+/* libmicrohttpd: a request ended (answered, or the connection broke). */
+static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct nl_http *h = cls;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	(void)req_cls;
+	(void)toe;
+	if (ci)
+		nl_http_guard_idle(h->guard, ci->socket_context, mono_ms());
+}
+
+/* The sweeper thread: the header timeout, every SWEEP_MS until stopped. */
+static void *sweep_main(void *arg)
+{
+	struct nl_http *h = arg;
+	struct timespec t;
+
+	pthread_mutex_lock(&h->stop_mu);
+	while (!h->stop) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_nsec += SWEEP_MS * 1000000L;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&h->stop_cv, &h->stop_mu, &t);
+		if (!h->stop)
+			nl_http_guard_sweep(h->guard, mono_ms());
+	}
+	pthread_mutex_unlock(&h->stop_mu);
+	return NULL;
+}
+
+/* Stop and join the sweeper, if it runs. */
+static void sweep_stop(struct nl_http *h)
+{
+	if (!h->sweeping)
+		return;
+	pthread_mutex_lock(&h->stop_mu);
+	h->stop = true;
+	pthread_cond_signal(&h->stop_cv);
+	pthread_mutex_unlock(&h->stop_mu);
+	pthread_join(h->sweeper, NULL);
+	h->sweeping = false;
 }
 
 /* Split "ADDR:PORT" / ":PORT" / "[V6]:PORT" into @host ("" = any) and @port. */
@@ -392,8 +491,9 @@ static int parse_addr(const char *host, int port, struct sockaddr_storage *ss, s
 	return -EINVAL;
 }
 
-/* A listening socket on @listen_s. Returns the fd or -errno. */
-static int bind_listen(const char *listen_s, char *err, size_t errlen)
+/* A listening socket on @listen_s, deferring accepts up to @defer_s
+ * seconds until data arrives. Returns the fd or -errno. */
+static int bind_listen(const char *listen_s, int defer_s, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -422,12 +522,23 @@ static int bind_listen(const char *listen_s, char *err, size_t errlen)
 		return -errno;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* HTTP clients speak first: a connection is handed over only once
+	 * its first bytes are in, so one that is opened and left idle never
+	 * takes a slot while the kernel holds it (up to @defer_s, then it is
+	 * handed over and the header timeout runs), and a scraper's
+	 * connection arrives with its request already readable, which the
+	 * guard never takes */
+	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s));
 	if (ss.ss_family == AF_INET6 && !host[0]) {
 		int zero = 0;	/* dual-stack: IPv4 clients too */
 
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	}
-	if (!bind(fd, (struct sockaddr *)&ss, sl) && !listen(fd, 128))
+	/* a deep accept queue: when a client floods it with connections,
+	 * a scraper's is still queued (and soon taken) rather than dropped,
+	 * which costs it a SYN retry of a second or more; the kernel caps
+	 * this at net.core.somaxconn */
+	if (!bind(fd, (struct sockaddr *)&ss, sl) && !listen(fd, 1024))
 		return fd;
 	e = -errno;
 	close(fd);
@@ -448,14 +559,24 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 	union { struct sockaddr sa; struct sockaddr_in in; struct sockaddr_in6 in6; struct sockaddr_storage ss; } sa;
 	socklen_t sl = sizeof(sa);
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+	unsigned max_conns = o->max_conns ? o->max_conns : 128u;
+	unsigned header_ms = o->header_timeout_ms ? o->header_timeout_ms : 5000u;
+	pthread_condattr_t ca;
 
 	if (!h)
 		return -ENOMEM;
 	h->r = o->routes;
-	h->fd = bind_listen(o->listen, err, errlen);
+	h->guard = nl_http_guard_new(max_conns, o->max_per_addr ? o->max_per_addr : (max_conns + 1) / 2,
+				     header_ms);
+	if (!h->guard) {
+		free(h);
+		return -ENOMEM;
+	}
+	h->fd = bind_listen(o->listen, (int)((header_ms + 999) / 1000), err, errlen);
 	if (h->fd < 0) {
 		int e = h->fd;
 
+		nl_http_guard_free(h->guard);
 		free(h);
 		return e;
 	}
@@ -468,17 +589,39 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, h,
 				MHD_OPTION_LISTEN_SOCKET, h->fd,
 				MHD_OPTION_THREAD_POOL_SIZE, o->threads ? o->threads : 2u,
-				MHD_OPTION_CONNECTION_LIMIT, o->max_conns ? o->max_conns : 128u,
+				/* the guard keeps the count to max_conns; the
+				 * headroom is for connections it has shut down
+				 * that libmicrohttpd has not closed yet, so that
+				 * accepting never stops while it can make room */
+				MHD_OPTION_CONNECTION_LIMIT, max_conns + 16u,
 				MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s ? o->timeout_s : 10u,
 				/* request headers only: bounds what a client can make us hold */
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+				MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h,
+				MHD_OPTION_NOTIFY_COMPLETED, request_done, h,
 				MHD_OPTION_END);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot start the HTTP server on %s (libmicrohttpd failed; --verbose says why)",
 			 o->listen);
 		close(h->fd);
+		nl_http_guard_free(h->guard);
 		free(h);
 		return -EIO;
+	}
+	pthread_mutex_init(&h->stop_mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->stop_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	h->sweeping = !pthread_create(&h->sweeper, NULL, sweep_main, h);
+	if (!h->sweeping) {
+		snprintf(err, errlen, "cannot start the HTTP server's timeout thread");
+		MHD_stop_daemon(h->d);
+		nl_http_guard_free(h->guard);
+		pthread_cond_destroy(&h->stop_cv);
+		pthread_mutex_destroy(&h->stop_mu);
+		free(h);
+		return -EAGAIN;
 	}
 	*out = h;
 	return 0;
@@ -488,8 +631,13 @@ void nl_http_stop(struct nl_http *h)
 {
 	if (!h)
 		return;
-	/* MHD_stop_daemon closes the listen socket it was given */
+	sweep_stop(h);
+	/* MHD_stop_daemon closes the listen socket it was given, and every
+	 * connection (each tells the guard) */
 	MHD_stop_daemon(h->d);
+	nl_http_guard_free(h->guard);
+	pthread_cond_destroy(&h->stop_cv);
+	pthread_mutex_destroy(&h->stop_mu);
 	free(h);
 }
 

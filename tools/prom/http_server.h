@@ -47,6 +47,9 @@ struct nl_http_routes {
 struct nl_http_opts {
 	const char *listen;		/* "ADDR:PORT", ":PORT" (all addresses), "[V6]:PORT" */
 	unsigned max_conns;		/* concurrent connections; 0 = 128 */
+	unsigned max_per_addr;		/* of them from one client address; 0 = half max_conns */
+	unsigned header_timeout_ms;	/* from accept or the last response to a
+					 * request's complete headers; 0 = 5000 */
 	unsigned timeout_s;		/* idle connection timeout; 0 = 10 */
 	unsigned threads;		/* thread pool size; 0 = 2 */
 	bool verbose;			/* libmicrohttpd's own messages on stderr */

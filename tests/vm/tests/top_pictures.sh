@@ -3,7 +3,8 @@
 # node 2 (distance 22), one allocating all the time, one walking 32 MiB;
 # the same in /pics_local on node 1 with their memory there. numalens top draws on a pseudo-terminal
 # (nlpty) at 80x24 (its cgroup view, a minute's sparklines being filled)
-# and at 200x50 (the remote process's detail); the bytes it drew go to the
+# at 200x50 (the remote process's detail) and at 120x30 (the node view);
+# the bytes it drew go to the
 # host, which replays them into tmux at the same sizes and reads the
 # screens back (top_pictures.host says what is checked there).
 # vm: cpus=1,1,1,1 mem_per_node=256M dist=10,16,22,22/16,10,22,22/22,22,10,16/22,22,16,10 timeout=150
@@ -37,9 +38,12 @@ nlpty -r 24 -c 80 -o /tmp/a.raw -w 'locality: ' -k 0:c -t 20 -- "$NUMALENS" top 
 # 200x50: the remote process's detail (filter by its name, then d)
 nlpty -r 50 -c 200 -o /tmp/b.raw -w 'locality: ' -k "0:/remotewalk$cr" -k 2:d -t 5 -- "$NUMALENS" top -d 1 ||
 	nl_fail "nlpty (200x50) failed"
+# 120x30: the node view, where the remote allocations land
+nlpty -r 30 -c 120 -o /tmp/c.raw -w 'locality: ' -k 0:n -t 5 -- "$NUMALENS" top -d 1 ||
+	nl_fail "nlpty (120x30) failed"
 kill $pids 2> /dev/null
-for f in a b; do
+for f in a b c; do
 	[ -s /tmp/$f.raw ] || nl_fail "numalens top drew nothing on the $f terminal"
 	base64 /tmp/$f.raw | sed "s/^/PTYDATA $f /"
 done
-echo "drawn: $(wc -c < /tmp/a.raw) and $(wc -c < /tmp/b.raw) bytes"
+echo "drawn: $(wc -c < /tmp/a.raw), $(wc -c < /tmp/b.raw) and $(wc -c < /tmp/c.raw) bytes"

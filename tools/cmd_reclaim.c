@@ -760,6 +760,10 @@ static void show_status(struct nl_ra *ra)
 		nl_rcg_events_max(c->dir, ra->cfg.v1, &c->events_max);
 		c->events_max0 = c->events_max;
 		c->wm_bad = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, c->limit, &c->wm) != 0;
+		/* the state an agent started now would take: reclaiming at or
+		 * above high (else "idle" above high reads as a contradiction) */
+		if (!c->wm_bad)
+			nl_wm_update(&c->wm, c->usage);
 		nl_ra_refresh(ra, c);
 		nl_ra_status(ra, c, stdout);
 		ids[i] = c->id;
@@ -786,6 +790,8 @@ static void show_status_json(struct nl_ra *ra)
 		nl_rcg_limit(c->dir, ra->cfg.v1, &c->limit);
 		nl_rcg_usage(c->dir, ra->cfg.v1, &c->usage);
 		c->wm_bad = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, c->limit, &c->wm) != 0;
+		if (!c->wm_bad)	/* as the text: the state an agent started now would take */
+			nl_wm_update(&c->wm, c->usage);
 		nl_ra_refresh(ra, c);
 	}
 	cJSON_AddItemToObject(o, "computed", nl_ra_state_obj(ra));

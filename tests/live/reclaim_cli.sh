@@ -88,6 +88,12 @@ for i in $(seq 100); do [ -f "$TMP/rdy" ] && break; sleep 0.1; done
 grep -q '^scan_weight=[0-9]* N0=[0-9]*' "$TMP/status" || fail "--status lacks the scan_weight line: $(cat "$TMP/status")"
 w=$(sed -n 's/^scan_weight=\([0-9]*\).*/\1/p' "$TMP/status")
 [ "$w" -gt 0 ] || fail "scan_weight 0 for a memcg holding 24 MiB of page cache"
+# the computed state is the one an agent started now would take: above
+# high (24 MiB held, high 8M) it would reclaim; below high it stands by
+"$NL" reclaim --status --high 8M --low 4M "/$(basename "$CG")" 2>&1 | grep -q "^cgroup /$(basename "$CG") .* state=reclaiming " ||
+	fail "--status above high should say state=reclaiming: $("$NL" reclaim --status --high 8M --low 4M "/$(basename "$CG")" 2>&1 | grep '^cgroup')"
+"$NL" reclaim --status --high 60M --low 50M "/$(basename "$CG")" 2>&1 | grep -q "^cgroup /$(basename "$CG") .* state=idle " ||
+	fail "--status below high should say state=idle"
 u0=$(cat "$CG"/memory.usage_in_bytes "$CG"/memory.current 2>/dev/null | head -1)
 "$NL" reclaim --dry-run --delay 0.2 --duration 3.5 --high 8M --low 4M "/$(basename "$CG")" > "$TMP/dry" 2>&1 || fail "dry run failed: $(tail -2 "$TMP/dry")"
 cat "$TMP/dry"

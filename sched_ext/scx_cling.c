@@ -194,9 +194,10 @@ static double num(struct argp_state *st, const char *name, const char *s, double
 
 /* -d was the cling degree and is now the statistics interval (top's -d).
  * A value with a fraction or above 100 can only be an interval, and 0
- * only a degree; for the rest the command line decides (the old -s or
- * --delay itself leaves -d the degree; --monitor, where a degree does
- * nothing, or --cling-degree leaves it the interval), or it is refused:
+ * only a degree; for the rest the command line decides (the old -s, the
+ * old --monitor SECONDS or --delay itself give the interval, so -d is the
+ * degree; the new --monitor switch, where a degree does nothing, or
+ * --cling-degree leaves it the interval), or it is refused:
  * read as the interval, an old "-d 50" would run the scheduler with the
  * default degree while its user believes it runs with 50. */
 static void resolve_d(struct argp_state *st)
@@ -204,7 +205,8 @@ static void resolve_d(struct argp_state *st)
 	const char *v = opt.d_arg;
 
 	switch (nl_opt_reuse_pick(nl_opt_fits_seconds(v, 0.1, 86400), nl_opt_fits_int(v, 0, CLING_DEGREE_MAX),
-				  opt.delay_given, opt.monitor || opt.degree_given)) {
+				  opt.delay_given || opt.monitor_old,
+				  (opt.monitor && !opt.monitor_old) || opt.degree_given)) {
 	case NL_OPT_OLD:
 		nl_opt_renamed(stderr, "scx_cling", "-d as the cling degree", "--cling-degree");
 		opt.degree = (long)num(st, "cling-degree", v, 0, CLING_DEGREE_MAX, true);

@@ -104,6 +104,13 @@ said "$TMP/c.err" "scx_cling: --monitor SECONDS is now --monitor --delay SECONDS
 cling 1 -m -d 2 --pin-dir "$TMP/none"
 [ "$(notices "$TMP/c.err")" = 0 ] || fail "scx_cling -m -d 2 printed a notice: $(cat "$TMP/c.err")"
 note "ok: scx_cling --monitor 1 / --monitor=2 noticed, -m -d 2 not"
+# an old line with both letters keeps its meaning: the old --monitor
+# SECONDS gives the interval, so -d is the degree it always was
+cling 1 --monitor 5 -d 30 --pin-dir "$TMP/none"
+said "$TMP/c.err" "scx_cling: -d as the cling degree is now --cling-degree"
+cling 1 -m5 -d 30 --pin-dir "$TMP/none"
+said "$TMP/c.err" "scx_cling: -d as the cling degree is now --cling-degree"
+note "ok: scx_cling --monitor 5 -d 30 and -m5 -d 30 read the old way"
 cling 2 -d 50
 said "$TMP/c.err" "write --cling-degree 50, or --delay 50"
 note "ok: scx_cling -d 50 -> 2: $(head -1 "$TMP/c.err")"

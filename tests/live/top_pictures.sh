@@ -41,6 +41,13 @@ for n in $nodes; do
 	shows "N$n " || fail "80x24: no meter for node $n: $(plain | sed -n 3,6p)"
 done
 plain | sed -n 3p | grep -q 'cpu\[.*%\] mem\[.*%\]' || fail "80x24: meter line reads '$(plain | sed -n 3p)'"
+# the second line: one node has nothing remote; several say whether locality is measured
+nn=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+if [ "$nn" = 1 ]; then
+	plain | sed -n 2p | grep -q "^one node: every page is local  alloc: " || fail "80x24, one node: line 2 reads '$(plain | sed -n 2p)'"
+else
+	plain | sed -n 2p | grep -q "^locality: " || fail "80x24: line 2 reads '$(plain | sed -n 2p)'"
+fi
 # every line fits the width
 [ "$(plain | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')" -le 80 ] ||
 	fail "80x24: a line is wider than 80 cells"

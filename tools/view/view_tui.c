@@ -265,16 +265,21 @@ static void draw_title(struct nl_tui *t)
 	if (!t->have_snap) {
 		line_at(1, 0, "waiting for the first interval...");
 	} else {
-		char missing[sizeof(s->src.missing)];
+		char missing[sizeof(s->src.missing)], loc[64];
 
-		/* the locality field says this one, with its fix */
+		/* on one node there is nothing to be remote from: locality is
+		 * moot (the kernel runs no NUMA balancing there), so neither
+		 * it nor its missing entries are shown; elsewhere the field
+		 * says why it is off, with the fix, once */
 		nl_missing_without(missing, sizeof(missing), s->src.missing,
-				   "locality: NUMA balancing is off");
-		line_at(1, 0, "%slocality: %s  alloc: %s  migrate: %s  %s%s",
-			s->nr_nodes == 1 ? "one node: every page is local  " : "",
-			nl_locality_source_ok(s) ? "on" :
-			(s->src.numa_balancing ? "unavail (no sched program)" :
-			 "off (sysctl kernel.numa_balancing=1 turns it on)"),
+				   s->nr_nodes == 1 ? "locality:" : "locality: NUMA balancing is off");
+		if (s->nr_nodes == 1)
+			snprintf(loc, sizeof(loc), "one node: every page is local");
+		else
+			snprintf(loc, sizeof(loc), "locality: %s", nl_locality_source_ok(s) ? "on" :
+				 (s->src.numa_balancing ? "unavail (no sched program)" :
+				  "off (sysctl kernel.numa_balancing=1 turns it on)"));
+		line_at(1, 0, "%s  alloc: %s  migrate: %s  %s%s", loc,
 			s->src.alloc ? "on" : "off", s->src.migrate ? "on" : "off",
 			missing[0] ? "missing: " : "", missing);
 	}

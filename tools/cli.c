@@ -179,8 +179,10 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 			size_t rl = strlen(s->root);
 
 			nl_name_clean(asked, sizeof(asked), o->cgroup, strlen(o->cgroup), 0, NULL);
-			/* a path with the mount point in front: name the one meant */
-			if (!strncmp(asked, s->root, rl) && asked[rl] == '/')
+			/* a path with the mount point in front: name the one meant,
+			 * when that one exists */
+			snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup + (strlen(o->cgroup) > rl ? rl : 0));
+			if (!strncmp(asked, s->root, rl) && asked[rl] == '/' && !access(full, F_OK))
 				fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount, "
 					"try %s\n", o->prog, asked, s->root, asked + rl);
 			else

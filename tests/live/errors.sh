@@ -26,8 +26,14 @@ expect 2 "starting with '/'" "$NL" top -c system.slice
 expect 2 "'..' component" "$NL" top -c /../..
 # repeated and trailing slashes name the same cgroup (normalized)
 expect 2 "no cgroup /nl-no-such-cgroup under" "$NL" top --batch -n 1 -c //nl-no-such-cgroup/
-# a path given with the mount point in front: the error names the one meant
-expect 2 "relative to that mount, try /nl-no-such-cgroup" "$NL" top --batch -n 1 -c "$(memcg_root)/nl-no-such-cgroup"
+# a path given with the mount point in front: the error names the one
+# meant when that one exists, and only then
+ERRCG=$(memcg_root)/nl-errors-$$
+cleanup_hook() { thp_restore; rmdir "$ERRCG" 2>/dev/null; }
+mkdir "$ERRCG" || fail "cannot create $ERRCG"
+expect 2 "relative to that mount, try /nl-errors-$$\$" "$NL" top --batch -n 1 -c "$ERRCG"
+rmdir "$ERRCG"
+expect 2 "relative to that mount\$" "$NL" top --batch -n 1 -c "$ERRCG"
 expect 2 "'..' component" "$NL" vmscan -c /system.slice/./x
 # a path echoed in an error is cleaned: no escape sequence reaches the terminal
 expect 2 'not .x\\x1b\[31m' "$NL" vmscan -c $'x\e[31m'

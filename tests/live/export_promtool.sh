@@ -60,6 +60,13 @@ for bad in 999.1.1.1:80 127.0.0.1:99999 nonsense 127.0.0.1: '::1:80' "[]:$port" 
 	note "--listen '$bad': $(cat "$TMP/bad.err")"
 done
 
+# keep-alive: a scraper's second request reuses its connection (one
+# TCP handshake per scraper, not one per scrape)
+curl -sv -o /dev/null -o /dev/null "http://127.0.0.1:$port/metrics" "http://127.0.0.1:$port/metrics" 2> "$TMP/ka.err" ||
+	fail "two scrapes on one curl failed: $(tail -2 "$TMP/ka.err")"
+grep -qi 'Re-using existing connection' "$TMP/ka.err" || fail "the second scrape did not reuse the connection: $(grep -i 'connection' "$TMP/ka.err" | head -3)"
+note "keep-alive: the second scrape reused the connection"
+
 # SIGTERM: clean exit 0, and the BPF links that process held (link ids
 # from its fds) no longer exist
 pid=$EXPORT_PID

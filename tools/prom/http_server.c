@@ -312,11 +312,22 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		if (ci)
 			nl_http_guard_busy(h->guard, ci->socket_context);
 	}
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
-		*upload_size = 0;
-		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
+	/* The first call brings the headers only. Answered then,
+	 * libmicrohttpd closes the connection after the response (a body
+	 * could still follow), so every scrape would pay a new connection;
+	 * the answer waits for the call after the body (none, or discarded). */
+	if (!*req_cls) {
+		static char headers_seen;
+
+		*req_cls = &headers_seen;
+		return MHD_YES;
 	}
-	(void)req_cls;
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
 	if (!strcmp(url, "/metrics")) {
 		struct nl_http_body mb = {};
 		bool gz = nl_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,

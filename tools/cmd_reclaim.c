@@ -612,6 +612,14 @@ static void hook_between_steps(struct nl_ra *ra)
 		run_hook_steps(ra);
 }
 
+/* The log could not be written (its reader went away: `reclaim -j | head
+ * -1`; SIGPIPE is ignored, so the write fails with EPIPE): the agent stops
+ * as on SIGTERM, as top and vmscan do, rather than reclaim unwatched. */
+static bool log_reader_gone(const struct nl_ra *ra)
+{
+	return ferror(stdout) || (ra->cfg.log && ferror(ra->cfg.log));
+}
+
 /* Wait up to @d seconds, woken early by limit-path draws (the ring buffer's
  * epoll), and step on them at once; sleeps when the ring buffer cannot be
  * polled. */
@@ -894,7 +902,7 @@ static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lo
 	uint64_t t = nl_ra_cpu_ns(), looks, looks_pub = 0;
 	int e;
 
-	while (!nl_stop_req && (!t_end || nl_ra_now() < t_end)) {
+	while (!nl_stop_req && !log_reader_gone(ra) && (!t_end || nl_ra_now() < t_end)) {
 		bool again = false;
 		double now = nl_ra_now(), d;
 

@@ -75,6 +75,12 @@ states=$(grep -c '"type":"state"' "$TMP/r3")
 [ "$states" -ge 2 ] || fail "reclaim -j -d 0.25 for 1.5 s: $states state lines, expected about 6"
 [ "$("$JQ" -l 2 "$TMP/r3" "state.cgroups[path=$rel].path")" = "$rel" ] || fail "reclaim -j: the state does not name $rel: $(sed -n 2p "$TMP/r3" | head -c 300)"
 note "ok: reclaim -j: $n JSON lines, $states states, start .. end"
+# a reader that goes away ends the agent (its next line fails with EPIPE),
+# as it ends top and vmscan; timeout only bounds a failure
+timeout 30 "$NL" reclaim --dry-run --high 8M --low 4M -j --delay 0.25 "$rel" 2> "$TMP/r5.err" | head -1 > "$TMP/r5"
+rc=${PIPESTATUS[0]}
+[ "$rc" = 0 ] || fail "reclaim -j | head -1: the agent exited $rc (124: it outlived its reader): $(cat "$TMP/r5.err")"
+note "ok: reclaim -j | head -1: the agent ended with its reader"
 "$NL" reclaim --status -j "$rel" > "$TMP/r4" 2> "$TMP/r4.err" || fail "reclaim --status -j exited $?: $(cat "$TMP/r4.err")"
 [ "$(wc -l < "$TMP/r4")" = 1 ] || fail "reclaim --status -j: expected one line: $(head -c 300 "$TMP/r4")"
 [ "$("$JQ" "$TMP/r4" "computed.cgroups[path=$rel].path")" = "$rel" ] || fail "reclaim --status -j: no $rel: $(head -c 300 "$TMP/r4")"

@@ -187,7 +187,7 @@ static double num(struct argp_state *st, const char *name, const char *s, double
 	errno = 0;
 	v = integer ? (double)strtoll(s, &end, 10) : strtod(s, &end);
 	if (errno || end == s || *end || v != v || v < lo || v > hi)
-		argp_error(st, "--%s: '%s' is not %s in %.10g..%.10g", name, s,
+		argp_failure(st, EX_USAGE, 0, "--%s: '%s' is not %s in %.10g..%.10g", name, s,
 			   integer ? "an integer" : "a number", lo, hi);
 	return v;
 }
@@ -213,7 +213,7 @@ static void resolve_d(struct argp_state *st)
 		break;
 	case NL_OPT_NEW:
 		if (opt.delay_given)
-			argp_error(st, "-d %s and --delay both given: keep one", v);
+			argp_failure(st, EX_USAGE, 0, "-d %s and --delay both given: keep one", v);
 		opt.stats_s = num(st, "delay", v, 0.1, 86400, false);
 		opt.delay_given = true;
 		break;
@@ -230,9 +230,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	switch (key) {
 	case 'g':
 		if (opt.nr_patterns >= MAX_PATTERNS)
-			argp_error(st, "at most %d --group options", MAX_PATTERNS);
+			argp_failure(st, EX_USAGE, 0, "at most %d --group options", MAX_PATTERNS);
 		if (arg[0] != '/')
-			argp_error(st, "--group '%s': give a cgroup v2 path starting with '/'", arg);
+			argp_failure(st, EX_USAGE, 0, "--group '%s': give a cgroup v2 path starting with '/'", arg);
 		opt.patterns[opt.nr_patterns++] = arg;
 		break;
 	case 'a': opt.all = true; break;
@@ -285,26 +285,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		 * running kernel's BTF ids (sched_ext_ops), which only the
 		 * kernel's own BTF has: a custom file could relocate CO-RE
 		 * reads but never attach the scheduler */
-		argp_error(st, "--btf %s: scx_cling cannot use a BTF file: sched_ext attaches "
+		argp_failure(st, EX_USAGE, 0, "--btf %s: scx_cling cannot use a BTF file: sched_ext attaches "
 			   "through the kernel's own BTF (" NL_KERNEL_BTF ")", arg);
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(st, "unexpected argument '%s'", arg);
+		argp_failure(st, EX_USAGE, 0, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
 		if (opt.d_arg)
 			resolve_d(st);
 		if (opt.monitor) {
 			if (opt.monitor_old && opt.delay_given)
-				argp_error(st, "--monitor %s and --delay both give the interval: keep --delay",
+				argp_failure(st, EX_USAGE, 0, "--monitor %s and --delay both give the interval: keep --delay",
 					   opt.monitor_old);
 			opt.monitor_s = opt.monitor_old ? num(st, "delay", opt.monitor_old, 0.1, 86400, false)
 				      : opt.stats_s ? opt.stats_s : 1;
 		}
 		if (opt.all && opt.nr_patterns)
-			argp_error(st, "--all and --group exclude each other");
+			argp_failure(st, EX_USAGE, 0, "--all and --group exclude each other");
 		if (opt.monitor_s && (opt.all || opt.nr_patterns || opt.duration_s))
-			argp_error(st, "--monitor only reads a running scx_cling: drop --all/--group/--duration");
+			argp_failure(st, EX_USAGE, 0, "--monitor only reads a running scx_cling: drop --all/--group/--duration");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

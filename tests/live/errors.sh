@@ -50,6 +50,8 @@ expect 2 "exclude each other" "$NL" top --batch --json -n 1
 LINES_OK=2 expect 2 "unrecognized option" "$NL" top --no-such-option
 # scx_cling's option errors carry its name, not the path it was run by
 LINES_OK=2 expect 2 "^scx_cling: unrecognized option" "$B/scx_cling" --frobnicate
+# a bad value is one line, as in numalens (argp's "Try --help" line is for unknown options only)
+expect 2 "^scx_cling: --decay-ms: .1. is not an integer in 10..600000$" "$B/scx_cling" --decay-ms 1
 # unprivileged: setpriv drops to nobody with no capabilities
 command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
 expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1

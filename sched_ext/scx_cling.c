@@ -186,7 +186,8 @@ static double num(struct argp_state *st, const char *name, const char *s, double
 
 	errno = 0;
 	v = integer ? (double)strtoll(s, &end, 10) : strtod(s, &end);
-	if (errno || end == s || *end || v != v || v < lo || v > hi)
+	/* decimal only, as numalens reads numbers: strtod would take 0x10 */
+	if (errno || end == s || *end || v != v || v < lo || v > hi || strpbrk(s, "xX"))
 		argp_failure(st, EX_USAGE, 0, "--%s: '%s' is not %s in %.10g..%.10g", name, s,
 			   integer ? "an integer" : "a number", lo, hi);
 	return v;

@@ -181,6 +181,9 @@ static void resolve_d(struct rc_args *a, struct argp_state *st)
 {
 	const char *v = a->d_arg;
 
+	if (a->delay_given && a->duration_given)	/* neither meaning is left for it */
+		argp_failure(st, NL_EXIT_USAGE, 0, "-d %s: --delay and --duration are both given: drop -d",
+			     nl_cli_shown(v));
 	switch (nl_opt_reuse_pick(nl_opt_fits_seconds(v, 0.05, 3600), nl_opt_fits_seconds(v, 0.05, 1e9),
 				  a->delay_given, a->duration_given || a->status)) {
 	case NL_OPT_OLD:

@@ -53,6 +53,7 @@ LINES_OK=2 expect 2 "^scx_cling: unrecognized option" "$B/scx_cling" --frobnicat
 # a bad value is one line, as in numalens (argp's "Try --help" line is for unknown options only)
 expect 2 "^scx_cling: --decay-ms: .1. is not an integer in 10..600000$" "$B/scx_cling" --decay-ms 1
 expect 2 "^scx_cling: --delay: .0x10. is not a number" "$B/scx_cling" --delay 0x10 --monitor
+expect 2 "^numalens reclaim: -d 10: --delay and --duration are both given: drop -d$" "$NL" reclaim -d 10 --duration 3 --delay 2 /x
 # unprivileged: setpriv drops to nobody with no capabilities
 command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
 expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1

@@ -113,6 +113,20 @@ wait_until() {
 }
 
 # is_comm PID NAME: true once PID runs NAME (its exec done).
+# free_port: print a TCP port no socket uses, below the ephemeral range
+# (20000 up to it), so that no client's connection can take it before
+# the exporter binds it (test clients open thousands).
+free_port() {
+	local p i lo hi
+	read -r lo hi < /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
+	[ "$lo" -gt 21000 ] || lo=60000
+	for i in $(seq 1 200); do
+		p=$(( 20000 + (RANDOM * 32768 + RANDOM) % (lo - 20000) ))
+		ss -Htan "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
+	done
+	return 1
+}
+
 is_comm() { [ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ]; }
 
 # lines_ge FILE N: true when FILE has at least N lines

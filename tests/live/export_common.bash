@@ -1,19 +1,7 @@
 # Helpers of the export live tests; sourced after common.bash.
 # Names, ports and files carry "export" so parallel runs on the host stay apart.
 
-# free_port: print a TCP port no socket uses, below the ephemeral range
-# (20000 up to it), so that no client's connection can take it before
-# the exporter binds it (test clients open thousands).
-free_port() {
-	local p i lo hi
-	read -r lo hi < /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
-	[ "$lo" -gt 21000 ] || lo=60000
-	for i in $(seq 1 200); do
-		p=$(( 20000 + (RANDOM * 32768 + RANDOM) % (lo - 20000) ))
-		ss -Htan "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
-	done
-	return 1
-}
+# free_port: in common.bash
 
 # start_export PORT [args]: numalens export on 127.0.0.1:PORT in the
 # background (EXPORT_PID), then wait until /metrics answers 200.

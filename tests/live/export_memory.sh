@@ -8,10 +8,7 @@
 . "$(dirname "$0")/common.bash"
 # (not export_common.bash: this test needs no promtool)
 cleanup_hook() { [ -n "${EXPORT_PID:-}" ] && kill "$EXPORT_PID"; }
-for i in $(seq 1 200); do
-	port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-	ss -Htln "sport = :$port" | grep -q . || break
-done
+port=$(free_port) || fail "no free TCP port"
 "$NL" export --listen "127.0.0.1:$port" --synthetic 2000x4 --delay 1 --cgroup-depth 2 --max-cgroups 0 \
 	--top-procs 10 > /dev/null 2> "$TMP/export.err" &
 EXPORT_PID=$!

@@ -17,10 +17,7 @@ grep -q '100 + 2P + 49N + 2Z + C (4N + 59) + K (2N + 29)' docs/metrics.md ||
 	fail "docs/metrics.md no longer gives the formula this test checks: update both"
 serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
 	local out=$1 port i; shift
-	for i in $(seq 1 200); do
-		port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-		ss -Htln "sport = :$port" | grep -q . || break
-	done
+	port=$(free_port) || fail "no free TCP port"
 	"$NL" export --listen "127.0.0.1:$port" --delay 1 "$@" > /dev/null 2> "$TMP/export.err" &
 	EXPORT_PID=$!
 	for i in $(seq 1 300); do

@@ -111,7 +111,7 @@ cat /tmp/cling_c.share /tmp/cling_d.share
 # bound while another node's CPU sits idle, and a quiet CI run once showed
 # /cling_c0 busy (failure ratio 28-31%) in both of its blocks. A busy home
 # may still read N for a moment: the group's home is recomputed at its next
-# placement.
+# placement; a block before the group's first placement shows none (-1).
 home_blocks() {
 	grep "^group /cling_c$1 " /tmp/cling.out | grep " n$1\[pages=[0-9]\{3,\} " | awk -v n=$1 '
 	bad { next }
@@ -128,6 +128,11 @@ home_blocks() {
 		}
 		for (m in pg) if (pg[m] > pg[n]) { bad = "node " m " holds more pages than node " n ": " $0; next }
 		if (!(n in busy)) {
+			# a block printed before any placement of the group since
+			# the loader wrote its pages shows no home yet (-1): the
+			# home is worked out at a placement; skipped while no
+			# block has shown one
+			if (home == -1 && !homed && !paused) { early++; next }
 			if (home != n) { bad = "node " n " not busy, home " home ": " $0; next }
 			homed++; next
 		}
@@ -139,6 +144,7 @@ home_blocks() {
 	END {
 		if (bad) print "bad: " bad
 		else if (NR == 0) print "bad: no block while its memory was on node " n
+		else if (!homed && !paused) print "bad: no block showed a home in " early " block(s)"
 		else print homed + 0, paused + 0
 	}'
 }

@@ -118,12 +118,15 @@ int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_
 
 			c->depth = 2;
 			c->parent_id = (uint64_t)pod + 1;
-			char leaf[64];
+			char leaf[96];
 
-			snprintf(leaf, sizeof(leaf), "/cri-containerd-%016llx%016llx.scope",
-				 (unsigned long long)i * 0x9e3779b97f4a7c15ull, (unsigned long long)g);
-			snprintf(c->path, sizeof(c->path), "%.440s%s", s->cgroups[pod].path, leaf);
+			/* a 64-digit id, as containerd names its scopes */
+			snprintf(leaf, sizeof(leaf), "/cri-containerd-%016llx%016llx%016llx%016llx.scope",
+				 (unsigned long long)i * 0x9e3779b97f4a7c15ull, (unsigned long long)g,
+				 (unsigned long long)i, 0ull);
+			snprintf(c->path, sizeof(c->path), "%.400s%s", s->cgroups[pod].path, leaf);
 		}
+		nl_cg_ident_parse(c->path, &c->ident);
 		c->numa_stat_known = true;
 		for (int n = 0; n < nr_nodes; n++) {
 			c->anon_bytes_by_node[n] = (uint64_t)(i + 1) << 20;

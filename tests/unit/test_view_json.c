@@ -322,13 +322,19 @@ static void test_cgroups(void **state)
 	struct nl_snapshot s;
 
 	assert_int_equal(fix_build(&s, true), 0);
+	/* what the model read from a CRI-O container's and a service's path */
+	nl_cg_ident_parse("/kubepods.slice/kubepods-pod1a2b3c4d_5e6f_4a0b_8c9d_0e1f2a3b4c5d.slice/crio-"
+			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+			  &s.cgroups[2].ident);
+	nl_cg_ident_parse("/system.slice/nginx.service", &s.cgroups[4].ident);
 	cJSON *r = parse(&s, NULL, NULL), *cgs = get(r, "cgroups"), *c;
 	static const char *const order[] = { "/", "/work", "/work/a", "/work/b", "/other" };
 	int i = 0;
 
 	assert_int_equal(cJSON_GetArraySize(cgs), 5);
 	cJSON_ArrayForEach(c, cgs) {
-		KEYS(c, "cgroup", "id", "parent_id", "path", "depth", "removed", "cpu_pct",
+		KEYS(c, "cgroup", "id", "parent_id", "path", "depth", "removed", "pod_uid",
+		     "container_id", "container_runtime", "systemd_unit", "short_name", "cpu_pct",
 		     "run_ns", "run_ns_by_node", "run_ns_total", "run_ns_total_by_node",
 		     "locality", "alloc", "migrate", "numa_stat", "reclaim", "reclaim_agent");
 		check_common_keys(c);
@@ -347,9 +353,22 @@ static void test_cgroups(void **state)
 	by_node(get(ns, "file_bytes_by_node"), 0, 28 << 20);
 	assert_near(num(get(c, "migrate"), "pages_ok"), 60, 0);
 
+	for (const char *const *k = (const char *const[]){ "pod_uid", "container_id", "container_runtime",
+							    "systemd_unit", "short_name", NULL }; *k; k++)
+		assert_true(cJSON_IsNull(get(c, *k)));	/* the root names nothing */
 	c = cJSON_GetArrayItem(cgs, 2);
 	assert_near(num(c, "depth"), 2, 0);
 	assert_near(num(c, "parent_id"), 2, 0);
+	assert_string_equal(get(c, "pod_uid")->valuestring, "1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d");
+	assert_string_equal(get(c, "container_id")->valuestring,
+			    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	assert_string_equal(get(c, "container_runtime")->valuestring, "cri-o");
+	assert_true(cJSON_IsNull(get(c, "systemd_unit")));
+	assert_string_equal(get(c, "short_name")->valuestring, "pod:1a2b3c4d/ctr:0123456789ab");
+	c = cJSON_GetArrayItem(cgs, 4);
+	assert_string_equal(get(c, "systemd_unit")->valuestring, "nginx.service");
+	assert_string_equal(get(c, "short_name")->valuestring, "nginx.service");
+	assert_true(cJSON_IsNull(get(c, "pod_uid")));
 	c = cJSON_GetArrayItem(cgs, 3);
 	assert_true(cJSON_IsNull(get(get(c, "locality"), "mean")));
 	assert_true(cJSON_IsNull(get(get(c, "alloc"), "remote_ratio")));

@@ -345,6 +345,47 @@ static void test_cardinality(void **state)
 	nl_snapshot_free(&s);
 }
 
+/* numalens_cgroup_info: one series per exported cgroup, with only the
+ * labels its path names (the model's identity), values escaped; a cgroup
+ * left out of the export has none; the row cap holds for it too. */
+static void test_cgroup_info(void **state)
+{
+	struct nl_snapshot s = fixture();
+	struct nl_prom_opts o;
+	char *t;
+
+	(void)state;
+	nl_cg_ident_parse("/kubepods/burstable/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", &s.cgroups[1].ident);
+	nl_cg_ident_parse("/kubepods/burstable/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d/"
+			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/system.slice/cron.service",
+			  &s.cgroups[2].ident);
+	nl_cg_ident_parse("/system.slice/systemd-fsck@dev-disk-by\\x2dlabel-root.service", &s.cgroups[4].ident);
+	nl_prom_opts_default(&o);
+	o.cgroup_depth = 1;	/* /, /work and /other: not /work/a */
+	t = prom_render(&s, &o);
+	assert_int_equal(count(t, "\nnumalens_cgroup_info{"), 3);
+	assert_true(has(t, "# TYPE numalens_cgroup_info gauge\n"));
+	assert_true(has(t, "\nnumalens_cgroup_info{cgroup=\"/\"} 1\n"));
+	assert_true(has(t, "\nnumalens_cgroup_info{cgroup=\"/work\",pod_uid=\"1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d\"} 1\n"));
+	/* the unit's backslash escaped once more in the label */
+	assert_true(has(t, "\nnumalens_cgroup_info{cgroup=\"/other\","
+			"systemd_unit=\"systemd-fsck@dev-disk-by\\\\x2dlabel-root.service\"} 1\n"));
+	assert_false(has(t, "container_id="));
+	free(t);
+	o.cgroup_depth = 2;
+	t = prom_render(&s, &o);
+	assert_int_equal(count(t, "\nnumalens_cgroup_info{"), 5);
+	assert_true(has(t, "\nnumalens_cgroup_info{cgroup=\"/work/a\",pod_uid=\"1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d\","
+			"container_id=\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\","
+			"systemd_unit=\"cron.service\"} 1\n"));
+	free(t);
+	o.max_cgroups = 2;
+	t = prom_render(&s, &o);
+	assert_int_equal(count(t, "\nnumalens_cgroup_info{"), 2);
+	free(t);
+	nl_snapshot_free(&s);
+}
+
 /* A removed cgroup whose path a live one took again is not exported
  * twice (Prometheus would reject the scrape); the live one wins. */
 static void test_recreated_cgroup(void **state)
@@ -908,6 +949,7 @@ int main(void)
 		cmocka_unit_test(test_families_contiguous),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_cardinality),
+		cmocka_unit_test(test_cgroup_info),
 		cmocka_unit_test(test_recreated_cgroup),
 		cmocka_unit_test(test_locality_unavailable),
 		cmocka_unit_test(test_seconds_format),

@@ -361,6 +361,19 @@ static void test_cgroups(void **state)
 	assert_string_equal(f[3], "50");
 	assert_null(strstr(out, "RECLAIM AGENTS"));	/* no agent: no section */
 	free(out);
+	/* a pod's container and a service by their short forms, the rest
+	 * as before */
+	nl_cg_ident_parse("/kubepods.slice/kubepods-pod1a2b3c4d_5e6f_4a0b_8c9d_0e1f2a3b4c5d.slice/docker-"
+			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+			  &s.cgroups[2].ident);
+	nl_cg_ident_parse("/system.slice/b.service", &s.cgroups[3].ident);
+	out = render(&s, NULL);
+	assert_non_null(strstr(out, "\n  work "));
+	assert_non_null(strstr(out, "\n    pod:1a2b3c4d/ctr:0123456789ab "));
+	assert_null(strstr(out, "\n    a "));
+	assert_non_null(strstr(out, "\n    b.service (removed) "));
+	assert_non_null(strstr(out, "\n  other "));
+	free(out);
 	nl_snapshot_free(&s);
 }
 

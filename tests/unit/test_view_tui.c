@@ -478,6 +478,8 @@ static void child(void)
 	fix_preferred_zones(&s);
 	strcpy(s.procs[2].mempolicy.task, "bind:0");	/* pid 300, "remote" */
 	strcpy(s.procs[2].mempolicy.vma, "interleave:0-1");
+	/* /work as the model reads a pod's cgroup: the tree shows its short form */
+	nl_cg_ident_parse("/kubepods/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", &s.cgroups[1].ident);
 	if (child_comm)
 		snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "%s", child_comm);
 	t = nl_tui_open_term("xterm", stdout, stdin, NULL);
@@ -544,8 +546,9 @@ static void test_pty_session(void **state)
 	type(&p, "c");
 	wait_screen(&p, "[Cgroups (tree)]", true);
 	wait_screen(&p, "|      :*|", true);
-	assert_true(scr_find(&p.scr, "    a ") > scr_find(&p.scr, "  work "));
-	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  work ")), "155.0"));
+	assert_true(scr_find(&p.scr, "    a ") > scr_find(&p.scr, "  pod:1a2b3c4d "));
+	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "  pod:1a2b3c4d ")), "155.0"));
+	assert_true(scr_find(&p.scr, "  work ") < 0);
 	assert_non_null(strstr(scr_row(&p.scr, scr_find(&p.scr, "    b ")), "|n/a     |"));
 	/* the last minute's sparklines, and the batch view's MEM column
 	 * ("-": no numa_stat); MOVES gives way to the sparklines at 130 */
@@ -599,6 +602,7 @@ static void test_pty_session(void **state)
 	/* Enter on a cgroup opens its detail */
 	type(&p, "cj\r");
 	wait_screen(&p, "CGROUP /work ", true);
+	wait_screen(&p, "Pod uid 1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", true);	/* the whole uid */
 	if (getenv("NL_TUI_DUMP"))
 		scr_dump(&p.scr);
 	type(&p, "h");

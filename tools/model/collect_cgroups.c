@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cgident.h"
 #include "cgroup.h"
 #include "collect_cgroups.h"
 #include "collect_priv.h"
@@ -15,9 +16,11 @@
 #include "vmscan_read.h"
 
 /* Fill @g's label and, for a path longer than the label holds, its owned
- * full path (nl_cgroup_full_path). Returns 0 or -ENOMEM. */
+ * full path (nl_cgroup_full_path), and the identity the full path names
+ * (pod, container, unit). Returns 0 or -ENOMEM. */
 static int set_cgroup_path(struct nl_cgroup *g, const char *path)
 {
+	nl_cg_ident_parse(path, &g->ident);
 	g->long_path = NULL;
 	if (!nl_path_label(g->path, sizeof(g->path), path, g->id))
 		return 0;

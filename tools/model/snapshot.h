@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "nl_types.h"
+#include "cgident.h"
 #include "cling_stats.h"
 #include "names.h"
 #include "vmscan_types.h"
@@ -213,6 +214,10 @@ struct nl_cgroup {
 					 * label, else NULL; see nl_cgroup_full_path() */
 	int depth;			/* 0 for the root */
 	bool removed;			/* gone from cgroupfs; kept for the grace period */
+	/* the Kubernetes pod and container and the systemd service the full
+	 * path names (cgident.h), read once here so that every view shows
+	 * the same; all empty for a cgroup of none */
+	struct nl_cg_ident ident;
 	/* memory.numa_stat per node (bytes): anon and file; known false on
 	 * kernels/hierarchies without it */
 	bool numa_stat_known;

@@ -311,6 +311,35 @@ static void fam_numa_stat(struct nl_buf *b, const struct rows *r, const struct n
 	nl_prom_pieces_free(&pc);
 }
 
+/* One info series per exported cgroup: what its path names (cgident.h)
+ * as labels, each only where the path names one, so a join such as
+ * `x * on (instance, cgroup) group_left (pod_uid) numalens_cgroup_info`
+ * keeps every cgroup and adds the uid where there is one. The values are
+ * hex digits or a checked unit name; they are escaped all the same. */
+static void fam_cgroup_info(struct nl_buf *b, const struct rows *r)
+{
+	static const char name[] = "numalens_cgroup_info";
+
+	nl_prom_family(b, name, "gauge",
+		       "Always 1; what the cgroup's path names as labels, each only where it names one: "
+		       "pod_uid (the Kubernetes pod, as kube_pod_info's uid), container_id (64 hex digits, "
+		       "as the container status has it after \"<runtime>://\") and systemd_unit (the innermost "
+		       ".service). Cgroups beside a pod's containers (CRI-O's conmon) get none.");
+	for (int i = 0; i < r->n; i++) {
+		const struct nl_cg_ident *id = &r->cg[i]->ident;
+
+		nl_prom_open(b, name, NULL);
+		nl_buf_put(b, r->lab.p + r->off[i], r->len[i]);
+		if (id->pod_uid[0])
+			nl_prom_label(b, "pod_uid", id->pod_uid);
+		if (id->container_id[0])
+			nl_prom_label(b, "container_id", id->container_id);
+		if (id->unit[0])
+			nl_prom_label(b, "systemd_unit", id->unit);
+		nl_prom_close_u64(b, 1);
+	}
+}
+
 /* ---- row selection ------------------------------------------------------ */
 
 /* A removed cgroup whose path was taken again (a service restarted, a pod
@@ -629,6 +658,7 @@ int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct n
 	fam_node_memory(b, s);
 	fam_node_preferred(b, s);
 	fam_node_zones(b, s);
+	fam_cgroup_info(b, &cg);
 	render_rows(b, &cg, s);
 	fam_numa_stat(b, &cg, s, false);
 	fam_numa_stat(b, &cg, s, true);

@@ -141,6 +141,15 @@ const char *nl_cgroup_name(const char *path)
 	return slash + 1;
 }
 
+const char *nl_cgroup_row_name(const struct nl_cgroup *c, char *buf, size_t sz)
+{
+	size_t n = nl_cg_ident_short(&c->ident, buf, sz);
+
+	if (n && n < sz)
+		return buf;
+	return c->depth ? nl_cgroup_name(c->path) : c->path;
+}
+
 const char *nl_bucket_label(int b)
 {
 	static const char *const labels[NL_LOC_BUCKETS] = {

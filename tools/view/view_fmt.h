@@ -73,6 +73,13 @@ const char *nl_fmt_num(char *buf, size_t sz, double v);
 /* Last component of a cgroup path ("/a/b" -> "b"); "/" stays "/". */
 const char *nl_cgroup_name(const char *path);
 
+/* The name of cgroup @c in a row of the cgroup tree (top, batch text):
+ * the short form of the pod, container or service it is
+ * ("pod:1a2b3c4d", "pod:1a2b3c4d/ctr:0123456789ab", "nginx.service";
+ * cgident.h) written to @buf (@sz bytes), else its last path component
+ * (the whole path for the root). Returns @buf or a part of c->path. */
+const char *nl_cgroup_row_name(const struct nl_cgroup *c, char *buf, size_t sz);
+
 /* Human name of locality bucket @b ("0-12.5%", ..., "87.5-100%"). */
 const char *nl_bucket_label(int b);
 

@@ -494,6 +494,29 @@ static void add_proc(struct jb *j, cJSON *arr, const struct nl_proc *p)
 	add_migrate(j, o, &p->f.mig);
 }
 
+/* add_str, or null for an empty @v. */
+static void add_str_or_null(struct jb *j, cJSON *obj, const char *key, const char *v)
+{
+	if (v && v[0])
+		add_str(j, obj, key, v);
+	else
+		add_null(j, obj, key);
+}
+
+/* What a cgroup's path names (docs/json.md): whole ids, the runtime and
+ * the short form top's tree shows; null where it names none. */
+static void add_ident(struct jb *j, cJSON *o, const struct nl_cg_ident *id)
+{
+	char sh[NL_UNIT_NAME_MAX];
+
+	nl_cg_ident_short(id, sh, sizeof(sh));
+	add_str_or_null(j, o, "pod_uid", id->pod_uid);
+	add_str_or_null(j, o, "container_id", id->container_id);
+	add_str_or_null(j, o, "container_runtime", nl_ctr_runtime_name(id->runtime));
+	add_str_or_null(j, o, "systemd_unit", id->unit);
+	add_str_or_null(j, o, "short_name", sh);
+}
+
 static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c,
 		       const struct nl_vmscan_figs *v)
 {
@@ -506,6 +529,7 @@ static void add_cgroup(struct jb *j, cJSON *arr, const struct nl_cgroup *c,
 	add_str(j, o, "path", c->path);
 	add_i64(j, o, "depth", c->depth);
 	add_bool(j, o, "removed", c->removed);
+	add_ident(j, o, &c->ident);
 	add_figs(j, o, &c->f);
 	add_locality(j, o, &c->f);
 	add_alloc(j, o, &c->f.alloc);

@@ -295,7 +295,8 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	int shown = o->top_n > 0 && o->top_n < n ? o->top_n : n;
 	for (int k = 0; k < shown; k++) {
 		const struct nl_cgroup *c = &s->cgroups[idx[k]];
-		int w = 2 * c->depth + nl_text_cols(nl_cgroup_name(c->path));
+		char rn[NL_UNIT_NAME_MAX];
+		int w = 2 * c->depth + nl_text_cols(nl_cgroup_row_name(c, rn, sizeof(rn)));
 
 		if (w > namew)
 			namew = w < 64 ? w : 64;
@@ -314,9 +315,11 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	for (int k = 0; k < shown; k++) {
 		const struct nl_cgroup *c = &s->cgroups[idx[k]];
 		int depth = c->depth < 0 ? 0 : c->depth > 30 ? 30 : c->depth;
+		char rn[NL_UNIT_NAME_MAX];
 
+		/* a pod, container or service by its short form (cgident.h) */
 		snprintf(name, sizeof(name), "%*s%s%s", 2 * depth, "",
-			 depth ? nl_cgroup_name(c->path) : c->path, c->removed ? " (removed)" : "");
+			 nl_cgroup_row_name(c, rn, sizeof(rn)), c->removed ? " (removed)" : "");
 		/* padded by columns (a name's UTF-8 characters are one byte or
 		 * more), cut with "~" past the column's 64 */
 		fprintf(out, "%s", fit(cell, sizeof(cell), name, namew));

@@ -737,14 +737,14 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 	const struct nl_cgroup *c = row;
 	int nid = ni >= 0 ? s->nodes[ni].nid : 0;
 	bool nid_ok = nid >= 0 && nid < NL_MAX_NODES;
-	char bar[16];
+	char bar[16], rn[NL_UNIT_NAME_MAX];
 	int depth = c->depth < 0 ? 0 : c->depth > 20 ? 20 : c->depth;
 
 	if (figs_cell(t, &c->f, kind, ni, b, sz, own))
 		return;
 	switch (kind) {
 	case CC_NAME:
-		snprintf(b, sz, "%*s%s%s", 2 * depth, "", depth ? nl_cgroup_name(c->path) : c->path,
+		snprintf(b, sz, "%*s%s%s", 2 * depth, "", nl_cgroup_row_name(c, rn, sizeof(rn)),
 			 c->removed ? " (removed)" : "");
 		break;
 	case CC_SPARK_RMT: case CC_SPARK_LOC:
@@ -1267,6 +1267,14 @@ static void build_detail(struct nl_tui *t, struct lines *L)
 			continue;
 		addl(L, "CGROUP %s  id %llu%s  (own tasks + descendants)", c->path,
 		     (unsigned long long)c->id, c->removed ? "  (removed)" : "");
+		/* the whole ids the tree's short form stands for */
+		if (c->ident.pod_uid[0])
+			addl(L, "Pod uid %s", c->ident.pod_uid);
+		if (c->ident.container_id[0])
+			addl(L, "Container %s%s%s", nl_ctr_runtime_name(c->ident.runtime) ?: "",
+			     nl_ctr_runtime_name(c->ident.runtime) ? "://" : "", c->ident.container_id);
+		if (c->ident.unit[0])
+			addl(L, "Systemd unit %s", c->ident.unit);
 		detail_figs(t, L, &c->f, NULL, c);
 		return;
 	}

@@ -1335,6 +1335,8 @@ static void build_help(struct lines *L)
 	addl(L, "  name*     the process exited during the interval (its last figures)");
 	addl(L, "  (removed) the cgroup was deleted; its counts stay in its parents");
 	addl(L, "  ~         a name or path cut to fit the column");
+	addl(L, "  pod:1a2b3c4d/ctr:0123456789ab  a Kubernetes pod (uid's first 8 hex digits)");
+	addl(L, "            and its container (id's first 12); Enter shows the whole ids");
 	addl(L, "  ? CGROUP  the process ended before its cgroup was read (it lived less");
 	addl(L, "            than one interval); its cgroup's row counts it all the same");
 	addl(L, "  n/a       no NUMA hinting faults (or no allocations) in the interval");

@@ -61,7 +61,7 @@ top_started "$TMP/top.jsonl"
 # pod's, not a container's); what each one measured of its own CPU time
 cpu=()
 for l in $LEAVES; do
-	sh -c "echo \$\$ > '$root$l/cgroup.procs' && exec '$WORK' --anon 8 --spin-cpu 0.3" > "$TMP/w.out" ||
+	sh -c "echo \$\$ > '$root$l/cgroup.procs' && exec '$WORK' --anon 8 --spin-cpu 0.5" > "$TMP/w.out" ||
 		fail "nlwork in $l failed: $(cat "$TMP/w.out")"
 	cpu[${#cpu[@]}]=$(work_field "$TMP/w.out" cpu_ns)
 done
@@ -99,16 +99,18 @@ n_cpu=$(grep "^numalens_cgroup_page_allocations_total{cgroup=\"/$T/" "$TMP/m" | 
 [ "$n_info" = "${#made[@]}" ] && [ "$n_cpu" = "$n_info" ] ||
 	fail "$n_info info series and $n_cpu cgroups with figures under /$T, made ${#made[@]}"
 note "export: ${#made[@]} info series, pod_uid / container_id / systemd_unit as each path names them"
-# the workload's CPU time is on the labelled cgroups (sum over nodes)
+# the workload's CPU time is on the labelled cgroups (sum over nodes): 80%
+# of what it measured, as a short run's last slice can be cut at its exit;
+# a cgroup that got another's time would be far off either way
 cpu_s() { awk -v k="numalens_cgroup_cpu_seconds_total{cgroup=\"$1\"," 'index($0, k) == 1 { s += $2 } END { printf "%.0f\n", s * 1e9 }' "$TMP/m"; }
 i=0
 for l in $LEAVES; do
 	got=$(cpu_s "$l")
-	ge_pct "$got" "${cpu[$i]}" 90 || fail "$l: export counts $got ns of CPU, its nlwork measured ${cpu[$i]} ns"
+	ge_pct "$got" "${cpu[$i]}" 80 || fail "$l: export counts $got ns of CPU, its nlwork measured ${cpu[$i]} ns"
 	i=$((i + 1))
 done
 got=$(cpu_s "$P2"); sum=$(( cpu[1] + cpu[2] ))
-ge_pct "$got" "$sum" 90 || fail "pod $U2 counts $got ns of CPU, its container and conmon measured $sum ns"
+ge_pct "$got" "$sum" 80 || fail "pod $U2 counts $got ns of CPU, its container and conmon measured $sum ns"
 note "export: every container's and service's CPU time is on its labelled cgroup (pod $U2: $got ns of $sum)"
 
 # -- top --json: the whole ids, the runtime and the short form
@@ -130,7 +132,7 @@ want_json "$S2" systemd_unit nlk8s-inner.service; want_json "$S2" short_name nlk
 want_json "$S2W" systemd_unit nlk8s-inner.service; want_json "$S2W" short_name null
 want_json "/$T/kubepods.slice" pod_uid null
 rt=$(jv "$K1" run_ns_total)
-ge_pct "$rt" "${cpu[0]}" 90 || fail "top --json: $K1 run_ns_total $rt, its nlwork measured ${cpu[0]} ns"
+ge_pct "$rt" "${cpu[0]}" 80 || fail "top --json: $K1 run_ns_total $rt, its nlwork measured ${cpu[0]} ns"
 note "top --json: whole ids, runtimes and short forms; $K1 ran $rt ns"
 
 # -- top --batch: the tree shows the short forms at their depth

@@ -56,10 +56,10 @@ uint32_t nl_cli_parse_alloc_sample(const char *s, struct argp_state *st)
 {
 	if (!strcmp(s, "auto"))
 		return 0;
-	if (!*s || strspn(s, "0123456789") != strlen(s))
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 5 || atol(s) < 1 || atol(s) > 65536)
 		argp_failure(st, NL_EXIT_USAGE, 0, "--alloc-sample takes auto or a whole number from 1 to 65536, not '%s'",
 			     nl_cli_shown(s));
-	return (uint32_t)nl_cli_parse_long(s, 1, 65536, "--alloc-sample", st);
+	return (uint32_t)atol(s);
 }
 
 double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *what,

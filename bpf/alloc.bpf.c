@@ -44,6 +44,25 @@ const volatile u32 nl_zone_shift = 0, nl_zone_mask = 0;
 /* Set before load: alloc_slots entries per CPU - 1 (a power of two - 1). */
 const volatile u32 nl_slot_mask = NL_ALLOC_SLOTS_MAX - 1;
 
+/* Written by user space while loaded (nl_bpf_set_alloc_sample()): count
+ * one allocation in about this many, each with this weight; 1 (or 0)
+ * counts every one. Why: the full path (the task's cgroup and tgid, its
+ * mempolicy, the slot table, the class join) touches memory that an
+ * allocation-heavy workload has just evicted, several cache misses per
+ * event; a sampled event skips all of that for one counter in a line
+ * this CPU keeps hot. The estimate of a key with E events (weighted) has
+ * a relative standard error of about sqrt((period - 1) / E). */
+volatile u32 nl_sample_period = 1;
+
+/* Sampled pages waiting for their LRU, per CPU: a sampled page reaches it
+ * within a batch of a few dozen allocations (up to 31), by when a period
+ * of RING_PERIOD or more has sampled only a few more. In the CPU's own
+ * line (see pending_seq), so an LRU insertion tests four words it keeps
+ * hot instead of missing in two tables. Shorter periods use the tables,
+ * as exact counting does. */
+#define SAMPLED_RING 4
+#define RING_PERIOD 16
+
 /* The hot path's counters: per CPU, a direct-mapped table of slots, each
  * a key and its monotonic counters (nl_types.h). A slot is an inlined
  * array access where a hash map costs a hashed lookup; user space reads
@@ -101,12 +120,19 @@ struct {
 
 /* Each CPU's count of tracked (movable) allocations, one cache line per
  * CPU: entries carry it, to tell a page waiting for its LRU from a stale
- * entry of a page that went elsewhere. */
+ * entry of a page that went elsewhere. The same line holds the sampler
+ * (SEQ_* words): the only data a skipped event touches. */
+struct seq_line {
+	u64 w[NL_PENDING_SEQ_STRIDE];	/* SEQ_* below */
+	struct nl_pending_page ring[SAMPLED_RING];	/* sampled pages' keys; their
+							 * addresses are w[SEQ_RING + i] */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, NL_PENDING_SEQ_STRIDE);	/* x possible CPUs, set at load */
+	__uint(max_entries, 1);	/* possible CPUs, set at load */
 	__type(key, u32);
-	__type(value, u64);
+	__type(value, struct seq_line);
 } pending_seq SEC(".maps");
 
 /* An entry made more than this many of its CPU's tracked allocations ago
@@ -118,6 +144,46 @@ struct {
  * at most a batch of others. */
 #define PENDING_MAX_AGE NL_PENDING_SLOTS
 
+/* The words of a CPU's pending_seq line. */
+#define SEQ_TRACKED 0	/* tracked allocations (exact mode: the join's clock) */
+#define SEQ_LEFT    1	/* events until the next sampled one */
+#define SEQ_MOVABLE 2	/* movable allocations, sampled or not (sampled mode's clock) */
+#define SEQ_PUTS    3	/* sampled pages put in the ring */
+#define SEQ_RING    4	/* SAMPLED_RING words: the ring's page addresses, 0 = free */
+
+/* A sampled page still in the ring after this many more movable
+ * allocations on its CPU went to an LRU elsewhere or to none: stale. */
+#define SAMPLED_MAX_AGE 256
+
+/* This CPU's pending_seq line, or NULL. */
+static __always_inline struct seq_line *seq_line(void)
+{
+	u32 i = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&pending_seq, &i);
+}
+
+/* Whether to count this allocation (of @class), and with what weight:
+ * 1 when every allocation is counted, the period for a sampled one, 0 to
+ * skip it. Touches only this CPU's line @l. */
+static __always_inline u32 sample_weight(struct seq_line *l, u32 class)
+{
+	u32 period = nl_sample_period;
+
+	if (period <= 1)
+		return 1;
+	if (class == NL_CLASS_MOVABLE)
+		l->w[SEQ_MOVABLE]++;
+	if (l->w[SEQ_LEFT] > 1) {
+		l->w[SEQ_LEFT]--;
+		return 0;
+	}
+	/* the next gap uniform in [1, 2 * period - 1]: one event in period
+	 * on average, and never in step with a workload's own rhythm */
+	l->w[SEQ_LEFT] = 1 + bpf_get_prandom_u32() % (2 * period - 1);
+	return period;
+}
+
 /* This CPU's slot @low (< NL_PENDING_SLOTS) of the pending table. */
 static __always_inline u32 pending_slot(u32 low)
 {
@@ -128,14 +194,6 @@ static __always_inline u32 pending_slot(u32 low)
 static __always_inline u32 pending_hot_slot(u32 low)
 {
 	return bpf_get_smp_processor_id() * NL_PENDING_HOT + (low & (NL_PENDING_HOT - 1));
-}
-
-/* This CPU's count of tracked allocations, or NULL. */
-static __always_inline u64 *pending_seq_now(void)
-{
-	u32 i = bpf_get_smp_processor_id() * NL_PENDING_SEQ_STRIDE;
-
-	return bpf_map_lookup_elem(&pending_seq, &i);
 }
 
 static const struct nl_alloc_val zero_alloc;
@@ -171,11 +229,12 @@ static __always_inline void key_store(struct nl_alloc_key *dst, const struct key
 	d[2] = k->w2;
 }
 
-/* Count one allocation of 2^@order pages under @k: in this CPU's slot for
+/* Count one allocation of 2^@order pages, standing for @weight of them
+ * (the sample period it was taken at), under @k: in this CPU's slot for
  * it when the slot is free or already its own, else in the hash. */
-static __always_inline void count(const struct key_words *k, u32 order)
+static __always_inline void count(const struct key_words *k, u32 order, u32 weight)
 {
-	u64 w0 = k->w0, w1 = k->w1, w2 = k->w2, pages = 1ULL << (order & 31);
+	u64 w0 = k->w0, w1 = k->w1, w2 = k->w2, pages = (u64)weight << (order & 31);
 	u32 idx = (u32)(((w0 ^ ((w1 ^ w2) * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL) >> 40);
 	struct nl_alloc_key hk;
 	struct nl_alloc_slot *s;
@@ -187,7 +246,7 @@ static __always_inline void count(const struct key_words *k, u32 order)
 		const u64 *sk = (const u64 *)&s->key;
 
 		if (s->val.events && sk[0] == w0 && sk[1] == w1 && sk[2] == w2) {
-			s->val.events++;
+			s->val.events += weight;
 			s->val.pages += pages;
 			return;
 		}
@@ -197,7 +256,7 @@ static __always_inline void count(const struct key_words *k, u32 order)
 			nl_note_cgroup(w0);
 			key_store(&s->key, k);
 			s->val.pages = pages;
-			s->val.events = 1;
+			s->val.events = weight;
 			return;
 		}
 	}
@@ -207,7 +266,7 @@ static __always_inline void count(const struct key_words *k, u32 order)
 		nl_drop(NL_DROP_CGROUP_MAP_FULL);	/* lost to both views */
 		return;
 	}
-	v->events++;
+	v->events += weight;
 	v->pages += pages;
 }
 
@@ -233,19 +292,35 @@ static __always_inline void pending_copy(struct nl_pending_page *dst, const stru
 	d[4] = sv[4];
 }
 
+/* Remember the sampled page under @addr, allocated under @k with
+ * @weight, in this CPU's ring (@l) for the class join. */
+static __always_inline void ring_put(struct seq_line *l, u64 addr, const struct key_words *k,
+				     u32 order, u32 weight)
+{
+	u32 i = (u32)(l->w[SEQ_PUTS]++) & (SAMPLED_RING - 1);
+	struct nl_pending_page *r = &l->ring[i];
+
+	if (l->w[SEQ_RING + i])	/* still waiting for its LRU: lost */
+		nl_drop(NL_DROP_PENDING_FULL);
+	l->w[SEQ_RING + i] = addr;
+	key_store(&r->key, k);
+	r->order = (order & 0xff) | weight << 8;
+	r->seq = (u32)l->w[SEQ_MOVABLE];
+}
+
 /* Remember the page under @addr (its pfn or page key; @low = @addr >>
- * @shift, its slot bits) for the class join, as allocated under @k. */
+ * @shift, its slot bits) for the class join, as allocated under @k;
+ * @order in the low byte, the weight above it; @seq this CPU's line. */
 static __always_inline void pending_put(u64 addr, u32 low, u32 shift, const struct key_words *k,
-					u32 order)
+					u32 order, u64 *seq)
 {
 	u32 i = pending_hot_slot(low);
 	struct nl_pending_page *h = bpf_map_lookup_elem(&pending_hot, &i), *c;
-	u64 *seq = pending_seq_now();
 	u32 now;
 
-	if (!h || !seq)
+	if (!h)
 		return;
-	now = (u32)(*seq += 1);
+	now = (u32)(seq[SEQ_TRACKED] += 1);
 	/* another page waits in the hot slot: to its own slot of the big
 	 * table, unless stale */
 	if (h->pfn && now - h->seq <= PENDING_MAX_AGE) {
@@ -259,16 +334,17 @@ static __always_inline void pending_put(u64 addr, u32 low, u32 shift, const stru
 	}
 	h->pfn = addr;
 	key_store(&h->key, k);
-	h->order = order;
+	h->order = order;	/* with the weight above its low byte */
 	h->seq = now;
 }
 
 /* The common part of both page_alloc programs: count one call for the
- * current task, and remember a movable page under @addr (its pfn or its
- * struct page's address: what the LRU program of the same kind sees;
- * @low = @addr >> @shift) for the class join. */
-static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 addr, u32 low,
-				       u32 shift, u32 order)
+ * current task with @weight (sample_weight(); @l this CPU's line), and
+ * remember a movable page under @addr (its pfn or its struct page's
+ * address: what the LRU program of the same kind sees; @low = @addr >>
+ * @shift) for the class join. */
+static __always_inline void page_alloc(struct seq_line *l, u32 weight, u32 class, u32 page_nid,
+				       u32 zone, u64 addr, u32 low, u32 shift, u32 order)
 {
 	u32 cpu_nid = bpf_get_numa_node_id();
 	struct key_words k;
@@ -282,10 +358,13 @@ static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 ad
 	k.w0 = nl_current_cgroup_id();
 	k.w1 = key_w1((u32)nl_current_tgid(), cpu_nid, page_nid, zone, class);
 	k.w2 = pref & 0xff;
-	count(&k, order);
+	count(&k, order, weight);
 	if (!nl_track_class || class != NL_CLASS_MOVABLE || zone == NL_ZONE_FAILED)
 		return;
-	pending_put(addr, low, shift, &k, order);
+	if (weight >= RING_PERIOD)
+		ring_put(l, addr, &k, order, weight);
+	else
+		pending_put(addr, low, shift, &k, order | weight << 8, l->w);
 }
 
 /* The pending entry of the page under @addr (as pending_put() stored it;
@@ -293,20 +372,34 @@ static __always_inline void page_alloc(u32 class, u32 page_nid, u32 zone, u64 ad
  * is. */
 static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 low)
 {
+	struct seq_line *l = seq_line();
 	u32 i = pending_hot_slot(low);
-	struct nl_pending_page *p = bpf_map_lookup_elem(&pending_hot, &i);
+	struct nl_pending_page *p;
 	u64 *seq;
 
-	if (!addr)
+	if (!addr || !l)
 		return NULL;
+	seq = l->w;
+	if (nl_sample_period >= RING_PERIOD) {
+		/* only the ring: a page allocated unsampled is not looked for */
+		for (int r = 0; r < SAMPLED_RING; r++) {
+			if (seq[SEQ_RING + r] != addr)
+				continue;
+			seq[SEQ_RING + r] = 0;
+			if ((u32)seq[SEQ_MOVABLE] - l->ring[r].seq > SAMPLED_MAX_AGE)
+				return NULL;
+			return &l->ring[r];
+		}
+		return NULL;
+	}
+	p = bpf_map_lookup_elem(&pending_hot, &i);
 	if (!p || p->pfn != addr) {
 		i = pending_slot(low);
 		p = bpf_map_lookup_elem(&pending, &i);
 		if (!p || p->pfn != addr)
 			return NULL;
 	}
-	seq = pending_seq_now();
-	if (!seq || (u32)*seq - p->seq > PENDING_MAX_AGE) {
+	if ((u32)seq[SEQ_TRACKED] - p->seq > PENDING_MAX_AGE) {
 		p->pfn = 0;	/* stale: see PENDING_MAX_AGE */
 		return NULL;
 	}
@@ -329,7 +422,7 @@ static __always_inline void lru_insertion(struct nl_pending_page *p, u64 flags)
 		class = NL_CLASS_FILE;
 	k.w1 = key_w1_class(pk[1], class);
 	p->pfn = 0;	/* consumed */
-	count(&k, p->order);
+	count(&k, p->order & 0xff, p->order >> 8 ?: 1);
 }
 
 /* struct page's and struct folio's flags word: an unsigned long up to 6.17,
@@ -370,17 +463,22 @@ static __always_inline u64 folio_flags(const struct folio *folio)
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(handle_page_alloc, struct page *page, unsigned int order, gfp_t gfp, int migratetype)
 {
-	u32 class = class_of(migratetype);
+	u32 class = class_of(migratetype), weight;
+	struct seq_line *l = seq_line();
 	u64 addr, flags;
 
+	/* the sampling decision before anything else is read */
+	if (!l || !(weight = sample_weight(l, class)))
+		return 0;
 	if (!page) {
-		page_alloc(class, NL_NID_UNKNOWN, NL_ZONE_FAILED, 0, 0, 0, order);
+		page_alloc(l, weight, class, NL_NID_UNKNOWN, NL_ZONE_FAILED, 0, 0, 0, order);
 		return 0;
 	}
 	addr = PAGE_KEY(page);
 	flags = page_flags(page);
-	page_alloc(class, (flags >> nl_node_shift) & nl_node_mask, (flags >> nl_zone_shift) & nl_zone_mask,
-		   addr, (u32)(addr >> PAGE_SHIFT_BITS), PAGE_SHIFT_BITS, order);
+	page_alloc(l, weight, class, (flags >> nl_node_shift) & nl_node_mask,
+		   (flags >> nl_zone_shift) & nl_zone_mask, addr, (u32)(addr >> PAGE_SHIFT_BITS),
+		   PAGE_SHIFT_BITS, order);
 	return 0;
 }
 
@@ -412,10 +510,14 @@ SEC("tracepoint/kmem/mm_page_alloc")
 int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 {
 	u64 pfn = ctx->pfn;
-	u32 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN;
-	u32 zero = 0;
-	struct nl_pfn_table *t = bpf_map_lookup_elem(&pfn_table, &zero);
+	u32 page_nid = NL_NID_UNKNOWN, zone = NL_ZONE_UNKNOWN, class = class_of(ctx->migratetype);
+	u32 zero = 0, weight;
+	struct seq_line *l = seq_line();
+	struct nl_pfn_table *t;
 
+	if (!l || !(weight = sample_weight(l, class)))
+		return 0;
+	t = bpf_map_lookup_elem(&pfn_table, &zero);
 	/* Until user space has loaded the table, nodes are unknowable:
 	 * count nothing rather than "unknown node". */
 	if (!t || !t->n)
@@ -432,7 +534,7 @@ int handle_page_alloc_pfn(struct trace_event_raw_mm_page_alloc *ctx)
 			nl_drop(NL_DROP_PFN_UNKNOWN);
 		}
 	}
-	page_alloc(class_of(ctx->migratetype), page_nid, zone, pfn, (u32)pfn, 0, ctx->order);
+	page_alloc(l, weight, class, page_nid, zone, pfn, (u32)pfn, 0, ctx->order);
 	return 0;
 }
 

@@ -52,6 +52,16 @@ long nl_cli_parse_long(const char *s, long lo, long hi, const char *what, struct
 	return v;
 }
 
+uint32_t nl_cli_parse_alloc_sample(const char *s, struct argp_state *st)
+{
+	if (!strcmp(s, "auto"))
+		return 0;
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 5 || atol(s) < 1 || atol(s) > 65536)
+		argp_failure(st, NL_EXIT_USAGE, 0, "--alloc-sample takes auto or a whole number from 1 to 65536, not '%s'",
+			     nl_cli_shown(s));
+	return (uint32_t)atol(s);
+}
+
 double nl_cli_parse_seconds(const char *s, double lo, double hi, const char *what,
 			    struct argp_state *st)
 {
@@ -211,6 +221,7 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	co.alloc_latency_sample = o->alloc_latency_sample;
 	co.alloc_stacks_sample = o->alloc_stacks_sample;
 	co.page_life_sample = o->page_life_sample;
+	co.alloc_sample = o->alloc_sample;
 	e = nl_collect_open(&s->col, &s->bpf, &co, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);

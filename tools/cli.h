@@ -44,6 +44,17 @@ void nl_cli_check_cgroup_path(char *s, const char *what, struct argp_state *st);
  * buffers used in turn, so one message can show up to four arguments. */
 const char *nl_cli_shown(const char *s);
 
+/* --alloc-sample's help text, shared by top and export. */
+#define NL_CLI_ALLOC_SAMPLE_DOC \
+	"Count page allocations by process and cgroup from one in N, each standing for N " \
+	"(the figures become estimates; JSON and export give N and the error), 1 for every " \
+	"one, or auto (the default): every one while the host allocates fewer than 20,000 " \
+	"pages a second per CPU, sampled above that so the cost stays flat"
+
+/* Parse --alloc-sample's value: "auto" (0) or a whole number 1..65536.
+ * Exits like nl_cli_parse_long() on bad input. */
+uint32_t nl_cli_parse_alloc_sample(const char *s, struct argp_state *st);
+
 /* Parse --cgroup-hierarchy's value: auto (-1), v2 or v1-memory.
  * Exits like nl_cli_parse_long() on bad input. */
 int nl_cli_parse_cg_mode(const char *s, struct argp_state *st);
@@ -87,6 +98,8 @@ struct nl_cli_open_opts {
 	uint32_t alloc_latency_sample;	/* > 0: allocation latency, 1 call in N (nl_collect_opts) */
 	uint32_t alloc_stacks_sample;	/* > 0: miss/remote stacks, 1 in N (nl_collect_opts) */
 	uint32_t page_life_sample;	/* > 0: page lifetime, 1 page in N (nl_collect_opts) */
+	uint32_t alloc_sample;		/* allocations counted in full: 1 every one, N one in N,
+					 * 0 automatic (nl_collect_opts) */
 };
 
 /* The BPF objects and the collector a command reads snapshots from. */

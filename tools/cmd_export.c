@@ -36,7 +36,7 @@
 enum {
 	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
 	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST, OPT_OLD_INTERVAL,
-	OPT_MAX_PER_ADDR, OPT_HEADER_TIMEOUT,
+	OPT_MAX_PER_ADDR, OPT_HEADER_TIMEOUT, OPT_ALLOC_SAMPLE, OPT_EXACT,
 };
 
 struct export_args {
@@ -45,6 +45,7 @@ struct export_args {
 	double interval, grace;
 	int cg_mode;
 	bool no_class, verbose, self_cost;
+	uint32_t alloc_sample;	/* --alloc-sample / --exact: 0 = auto */
 	bool json;		/* -j: the start-up facts as JSON on stdout */
 	unsigned max_conns, max_per_addr;
 	double header_timeout;	/* --header-timeout; 0 = the server's default */
@@ -166,6 +167,8 @@ static const struct argp_option export_opts[] = {
 	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
 	  "Which cgroup tree to key cgroups by (auto: v2 when it has the memory controller, else v1 memory)", 1 },
 	{ "no-class", OPT_NO_CLASS, NULL, 0, "Do not split user pages into anon/file/shmem", 1 },
+	{ "alloc-sample", OPT_ALLOC_SAMPLE, "N|auto", 0, NL_CLI_ALLOC_SAMPLE_DOC, 1 },
+	{ "exact", OPT_EXACT, NULL, 0, "Count every page allocation (--alloc-sample 1)", 1 },
 	{ "self-cost", OPT_SELF_COST, NULL, 0, "Turn on the kernel's BPF run-time stats while running, so "
 	  "numalens_bpf_program_run_time_seconds_total advances; every BPF program on the host then runs "
 	  "slightly slower", 1 },
@@ -224,6 +227,12 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_CG_HIER:
 		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
+		break;
+	case OPT_ALLOC_SAMPLE:
+		a->alloc_sample = nl_cli_parse_alloc_sample(arg, st);
+		break;
+	case OPT_EXACT:
+		a->alloc_sample = 1;
 		break;
 	case OPT_NO_CLASS:
 		a->no_class = true;
@@ -634,6 +643,7 @@ int nl_cmd_export(int argc, char **argv)
 		struct nl_cli_open_opts oo = {
 			.btf = a.btf,
 			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
+			.alloc_sample = a.alloc_sample,
 			.prog = "numalens export", .self_cost = a.self_cost,
 			/* no export family carries process RSS: skip numa_maps */
 			.rss_max_procs = -1,

@@ -18,7 +18,8 @@
 #include "view_tui.h"
 
 enum { OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_NO_LEGEND, OPT_ACTIVE, OPT_SELF_COST, OPT_RSS_PROCS,
-       OPT_ALLOC_LAT, OPT_ALLOC_STACKS, OPT_PAGE_LIFE, OPT_ALERT_REMOTE, OPT_ALERT_LOCALITY };
+       OPT_ALLOC_LAT, OPT_ALLOC_STACKS, OPT_PAGE_LIFE, OPT_ALERT_REMOTE, OPT_ALERT_LOCALITY,
+       OPT_ALLOC_SAMPLE, OPT_EXACT };
 
 struct top_args {
 	double delay;
@@ -29,6 +30,7 @@ struct top_args {
 	long alloc_lat;		/* --alloc-latency: 1 call in N, 0 = off */
 	long alloc_stacks;	/* --alloc-stacks: 1 remote/miss allocation in N, 0 = off */
 	long page_life;		/* --page-lifetime: 1 page in N, 0 = off */
+	uint32_t alloc_sample;	/* --alloc-sample / --exact: 0 = auto */
 	int cg_mode;		/* -1 = auto */
 	struct nl_view_opts view;
 };
@@ -96,6 +98,10 @@ static const struct argp_option top_opts[] = {
 	  "Turn on the kernel's BPF run-time stats while running, for numalens' own "
 	  "per-program run counts and times (JSON self.progs); every BPF program on "
 	  "the host then runs slightly slower", 2 },
+	{ "alloc-sample", OPT_ALLOC_SAMPLE, "N|auto", 0, NL_CLI_ALLOC_SAMPLE_DOC, 2 },
+	{ "exact", OPT_EXACT, NULL, 0,
+	  "Count every page allocation (--alloc-sample 1): exact figures at any rate, at the full "
+	  "cost per allocation", 2 },
 	{ "alloc-latency", OPT_ALLOC_LAT, "N", OPTION_ARG_OPTIONAL,
 	  "Also time page-allocator calls, one in N (default 64), entry to exit, in log2 "
 	  "histograms by placement (local, remote, failed) and class (JSON alloc_latency, "
@@ -192,6 +198,12 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_SELF_COST:
 		a->self_cost = true;
+		break;
+	case OPT_ALLOC_SAMPLE:
+		a->alloc_sample = nl_cli_parse_alloc_sample(arg, st);
+		break;
+	case OPT_EXACT:
+		a->alloc_sample = 1;
 		break;
 	case OPT_ALLOC_LAT:
 		a->alloc_lat = arg ? nl_cli_parse_long(arg, 1, 1000000, "--alloc-latency", st) : 64;
@@ -390,7 +402,8 @@ int nl_cmd_top(int argc, char **argv)
 					.rss_max_procs = a.rss_procs,
 					.alloc_latency_sample = (uint32_t)a.alloc_lat,
 					.alloc_stacks_sample = (uint32_t)a.alloc_stacks,
-					.page_life_sample = (uint32_t)a.page_life };
+					.page_life_sample = (uint32_t)a.page_life,
+					.alloc_sample = a.alloc_sample };
 	/* before the BPF load, so a signal during it still ends in exit 0 */
 	nl_cli_install_signals();
 	rc = nl_cli_open(&s, &oo);

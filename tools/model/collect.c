@@ -21,6 +21,7 @@
 #include "topology.h"
 #include "alloc_latency.h"
 #include "alloc_attrib.h"
+#include "alloc_sample.h"
 #include "page_lifetime.h"
 #include "vmscan_figs.h"
 #include "vmscan_read.h"
@@ -108,6 +109,10 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 	n = nl_zone_names(zoneinfo, c->zone_names, NL_NR_ZONES);
 	c->nr_zones = n > 0 ? n : 0;
 	nl_vmstat_pgalloc(o->procfs_root, c->zone_names, c->nr_zones, c->pgalloc_prev);
+	/* a fixed period holds from the first allocation; the automatic one
+	 * counts every allocation until the first interval says the rate */
+	c->alloc_period = o->alloc_sample ? o->alloc_sample : 1;
+	nl_bpf_set_alloc_sample(b, c->alloc_period);
 	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
 	if (!e && !(c->ra_rd = nl_ra_reader_new()))
 		e = -ENOMEM;
@@ -189,6 +194,24 @@ static void fill_zones(struct nl_collector *c, struct nl_snapshot *s)
 		s->pgalloc[z] = d64(cur[z], c->pgalloc_prev[z]);
 	memcpy(s->pgalloc_total, cur, sizeof(cur));
 	memcpy(c->pgalloc_prev, cur, sizeof(cur));
+}
+
+/* The sample period this interval's allocation figures were counted at,
+ * and the next interval's, chosen from the kernel's own count of pages
+ * allocated in this one (so it costs no BPF work to know the rate). */
+static void fill_alloc_sample(struct nl_collector *c, struct nl_snapshot *s)
+{
+	uint64_t pages = 0;
+
+	for (int z = 0; z < s->nr_zones; z++)
+		pages += s->pgalloc[z];
+	s->src.alloc_sample_period = c->alloc_period ? c->alloc_period : 1;
+	/* the first interval is mostly our own start-up (BPF loads, BTF):
+	 * no rate to go by */
+	if (s->seq <= 1 && !c->o.alloc_sample)
+		return;
+	c->alloc_period = nl_alloc_sample_next(c->o.alloc_sample, pages, s->interval_ns, c->nr_cpu_slots);
+	nl_bpf_set_alloc_sample(c->b, c->alloc_period);
 }
 
 static int fill_nodes(struct nl_collector *c, struct nl_snapshot *s)
@@ -364,6 +387,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	s->cling_running = !nl_cling_stats_read(c->o.cling_pin_dir ? c->o.cling_pin_dir : CLING_PIN_DIR,
 						&s->cling);
 	e = fill_nodes(c, s);
+	fill_alloc_sample(c, s);
 	if (!e)
 		e = nl_collect_fill_procs(c, s, s->interval_ns);
 	if (!e)

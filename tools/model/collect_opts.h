@@ -40,6 +40,10 @@ struct nl_collect_opts {
 	uint32_t page_life_sample;	/* > 0: time one page in this many from its
 					 * allocation to its free (snapshot
 					 * page_life); 0: off */
+	uint32_t alloc_sample;		/* page allocations counted in full: 1 = every one,
+					 * N = one in N standing for N, 0 = chosen each
+					 * interval from the allocation rate
+					 * (alloc_sample.h) */
 	bool all_procs;			/* also every live process with resident memory
 					 * that BPF saw nothing of (zero figures): idle
 					 * processes' node placement */

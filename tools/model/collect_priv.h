@@ -50,6 +50,7 @@ struct nl_collector {
 	uint64_t pgalloc_prev[NL_NR_ZONES];
 	struct nl_cpu_times *cpu_prev, *cpu_cur;
 	int nr_cpu_slots;
+	uint32_t alloc_period;		/* the BPF side's sample period now (alloc_sample.h) */
 	struct nl_cgroup_map cgmap;
 	struct nl_cgroup_fold fold;
 	uint64_t procs_evicted, cgroups_evicted;

@@ -310,6 +310,10 @@ struct nl_sources {
 	int sysctl_zone_reclaim_mode;	/* vm.zone_reclaim_mode: != 0 reclaims on the
 					 * local node before going remote */
 	int cgroup_mode;	/* enum nl_cgroup_mode */
+	uint32_t alloc_sample_period;	/* this interval's allocation figures were
+					 * counted from one allocation in this many,
+					 * each standing for as many (1: every one,
+					 * exact); alloc_sample.h for their error */
 	char cgroup_root[256];	/* mount point the cgroup paths are relative to */
 	char missing[512];	/* human list of what is unavailable and why */
 };

@@ -569,6 +569,12 @@ static void fam_info(struct nl_buf *b, const struct nl_snapshot *s, const struct
 	       "flat, they are not zero activity). numa_balancing gates the locality histogram.");
 	for (size_t k = 0; k < sizeof(src) / sizeof(src[0]); k++)
 		nl_prom_sample1_u64(b, "numalens_source_available", "source", src_names[k], src[k]);
+	nl_prom_family(b, "numalens_alloc_sample_period", "gauge",
+	       "Page allocations are counted by process and cgroup from one in this many, each standing "
+	       "for as many (1: every one, exact). An allocation counter's increase over a window that "
+	       "saw E allocations has a relative standard error of about sqrt((period - 1) / E).");
+	nl_prom_sample_u64(b, "numalens_alloc_sample_period",
+			   s->src.alloc_sample_period ? s->src.alloc_sample_period : 1);
 	nl_prom_family(b, "numalens_page_size_bytes", "gauge", "Base page size of the kernel.");
 	nl_prom_sample_u64(b, "numalens_page_size_bytes", (uint64_t)s->page_size);
 	nl_prom_family(b, "numalens_snapshots_total", "counter", "Snapshots taken from the BPF maps since start.");

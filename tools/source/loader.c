@@ -286,6 +286,13 @@ void nl_bpf_set_sched_ext(struct nl_bpf *b, bool on)
 	b->sched->bss->nl_sched_ext_on = on;
 }
 
+void nl_bpf_set_alloc_sample(struct nl_bpf *b, uint32_t period)
+{
+	if (!b->alloc || !b->alloc->data)
+		return;
+	b->alloc->data->nl_sample_period = period ? period : 1;
+}
+
 static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
 		      size_t budget)
 {
@@ -406,11 +413,11 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
 	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
-	/* NL_PENDING_SLOTS, NL_PENDING_HOT, NL_PENDING_SEQ_STRIDE per CPU,
+	/* NL_PENDING_SLOTS, NL_PENDING_HOT and one pending_seq line per CPU,
 	 * the CPU in the index (alloc.bpf.c) */
 	bpf_map__set_max_entries(a->maps.pending, (unsigned)b->nr_cpus * NL_PENDING_SLOTS);
 	bpf_map__set_max_entries(a->maps.pending_hot, (unsigned)b->nr_cpus * NL_PENDING_HOT);
-	bpf_map__set_max_entries(a->maps.pending_seq, (unsigned)b->nr_cpus * NL_PENDING_SEQ_STRIDE);
+	bpf_map__set_max_entries(a->maps.pending_seq, (unsigned)b->nr_cpus);
 	if (nl_alloc__load(a)) {
 		e = errno;
 		nl_alloc__destroy(a);

@@ -137,6 +137,11 @@ void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on);
  * No-op without the sched object. */
 void nl_bpf_set_sched_ext(struct nl_bpf *b, bool on);
 
+/* Count one page allocation in about @period (each standing for @period
+ * of them) from now on; 0 or 1 counts every one. Takes effect on each
+ * CPU at its next allocation. No-op without the allocation object. */
+void nl_bpf_set_alloc_sample(struct nl_bpf *b, uint32_t period);
+
 /* Sum the drop counters of all objects into @drops[NL_NR_DROPS]. */
 void nl_bpf_drops(const struct nl_bpf *b, unsigned long long drops[NL_NR_DROPS]);
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc_sample.h"
 #include "view_agent.h"
 #include "view_fmt.h"
 #include "view_json.h"
@@ -212,13 +213,18 @@ static void add_locality(struct jb *j, cJSON *obj, const struct nl_figs *f)
 	add_u64_array(j, o, "buckets_ns_total", f->locality_ns_total, NL_LOC_BUCKETS);
 }
 
+/* A row's allocation figures, with their relative standard error at the
+ * interval's sample period (0: counted exactly). */
 static void add_alloc(struct jb *j, cJSON *obj, const struct nl_alloc_figs *a)
 {
+	uint32_t period = j->s->src.alloc_sample_period;
 	cJSON *o = add_obj(j, obj, "alloc"), *c;
 	double ratio;
 
 	if (!o)
 		return;
+	add_double(j, o, "rel_error",
+		   nl_alloc_sample_error(period, (double)(a->events_local + a->events_remote + a->fail_events)));
 	add_u64(j, o, "events_local", a->events_local);
 	add_u64(j, o, "events_remote", a->events_remote);
 	add_u64(j, o, "pages_local", a->pages_local);
@@ -609,6 +615,7 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		add_bool(&j, src, "numa_balancing", s->src.numa_balancing);
 		add_bool(&j, src, "vm_numa_stat", s->src.vm_numa_stat);
 		add_bool(&j, src, "sched_ext", s->src.sched_ext);
+		add_u64(&j, src, "alloc_sample_period", s->src.alloc_sample_period ? s->src.alloc_sample_period : 1);
 		add_str(&j, src, "cgroup_mode",
 			s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
 		add_str(&j, src, "cgroup_root", s->src.cgroup_root);

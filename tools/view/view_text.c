@@ -40,10 +40,12 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 	fprintf(out, "numalens top  seq %llu  %s  interval %.3f s  kernel %s  page %ld B\n",
 		(unsigned long long)s->seq, ts, s->interval_ns / 1e9,
 		s->kernel[0] ? s->kernel : "?", s->page_size);
-	fprintf(out, "sources: sched=%s alloc=%s alloc_class=%s migrate=%s "
+	fprintf(out, "sources: sched=%s alloc=%s alloc_class=%s alloc_sample=1/%u migrate=%s "
 		"numa_balancing=%s vm_numa_stat=%s cgroup=%s (%s)\n",
 		s->src.sched ? "yes" : "no", s->src.alloc ? "yes" : "no",
-		s->src.alloc_class ? "yes" : "no", s->src.migrate ? "yes" : "no",
+		s->src.alloc_class ? "yes" : "no",
+		s->src.alloc_sample_period ? s->src.alloc_sample_period : 1,
+		s->src.migrate ? "yes" : "no",
 		s->src.numa_balancing ? "on" : "off", s->src.vm_numa_stat ? "on" : "off",
 		s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2",
 		s->src.cgroup_root[0] ? s->src.cgroup_root : "?");

@@ -279,8 +279,15 @@ static void draw_title(struct nl_tui *t)
 			snprintf(loc, sizeof(loc), "locality: %s", nl_locality_source_ok(s) ? "on" :
 				 (s->src.numa_balancing ? "unavail (no sched program)" :
 				  "off (sysctl kernel.numa_balancing=1 turns it on)"));
+		char alloc[32];
+
+		/* sampled: the allocation figures are estimates (--exact) */
+		if (s->src.alloc && s->src.alloc_sample_period > 1)
+			snprintf(alloc, sizeof(alloc), "sampled 1/%u", s->src.alloc_sample_period);
+		else
+			snprintf(alloc, sizeof(alloc), "%s", s->src.alloc ? "on" : "off");
 		line_at(1, 0, "%s  alloc: %s  migrate: %s  %s%s", loc,
-			s->src.alloc ? "on" : "off", s->src.migrate ? "on" : "off",
+			alloc, s->src.migrate ? "on" : "off",
 			missing[0] ? "missing: " : "", missing);
 	}
 	if (t->opts.filter.pid > 0)

@@ -16,8 +16,9 @@
 #     /bin/true with each arm attached alone, in rotating order (attached
 #     at once, the first program on a hook pays the cache misses the later
 #     ones ride on).
-#  B. slowdown: arms none / numalens top --batch -d 1 / numalens export
-#     --delay 5 (scraped every 5 s) / bpftrace, in an order that rotates
+#  B. slowdown: arms none / the empty programs / numalens top --batch -d 1
+#     / numalens export --delay 5 (scraped every 5 s) / the same two with
+#     --exact / bpftrace (SLOW_ARMS), in an order that rotates
 #     every run, RUNS runs; each arm runs the page-fault workload and
 #     `perf bench sched pipe`. The figure is the workload's own CPU time
 #     (user + sys, what the tracepoints add to), paired: (arm - none) /
@@ -39,6 +40,8 @@ NL=${NL:-$B/numalens}; WORK=$B/tests/nlwork; EMPTY=$B/tests/bench_empty.bpf.o
 RUNS=${RUNS:-7}; EXTRA=${EXTRA:-1000}; WINDOW=${WINDOW:-8}
 PIPE_LOOPS=${PIPE_LOOPS:-200000}
 PHASES=${PHASES:-nsev solo slow owncpu export}
+# the slowdown phase's arms, rotated every run
+SLOW_ARMS=${SLOW_ARMS:-none empty top export topexact exportexact bpftrace}
 NSEV_LOADS=${NSEV_LOADS:-fault switch long exit}
 OUT=$B/bench; mkdir -p "$OUT"
 RAW=$OUT/cost.raw; : > "$RAW"
@@ -116,14 +119,14 @@ prog_stats() {
 # --- arms ------------------------------------------------------------------
 ARM_PID=; SCRAPER=
 start_top() {
-	"$NL" top --batch -d 1 > "$TMP/top.out" 2> "$TMP/top.err" &
+	"$NL" top --batch -d 1 "$@" > "$TMP/top.out" 2> "$TMP/top.err" &
 	ARM_PID=$!; PIDS+=("$ARM_PID")
 	# attached once the first snapshot is printed
 	until_ok 60 grep -q '^numalens top' "$TMP/top.out" || { echo "numalens top did not start: $(cat "$TMP/top.err")" >&2; return 1; }
 }
 start_export() {
 	local port; port=$(free_port)
-	"$NL" export --delay 5 --listen "127.0.0.1:$port" > /dev/null 2> "$TMP/export.err" &
+	"$NL" export --delay 5 --listen "127.0.0.1:$port" "$@" > /dev/null 2> "$TMP/export.err" &
 	ARM_PID=$!; PIDS+=("$ARM_PID")
 	until_ok 60 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" ||
 		{ echo "numalens export did not start: $(cat "$TMP/export.err")" >&2; return 1; }
@@ -140,6 +143,8 @@ start_bpftrace() {
 }
 stop_arm() {
 	[ -n "$SCRAPER" ] && { kill "$SCRAPER" 2>/dev/null; wait "$SCRAPER" 2>/dev/null; }
+	[ -d "$PIN" ] && [ -z "$ARM_PID" ] && rm -rf "$PIN"
+
 	if [ -n "$ARM_PID" ]; then
 		# SIGINT, then SIGTERM and SIGKILL 10 s apart: a bpftrace once
 		# ignored SIGINT and stalled the bench for 14 minutes
@@ -158,7 +163,13 @@ start_arm() {
 	none) ARM_PID= ;;
 	top) start_top ;;
 	export) start_export ;;
+	# every allocation counted (the defaults sample above a rate)
+	topexact) start_top --exact ;;
+	exportexact) start_export --exact ;;
 	bpftrace) start_bpftrace ;;
+	# the floor: programs that do nothing on the same hooks
+	empty) mkdir -p "$PIN"; ARM_PID=
+		bpftool prog loadall "$EMPTY" "$PIN" autoattach ;;
 	esac
 }
 
@@ -246,7 +257,8 @@ phase_solo() {
 
 # --- B. slowdown, arms rotating, paired per run --------------------------------
 phase_slow() {
-	local r k a arms=(none top export bpftrace) n=4
+	local r k a arms=($SLOW_ARMS) n
+	n=${#arms[@]}
 	for r in $(seq 1 "$RUNS"); do
 		for k in $(seq 0 $((n - 1))); do
 			a=${arms[$(( (r + k) % n ))]}

@@ -70,8 +70,8 @@ END {
 	for (r in runs) for (l = 1; l <= 2; l++) {
 		load = l == 1 ? "fault" : "pipe"
 		b = cpu[r, load, "none"]; if (!(b > 0)) continue
-		split("top export bpftrace", arms, " ")
-		for (a = 1; a <= 3; a++) if ((r, load, arms[a]) in cpu)
+		na = split("top export bpftrace empty topexact exportexact", arms, " ")
+		for (a = 1; a <= na; a++) if ((r, load, arms[a]) in cpu)
 			add("slow" SUBSEP load SUBSEP arms[a], 100 * (cpu[r, load, arms[a]] - b) / b)
 	}
 	for (k in own) { split(k, p, SUBSEP); if (p[2] == "numalens" && ((p[1], "procps") in own)) add("own_diff", own[k] - own[p[1], "procps"]) }
@@ -102,6 +102,8 @@ END {
 		row(LL[l], "top " pm("slow" SUBSEP L[l] SUBSEP "top"), "-", pm("slow" SUBSEP L[l] SUBSEP "bpftrace"),
 		    "fastest run: top" minmin(L[l], "top"), "<= 1% (never > 2%)")
 		row("", "export " pm("slow" SUBSEP L[l] SUBSEP "export"), "", "", "export" minmin(L[l], "export") ", bpftrace" minmin(L[l], "bpftrace"), "")
+		row("", "top --exact " pm("slow" SUBSEP L[l] SUBSEP "topexact"), "empty " pm("slow" SUBSEP L[l] SUBSEP "empty"), "", "", "")
+		row("", "export --exact " pm("slow" SUBSEP L[l] SUBSEP "exportexact"), "", "", "", "")
 		if (l == 1 && FAULT_PAGES > 0 && med("c" SUBSEP "fault" SUBSEP "none") > 0) {
 			# what the ns/event rows imply: the workload's own allocations
 			# and LRU insertions, each at the program's ns/event

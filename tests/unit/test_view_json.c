@@ -87,7 +87,7 @@ static void check_common_keys(const cJSON *row)
 	     "buckets_ns_total");
 	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns")), 8);
 	assert_int_equal(cJSON_GetArraySize(get(loc, "buckets_ns_total")), 8);
-	KEYS(a, "alloc", "events_local", "events_remote", "pages_local", "pages_remote",
+	KEYS(a, "alloc", "rel_error", "events_local", "events_remote", "pages_local", "pages_remote",
 	     "remote_ratio", "pages_by_node", "pages_by_class", "fail_events",
 	     "events_hit", "events_miss",
 	     "events_local_total", "events_remote_total", "pages_local_total",
@@ -121,7 +121,7 @@ static void test_top_level(void **state)
 	assert_near(num(r, "page_size"), 4096, 0);
 	cJSON *src = get(r, "sources");
 	KEYS(src, "sources", "sched", "alloc", "alloc_class", "migrate", "numa_balancing",
-	     "vm_numa_stat", "sched_ext", "cgroup_mode", "cgroup_root", "missing", "vmscan",
+	     "vm_numa_stat", "sched_ext", "alloc_sample_period", "cgroup_mode", "cgroup_root", "missing", "vmscan",
 	     "vmscan_memcg_arg", "mglru", "sysctl");
 	KEYS(get(src, "sysctl"), "sysctl", "kernel.numa_balancing", "vm.numa_stat", "vm.zone_reclaim_mode");
 	assert_true(cJSON_IsTrue(get(src, "numa_balancing")));

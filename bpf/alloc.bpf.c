@@ -79,6 +79,9 @@ struct {
 /* Keys whose slot another key holds. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
+						 * every CPU's values for the whole table
+						 * was most of start-up's kernel time */
 	__uint(max_entries, 65536);	/* resized by user space to its memory budget */
 	__type(key, struct nl_alloc_key);
 	__type(value, struct nl_alloc_val);

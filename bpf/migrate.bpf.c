@@ -15,6 +15,9 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
+						 * every CPU's values for the whole table
+						 * was most of start-up's kernel time */
 	__uint(max_entries, 16384);
 	__type(key, struct nl_id_key);
 	__type(value, struct nl_migrate_val);

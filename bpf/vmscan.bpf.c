@@ -44,6 +44,9 @@ const volatile u64 nl_proactive_hi[2];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
+						 * every CPU's values for the whole table
+						 * was most of start-up's kernel time */
 	__uint(max_entries, 16384);
 	__type(key, struct nl_vs_key);
 	__type(value, struct nl_vs_pages);
@@ -51,6 +54,9 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
+						 * every CPU's values for the whole table
+						 * was most of start-up's kernel time */
 	__uint(max_entries, 8192);
 	__type(key, struct nl_vs_tkey);
 	__type(value, struct nl_vs_time);

@@ -83,6 +83,7 @@ EXIT_LOOPS=${EXIT_LOOPS:-3000}
 exit_load() { local i; for i in $(seq 1 "$EXIT_LOOPS"); do /bin/true; done; }
 # cputime CMD...: "CPU_SECONDS WALL_SECONDS" of CMD and its children
 # (bash's time: getrusage to the ms, where /usr/bin/time rounds to 10 ms)
+ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
 cputime() {
 	local TIMEFORMAT='%3U %3S %3R'
 	{ time "$@" > /dev/null 2>&1; } 2> "$TMP/time"
@@ -263,7 +264,15 @@ phase_slow() {
 		for k in $(seq 0 $((n - 1))); do
 			a=${arms[$(( (r + k) % n ))]}
 			start_arm "$a" || { stop_arm; continue; }
+			local t0=0 w0
+			[ -n "$ARM_PID" ] && t0=$(ticks "$ARM_PID"); w0=$(date +%s%N)
 			set -- $(cputime "${FAULT_LOAD[@]}"); echo "SLOW run=$r arm=$a load=fault cpu=$1 wall=$2" >> "$RAW"
+			# numalens' own CPU while the workload ran, per 5 s export interval
+			case $a in export*|top*)
+				awk -v a="$a" -v t=$(( $(ticks "$ARM_PID") - t0 )) -v hz="$(getconf CLK_TCK)" \
+				    -v w=$(( ($(date +%s%N) - w0) / 1000000 )) 'BEGIN {
+					printf "OWNCPU5 arm=%s ms=%.1f\n", a, (w > 0 ? 1000 * t / hz * 5000 / w : 0) }' >> "$RAW" ;;
+			esac
 			set -- $(cputime "${PIPE_LOAD[@]}"); echo "SLOW run=$r arm=$a load=pipe cpu=$1 wall=$2" >> "$RAW"
 			stop_arm
 		done
@@ -271,7 +280,6 @@ phase_slow() {
 }
 
 # --- C. own CPU with EXTRA idle processes ---------------------------------------
-ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
 phase_owncpu() {
 	local r i sleepers=() hz t0 n0 p0 n1 p1 t1 ppid
 	hz=$(getconf CLK_TCK)

@@ -45,6 +45,7 @@ function miss(s) { missed[++nm] = s }
 
 $1 == "NSEV" && f("cnt") > 0 { k = f("phase") SUBSEP f("prog") SUBSEP f("round"); per[k, f("arm")] = f("ns") / f("cnt") }
 $1 == "SLOW" { cpu[f("run"), f("load"), f("arm")] = f("cpu"); runs[f("run")] = 1; add("c" SUBSEP f("load") SUBSEP f("arm"), f("cpu")) }
+$1 == "OWNCPU5" { add("own5" SUBSEP f("arm"), f("ms")) }
 $1 == "OWNCPU" { add("own" SUBSEP f("arm"), f("pct")); own[f("round"), f("arm")] = f("pct") }
 $1 == "RENDER" { render_med = f("med"); render_min = f("min"); render_max = f("max") }
 $1 == "RENDERCPU" { rcpu_med = f("med"); rcpu_min = f("min"); rcpu_max = f("max"); rcpu_load = f("load") }
@@ -104,6 +105,9 @@ END {
 		row("", "export " pm("slow" SUBSEP L[l] SUBSEP "export"), "", "", "export" minmin(L[l], "export") ", bpftrace" minmin(L[l], "bpftrace"), "")
 		row("", "top --exact " pm("slow" SUBSEP L[l] SUBSEP "topexact"), "empty " pm("slow" SUBSEP L[l] SUBSEP "empty"), "", "", "")
 		row("", "export --exact " pm("slow" SUBSEP L[l] SUBSEP "exportexact"), "", "", "", "")
+		if (l == 1 && nv["own5" SUBSEP "export"])
+			row("", sprintf("own CPU per 5 s: export %.0f ms, export --exact %.0f ms, top %.0f ms", med("own5" SUBSEP "export"),
+			    med("own5" SUBSEP "exportexact"), med("own5" SUBSEP "top")), "", "", "", "")
 		if (l == 1 && FAULT_PAGES > 0 && med("c" SUBSEP "fault" SUBSEP "none") > 0) {
 			# what the ns/event rows imply: the workload's own allocations
 			# and LRU insertions, each at the program's ns/event

@@ -79,9 +79,10 @@ struct {
 /* Keys whose slot another key holds. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
-						 * every CPU's values for the whole table
-						 * was most of start-up's kernel time */
+	/* allocated as keys come (a preallocated table of every CPU's
+	 * values was a large part of start-up): one new key per event at
+	 * most, which the allocator's per-CPU cache always holds */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);	/* resized by user space to its memory budget */
 	__type(key, struct nl_alloc_key);
 	__type(value, struct nl_alloc_val);

@@ -15,9 +15,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
-						 * every CPU's values for the whole table
-						 * was most of start-up's kernel time */
+	/* preallocated: one event may insert two new keys (the task's
+	 * and its cgroup's), possibly with interrupts off, and the allocator's
+	 * per-CPU cache of per-CPU values holds one to three, refilled
+	 * only once interrupts are back on */
 	__uint(max_entries, 16384);
 	__type(key, struct nl_id_key);
 	__type(value, struct nl_migrate_val);

@@ -28,9 +28,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * the size). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
-						 * every CPU's values for the whole table
-						 * was most of start-up's kernel time */
+	/* preallocated: a switch may insert two new keys (the process's
+	 * and its cgroup's) with interrupts off, and the allocator's
+	 * per-CPU cache of per-CPU values holds one to three, refilled
+	 * only once interrupts are back on */
 	__uint(max_entries, 16384);	/* resized by user space to its memory budget */
 	__uint(key_size, sizeof(struct nl_id_key));
 	__uint(value_size, nl_sched_val_size(1));	/* set at load */

@@ -44,9 +44,10 @@ const volatile u64 nl_proactive_hi[2];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
-						 * every CPU's values for the whole table
-						 * was most of start-up's kernel time */
+	/* allocated as keys come (a preallocated table of every CPU's
+	 * values was a large part of start-up): one new key per event at
+	 * most, which the allocator's per-CPU cache always holds */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct nl_vs_key);
 	__type(value, struct nl_vs_pages);
@@ -54,9 +55,10 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* allocated as keys come: preallocating
-						 * every CPU's values for the whole table
-						 * was most of start-up's kernel time */
+	/* allocated as keys come (a preallocated table of every CPU's
+	 * values was a large part of start-up): one new key per event at
+	 * most, which the allocator's per-CPU cache always holds */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 8192);
 	__type(key, struct nl_vs_tkey);
 	__type(value, struct nl_vs_time);

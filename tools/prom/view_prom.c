@@ -170,7 +170,8 @@ static const struct {
 	bool bytes;	/* pages x page size */
 } scalars[] = {
 	[SC_ALLOC_EVENTS] = { "page_allocations_total",
-		"Page-allocator calls (kmem:mm_page_alloc) whose page node is known, local and remote." },
+		"Page-allocator calls (kmem:mm_page_alloc) whose page node is known, local and remote; "
+		"estimated while numalens_alloc_sample_period > 1, like every allocation counter." },
 	[SC_ALLOC_REMOTE_EVENTS] = { "remote_page_allocations_total",
 		"Page-allocator calls that returned a page on another node than the allocating CPU's." },
 	[SC_ALLOC_FAIL] = { "page_allocation_failures_total",

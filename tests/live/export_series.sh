@@ -9,11 +9,11 @@ cleanup_hook() {
 	[ -n "${AG:-}" ] && kill "$AG" 2>/dev/null && wait "$AG" 2>/dev/null
 	[ -n "${CGDIR:-}" ] && rmdir "$CGDIR"
 }
-# docs/metrics.md: 100 + 2P + 49N + 2Z + C (4N + 60) + K (2N + 29)
-formula() { local N=$1 Z=$2 C=$3 K=$4 P=$5; echo $(( 100 + 2 * P + 49 * N + 2 * Z + C * (4 * N + 60) + K * (2 * N + 29) )); }
+# docs/metrics.md: 101 + 2P + 49N + 2Z + C (4N + 60) + K (2N + 29)
+formula() { local N=$1 Z=$2 C=$3 K=$4 P=$5; echo $(( 101 + 2 * P + 49 * N + 2 * Z + C * (4 * N + 60) + K * (2 * N + 29) )); }
 # ... + 9 + 7N per cgroup a reclaim agent manages (a weight, 2 draw sources and 4 backends per node)
 agent_series() { echo $(( 9 + 7 * $1 )); }
-grep -q '100 + 2P + 49N + 2Z + C (4N + 60) + K (2N + 29)' docs/metrics.md ||
+grep -q '101 + 2P + 49N + 2Z + C (4N + 60) + K (2N + 29)' docs/metrics.md ||
 	fail "docs/metrics.md no longer gives the formula this test checks: update both"
 serve() { # serve OUT ARGS...: one scrape of a fresh export into OUT
 	local out=$1 port i; shift

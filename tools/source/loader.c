@@ -59,6 +59,17 @@ static void add_missing(struct nl_bpf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* True when capability @c is in our effective set. */
+static bool have_cap(int c)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[c / 32].effective & (1u << (c % 32));
+}
+
 /* True when we hold CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN). */
 static bool have_caps(void)
 {
@@ -212,7 +223,9 @@ static bool tp_exists(const char *cat, const char *name)
 	char p[256];
 
 	snprintf(p, sizeof(p), TRACEFS "/events/%s/%s/id", cat, name);
-	return access(p, R_OK) == 0;
+	/* AT_EACCESS: plain access() drops the capabilities of a non-root
+	 * user, so CAP_DAC_READ_SEARCH would not count */
+	return faccessat(AT_FDCWD, p, R_OK, AT_EACCESS) == 0;
 }
 
 /* Shrink a per-CPU hash so that entries * cpus * value size fits @budget. */
@@ -431,7 +444,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
 		if (errno == EACCES)
-			add_missing(b, "page allocations: tracefs is not readable (%s): run as root",
+			add_missing(b, "page allocations: tracefs is not readable (%s): needs CAP_DAC_READ_SEARCH",
 				    TRACEFS);
 		else
 			add_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
@@ -646,7 +659,10 @@ static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const
 		}
 		b->vmscan_proactive = true;
 	} else {
-		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms: memory.reclaim counts as limit reclaim");
+		/* kallsyms shows zero addresses to a reader without CAP_SYSLOG
+		 * (kernel.kptr_restrict, perf_event_paranoid >= 2) */
+		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
+			    have_cap(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
 	}
 	size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
 	size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);

@@ -70,19 +70,14 @@ static bool have_cap(int c)
 	return d[c / 32].effective & (1u << (c % 32));
 }
 
-/* True when we hold CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN). */
-static bool have_caps(void)
+const char *nl_bpf_caps_missing(void)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = {};
+	bool bpf = have_cap(CAP_BPF), perf = have_cap(CAP_PERFMON);
 
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &h, d))
-		return false;
-#define HAS(c) (d[(c) / 32].effective & (1u << ((c) % 32)))
-	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
-#undef HAS
+	/* CAP_SYS_ADMIN stands in for both (the kernel accepts it for each) */
+	if (have_cap(CAP_SYS_ADMIN) || (bpf && perf))
+		return NULL;
+	return !bpf && !perf ? "CAP_BPF and CAP_PERFMON" : !bpf ? "CAP_BPF" : "CAP_PERFMON";
 }
 
 /* Mount @type on @dir unless a filesystem with @magic is already there. */
@@ -830,8 +825,9 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	verbose = o->verbose;
 	libbpf_set_print(print_fn);
 
-	if (!have_caps()) {
-		snprintf(err, errlen, "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs: run it with sudo");
+	if (nl_bpf_caps_missing()) {
+		snprintf(err, errlen, "loading BPF programs needs %s, which this process lacks: run it as root or grant it",
+			 nl_bpf_caps_missing());
 		return NL_EXIT_PRIV;
 	}
 	e = nl_btf_check(o->btf_path, &btf, err, errlen);

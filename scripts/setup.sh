@@ -8,7 +8,8 @@
 #         (bookworm-backports; glib's headers and the deb-src line for its
 #         own source, whose qemu-plugin.h builds the numa_cost plugin) and the
 #         initramfs tools, stress-ng, curl, tmux, numactl (processes under
-#         a memory policy), debhelper and lintian
+#         a memory policy), debhelper and lintian, podman and buildah
+#         (`make image` and its check)
 #         (`make deb` and its lintian check), and the trixie-backports
 #         suite the guest kernel comes from. Prometheus is not installed as a
 #         package (that would start a server): scripts/test-tools.sh unpacks
@@ -71,7 +72,8 @@ src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
 PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
   libncurses-dev dpkg-dev"
 PKGS_TEST="libcmocka-dev busybox-static cpio zstd xz-utils kmod
-  curl iproute2 stress-ng tmux debhelper lintian numactl libglib2.0-dev"
+  curl iproute2 stress-ng tmux debhelper lintian numactl libglib2.0-dev
+  podman buildah"
 PKGS_BENCH="bpftrace linux-perf procps"
 PKGS_BPO="bpftool"	# from bookworm-backports
 [ "$job" != run ] && PKGS_BPO="$PKGS_BPO qemu-system-x86"

@@ -8,9 +8,9 @@
 #         (bookworm-backports; glib's headers and the deb-src line for its
 #         own source, whose qemu-plugin.h builds the numa_cost plugin) and the
 #         initramfs tools, stress-ng, curl, tmux, numactl (processes under
-#         a memory policy), debhelper and lintian, podman and buildah
-#         (`make image` and its check)
-#         (`make deb` and its lintian check), and the trixie-backports
+#         a memory policy), debhelper and lintian
+#         (`make deb` and its lintian check), podman and buildah (`make
+#         image` and its check), and the trixie-backports
 #         suite the guest kernel comes from. Prometheus is not installed as a
 #         package (that would start a server): scripts/test-tools.sh unpacks
 #         its binaries into the build tree instead;

@@ -685,7 +685,7 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
 			fprintf(stderr, "%s: no cgroup hierarchy is mounted\n", prog);
 			return NL_EXIT_FAIL;
 		}
-		return 0;
+		return nl_cli_cgroup_root_check(prog, root);
 	}
 	*mode = (enum nl_cgroup_mode)a->cg_mode;
 	if (nl_cgroup_find_mount("/proc/self/mounts", *mode, root, len)) {
@@ -693,7 +693,7 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
 			prog, *mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
 		return NL_EXIT_USAGE;
 	}
-	return 0;
+	return nl_cli_cgroup_root_check(prog, root);
 }
 
 /* Bytes against percent can be checked only once the limits are known:

@@ -841,14 +841,14 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	}
 	e = ensure_fs("tracefs", TRACEFS, TRACEFS_MAGIC);
 	if (e) {
-		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "'",
+		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "' (in a container: mount the host's " TRACEFS ")",
 			 strerror(-e));
 		kbtf_free(&k);
 		return NL_EXIT_KERNEL;
 	}
 	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
 	if (e)
-		add_missing(b, "bpffs not mounted on /sys/fs/bpf and mount failed (%s): nothing is pinned",
+		add_missing(b, "scx_cling's pinned statistics: bpffs is not mounted on /sys/fs/bpf and mounting it failed (%s)",
 			    strerror(-e));
 
 	b->pidns_inum = own_pidns_inum();

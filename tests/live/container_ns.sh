@@ -18,8 +18,15 @@ POD=/nl-ctr-$$		# the pod's cgroup: the namespace's root
 WK=/nl-ctrwk-$$		# the workload's, outside the pod
 mkdir "$R$POD" "$R$WK" || fail "cannot make test cgroups under $R"
 WPID=
+# stop_pod: end every process in the pod's cgroup (all of them ours)
+stop_pod() {
+	local p
+	for p in $(cat "$R$POD/cgroup.procs" 2>/dev/null); do kill "$p" 2>/dev/null; done
+	wait_until 20 sh -c '! grep -q . "$0"' "$R$POD/cgroup.procs"
+}
 cleanup_hook() {
 	[ -n "$WPID" ] && kill $WPID 2>/dev/null && wait $WPID 2>/dev/null
+	stop_pod
 	for d in "$R$POD"/e*; do [ -d "$d" ] && rmdir "$d"; done
 	rmdir "$R$POD" "$R$WK" 2>/dev/null
 	thp_restore
@@ -107,10 +114,10 @@ port=$(free_port) || skip "no free port"
 in_pod -- setpriv --inh-caps=$CAPS --ambient-caps=$CAPS --bounding-set=$CAPS -- \
 	"$NL" export --listen 127.0.0.1:$port --delay 1 --cgroup-depth 1 > "$TMP/exp.log" 2>&1 &
 EPID=$!
-wait_until 60 curl -sf -o "$TMP/m1" "http://127.0.0.1:$port/metrics" || { kill $EPID; fail "export inside did not answer: $(cat "$TMP/exp.log")"; }
+wait_until 60 curl -sf -o "$TMP/m1" "http://127.0.0.1:$port/metrics" || fail "export inside did not answer: $(cat "$TMP/exp.log")"
 sleep 2
-curl -sf -o "$TMP/m" "http://127.0.0.1:$port/metrics" || { kill $EPID; fail "second scrape failed"; }
-kill $EPID; wait $EPID
+curl -sf -o "$TMP/m" "http://127.0.0.1:$port/metrics" || fail "second scrape failed"
+stop_pod; wait $EPID
 grep -q "cgroup=\"$WK\"" "$TMP/m" || fail "export inside has no series for cgroup $WK"
 grep -q 'cgroup="/\.\.' "$TMP/m" && fail "export inside labels a cgroup with '..'"
 note "export inside: $(grep -c "cgroup=\"$WK\"" "$TMP/m") series for $WK"

@@ -24,6 +24,7 @@
 #include "alloc.skel.h"
 #include "migrate.skel.h"
 #include "vmscan.skel.h"
+#include "caps.h"
 #include "ksyms.h"
 #include "names.h"
 #include "topology.h"
@@ -59,23 +60,12 @@ static void add_missing(struct nl_bpf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* True when capability @c is in our effective set. */
-static bool have_cap(int c)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = {};
-
-	if (syscall(SYS_capget, &h, d))
-		return false;
-	return d[c / 32].effective & (1u << (c % 32));
-}
-
 const char *nl_bpf_caps_missing(void)
 {
-	bool bpf = have_cap(CAP_BPF), perf = have_cap(CAP_PERFMON);
+	bool bpf = nl_cap_effective(CAP_BPF), perf = nl_cap_effective(CAP_PERFMON);
 
 	/* CAP_SYS_ADMIN stands in for both (the kernel accepts it for each) */
-	if (have_cap(CAP_SYS_ADMIN) || (bpf && perf))
+	if (nl_cap_effective(CAP_SYS_ADMIN) || (bpf && perf))
 		return NULL;
 	return !bpf && !perf ? "CAP_BPF and CAP_PERFMON" : !bpf ? "CAP_BPF" : "CAP_PERFMON";
 }
@@ -657,7 +647,7 @@ static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const
 		/* kallsyms shows zero addresses to a reader without CAP_SYSLOG
 		 * (kernel.kptr_restrict, perf_event_paranoid >= 2) */
 		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
-			    have_cap(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
+			    nl_cap_effective(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
 	}
 	size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
 	size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);

@@ -67,7 +67,8 @@ const char *nl_bpf_caps_missing(void)
 	/* CAP_SYS_ADMIN stands in for both (the kernel accepts it for each) */
 	if (nl_cap_effective(CAP_SYS_ADMIN) || (bpf && perf))
 		return NULL;
-	return !bpf && !perf ? "CAP_BPF and CAP_PERFMON" : !bpf ? "CAP_BPF" : "CAP_PERFMON";
+	return !bpf && !perf ? "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN)"
+	       : !bpf ? "CAP_BPF (or CAP_SYS_ADMIN)" : "CAP_PERFMON (or CAP_SYS_ADMIN)";
 }
 
 /* Mount @type on @dir unless a filesystem with @magic is already there. */

@@ -94,7 +94,8 @@ struct btf;
 
 /*
  * nl_bpf_caps_missing - which of CAP_BPF and CAP_PERFMON our effective set
- * lacks ("CAP_BPF", "CAP_PERFMON" or both in one string), or NULL when
+ * lacks ("CAP_BPF", "CAP_PERFMON" or both in one string, with CAP_SYS_ADMIN
+ * named as the alternative), or NULL when
  * loading and attaching tracing programs is allowed (both held, or
  * CAP_SYS_ADMIN). Checked by capability, not uid: root with a reduced
  * bounding set lacks them too.

@@ -31,12 +31,14 @@ set -u
 cd "$(dirname "$0")/../.."
 K=packaging/kubernetes
 MODS=${NL_K8S_MODULES:-build/test-tools/k8s}
+# Debian's python3 (python3-yaml, python3-kubernetes), not one earlier in PATH
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 bad=0
 ok() { echo "ok - $1"; }
 nok() { echo "not ok - $1"; shift; printf '# %s\n' "$@"; bad=1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-python3 -c 'import yaml, json, sys
+$PY -c 'import yaml, json, sys
 docs = [d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f)) if d]
 json.dump(docs, sys.stdout)' $K/daemonset.yaml $K/servicemonitor.yaml > "$tmp/all.json" ||
 	{ nok yaml-parses "the manifests do not parse"; exit 1; }
@@ -47,7 +49,7 @@ if ! command -v node >/dev/null || [ ! -d "$MODS/node_modules/kubernetes-models"
 else
 	if out=$(node tests/unit/k8s_validate.mjs "$MODS" < "$tmp/all.json" 2>&1); then ok schema-valid
 	else nok schema-valid "$(grep -v '^ok' <<< "$out" | head -5)"; fi
-	python3 -c 'import json, sys
+	$PY -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 ds = [o for o in d if o["kind"] == "DaemonSet"][0]
 c = ds["spec"]["template"]["spec"]["containers"][0]
@@ -59,7 +61,7 @@ json.dump([ds], sys.stdout)' "$tmp/all.json" > "$tmp/broken.json"
 	else nok schema-refuses "a broken copy was not refused as expected: $out"; fi
 fi
 
-python3 - "$tmp/all.json" > "$tmp/py.out" 2>&1 <<'PY'
+$PY - "$tmp/all.json" > "$tmp/py.out" 2>&1 <<'PY'
 import json, re, sys
 docs = json.load(open(sys.argv[1]))
 res = {}
@@ -93,6 +95,14 @@ try:
     for d in docs:
         if d["apiVersion"] in ("v1", "apps/v1"):
             walk(d, "V1" + d["kind"], d["kind"], errs)
+    # and it finds a misspelt one
+    import copy
+    typo = copy.deepcopy([d for d in docs if d["kind"] == "DaemonSet"][0])
+    typo["spec"]["template"]["spec"]["hostPid"] = True
+    found = []
+    walk(typo, "V1DaemonSet", "DaemonSet", found)
+    if not any("hostPid" in e for e in found):
+        errs.append("a misspelt field (hostPid) was not found")
     rule("fields-known", errs)
 except ImportError:
     rule("fields-known", ["python3-kubernetes is not installed: run 'make test-deps'"])

@@ -33,6 +33,8 @@ strip -o "$ctx/scx_cling" "$b/scx_cling"
 args=(--format oci -f packaging/Containerfile --build-arg "VERSION=$version"
       --build-arg "REVISION=$revision" --build-arg "CREATED=$created"
       -t "localhost/numalens:$version" -t localhost/numalens:latest)
+# the image this build replaces under the same tag, removed once untagged
+old=$("$tool" inspect --type image --format '{{.Id}}' "localhost/numalens:$version" 2>/dev/null || true)
 if [ "$tool" = podman ]; then
 	podman build -q "${args[@]}" "$ctx" >/dev/null
 	podman save --format oci-archive -o "$b/image/numalens-$version.oci.tar.tmp" "localhost/numalens:$version"
@@ -41,4 +43,6 @@ else
 	buildah push -q "localhost/numalens:$version" "oci-archive:$b/image/numalens-$version.oci.tar.tmp"
 fi
 mv "$b/image/numalens-$version.oci.tar.tmp" "$b/image/numalens-$version.oci.tar"
+new=$("$tool" inspect --type image --format '{{.Id}}' "localhost/numalens:$version")
+[ -n "$old" ] && [ "$old" != "$new" ] && "$tool" rmi "$old" >/dev/null 2>&1 || true
 printf 'build-image: localhost/numalens:%s (%s), archive %s\n' "$version" "$tool" "$b/image/numalens-$version.oci.tar"

@@ -30,7 +30,7 @@ rm -rf "$ctx" && mkdir -p "$ctx"
 # stripped copies: the debug info is half the size and of no use in a pod
 strip -o "$ctx/numalens" "$b/numalens"
 strip -o "$ctx/scx_cling" "$b/scx_cling"
-args=(--format oci -f packaging/Containerfile --build-arg "VERSION=$version"
+args=(--format oci --layers=false -f packaging/Containerfile --build-arg "VERSION=$version"
       --build-arg "REVISION=$revision" --build-arg "CREATED=$created"
       -t "localhost/numalens:$version" -t localhost/numalens:latest)
 # the image this build replaces under the same tag, removed once untagged

@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install uninstall deb
+.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install uninstall deb image
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -99,6 +99,7 @@ help:
 	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
 	@echo "make install   binaries to \$$(PREFIX)/sbin, man pages, bash completion, the systemd unit (not enabled), dashboard, docs (PREFIX=/usr/local)"
 	@echo "make uninstall remove what make install put there (same PREFIX and DESTDIR)"
+	@echo "make image     an OCI image (FROM scratch, the static binaries) with podman or buildah: localhost/numalens:VERSION and $(B)/image/*.oci.tar"
 	@echo "make deb       a Debian package in $(B)/deb/ (dpkg-buildpackage; needs 'make test-deps')"
 	@echo "make vmlinux   regenerate vmlinux/$(ARCH)/vmlinux.h (BTF=path to use a BTF file)"
 	@echo "make all       the same as make"
@@ -221,6 +222,11 @@ uninstall:
 # (packaging/debian), everything under $(B)/deb: the .deb lands there.
 deb: $(B)/numalens $(B)/scx_cling
 	@bash scripts/build-deb.sh $(B)
+
+# The container image (packaging/Containerfile) with podman or buildah,
+# which `make test-deps` installs; docs/kubernetes.md deploys it.
+image: $(B)/numalens $(B)/scx_cling
+	@bash scripts/build-image.sh $(B)
 
 # --- run and test ---------------------------------------------------------
 run: $(B)/numalens

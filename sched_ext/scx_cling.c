@@ -13,7 +13,7 @@
  * Exit: 0 detached on request; 1 runtime failure (including the kernel
  * ejecting the scheduler without asking for a restart: kind, reason and
  * message are printed, or another scheduler being attached); 2 bad usage
- * (also: more NUMA nodes than scx_cling supports); 3 not root; 4 kernel
+ * (also: more NUMA nodes than scx_cling supports); 3 lacks CAP_SYS_ADMIN; 4 kernel
  * without sched_ext or without its per-node idle tracking (before 6.15).
  */
 #include <argp.h>
@@ -31,6 +31,8 @@
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -50,6 +52,20 @@
 #define MAX_PATTERNS 64
 
 enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_PRIV = 3, EX_KERNEL = 4 };
+
+
+/* The kernel creates struct_ops maps (a sched_ext scheduler is one) only
+ * for CAP_SYS_ADMIN, which also passes its CAP_BPF and CAP_PERFMON checks:
+ * that one capability is what scx_cling needs, whatever the uid. */
+static bool has_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
+}
 
 static struct {
 	const char *patterns[MAX_PATTERNS];
@@ -122,7 +138,7 @@ static const char doc[] =
 "`numalens export` and `scx_cling --monitor`).\n\n"
 "Exit status: 0 detached on request, 1 runtime failure (or ejected by the "
 "kernel without a restart request: its reason is printed), 2 bad usage or "
-"more NUMA nodes than supported, 3 not root, 4 kernel without sched_ext (or "
+"more NUMA nodes than supported, 3 lacks CAP_SYS_ADMIN, 4 kernel without sched_ext (or "
 "without its per-node idle tracking, SCX_OPS_BUILTIN_IDLE_PER_NODE: Linux "
 "6.15 and later).\v"
 "Examples:\n"
@@ -1157,8 +1173,8 @@ int main(int argc, char **argv)
 			"is off); run scx_cling on a kernel built with sched_ext", SCX_DIR);
 		return EX_KERNEL;
 	}
-	if (geteuid()) {
-		die_msg("loading a sched_ext scheduler needs root (CAP_SYS_ADMIN, CAP_BPF)");
+	if (!has_sys_admin()) {
+		die_msg("loading a sched_ext scheduler needs CAP_SYS_ADMIN (struct_ops maps), which this process lacks: run it as root");
 		return EX_PRIV;
 	}
 	/* the same BTF check and message as numalens' commands */

@@ -9,7 +9,9 @@
 #         own source, whose qemu-plugin.h builds the numa_cost plugin) and the
 #         initramfs tools, stress-ng, curl, tmux, numactl (processes under
 #         a memory policy), debhelper and lintian
-#         (`make deb` and its lintian check), and the trixie-backports
+#         (`make deb` and its lintian check), podman and buildah (`make
+#         image` and its check), python3-kubernetes and npm (the manifests'
+#         checks), and the trixie-backports
 #         suite the guest kernel comes from. Prometheus is not installed as a
 #         package (that would start a server): scripts/test-tools.sh unpacks
 #         its binaries into the build tree instead;
@@ -71,13 +73,18 @@ src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
 PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
   libncurses-dev dpkg-dev"
 PKGS_TEST="libcmocka-dev busybox-static cpio zstd xz-utils kmod
-  curl iproute2 stress-ng tmux debhelper lintian numactl libglib2.0-dev"
+  curl iproute2 stress-ng tmux debhelper lintian numactl libglib2.0-dev
+  podman buildah python3-kubernetes"
 PKGS_BENCH="bpftrace linux-perf procps"
 PKGS_BPO="bpftool"	# from bookworm-backports
 [ "$job" != run ] && PKGS_BPO="$PKGS_BPO qemu-system-x86"
 pkgs="$PKGS_RUN $PKGS_BPO"
 [ "$job" != run ] && pkgs="$pkgs $PKGS_TEST"
 [ "$job" = bench ] && pkgs="$pkgs $PKGS_BENCH"
+# npm fetches the Kubernetes schema validator (scripts/test-tools.sh);
+# a node.js installed from elsewhere brings its own npm, which Debian's
+# npm package would conflict with
+[ "$job" != run ] && ! command -v npm >/dev/null && pkgs="$pkgs npm"
 
 missing=()
 for p in $pkgs; do

@@ -6,10 +6,28 @@
 # into OUT_DIR/bin.
 #   usage: test-tools.sh CACHE_DIR OUT_DIR
 # An installed prometheus package is used as it is.
+# Also the Kubernetes schema validator of tests/unit/check_kubernetes.sh:
+# the npm packages kubernetes-models and @kubernetes-models/prometheus-operator
+# (versions pinned below) in OUT_DIR/k8s, npm's cache in CACHE_DIR/npm.
 set -euo pipefail
 cache=${1:?cache dir}; out=${2:?out dir}
 die() { printf 'test-tools: error: %s\n' "$*" >&2; exit 1; }
 mkdir -p "$cache/debs" "$out/bin"
+
+K8S_MODELS="kubernetes-models@5.1.0 @kubernetes-models/prometheus-operator@6.0.0"
+if [ ! -f "$out/k8s/.installed" ] || [ "$(cat "$out/k8s/.installed")" != "$K8S_MODELS" ]; then
+	command -v npm >/dev/null || die "no npm: run 'make test-deps' as root once (it installs npm)"
+	mkdir -p "$out/k8s" "$cache/npm"
+	npm_cache=$(cd "$cache/npm" && pwd)
+	# their metadata asks for node 22; they run on bookworm's 18 and on 20
+	# shellcheck disable=SC2086
+	(cd "$out/k8s" && npm install --no-audit --no-fund --engine-strict=false \
+		--cache "$npm_cache" $K8S_MODELS > npm.log 2>&1) ||
+		die "npm install $K8S_MODELS failed: $(tail -3 "$out/k8s/npm.log")"
+	echo "$K8S_MODELS" > "$out/k8s/.installed"
+	printf 'test-tools: %s in %s/k8s\n' "$K8S_MODELS" "$out" >&2
+fi
+
 if command -v promtool >/dev/null && command -v prometheus >/dev/null; then exit 0; fi
 [ -x "$out/bin/promtool" ] && [ -x "$out/bin/prometheus" ] && exit 0
 deb=$(ls "$cache"/debs/prometheus_*.deb 2>/dev/null | sort -V | tail -1 || true)

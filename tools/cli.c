@@ -151,6 +151,15 @@ void nl_cli_sleep_until(struct timespec *deadline)
 	nl_cli_rebase(deadline);
 }
 
+int nl_cli_cgroup_root_check(const char *prog, const char *root)
+{
+	if (nl_cgroup_is_root(root) != 0)
+		return 0;
+	fprintf(stderr, "%s: %s is not the top of its cgroup hierarchy (a container's own cgroup mount): "
+		"mount the host's /sys/fs/cgroup there to see the host's cgroups\n", prog, root);
+	return NL_EXIT_USAGE;
+}
+
 int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 {
 	struct nl_bpf_opts bo = {};
@@ -179,6 +188,8 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 		}
 		s->mode = (enum nl_cgroup_mode)o->cg_mode;
 	}
+	if (s->root[0] && (rc = nl_cli_cgroup_root_check(o->prog, s->root)))
+		return rc;
 	if (o->cgroup && o->cgroup[0] && s->root[0]) {
 		char full[4608];	/* mount point + a path of up to PATH_MAX */
 

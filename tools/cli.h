@@ -126,4 +126,13 @@ int nl_cmd_export(int argc, char **argv);
 int nl_cmd_vmscan(int argc, char **argv);
 int nl_cmd_reclaim(int argc, char **argv);
 
+/*
+ * nl_cli_cgroup_root_check - refuse a cgroup mount @root that is not its
+ * hierarchy's top (a container's own cgroup namespace mount, which shows
+ * only the container's subtree): labels from it would not be the host's.
+ * Returns 0, or NL_EXIT_USAGE after one line on stderr naming the mount
+ * that is missing.
+ */
+int nl_cli_cgroup_root_check(const char *prog, const char *root);
+
 #endif

@@ -135,7 +135,7 @@ static const char export_doc[] =
 	"While scx_cling runs, numalens_scx_cling_* carry its statistics; cgroups managed by "
 	"numalens reclaim get numalens_reclaim_agent_*.\n\n"
 	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage or an address "
-	"that cannot be bound (port in use, not an address of this host), 3 not root, 4 "
+	"that cannot be bound (port in use, not an address of this host), 3 lacks CAP_BPF or CAP_PERFMON (root has both), 4 "
 	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
 	"Examples:\n"
 	"  numalens export                 on :10072, root cgroup only\n"

@@ -125,7 +125,7 @@ static const char rc_doc[] =
 	"classification, and the block every running agent managing it "
 	"published (scan source, draws, pages, passes).\n\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 bad usage (a cgroup path that does not exist, bad "
-	"watermark), 3 not root, 4 kernel lacks BPF/BTF or every backend.\n\n"
+	"watermark), 3 lacks CAP_BPF or CAP_PERFMON (CAP_SYS_ADMIN also passes), 4 kernel lacks BPF/BTF or every backend (the madvise backend also needs CAP_SYS_NICE, CAP_SYS_PTRACE and CAP_SYS_ADMIN; lru_gen needs CAP_SYS_ADMIN only to mount debugfs).\n\n"
 	"Examples:\n"
 	"  numalens reclaim --high 80% --low 70% /bench/a\n"
 	"  numalens reclaim --dry-run --duration 10 '/jobs/*'\n"
@@ -685,7 +685,7 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
 			fprintf(stderr, "%s: no cgroup hierarchy is mounted\n", prog);
 			return NL_EXIT_FAIL;
 		}
-		return 0;
+		return nl_cli_cgroup_root_check(prog, root);
 	}
 	*mode = (enum nl_cgroup_mode)a->cg_mode;
 	if (nl_cgroup_find_mount("/proc/self/mounts", *mode, root, len)) {
@@ -693,7 +693,7 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
 			prog, *mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
 		return NL_EXIT_USAGE;
 	}
-	return 0;
+	return nl_cli_cgroup_root_check(prog, root);
 }
 
 /* Bytes against percent can be checked only once the limits are known:

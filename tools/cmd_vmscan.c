@@ -42,7 +42,7 @@ static const char vs_doc[] =
 	"pass found referenced and moved to a younger generation; see docs/vmscan.md.\n\n"
 	"On kernels whose reclaim tracepoints do not name the memcg (before 7.x), "
 	"limit reclaim is charged to the cgroup of the task that reclaims.\n\n"
-	"Exit status: 0 ok, 1 runtime failure, 2 bad usage, 3 not root, 4 kernel "
+	"Exit status: 0 ok, 1 runtime failure, 2 bad usage, 3 lacks CAP_BPF or CAP_PERFMON (root has both), 4 kernel "
 	"lacks BTF or tracefs.\n\n"
 	"Examples:\n"
 	"  numalens vmscan                     one report after 5 s\n"

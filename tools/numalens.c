@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\n'numalens COMMAND --help' describes a command's options, "
 		   "'man numalens-COMMAND' more.\n"
-		   "Needs root (CAP_BPF, CAP_PERFMON) and a kernel with BTF.\n");
+		   "Needs CAP_BPF and CAP_PERFMON (root has them; another user also needs\n"
+		   "CAP_DAC_READ_SEARCH) and a kernel with BTF: docs/kernel.md, \"Capabilities\".\n");
 }
 
 int main(int argc, char **argv)

@@ -56,7 +56,7 @@ expect 2 "^scx_cling: --delay: .0x10. is not a number" "$B/scx_cling" --delay 0x
 expect 2 "^numalens reclaim: -d 10: --delay and --duration are both given: drop -d$" "$NL" reclaim -d 10 --duration 3 --delay 2 /x
 # unprivileged: setpriv drops to nobody with no capabilities
 command -v setpriv >/dev/null || skip "setpriv (util-linux) missing"
-expect 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1
+expect 3 "needs CAP_BPF and CAP_PERFMON" setpriv --reuid=65534 --regid=65534 --clear-groups "$NL" top --batch -n 1
 "$NL" --help | grep -q '^  top ' || fail "numalens --help should list the top command"
 "$NL" top --help | grep -q -- '--delay' || fail "numalens top --help should describe --delay"
 exit 0

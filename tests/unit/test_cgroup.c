@@ -674,6 +674,80 @@ static void test_fold_real_tree(void **state)
 	nl_cgroup_map_free(&m);
 }
 
+/* ---- cgroup namespaces ---- */
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_ns_join(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(nl_cgroup_ns_join("", "/b/c", out, sizeof(out)), 0);
+	assert_string_equal(out, "/b/c");
+	assert_int_equal(nl_cgroup_ns_join("/kubepods/pod1", "/", out, sizeof(out)), 0);
+	assert_string_equal(out, "/kubepods/pod1");
+	/* outside the namespace's root: /proc/<pid>/cgroup climbs with ".." */
+	assert_int_equal(nl_cgroup_ns_join("/kubepods/pod1", "/../pod2/c", out, sizeof(out)), 0);
+	assert_string_equal(out, "/kubepods/pod2/c");
+	assert_int_equal(nl_cgroup_ns_join("/kubepods/pod1", "/../..", out, sizeof(out)), 0);
+	assert_string_equal(out, "/");
+	assert_int_equal(nl_cgroup_ns_join("/a", "/../..", out, sizeof(out)), -EINVAL);
+	assert_int_equal(nl_cgroup_ns_join("/a", "/./b/", out, sizeof(out)), 0);
+	assert_string_equal(out, "/a/b");
+	assert_int_equal(nl_cgroup_ns_join("/a", "/bbbbbbbbbbbb", out, 8), -ENAMETOOLONG);
+}
+
+static void test_ns_prefix(void **state)
+{
+	const char *d = *state;
+	char proc[PATH_MAX], root[PATH_MAX], me[32], out[256];
+
+	snprintf(proc, sizeof(proc), "%s/proc", d);
+	snprintf(root, sizeof(root), "%s/cg", d);
+	mkd(d, "proc/self");
+	mkd(d, "cg/kubepods/pod1/ctr");
+	mkd(d, "cg/system.slice");
+	snprintf(me, sizeof(me), "1\n%d\n", (int)getpid());
+	put(d, "cg/cgroup.procs", "1\n");
+	put(d, "cg/kubepods/cgroup.procs", "");
+	put(d, "cg/kubepods/pod1/cgroup.procs", "");
+	put(d, "cg/system.slice/cgroup.procs", "7\n");
+	put(d, "cg/kubepods/pod1/ctr/cgroup.procs", me);
+	/* in a namespace rooted at the pod: we read "/ctr" */
+	put(d, "proc/self/cgroup", "0::/ctr\n");
+	assert_int_equal(nl_cgroup_ns_prefix(proc, root, NL_CG_V2, out, sizeof(out)), 0);
+	assert_string_equal(out, "/kubepods/pod1");
+	/* rooted at our own cgroup: "/" */
+	put(d, "proc/self/cgroup", "0::/\n");
+	assert_int_equal(nl_cgroup_ns_prefix(proc, root, NL_CG_V2, out, sizeof(out)), 0);
+	assert_string_equal(out, "/kubepods/pod1/ctr");
+	/* no namespace: the path is the hierarchy's, nothing to add */
+	put(d, "proc/self/cgroup", "0::/kubepods/pod1/ctr\n");
+	assert_int_equal(nl_cgroup_ns_prefix(proc, root, NL_CG_V2, out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	/* v1: the memory line counts */
+	put(d, "proc/self/cgroup", "5:cpu,cpuacct:/x\n4:memory:/ctr\n0::/\n");
+	assert_int_equal(nl_cgroup_ns_prefix(proc, root, NL_CG_V1_MEMORY, out, sizeof(out)), 0);
+	assert_string_equal(out, "/kubepods/pod1");
+	/* our path does not end the one that lists us: not this hierarchy */
+	put(d, "proc/self/cgroup", "0::/other\n");
+	assert_int_equal(nl_cgroup_ns_prefix(proc, root, NL_CG_V2, out, sizeof(out)), -EINVAL);
+	/* listed nowhere */
+	put(d, "cg/kubepods/pod1/ctr/cgroup.procs", "1\n");
+	assert_int_equal(nl_cgroup_ns_prefix(proc, root, NL_CG_V2, out, sizeof(out)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -690,6 +764,8 @@ int main(void)
 		cmocka_unit_test(test_fold_unknown_dup_reset),
 		cmocka_unit_test(test_fold_random_monotonic),
 		cmocka_unit_test_setup_teardown(test_fold_real_tree, setup_tree, teardown_tree),
+		cmocka_unit_test(test_ns_join),
+		cmocka_unit_test_setup_teardown(test_ns_prefix, setup_tree, teardown_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,7 +169,7 @@ if ! make -s B="$B" CACHE="$CACHE" vm-bins > "$LOGS/build.log" 2>&1; then
 	echo "vm: building the guest programs failed (tests that need them will fail); $LOGS/build.log:"
 	tail -5 "$LOGS/build.log" | sed 's/^/  | /'
 fi
-bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$B/tests/nlpty" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
+bins=("${NL_VM_NUMALENS:-$B/numalens}" "$B/tests/nlwork" "$B/tests/nlcaps" "$B/tests/nlpty" "$VM/nljq" "$VM/scx_smoke" "$B/tests/live/lot_dist" "$B/scx_cling"
       "$B/tests/verify_stats" "$B"/bpf/*.bpf.o "$B/sched_ext/scx_cling.bpf.o" ${NL_VM_EXTRA_BINS:-})
 # prep_kernel SERIES: fetch and unpack kernel SERIES and build its
 # initramfs, printing the "vm:" lines; on failure return 1 after a line

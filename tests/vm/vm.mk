@@ -13,14 +13,14 @@ all: $(VM_DIR)/nljq $(VM_DIR)/scx_smoke
 
 # The numa_cost plugin comes last: it needs qemu's source package (for
 # its header), and a machine that cannot have it still gets the rest.
-vm-bins: $(B)/tests/nlwork $(B)/tests/nlpty $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/tests/verify_stats $(VM_DIR)/libnuma_cost.so
+vm-bins: $(B)/tests/nlwork $(B)/tests/nlcaps $(B)/tests/nlpty $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/tests/verify_stats $(VM_DIR)/libnuma_cost.so
 
 vm-kernel:
 	@bash tests/vm/kernel.sh $(CACHE) $(VM_DIR)/kernel
 
 vm-initramfs: vm-bins vm-kernel
 	bash tests/vm/initramfs.sh $(VM_DIR)/initrd.cpio $(VM_DIR)/kernel \
-		$(B)/numalens $(B)/tests/nlwork $(B)/tests/nlpty $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/scx_cling
+		$(B)/numalens $(B)/tests/nlwork $(B)/tests/nlcaps $(B)/tests/nlpty $(VM_DIR)/nljq $(VM_DIR)/scx_smoke $(B)/scx_cling
 
 # nljq: a tiny JSON-lines query tool for guest tests (static, cJSON).
 $(VM_DIR)/nljq: tests/vm/guest/nljq.c | $(DEPS)/.stamp

@@ -132,6 +132,112 @@ int nl_cgroup_detect(const char *mounts_path, enum nl_cgroup_mode *mode, char *r
 	return -ENOENT;
 }
 
+int nl_cgroup_is_root(const char *mnt)
+{
+	struct stat st;
+
+	if (stat(mnt, &st))
+		return -errno;
+	return st.st_ino == 1;
+}
+
+int nl_cgroup_ns_join(const char *prefix, const char *rel, char *out, size_t len)
+{
+	char buf[2 * PATH_MAX];
+	size_t o = 0;
+	int n = snprintf(buf, sizeof(buf), "%s/%s", prefix, rel);
+
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	if (len < 2)
+		return -ENAMETOOLONG;
+	/* component by component; out[0..o) is the resolved path so far */
+	for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		size_t cl = strlen(c);
+
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			if (!o)
+				return -EINVAL;
+			while (o && out[o - 1] != '/')
+				o--;
+			o--;	/* the '/' before the dropped component */
+			continue;
+		}
+		if (o + 1 + cl + 1 > len)
+			return -ENAMETOOLONG;
+		out[o++] = '/';
+		memcpy(out + o, c, cl);
+		o += cl;
+	}
+	if (!o)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
+}
+
+/* Whether the cgroup.procs of directory @dir lists @pid. */
+static bool procs_lists(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX + 16];
+	pid_t *v = NULL;
+	int n = 0, cap = 0, r;
+	bool hit = false;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	r = nl_read_pid_list(path, &v, &n, &cap);
+	for (int i = 0; r >= 0 && i < n && !hit; i++)
+		hit = v[i] == pid;
+	free(v);
+	return hit;
+}
+
+int nl_cgroup_ns_prefix(const char *procfs_root, const char *root, int mode, char *out, size_t len)
+{
+	char self[PATH_MAX], dir[2 * PATH_MAX];
+	struct nl_cgroup_map m = {};
+	pid_t me = getpid();	/* cgroup.procs lists pids of our pid namespace */
+	int e, n;
+
+	e = nl_proc_cgroup_path(procfs_root, 0, mode, self, sizeof(self));
+	if (e)
+		return e;
+	if (strstr(self, "/.."))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s%s", root, strcmp(self, "/") ? self : "");
+	if (procs_lists(dir, me)) {
+		out[0] = '\0';
+		return len ? 0 : -ENAMETOOLONG;
+	}
+	n = nl_cgroup_map_build(&m, root);
+	if (n < 0)
+		return n;
+	e = -ENOENT;
+	for (int i = 0; i < m.n && e == -ENOENT; i++) {
+		const char *p = m.ents[i].path;
+		size_t pl = strlen(p), sl = strcmp(self, "/") ? strlen(self) : 0;
+
+		snprintf(dir, sizeof(dir), "%s%s", root, strcmp(p, "/") ? p : "");
+		if (!procs_lists(dir, me))
+			continue;
+		/* our hierarchy path ends with our namespaced path */
+		if (pl < sl || strcmp(p + pl - sl, sl ? self : ""))
+			e = -EINVAL;
+		else if (pl - sl + 1 > len)
+			e = -ENAMETOOLONG;
+		else {
+			memcpy(out, p, pl - sl);
+			out[pl - sl] = '\0';
+			if (!strcmp(out, "/"))
+				out[0] = '\0';
+			e = 0;
+		}
+	}
+	nl_cgroup_map_free(&m);
+	return e;
+}
+
 /* ------------------------------------------------------------------ map */
 
 void nl_cgroup_map_free(struct nl_cgroup_map *m)

@@ -627,7 +627,10 @@ int nl_proc_cgroup_path(const char *procfs_root, pid_t pid, int mode, char *out,
 
 	if (mode != NL_CG_V2 && mode != NL_CG_V1_MEMORY)
 		return -EINVAL;
-	snprintf(path, sizeof(path), "%s/%d/cgroup", procfs_root, (int)pid);
+	if (pid)
+		snprintf(path, sizeof(path), "%s/%d/cgroup", procfs_root, (int)pid);
+	else
+		snprintf(path, sizeof(path), "%s/self/cgroup", procfs_root);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;

@@ -194,7 +194,9 @@ int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);
 int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid);
 
 /*
- * nl_proc_cgroup_path - the cgroup path of @pid from <procfs_root>/<pid>/cgroup.
+ * nl_proc_cgroup_path - the cgroup path of @pid from <procfs_root>/<pid>/cgroup
+ * (@pid 0: <procfs_root>/self/cgroup, ours). In a cgroup namespace the path
+ * is relative to the namespace's root (see nl_cgroup_ns_prefix).
  * @mode: NL_CG_V2 -> the "0::<path>" line; NL_CG_V1_MEMORY -> the
  *        "<id>:<controllers>:<path>" line whose comma-separated controller
  *        list contains "memory".

@@ -67,6 +67,30 @@ static void wait_cpu_tick(struct nl_collector *c)
 	}
 }
 
+/* In a container (a cgroup namespace, maybe a pid namespace of its own)
+ * the host's hierarchy and procfs, mounted in, name cgroups and pids from
+ * the host's side while /proc/<pid>/cgroup and cgroup.procs answer from
+ * ours: learn the offsets once, so every process is labelled with the
+ * host's path, as outside. */
+static void cgroup_namespace(struct nl_collector *c)
+{
+	char self[64], link[64];
+	ssize_t l;
+	int e;
+
+	snprintf(self, sizeof(self), "%s/self", c->o.procfs_root);
+	l = readlink(self, link, sizeof(link) - 1);
+	link[l > 0 ? l : 0] = '\0';
+	c->cg_scan_ok = l > 0 && atoi(link) == (int)getpid();
+	c->cg_ns_prefix[0] = '\0';
+	if (!c->o.cgroup_root || !c->o.cgroup_root[0])
+		return;
+	e = nl_cgroup_ns_prefix(c->o.procfs_root, c->o.cgroup_root, c->o.cgroup_mode, c->cg_ns_prefix,
+				sizeof(c->cg_ns_prefix));
+	if (e)
+		c->cg_ns_prefix[0] = '\0';	/* paths taken as they read */
+}
+
 int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl_collect_opts *o,
 		    char *err, size_t errlen)
 {
@@ -113,6 +137,7 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 	 * counts every allocation until the first interval says the rate */
 	c->alloc_period = o->alloc_sample ? o->alloc_sample : 1;
 	nl_bpf_set_alloc_sample(b, c->alloc_period);
+	cgroup_namespace(c);
 	e = nl_cgroup_fold_init(&c->fold, (int)NL_COUNTS_WIDTH);
 	if (!e && !(c->ra_rd = nl_ra_reader_new()))
 		e = -ENOMEM;

@@ -92,6 +92,12 @@ struct nl_collector {
 	int nr_idle_res;
 	/* pid -> entry of the last cgroup tree whose cgroup.procs listed it,
 	 * sorted by pid (cgroup_scan); ent -1: listed by more than one */
+	/* where our cgroup namespace's root is in the mounted hierarchy ("" if
+	 * at its top): /proc/<pid>/cgroup paths are relative to it */
+	char cg_ns_prefix[4096];
+	/* cgroup.procs lists pids of our pid namespace: false when that is
+	 * not the one the mounted procfs shows (/proc/self is not getpid()) */
+	bool cg_scan_ok;
 	struct cg_of { pid_t pid; int ent; } *cgof;
 	int nr_cgof, cap_cgof;
 	pid_t *scan_pids;

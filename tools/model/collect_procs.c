@@ -131,7 +131,7 @@ static int cmp_cg_of(const void *a, const void *b)
 static void cgroup_scan(struct nl_collector *c, int want)
 {
 	c->nr_cgof = 0;
-	if (!c->cgmap.n || c->cgmap.truncated || c->cgmap.n * 2 > want)
+	if (!c->cgmap.n || c->cgmap.truncated || c->cgmap.n * 2 > want || !c->cg_scan_ok)
 		return;
 	for (int i = 0; i < c->cgmap.n; i++) {
 		const struct nl_cgroup_ent *ent = &c->cgmap.ents[i];
@@ -190,6 +190,12 @@ static int proc_cgroup(struct nl_collector *c, struct nl_proc *p)
 	}
 	if (nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
 		return -ESRCH;
+	if (c->cg_ns_prefix[0]) {
+		char host[4096];
+
+		if (!nl_cgroup_ns_join(c->cg_ns_prefix, rel, host, sizeof(host)))
+			memcpy(rel, host, sizeof(rel));
+	}
 	proc_set_cgroup(c, p, rel);
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include "reclaim_damos.h"
 #include "reclaim_lrugen.h"
 #include "reclaim_madvise.h"
+#include "caps.h"
+#include <linux/capability.h>
 
 const char *nl_rb_name(enum nl_rb_kind k)
 {
@@ -21,6 +23,24 @@ const char *nl_rb_name(enum nl_rb_kind k)
 int nl_rb_order[NL_RB_NR] = { NL_RB_LRUGEN, NL_RB_DAMOS, NL_RB_MADVISE, NL_RB_MEMCG };
 
 static const char *sysfs_root = "/sys";
+
+/* madvise works on other processes' memory: process_madvise() asks for
+ * CAP_SYS_NICE, reading and advising a process that holds capabilities
+ * we lack asks for CAP_SYS_PTRACE, and pagemap shows page frame numbers
+ * (which node a page is on, which memcg it is charged to) only to
+ * CAP_SYS_ADMIN. Without one of them it would only ever fail or find no
+ * page: say which is missing. */
+static bool madvise_caps(char *why, size_t len)
+{
+	static const int caps[] = { CAP_SYS_NICE, CAP_SYS_PTRACE, CAP_SYS_ADMIN };
+	static const char *const names[] = { "CAP_SYS_NICE", "CAP_SYS_PTRACE", "CAP_SYS_ADMIN" };
+	char miss[48];
+
+	if (!nl_caps_missing(caps, names, 3, miss, sizeof(miss)))
+		return true;
+	snprintf(why, len, "process_madvise and pagemap need CAP_SYS_NICE, CAP_SYS_PTRACE, CAP_SYS_ADMIN; lacking %s", miss);
+	return false;
+}
 
 void nl_rb_probe_all(struct nl_rb_probe *p, bool v1, const char *sysfs)
 {
@@ -39,7 +59,7 @@ void nl_rb_probe_all(struct nl_rb_probe *p, bool v1, const char *sysfs)
 	else if (syscall(SYS_move_pages, 0, 0UL, NULL, NULL, NULL, 0) < 0 && errno == ENOSYS)
 		snprintf(p->why[NL_RB_MADVISE], sizeof(p->why[0]), "no move_pages (CONFIG_MIGRATION)");
 	else
-		p->ok[NL_RB_MADVISE] = true;
+		p->ok[NL_RB_MADVISE] = madvise_caps(p->why[NL_RB_MADVISE], sizeof(p->why[0]));
 	/* without page_idle madvise cannot tell cold pages from hot: the
 	 * kernel's own LRU order (memory.reclaim, memcg-wide) goes first */
 	if (!nl_madvise_sees_idle()) {

@@ -24,6 +24,7 @@
 #include "alloc.skel.h"
 #include "migrate.skel.h"
 #include "vmscan.skel.h"
+#include "caps.h"
 #include "ksyms.h"
 #include "names.h"
 #include "topology.h"
@@ -59,19 +60,15 @@ static void add_missing(struct nl_bpf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* True when we hold CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN). */
-static bool have_caps(void)
+const char *nl_bpf_caps_missing(void)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = {};
+	bool bpf = nl_cap_effective(CAP_BPF), perf = nl_cap_effective(CAP_PERFMON);
 
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &h, d))
-		return false;
-#define HAS(c) (d[(c) / 32].effective & (1u << ((c) % 32)))
-	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
-#undef HAS
+	/* CAP_SYS_ADMIN stands in for both (the kernel accepts it for each) */
+	if (nl_cap_effective(CAP_SYS_ADMIN) || (bpf && perf))
+		return NULL;
+	return !bpf && !perf ? "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN)"
+	       : !bpf ? "CAP_BPF (or CAP_SYS_ADMIN)" : "CAP_PERFMON (or CAP_SYS_ADMIN)";
 }
 
 /* Mount @type on @dir unless a filesystem with @magic is already there. */
@@ -212,7 +209,9 @@ static bool tp_exists(const char *cat, const char *name)
 	char p[256];
 
 	snprintf(p, sizeof(p), TRACEFS "/events/%s/%s/id", cat, name);
-	return access(p, R_OK) == 0;
+	/* AT_EACCESS: plain access() drops the capabilities of a non-root
+	 * user, so CAP_DAC_READ_SEARCH would not count */
+	return faccessat(AT_FDCWD, p, R_OK, AT_EACCESS) == 0;
 }
 
 /* Shrink a per-CPU hash so that entries * cpus * value size fits @budget. */
@@ -438,7 +437,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
 		if (errno == EACCES)
-			add_missing(b, "page allocations: tracefs is not readable (%s): run as root",
+			add_missing(b, "page allocations: tracefs is not readable (%s): needs CAP_DAC_READ_SEARCH",
 				    TRACEFS);
 		else
 			add_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
@@ -653,7 +652,10 @@ static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const
 		}
 		b->vmscan_proactive = true;
 	} else {
-		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms: memory.reclaim counts as limit reclaim");
+		/* kallsyms shows zero addresses to a reader without CAP_SYSLOG
+		 * (kernel.kptr_restrict, perf_event_paranoid >= 2) */
+		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
+			    nl_cap_effective(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
 	}
 	size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
 	size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
@@ -821,8 +823,9 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	verbose = o->verbose;
 	libbpf_set_print(print_fn);
 
-	if (!have_caps()) {
-		snprintf(err, errlen, "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs: run it with sudo");
+	if (nl_bpf_caps_missing()) {
+		snprintf(err, errlen, "loading BPF programs needs %s, which this process lacks: run it as root or grant it",
+			 nl_bpf_caps_missing());
 		return NL_EXIT_PRIV;
 	}
 	e = nl_btf_check(o->btf_path, &btf, err, errlen);
@@ -836,14 +839,14 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	}
 	e = ensure_fs("tracefs", TRACEFS, TRACEFS_MAGIC);
 	if (e) {
-		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "'",
+		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "' (in a container: mount the host's " TRACEFS ")",
 			 strerror(-e));
 		kbtf_free(&k);
 		return NL_EXIT_KERNEL;
 	}
 	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
 	if (e)
-		add_missing(b, "bpffs not mounted on /sys/fs/bpf and mount failed (%s): nothing is pinned",
+		add_missing(b, "scx_cling's pinned statistics: bpffs is not mounted on /sys/fs/bpf and mounting it failed (%s)",
 			    strerror(-e));
 
 	b->pidns_inum = own_pidns_inum();

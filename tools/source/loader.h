@@ -92,6 +92,16 @@ struct nl_bpf {
 
 struct btf;
 
+/*
+ * nl_bpf_caps_missing - which of CAP_BPF and CAP_PERFMON our effective set
+ * lacks ("CAP_BPF", "CAP_PERFMON" or both in one string, with CAP_SYS_ADMIN
+ * named as the alternative), or NULL when
+ * loading and attaching tracing programs is allowed (both held, or
+ * CAP_SYS_ADMIN). Checked by capability, not uid: root with a reduced
+ * bounding set lacks them too.
+ */
+const char *nl_bpf_caps_missing(void);
+
 /* nl_btf_check - the one BTF check of every command: the BTF numalens'
  * CO-RE programs relocate against is @path (--btf) when given, else the
  * kernel's own (NL_KERNEL_BTF); it must parse and describe a kernel

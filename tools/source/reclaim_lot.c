@@ -55,9 +55,10 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 		snprintf(err, errlen, "out of memory");
 		return NL_EXIT_FAIL;
 	}
-	if (geteuid() != 0) {
+	if (nl_bpf_caps_missing()) {
 		free(l);
-		snprintf(err, errlen, "needs root (CAP_BPF, CAP_PERFMON) to load the lottery: run it with sudo");
+		snprintf(err, errlen, "loading the lottery BPF program needs %s, which this process lacks: run it as root or grant it",
+			 nl_bpf_caps_missing());
 		return NL_EXIT_PRIV;
 	}
 	lot_verbose = verbose;

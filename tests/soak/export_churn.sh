@@ -7,11 +7,17 @@
 # nlchurn --map-fill) and the series count, one line per scrape in the
 # samples log. It passes when
 #  - every scrape is answered (200 within 10 s);
-#  - RSS after the first half stays within 15% of the first minute's median;
+#  - RSS over the second half stays within 15% of the first minute's median
+#    (export keeps the table capacity of the largest host it has served: when
+#    other work beside it made cgroups, within 15% of the first half's
+#    maximum, and not judged when the host grew further in the second half);
 #  - open fds vary by at most 4 (a scrape's connection, a cgroup file);
-#  - map fill and series stay bounded: the second half's maximum at most
-#    25% (plus a small constant) above the first half's, however many
-#    cgroups were made; no "map full" drop.
+#  - series stay bounded: the second half's maximum at most 25% (+50) above
+#    the first half's, however many cgroups were made;
+#  - map fill stays bounded: no "map full" drop, and the second half's
+#    maximum at most 25% + 1,024 keys above the first half's (the keys are
+#    the host's: other work's processes count; exits that were never
+#    evicted would be tens of thousands).
 # At the end it prints the CPU time of export, of the churn and of the
 # sampler, and export's CPU seconds per hour.
 #
@@ -114,26 +120,33 @@ echo "# cpu elapsed_ms=$el export_ns=$exp_cpu churn_ns=$ch_ns sampler_ns=$sample
 # the verdict, from the samples
 verdict=$(awk -v secs="$SECS" '
 	/^#/ { next }
-	{ t = $1; r[++n] = $3; tt[n] = t; fd[n] = $4; se[n] = $5; mp[n] = $8; df[n] = $9 }
+	{ n++; tt[n] = $1; r[n] = $3; fd[n] = $4; se[n] = $5; cg[n] = $7; mp[n] = $8; df[n] = $9 }
 	END {
 		if (n < 4) { print "FAIL too few samples (" n ")"; exit }
 		half = tt[n] / 2
 		for (i = 1; i <= n; i++) {
-			if (tt[i] <= 60) fm[++k] = r[i]
+			if (tt[i] <= 60) { fm[++k] = r[i]; if (cg[i] > cf) cf = cg[i] }
 			if (fd[i] > fmax || i == 1) fmax = fd[i]; if (fd[i] < fmin || i == 1) fmin = fd[i]
-			if (tt[i] < half) { if (se[i] > s1) s1 = se[i]; if (mp[i] > m1) m1 = mp[i] }
-			else { if (se[i] > s2) s2 = se[i]; if (mp[i] > m2) m2 = mp[i]; if (r[i] > rl) rl = r[i] }
+			if (tt[i] < half) { if (se[i] > s1) s1 = se[i]; if (mp[i] > m1) m1 = mp[i]; if (r[i] > r1) r1 = r[i]; if (cg[i] > c1) c1 = cg[i] }
+			else { if (se[i] > s2) s2 = se[i]; if (mp[i] > m2) m2 = mp[i]; if (r[i] > rl) rl = r[i]; if (cg[i] > c2) c2 = cg[i] }
 		}
 		# median of the first minute
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (fm[j] < fm[i]) { x = fm[i]; fm[i] = fm[j]; fm[j] = x }
 		med = k % 2 ? fm[(k + 1) / 2] : (fm[k / 2] + fm[k / 2 + 1]) / 2
-		msg = sprintf("rss first-minute median %d KiB, last-half max %d KiB (%+.1f%%); fds %d..%d; series max %d then %d; map keys max %d then %d; full-map drops %d",
-			med, rl, med ? 100 * (rl - med) / med : 0, fmin, fmax, s1, s2, m1, m2, df[n] - df[1])
+		# export keeps the capacity of the largest host it has served (its
+		# tables grow and stay): when other work made cgroups beside the
+		# soak, RSS is held to the first half (which saw that host), and not
+		# judged when the host grew further in the second half
+		if (c1 <= cf + 10 && c2 <= cf + 10) { ref = med; how = "first-minute median" }
+		else if (c2 <= c1 * 1.1 + 10) { ref = r1 > med ? r1 : med; how = "first-half max (the host grew to " c1 " cgroups beside it)" }
+		else { ref = 0; how = "not judged: the host grew from " c1 " to " c2 " cgroups in the second half" }
+		msg = sprintf("rss first-minute median %d KiB, first-half max %d, last-half max %d KiB (%s%s); fds %d..%d; series max %d then %d; map keys max %d then %d; full-map drops %d",
+			med, r1, rl, ref ? sprintf("%+.1f%% of the ", 100 * (rl - ref) / ref) : "", how, fmin, fmax, s1, s2, m1, m2, df[n] - df[1])
 		bad = ""
-		if (rl > med * 1.15) bad = bad "rss grew more than 15%; "
+		if (ref && rl > ref * 1.15) bad = bad "rss grew more than 15%; "
 		if (fmax - fmin > 4) bad = bad "open fds not flat; "
 		if (s2 > s1 * 1.25 + 50) bad = bad "series count grew; "
-		if (m2 > m1 * 1.25 + 64) bad = bad "map fill grew; "
+		if (m2 > m1 * 1.25 + 1024) bad = bad "map fill grew; "
 		if (df[n] > df[1]) bad = bad "a BPF map was full; "
 		print (bad == "" ? "PASS " : "FAIL " bad) msg
 	}' "$LOG")

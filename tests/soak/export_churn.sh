@@ -115,8 +115,8 @@ el=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
 hz=$(getconf CLK_TCK)
 churn=$(cat "$TMP/churn.out" 2> /dev/null)
 [ "$CHURN" = 1 ] && note "$churn"
-ch_ns=$(( $(work_field "$TMP/churn.out" cpu_ns || echo 0) + $(work_field "$TMP/churn.out" children_cpu_ns || echo 0) ))
-[ "$CHURN" = 1 ] || ch_ns=0
+ch_ns=0
+[ "$CHURN" = 1 ] && ch_ns=$(( $(work_field "$TMP/churn.out" cpu_ns) + $(work_field "$TMP/churn.out" children_cpu_ns) ))
 sampler_ns=$(awk -v a="$sh_cpu0" -v b="$sh_cpu1" -v hz="$hz" 'BEGIN { printf "%.0f", (b - a) * 1e9 / hz }')
 note "$(awk -v e="$exp_cpu" -v c="$ch_ns" -v s="$sampler_ns" -v el="$el" 'BEGIN {
 	printf "CPU over %.0f s: export %.2f s (%.1f s per hour), churn %.2f s (%.1f%% of a CPU), sampler %.2f s (%.1f%% of a CPU)",

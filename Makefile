@@ -71,7 +71,7 @@ WORK_BINS:= $(patsubst tests/workload/%.c,$(B)/tests/%,$(WORK_SRCS))
 LIVE_SRCS:= $(wildcard tests/live/*.c)
 LIVE_BINS:= $(patsubst tests/live/%.c,$(B)/tests/live/%,$(LIVE_SRCS))
 
-.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install uninstall deb image
+.PHONY: all tests-build deps test-deps bench-deps run test unittest unittest-asan unittest-asan-bins check-layers livetest vmtest bench bench-soak bench-cling bench-seeds verify vmlinux clean distclean cacheclean help install uninstall deb image
 .DELETE_ON_ERROR:
 # The BPF objects are only a step to the skeletons: keep them anyway.
 .SECONDARY: $(BPF_OBJS)
@@ -94,6 +94,7 @@ help:
 	@echo "make V=1       print full commands; CI=true makes warnings errors"
 	@echo "make bench-deps   what make bench compares with: bpftrace, perf, procps (root); node_exporter unpacked"
 	@echo "make bench     benchmarks (report, not pass/fail), written to build/bench/"
+	@echo "make bench-soak   export scraped for an hour under process and cgroup churn (NL_SOAK_SECS=), build/bench/soak.txt"
 	@echo "make bench-cling   scx_cling vs the default scheduler on a guest whose remote memory costs (LOADS=, ROUNDS=)"
 	@echo "make bench-seeds   placement throughput (page faults, a memory walk) and the scheduling patches' table on that guest"
 	@echo "make verify    verifier budget of every BPF program (host and VM guest kernels), build/bench/verify.txt"
@@ -259,6 +260,14 @@ vmtest: tests-build
 
 bench: bench-deps tests-build $(B)/tests/bench_export_render $(BPFB)/tests/bench_empty.bpf.o verify
 	@bash tests/bench/run.sh
+
+# export for an hour (NL_SOAK_SECS) under 100 forks/s and a cgroup made and
+# removed every 0.25 s, scraped every 2 s: pass/fail on RSS, fds, BPF map
+# fill, series and missed scrapes, and export's CPU per hour. The 10-minute
+# version runs beside the live layer of `make test`.
+bench-soak: tests-build $(B)/vm/nljq
+	@mkdir -p $(B)/bench && NL_SOAK_SECS=$${NL_SOAK_SECS:-3600} NL_SOAK_LOG=$(B)/bench/soak.samples \
+		bash -o pipefail -c 'bash tests/soak/export_churn.sh 2>&1 | tee $(B)/bench/soak.txt'
 
 # scx_cling on the costed machine (the numa_cost plugin): paired arms per
 # load, tests/bench/cling_cost.sh (LOADS=..., ROUNDS=..., WALK=...)

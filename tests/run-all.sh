@@ -118,6 +118,9 @@ owned_by_live_pid() {
 		# a cgroup that holds processes is a running job's (a shell of
 		# the machine's own job manager), not an empty one left behind
 		[ -n "$(head -c 1 "$o/cgroup.procs" 2> /dev/null)" ] && live=1
+		# gone again by now: a background job's object (the soak's
+		# cgroups come and go four times a second), not left behind
+		case $o in /*) [ -e "$o" ] || live=1;; esac
 		[ -n "$live" ] || echo "$o"
 	done
 }
@@ -147,6 +150,34 @@ run_live() {
 		*) record FAIL "$name" "exit $rc (${secs}s): $(tail -5 "$LOGS/$(basename "$t").log" | tr '\n' ' ')";;
 		esac
 	done
+}
+
+# The export soak (tests/soak/export_churn.sh: export scraped under process
+# and cgroup churn for NL_SOAK_SECS seconds, default 600; 0 leaves it out)
+# runs in the background beside the live layer, which mostly waits; its
+# line is recorded when the live layer is done (soak_finish waits for it),
+# before the VM layer's alone tests, which want the host to themselves.
+soak_start() {
+	SOAK_PID=
+	[ "$(id -u)" = 0 ] && [ -f tests/soak/export_churn.sh ] || return 0
+	[ "${NL_SOAK_SECS:-600}" != 0 ] || return 0
+	SOAK_T0=$(date +%s%N)
+	NL_SOAK_SECS=${NL_SOAK_SECS:-600} NL_SOAK_LOG=$LOGS/export_soak.samples \
+		timeout $(( ${NL_SOAK_SECS:-600} + 300 )) bash tests/soak/export_churn.sh > "$LOGS/export_soak.log" 2>&1 &
+	SOAK_PID=$!
+}
+soak_finish() {
+	local rc secs
+	[ -n "${SOAK_PID:-}" ] || return 0
+	wait "$SOAK_PID"; rc=$?
+	SOAK_PID=
+	secs=$(since "$SOAK_T0")
+	case $rc in
+	0) record PASS soak/export_churn "(${secs}s) $(grep -m1 '  CPU over' "$LOGS/export_soak.log" | sed 's/^ *//')";;
+	77) printf 'SKIP %s: %s\n' soak/export_churn "$(tail -1 "$LOGS/export_soak.log")";;
+	124) record FAIL soak/export_churn "timed out (${secs}s); log: $LOGS/export_soak.log";;
+	*) record FAIL soak/export_churn "exit $rc (${secs}s): $(tail -3 "$LOGS/export_soak.log" | tr '\n' ' ')";;
+	esac
 }
 
 # vm_lines: print the VM layer's output (stdin), counting its PASS/FAIL lines.
@@ -205,14 +236,15 @@ since() { local t=$(( ($(date +%s%N) - $1) / 100000000 )); echo "$((t / 10)).$((
 vm_t0=$(date +%s%N)
 if [ $bg_vm = 1 ]; then
 	vm_start
-	trap '[ -n "${VM_PID:-}" ] && kill $VM_PID 2>/dev/null' EXIT
 fi
+# interrupted: stop the background layers (the soak removes its cgroups on SIGTERM)
+trap '[ -n "${VM_PID:-}" ] && kill $VM_PID 2>/dev/null; [ -n "${SOAK_PID:-}" ] && kill $SOAK_PID 2>/dev/null' EXIT
 for l in $layers; do
 	t0=$(date +%s%N)
 	[ $l = vm ] && [ $bg_vm = 0 ] && vm_t0=$t0
 	case $l in
 	unit) run_layers; run_unit; run_asan;;
-	asan) run_asan;; live) run_live;;
+	asan) run_asan;; live) soak_start; run_live; soak_finish;;
 	vm) if [ $bg_vm = 1 ]; then vm_finish; else run_vm; fi;;
 	esac
 	if [ $l = vm ]; then layer_times+=("vm $(since "$vm_t0")s"); else layer_times+=("$l $(since "$t0")s"); fi

@@ -224,6 +224,10 @@ static const char *const tls_unsupported[] = {
 	"client_allowed_sans", NULL,
 };
 
+static const char *const tls_known[] = {
+	"cert_file", "key_file", "client_ca_file", "client_auth_type", "min_version", "max_version", NULL,
+};
+
 static bool in_list(const char *const *l, const char *s)
 {
 	for (; *l; l++)
@@ -252,6 +256,13 @@ static int parse_tls(struct walk *w, struct nl_web_config *c, const yaml_node_t 
 		const yaml_node_t *vn = yaml_document_get_node(w->doc, a->value);
 		const char *v = is_null(vn) ? NULL : scalar(vn);
 
+		if (in_list(tls_unsupported, k))
+			return fail(w->err, w->errlen, "tls_server_config.%s is not supported by numalens export "
+				    "(it takes cert_file, key_file, client_auth_type, client_ca_file, min_version, "
+				    "max_version)", k);
+		if (!in_list(tls_known, k))
+			return fail(w->err, w->errlen, "tls_server_config.%s: unknown key (cert_file, key_file, "
+				    "client_auth_type, client_ca_file, min_version and max_version are known)", k);
 		if (!is_null(vn) && !v)
 			return fail(w->err, w->errlen, "tls_server_config.%s: a single value expected", k);
 		if (!strcmp(k, "cert_file"))
@@ -270,15 +281,7 @@ static int parse_tls(struct walk *w, struct nl_web_config *c, const yaml_node_t 
 			if ((e = tls_version(w, k, vn, &c->max_version)))
 				return e;
 			have_max = true;
-		} else if (!strcmp(k, "min_version") || !strcmp(k, "max_version"))
-			;	/* null: the default */
-		else if (in_list(tls_unsupported, k))
-			return fail(w->err, w->errlen, "tls_server_config.%s is not supported by numalens export "
-				    "(it takes cert_file, key_file, client_auth_type, client_ca_file, min_version, "
-				    "max_version)", k);
-		else
-			return fail(w->err, w->errlen, "tls_server_config.%s: unknown key (cert_file, key_file, "
-				    "client_auth_type, client_ca_file, min_version and max_version are known)", k);
+		}	/* a null min_version or max_version: the default */
 	}
 	if (have_min && have_max && c->max_version < c->min_version)
 		return fail(w->err, w->errlen, "tls_server_config.max_version TLS%d is below min_version TLS%d",

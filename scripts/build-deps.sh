@@ -89,7 +89,7 @@ if [ ! -f "$out/lib/libgnutls.a" ] || [ ! -f "$out/lib/.gnutls-static" ]; then
 		--without-idn --without-tpm --without-tpm2 --without-zlib --without-brotli \
 		--without-zstd --without-leancrypto --disable-nls --disable-tools \
 		--disable-doc --disable-manpages --disable-tests --disable-cxx \
-		--disable-libdane --disable-ktls \
+		--disable-libdane --disable-ktls --disable-gcc-warnings \
 		--with-default-trust-store-file= >/dev/null &&
 	 make -s -j"$(nproc)" -C lib >/dev/null 2>&1 && make -s -C lib install >/dev/null 2>&1) ||
 		die "building GnuTLS failed (configure/make in $src)"

@@ -110,7 +110,7 @@ if [ ! -f "$out/lib/libmicrohttpd.a" ] || [ ! -f "$out/include/microhttpd.h" ] |
 	(cd "$src" && PKG_CONFIG_PATH="$out/lib/pkgconfig" \
 		GNUTLS_CFLAGS="-I$out/include" GNUTLS_LIBS="-L$out/lib -lgnutls -lhogweed -lnettle -lgmp -lpthread" \
 		./configure -q --prefix="$work/mdest" --enable-static --disable-shared \
-		--enable-https --with-gnutls="$out" --disable-curl --disable-doc --disable-examples \
+		--enable-https --with-gnutls --disable-curl --disable-doc --disable-examples \
 		--disable-tools >/dev/null &&
 	 grep -q '^#define HTTPS_SUPPORT 1' MHD_config.h &&
 	 make -s -j"$(nproc)" >/dev/null 2>&1 && make -s install >/dev/null 2>&1) ||

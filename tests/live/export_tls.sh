@@ -121,7 +121,7 @@ note "serving: $(grep -m2 serving "$TMP/export.err" | tr '\n' ' ')"
 
 # the right user, on both addresses
 "${ok_curl[@]}" -u "prom:$PASS" "$U/metrics" > "$TMP/m.txt"
-grep -q '^numalens_node_cpu_seconds_total' "$TMP/m.txt" || fail "no numalens_ series over TLS: $(head -c 300 "$TMP/m.txt")"
+grep -q '^numalens_cgroup_cpu_seconds_total{cgroup="/"' "$TMP/m.txt" || fail "no numalens_ series over TLS: $(head -c 300 "$TMP/m.txt")"
 c2=$("${ok_curl[@]}" -u "prom:$PASS" -o /dev/null -w '%{http_code}' "https://127.0.0.1:$eport2/metrics")
 [ "$c2" = 200 ] || fail "the --listen address answered $c2, want 200"
 note "200 with the user on $eport and $eport2; $(grep -c '^numalens_' "$TMP/m.txt") numalens_ samples"
@@ -189,7 +189,7 @@ P=http://127.0.0.1:$pport
 query() {
 	curl -s --get --data-urlencode "query=$1" "$P/api/v1/query" > "$TMP/q.json" || return 0
 	local v
-	v=$("$JQ" "$TMP/q.json" 'data.result[0].value[1]')
+	v=$("$JQ" "$TMP/q.json" 'data.result[0].value[1]' 2>/dev/null)
 	[ "$v" = missing ] || echo "$v"
 }
 v=
@@ -207,10 +207,10 @@ for i in $(seq 1 30); do
 	sleep 1
 done
 [ -n "$n" ] && [ "$n" -gt 0 ] || fail "Prometheus holds no numalens_ series of the TLS target"
-cpu=$(query 'sum(numalens_node_cpu_seconds_total{job="numalens-export-tls"})')
+cpu=$(query 'sum(numalens_cgroup_cpu_seconds_total{job="numalens-export-tls",cgroup="/"})')
 [ -n "$cpu" ] && awk -v v="$cpu" 'BEGIN { exit !(v > 0) }' ||
-	fail "Prometheus: sum(numalens_node_cpu_seconds_total) = ${cpu:-none}, want > 0"
-note "Prometheus over TLS + client certificate + basic auth: up = 1, $n numalens_ series, node CPU seconds $cpu"
+	fail "Prometheus: sum(numalens_cgroup_cpu_seconds_total) = ${cpu:-none}, want > 0"
+note "Prometheus over TLS + client certificate + basic auth: up = 1, $n numalens_ series, CPU seconds of / $cpu"
 kill "$PROM_PID" && wait "$PROM_PID"
 stop_export
 [ "$EXPORT_RC" = 0 ] || fail "numalens export exited $EXPORT_RC after SIGTERM"

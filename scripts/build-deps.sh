@@ -91,7 +91,8 @@ if [ ! -f "$out/lib/libgnutls.a" ] || [ ! -f "$out/lib/.gnutls-static" ]; then
 		--disable-doc --disable-manpages --disable-tests --disable-cxx \
 		--disable-libdane --disable-ktls --disable-gcc-warnings \
 		--with-default-trust-store-file= >/dev/null &&
-	 make -s -j"$(nproc)" -C lib >/dev/null 2>&1 && make -s -C lib install >/dev/null 2>&1) ||
+	 make -s -j"$(nproc)" -C gl >/dev/null 2>&1 && make -s -j"$(nproc)" -C lib >/dev/null 2>&1 &&
+	 make -s -C lib install >/dev/null 2>&1) ||
 		die "building GnuTLS failed (configure/make in $src)"
 	cp "$work/gdest/lib/libgnutls.a" "$out/lib/"
 	rm -rf "$out/include/gnutls" && cp -r "$work/gdest/include/gnutls" "$out/include/"

@@ -684,6 +684,9 @@ int nl_cmd_export(int argc, char **argv)
 		}
 		a.tls = web.tls;
 		a.basic_auth = web.nr_users > 0;
+		if (a.basic_auth && !a.tls)
+			fprintf(stderr, "numalens export: %s has basic_auth_users but no tls_server_config: "
+				"passwords cross the network in the clear\n", a.web_config);
 	}
 	a.po.cgroup_patterns = a.patterns;
 	a.po.version = NL_VERSION;

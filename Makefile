@@ -46,7 +46,11 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += $(CWARN) -std=gnu11 -D_GNU_SOURCE -I$(DEPS)/include
 # Per-file header dependencies, written next to each output (.d).
 DEPFLAGS  = -MMD -MP -MF $@.d -MT $@
-LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a $(DEPS)/lib/libmicrohttpd.a -lelf -lz -lncursesw -ltinfo -lm -lpthread
+# libmicrohttpd serves HTTPS through the GnuTLS (and nettle) built in
+# $(DEPS); libyaml reads the web configuration, libxcrypt checks bcrypt.
+LDLIBS   := $(DEPS)/lib/libbpf.a $(DEPS)/lib/libcjson.a $(DEPS)/lib/libmicrohttpd.a \
+	    $(DEPS)/lib/libgnutls.a $(DEPS)/lib/libhogweed.a $(DEPS)/lib/libnettle.a -lgmp \
+	    -lyaml -lcrypt -lelf -lz -lncursesw -ltinfo -lm -lpthread
 # Static, so the same binary runs in the VM guest (tests/vm).
 LDFLAGS  ?= -static
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Wno-missing-declarations \

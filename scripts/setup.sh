@@ -2,8 +2,9 @@
 # Install the Debian packages numalens needs, for one job only:
 #   usage: setup.sh [run|test|bench]
 #   run   build numalens and run it (what `make run` needs): the BPF and C
-#         toolchain, bpftool >= 7.5 and the deb-src line for the libraries
-#         scripts/build-deps.sh builds from source;
+#         toolchain, bpftool >= 7.5, the deb-src line for the libraries
+#         scripts/build-deps.sh builds from source (gmp and m4 for nettle),
+#         libyaml and libxcrypt (the export's web configuration);
 #   test  run adds the test toolchain (`make test`): cmocka, qemu 10.0
 #         (bookworm-backports; glib's headers and the deb-src line for its
 #         own source, whose qemu-plugin.h builds the numa_cost plugin) and the
@@ -11,7 +12,8 @@
 #         a memory policy), debhelper and lintian
 #         (`make deb` and its lintian check), podman and buildah (`make
 #         image` and its check), python3-kubernetes and npm (the manifests'
-#         checks), and the trixie-backports
+#         checks), openssl and apache2-utils (the TLS test's certificates
+#         and its bcrypt hash), and the trixie-backports
 #         suite the guest kernel comes from. Prometheus is not installed as a
 #         package (that would start a server): scripts/test-tools.sh unpacks
 #         its binaries into the build tree instead;
@@ -71,10 +73,10 @@ src_lines=('deb http://deb.debian.org/debian bookworm-backports main'
 	'deb-src http://deb.debian.org/debian bookworm-backports main')
 
 PKGS_RUN="clang-19 llvm-19 libelf-dev zlib1g-dev pkg-config make gcc
-  libncurses-dev dpkg-dev"
+  libncurses-dev dpkg-dev libgmp-dev m4 libyaml-dev libcrypt-dev"
 PKGS_TEST="libcmocka-dev busybox-static cpio zstd xz-utils kmod
   curl iproute2 stress-ng tmux debhelper lintian numactl libglib2.0-dev
-  podman buildah python3-kubernetes"
+  podman buildah python3-kubernetes openssl apache2-utils"
 PKGS_BENCH="bpftrace linux-perf procps"
 PKGS_BPO="bpftool"	# from bookworm-backports
 [ "$job" != run ] && PKGS_BPO="$PKGS_BPO qemu-system-x86"

@@ -32,15 +32,19 @@
 /* Not taken by any exporter we know of; see README "numalens export". */
 #define NL_EXPORT_DEFAULT_LISTEN ":10072"
 #define MAX_PATTERNS 32
+#define MAX_LISTEN 8
 
 enum {
 	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
 	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST, OPT_OLD_INTERVAL,
-	OPT_MAX_PER_ADDR, OPT_HEADER_TIMEOUT, OPT_ALLOC_SAMPLE, OPT_EXACT,
+	OPT_MAX_PER_ADDR, OPT_HEADER_TIMEOUT, OPT_ALLOC_SAMPLE, OPT_EXACT, OPT_WEB_LISTEN, OPT_WEB_CONFIG,
 };
 
 struct export_args {
-	const char *listen;
+	const char *listen[MAX_LISTEN];	/* --web.listen-address / --listen */
+	int nr_listen;
+	const char *web_config;		/* --web.config.file */
+	bool tls, basic_auth;		/* what the web configuration asks */
 	const char *btf;	/* --btf */
 	double interval, grace;
 	int cg_mode;
@@ -134,19 +138,29 @@ static const char export_doc[] =
 	"per exported cgroup (78 with --cgroup-reclaim-histograms): opt cgroups in with care. "
 	"While scx_cling runs, numalens_scx_cling_* carry its statistics; cgroups managed by "
 	"numalens reclaim get numalens_reclaim_agent_*.\n\n"
-	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage or an address "
-	"that cannot be bound (port in use, not an address of this host), 3 lacks CAP_BPF or CAP_PERFMON (root has both), 4 "
+	"TLS and authentication: --web.config.file takes the YAML file Prometheus exporters "
+	"share (check it with 'promtool check web-config FILE'): tls_server_config (cert_file, "
+	"key_file, client_auth_type, client_ca_file, min_version/max_version TLS12 or TLS13) "
+	"and basic_auth_users (USER: bcrypt hash, e.g. from 'htpasswd -nBC 10 USER'). With "
+	"users, every path answers 401 without one, /healthz included.\n\n"
+	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage, a refused web "
+	"configuration file or an address that cannot be bound (port in use, not an address of this host), 3 lacks CAP_BPF or CAP_PERFMON (root has both), 4 "
 	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
 	"Examples:\n"
 	"  numalens export                 on :10072, root cgroup only\n"
 	"  numalens export --listen 127.0.0.1:10072 --cgroup-depth 1\n"
+	"  numalens export --web.config.file /etc/numalens/web.yml   HTTPS, users\n"
 	"  numalens export --cgroup-pattern '/system.slice/*' --top-procs 10\n"
 	"  numalens export -j -d 15         start-up facts as JSON, a snapshot every 15 s\n"
 	"  curl -s localhost:10072/metrics | promtool check metrics";
 
 static const struct argp_option export_opts[] = {
-	{ "listen", 'l', "ADDR:PORT", 0, "Address to serve on (default " NL_EXPORT_DEFAULT_LISTEN
-					   ", every address); [V6]:PORT for IPv6", 0 },
+	{ "web.listen-address", OPT_WEB_LISTEN, "ADDR:PORT", 0, "Address to serve on (default "
+	  NL_EXPORT_DEFAULT_LISTEN ", every address); [V6]:PORT for IPv6. Repeatable, up to 8", 0 },
+	{ "listen", 'l', "ADDR:PORT", 0, "The same as --web.listen-address", 0 },
+	{ "web.config.file", OPT_WEB_CONFIG, "FILE", 0, "Web configuration (YAML, as Prometheus exporters "
+	  "take it): TLS, client certificates and basic-auth users with bcrypt hashes; checked before "
+	  "anything is bound", 0 },
 	{ "delay", 'd', "SECONDS", 0, "Snapshot interval: how fresh scrapes are (default 5; 0.2 to 3600). "
 				       "Keep it at or below the scrape interval", 0 },
 	{ "json", 'j', NULL, 0, "Print the start-up facts (address, interval, programs attached, cgroup "
@@ -189,7 +203,13 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 
 	switch (key) {
 	case 'l':
-		a->listen = arg;
+	case OPT_WEB_LISTEN:
+		if (a->nr_listen == MAX_LISTEN)
+			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d listen addresses", MAX_LISTEN);
+		a->listen[a->nr_listen++] = arg;
+		break;
+	case OPT_WEB_CONFIG:
+		a->web_config = arg;
 		break;
 	case 'i':
 	case OPT_OLD_INTERVAL:
@@ -447,7 +467,12 @@ static int route_index(void *ctx, struct nl_buf *out)
 	nl_buf_puts(out, "<tr><td>kernel</td><td>");
 	html_text(out, p ? p->s.kernel : "(no snapshot yet)");
 	nl_buf_puts(out, "</td></tr>\n<tr><td>listen</td><td>");
-	html_text(out, a->listen);
+	for (int i = 0; i < a->nr_listen; i++) {
+		if (i)
+			nl_buf_puts(out, ", ");
+		html_text(out, a->listen[i]);
+	}
+	nl_buf_printf(out, "%s%s", a->tls ? " (TLS)" : "", a->basic_auth ? " (basic auth)" : "");
 	nl_buf_printf(out, "</td></tr>\n<tr><td>interval</td><td>%g s</td></tr>\n", a->interval);
 	nl_buf_puts(out, "<tr><td>cgroup hierarchy</td><td>");
 	html_text(out, x->hierarchy);
@@ -543,30 +568,61 @@ static int serve(struct export_state *x, struct nl_collector *col)
 	return NL_EXIT_OK;
 }
 
+/* The URL of server @i's /metrics: the bound port (":0" picks a free
+ * one), "localhost" for an empty ADDR (every address). */
+static void listen_url(const struct export_args *a, int i, const struct nl_http *h, char *url, size_t len)
+{
+	const char *l = a->listen[i], *colon = strrchr(l, ':');
+	int hl = colon ? (int)(colon - l) : 0;
+
+	snprintf(url, len, "%s://%.*s:%d/metrics", a->tls ? "https" : "http", hl ? hl : 9, hl ? l : "localhost",
+		 nl_http_port(h));
+}
+
+static const char *client_auth_name(enum nl_client_auth ca)
+{
+	return ca == NL_CLIENT_AUTH_REQUIRE_VERIFY ? "RequireAndVerifyClientCert" :
+	       ca == NL_CLIENT_AUTH_VERIFY_IF_GIVEN ? "VerifyClientCertIfGiven" : "NoClientCert";
+}
+
 /* -j: the start-up facts as one JSON object on stdout (the same facts as
  * the "serving" line and the index page), so that a supervisor or a test
  * reads the bound port and what runs without scraping stderr. @s is NULL
- * for --synthetic. Returns 0 or -errno. */
+ * for --synthetic; @http holds a->nr_listen servers, the first one also
+ * described at the top level. Returns 0 or -errno. */
 static int print_startup_json(const struct export_args *a, const struct export_state *x,
-			      const struct nl_cli_session *s, struct nl_http *http)
+			      const struct nl_cli_session *s, struct nl_http *const *http,
+			      const struct nl_web_config *web)
 {
-	cJSON *o = cJSON_CreateObject(), *p, *pat;
-	const char *colon = strrchr(a->listen, ':');
+	cJSON *o = cJSON_CreateObject(), *p, *pat, *ls;
 	char url[600], *out;
-	int hl = colon ? (int)(colon - a->listen) : 0, e = 0;
+	int e = 0;
 
 	if (!o)
 		return -ENOMEM;
-	snprintf(url, sizeof(url), "http://%.*s:%d/metrics", hl ? hl : 9, hl ? a->listen : "localhost",
-		 nl_http_port(http));
+	listen_url(a, 0, http[0], url, sizeof(url));
 	cJSON_AddStringToObject(o, "program", "numalens export");
 	cJSON_AddStringToObject(o, "version", NL_VERSION);
 	cJSON_AddNumberToObject(o, "pid", (double)getpid());
-	cJSON_AddStringToObject(o, "listen", a->listen);
-	cJSON_AddNumberToObject(o, "port", nl_http_port(http));
+	cJSON_AddStringToObject(o, "listen", a->listen[0]);
+	cJSON_AddNumberToObject(o, "port", nl_http_port(http[0]));
 	cJSON_AddStringToObject(o, "url", url);
-	cJSON_AddBoolToObject(o, "every_address", !hl);
-	cJSON_AddBoolToObject(o, "ipv6", nl_http_ipv6(http));
+	cJSON_AddBoolToObject(o, "every_address", a->listen[0][0] == ':');
+	cJSON_AddBoolToObject(o, "ipv6", nl_http_ipv6(http[0]));
+	ls = cJSON_AddArrayToObject(o, "listen_addresses");
+	for (int i = 0; ls && i < a->nr_listen; i++) {
+		cJSON *l = cJSON_CreateObject();
+
+		listen_url(a, i, http[i], url, sizeof(url));
+		cJSON_AddStringToObject(l, "listen", a->listen[i]);
+		cJSON_AddNumberToObject(l, "port", nl_http_port(http[i]));
+		cJSON_AddStringToObject(l, "url", url);
+		cJSON_AddItemToArray(ls, l);
+	}
+	cJSON_AddBoolToObject(o, "tls", a->tls);
+	cJSON_AddStringToObject(o, "client_auth", client_auth_name(web->client_auth));
+	cJSON_AddBoolToObject(o, "basic_auth", a->basic_auth);
+	cJSON_AddStringToObject(o, "web_config_file", a->web_config ? a->web_config : "");
 	cJSON_AddNumberToObject(o, "interval_seconds", a->interval);
 	cJSON_AddBoolToObject(o, "synthetic", !s);
 	p = cJSON_AddObjectToObject(o, "programs");
@@ -600,22 +656,47 @@ static int print_startup_json(const struct export_args *a, const struct export_s
 	return e;
 }
 
+/* Stop the servers @http[0..n) that were started. */
+static void stop_servers(struct nl_http **http, int n)
+{
+	for (int i = 0; i < n; i++) {
+		nl_http_stop(http[i]);
+		http[i] = NULL;
+	}
+}
+
 int nl_cmd_export(int argc, char **argv)
 {
 	static const struct argp argp = { export_opts, export_parse, NULL, export_doc, NULL, NULL, NULL };
-	struct export_args a = { .listen = NL_EXPORT_DEFAULT_LISTEN, .interval = 5, .grace = 60,
+	struct export_args a = { .interval = 5, .grace = 60,
 				 .cg_mode = -1 };
 	struct export_state x = { .mu = PTHREAD_MUTEX_INITIALIZER, .heavy = PTHREAD_MUTEX_INITIALIZER, .a = &a };
 	struct nl_http_opts ho = {};
-	struct nl_http *http = NULL;
+	struct nl_http *http[MAX_LISTEN] = {};
+	struct nl_web_config web = {};
 	struct nl_cli_session s;
 	bool bpf = false;
 	sigset_t sigs, old;
 	char err[512];
-	int rc, e;
+	int rc, e = 0;
 
 	nl_prom_opts_default(&a.po);
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (!a.nr_listen)
+		a.listen[a.nr_listen++] = NL_EXPORT_DEFAULT_LISTEN;
+	/* the whole file is checked, certificates loaded, before any bind */
+	if (a.web_config) {
+		e = nl_web_config_load(&web, a.web_config, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, "numalens export: --web.config.file %s\n", err);
+			return e == -ENOMEM ? NL_EXIT_FAIL : NL_EXIT_USAGE;
+		}
+		a.tls = web.tls;
+		a.basic_auth = web.nr_users > 0;
+		if (a.basic_auth && !a.tls)
+			fprintf(stderr, "numalens export: %s has basic_auth_users but no tls_server_config: "
+				"passwords cross the network in the clear\n", a.web_config);
+	}
 	a.po.cgroup_patterns = a.patterns;
 	a.po.version = NL_VERSION;
 	snprintf(x.hierarchy, sizeof(x.hierarchy), "synthetic");
@@ -626,15 +707,21 @@ int nl_cmd_export(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	ho = (struct nl_http_opts){ .listen = a.listen, .max_conns = a.max_conns, .verbose = a.verbose,
+	ho = (struct nl_http_opts){ .max_conns = a.max_conns, .verbose = a.verbose,
 				    .max_per_addr = a.max_per_addr,
 				    .header_timeout_ms = (unsigned)(a.header_timeout * 1000 + 0.5),
+				    .web = &web,
 				    .routes = { route_metrics, route_index, route_health, &x } };
 	/* bind before loading BPF: a taken port fails fast and changes nothing */
-	e = nl_http_start(&http, &ho, err, sizeof(err));
+	for (int i = 0; !e && i < a.nr_listen; i++) {
+		ho.listen = a.listen[i];
+		e = nl_http_start(&http[i], &ho, err, sizeof(err));
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e) {
 		fprintf(stderr, "numalens export: %s\n", err);
+		stop_servers(http, a.nr_listen);
+		nl_web_config_free(&web);
 		return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
 			NL_EXIT_USAGE : NL_EXIT_FAIL;
 	}
@@ -655,7 +742,8 @@ int nl_cmd_export(int argc, char **argv)
 			oo.cgroup_grace = 1;
 		rc = nl_cli_open(&s, &oo);
 		if (rc) {
-			nl_http_stop(http);
+			stop_servers(http, a.nr_listen);
+			nl_web_config_free(&web);
 			return rc;
 		}
 		bpf = true;
@@ -667,24 +755,27 @@ int nl_cmd_export(int argc, char **argv)
 		if (s.root[0])
 			warn_unmatched_patterns(&a, s.root);
 	}
-	{
-		/* the bound port, not the asked one (":0" picks a free port) */
-		const char *colon = strrchr(a.listen, ':');
-		int hl = colon ? (int)(colon - a.listen) : 0;
+	for (int i = 0; i < a.nr_listen; i++) {
+		char url[600];
 
-		/* an empty ADDR is the IPv6 wildcard, dual-stack: every address */
-		fprintf(stderr, "numalens export: serving http://%.*s:%d/metrics%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
-			hl ? hl : 9, hl ? a.listen : "localhost", nl_http_port(http),
-			hl ? "" : nl_http_ipv6(http) ? " on every IPv4 and IPv6 address" : " on every IPv4 address",
-			a.interval,
-			a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
+		/* the bound port, not the asked one (":0" picks a free port);
+		 * an empty ADDR is the IPv6 wildcard, dual-stack: every address */
+		listen_url(&a, i, http[i], url, sizeof(url));
+		fprintf(stderr, "numalens export: serving %s%s%s%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
+			url, a.listen[i][0] != ':' ? "" : nl_http_ipv6(http[i]) ?
+			" on every IPv4 and IPv6 address" : " on every IPv4 address",
+			web.client_auth == NL_CLIENT_AUTH_REQUIRE_VERIFY ? ", client certificates required" :
+			web.client_auth == NL_CLIENT_AUTH_VERIFY_IF_GIVEN ? ", client certificates checked" : "",
+			a.basic_auth ? ", basic auth" : "",
+			a.interval, a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
 	}
-	if (a.json && (e = print_startup_json(&a, &x, bpf ? &s : NULL, http)) && e != -EPIPE)
+	if (a.json && (e = print_startup_json(&a, &x, bpf ? &s : NULL, http, &web)) && e != -EPIPE)
 		fprintf(stderr, "numalens export: writing the start-up facts failed: %s\n", strerror(-e));
 	rc = serve(&x, bpf ? s.col : NULL);
 	/* detach: stop serving first (no render can hold a snapshot), then
 	 * the collector and the BPF links */
-	nl_http_stop(http);
+	stop_servers(http, a.nr_listen);
+	nl_web_config_free(&web);
 	if (x.cur)
 		pub_put(&x, x.cur);
 	if (bpf)

@@ -8,7 +8,8 @@
 # An option is compared as its spelling: "-d/--delay", or "--all" when it
 # has no short letter, so a letter that moved is a difference too. argp's
 # own --help and --usage, and options hidden from --help (old spellings
-# kept for one release), are not part of it.
+# kept for one release), are not part of it. Long names may hold dots
+# (--web.config.file, the spelling Prometheus exporters share).
 #
 # Rules:
 #  help-man       the options of `CMD --help` and of the OPTIONS section of
@@ -40,7 +41,7 @@ page_of() { if [ "$1" = scx_cling ]; then echo "$MAN/scx_cling.8"; else echo "$M
 # argp's layout: "  -x, --long..." or six spaces and "--long..." for the
 # option column; wrapped help text is indented further, never matched
 opts_help() {
-	help_of "$1" | sed -nE 's/^  (-[^-, ]), (--[a-z][-a-z0-9]*).*/\1\/\2/p; s/^      (--[a-z][-a-z0-9]*).*/\1/p' |
+	help_of "$1" | sed -nE 's/^  (-[^-, ]), (--[a-z][-.a-z0-9]*).*/\1\/\2/p; s/^      (--[a-z][-.a-z0-9]*).*/\1/p' |
 		grep -vx -- '--help\|--usage\|-?/--help' | sort -u
 }
 
@@ -50,7 +51,7 @@ spellings() { # stdin: roff lines, one option entry a line
 		s = ""; l = ""
 		for (i = 1; i <= NF; i++) {
 			w = $i
-			if (l == "" && w ~ /^--[a-z]/) { sub(/[^-a-z0-9].*$/, "", w); l = w }
+			if (l == "" && w ~ /^--[a-z]/) { sub(/[^-.a-z0-9].*$/, "", w); l = w }
 			else if (s == "" && w ~ /^-[A-Za-z]$/) s = w
 		}
 		if (s != "" && l != "") print s "/" l; else if (l != "") print l; else if (s != "") print s
@@ -66,7 +67,7 @@ opts_man() {
 # every option word the SYNOPSIS names (long, or a lone short letter)
 synopsis_words() {
 	awk '/^\.SH /{s=($2=="SYNOPSIS")} s && !/^\.SH/' "$(page_of "$1")" | sed 's/\\-/-/g; s/[][",]/ /g' |
-		grep -oE '(^| )(--[a-z][-a-z0-9]*|-[A-Za-z])( |$)' | tr -d ' ' | sort -u
+		grep -oE '(^| )(--[a-z][-.a-z0-9]*|-[A-Za-z])( |$)' | tr -d ' ' | sort -u
 }
 
 # rows of the table under "## All options": "| `-d` | `--delay SECONDS` | ... | top, export |"
@@ -78,7 +79,7 @@ opts_table() { # opts_table CMD
 	table_rows | awk -F'|' -v cmd="$1" '{
 		short = ""; long = ""
 		if (match($2, /-[A-Za-z]/)) short = substr($2, RSTART, RLENGTH)
-		if (!match($3, /--[a-z][-a-z0-9]*/)) next	# the header and the |---| line
+		if (!match($3, /--[a-z][-.a-z0-9]*/)) next	# the header and the |---| line
 		long = substr($3, RSTART, RLENGTH)
 		n = split($5, cs, /[ ,]+/)
 		for (i = 1; i <= n; i++)
@@ -121,7 +122,7 @@ else
 fi
 
 p=$(table_rows | awk -F'|' -v known=" $CMDS " -v t="$TABLE" '
-	match($3, /--[a-z][-a-z0-9]*/) {
+	match($3, /--[a-z][-.a-z0-9]*/) {
 		long = substr($3, RSTART, RLENGTH); n = split($5, cs, /[ ,]+/)
 		for (i = 1; i <= n; i++)
 			if (cs[i] != "" && index(known, " " cs[i] " ") == 0)

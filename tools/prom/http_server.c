@@ -12,6 +12,8 @@
 #include <netinet/tcp.h>
 #include <time.h>
 #include <sys/socket.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <zlib.h>
 #include "http_guard.h"
@@ -27,6 +29,13 @@ struct nl_http {
 	bool ipv6;		/* the socket is AF_INET6 (the wildcard is dual-stack) */
 	struct nl_http_routes r;
 	struct nl_http_guard *guard;
+	const struct nl_web_config *web;
+	/* The last user and password that passed bcrypt, as SHA-256 of
+	 * "user\0password": a scraper that sends the same ones every
+	 * scrape then costs one hash, not a bcrypt (tens of ms each) */
+	pthread_mutex_t auth_mu;
+	unsigned char auth_ok[32];
+	bool have_auth_ok;
 	pthread_t sweeper;
 	bool sweeping;		/* the sweeper thread runs */
 	bool stop;		/* under stop_mu: the sweeper is to end */
@@ -294,6 +303,103 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, con
 	return reply(c, status, &b, "text/plain; charset=utf-8", false);
 }
 
+/* Under client_auth_type VerifyClientCertIfGiven or
+ * RequireAndVerifyClientCert: whether the client's certificate (if it
+ * must have one) chains to client_ca_file and is valid now. On false a
+ * fatal TLS alert has been sent, naming why, before the caller closes. */
+static bool client_cert_ok(struct nl_http *h, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci;
+	gnutls_session_t s;
+	unsigned n = 0, status = 0;
+
+	if (!h->web || !h->web->tls || h->web->client_auth == NL_CLIENT_AUTH_NONE)
+		return true;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!ci || !ci->tls_session)
+		return false;
+	s = (gnutls_session_t)ci->tls_session;
+	if (!gnutls_certificate_get_peers(s, &n) || !n) {
+		if (h->web->client_auth == NL_CLIENT_AUTH_VERIFY_IF_GIVEN)
+			return true;
+		gnutls_alert_send(s, GNUTLS_AL_FATAL, GNUTLS_A_CERTIFICATE_REQUIRED);
+		return false;
+	}
+	/* the chain, the CA's signature and the validity dates */
+	if (gnutls_certificate_verify_peers2(s, &status) == 0 && status == 0)
+		return true;
+	gnutls_alert_send(s, GNUTLS_AL_FATAL, status & GNUTLS_CERT_EXPIRED ? GNUTLS_A_CERTIFICATE_EXPIRED :
+			  GNUTLS_A_BAD_CERTIFICATE);
+	return false;
+}
+
+/* With basic_auth_users: whether the request carries one of them with
+ * its password. */
+static bool user_ok(struct nl_http *h, struct MHD_Connection *c)
+{
+	struct MHD_BasicAuthInfo *bi;
+	unsigned char d[32];
+	bool ok = false, cached = false;
+
+	if (!h->web || !h->web->nr_users)
+		return true;
+	bi = MHD_basic_auth_get_username_password3(c);
+	if (!bi || !bi->password) {
+		MHD_free(bi);
+		return false;
+	}
+	{
+		size_t n = bi->username_len + 1 + bi->password_len;
+		char *k = malloc(n);
+
+		if (k) {
+			memcpy(k, bi->username, bi->username_len);
+			k[bi->username_len] = '\0';
+			memcpy(k + bi->username_len + 1, bi->password, bi->password_len);
+			cached = !gnutls_hash_fast(GNUTLS_DIG_SHA256, k, n, d);
+			explicit_bzero(k, n);
+			free(k);
+		}
+	}
+	if (cached) {
+		unsigned char diff = 0;
+
+		pthread_mutex_lock(&h->auth_mu);
+		for (int i = 0; i < 32; i++)
+			diff |= (unsigned char)(d[i] ^ h->auth_ok[i]);
+		ok = h->have_auth_ok && !diff;
+		pthread_mutex_unlock(&h->auth_mu);
+	}
+	if (!ok) {
+		ok = nl_web_config_check_user(h->web, bi->username, bi->username_len, bi->password,
+					      bi->password_len);
+		if (ok && cached) {
+			pthread_mutex_lock(&h->auth_mu);
+			memcpy(h->auth_ok, d, sizeof(d));
+			h->have_auth_ok = true;
+			pthread_mutex_unlock(&h->auth_mu);
+		}
+	}
+	explicit_bzero(d, sizeof(d));
+	MHD_free(bi);
+	return ok;
+}
+
+/* 401 with a WWW-Authenticate challenge for the realm "numalens". */
+static enum MHD_Result reply_unauthorized(struct MHD_Connection *c)
+{
+	static const char msg[] = "unauthorized: this exporter takes a basic-auth user and password\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer_static(sizeof(msg) - 1, msg);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = MHD_queue_basic_auth_required_response3(c, "numalens", MHD_YES, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload, size_t *upload_size, void **req_cls)
 {
@@ -319,6 +425,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (!*req_cls) {
 		static char headers_seen;
 
+		/* a client certificate that fails ends the connection before
+		 * any answer, as a failed handshake would */
+		if (!client_cert_ok(h, c))
+			return MHD_NO;
 		*req_cls = &headers_seen;
 		return MHD_YES;
 	}
@@ -326,6 +436,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	/* every path, /healthz included, as Prometheus exporters do */
+	if (!user_ok(h, c))
+		return reply_unauthorized(c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served\n");
 	if (!strcmp(url, "/metrics")) {
@@ -572,6 +685,8 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
 	unsigned max_conns = o->max_conns ? o->max_conns : 128u;
 	unsigned header_ms = o->header_timeout_ms ? o->header_timeout_ms : 5000u;
+	struct MHD_OptionItem tls_opts[5];
+	int nt = 0;
 	pthread_condattr_t ca;
 
 	if (!h)
@@ -597,6 +712,21 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 	}
 	if (o->verbose)
 		flags |= MHD_USE_ERROR_LOG;
+	h->web = o->web;
+	pthread_mutex_init(&h->auth_mu, NULL);
+	if (o->web && o->web->tls) {
+		/* the PEM texts were read and checked when the file was loaded */
+		flags |= MHD_USE_TLS;
+		tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, o->web->cert_pem };
+		tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, o->web->key_pem };
+		tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0,
+							  (void *)nl_web_config_priorities(o->web) };
+		/* a trust list makes libmicrohttpd ask for a client certificate */
+		if (o->web->client_ca_pem)
+			tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_TRUST, 0,
+								  o->web->client_ca_pem };
+	}
+	tls_opts[nt] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, h,
 				MHD_OPTION_LISTEN_SOCKET, h->fd,
 				MHD_OPTION_THREAD_POOL_SIZE, o->threads ? o->threads : 2u,
@@ -610,12 +740,14 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
 				MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h,
 				MHD_OPTION_NOTIFY_COMPLETED, request_done, h,
+				MHD_OPTION_ARRAY, tls_opts,
 				MHD_OPTION_END);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot start the HTTP server on %s (libmicrohttpd failed; --verbose says why)",
 			 o->listen);
 		close(h->fd);
 		nl_http_guard_free(h->guard);
+		pthread_mutex_destroy(&h->auth_mu);
 		free(h);
 		return -EIO;
 	}
@@ -631,6 +763,7 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 		nl_http_guard_free(h->guard);
 		pthread_cond_destroy(&h->stop_cv);
 		pthread_mutex_destroy(&h->stop_mu);
+		pthread_mutex_destroy(&h->auth_mu);
 		free(h);
 		return -EAGAIN;
 	}
@@ -649,6 +782,8 @@ void nl_http_stop(struct nl_http *h)
 	nl_http_guard_free(h->guard);
 	pthread_cond_destroy(&h->stop_cv);
 	pthread_mutex_destroy(&h->stop_mu);
+	pthread_mutex_destroy(&h->auth_mu);
+	explicit_bzero(h->auth_ok, sizeof(h->auth_ok));
 	free(h);
 }
 

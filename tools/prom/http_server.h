@@ -6,6 +6,10 @@
  * an epoll thread pool with a connection cap and an idle timeout, so a
  * client that sends half a request and stalls holds one slot until the
  * timeout, never a thread.
+ *
+ * With a web configuration the server speaks TLS (GnuTLS, 1.2 or later),
+ * may demand a client certificate signed by the configured CA, and
+ * answers 401 on every path to a request without a valid basic-auth user.
  */
 #ifndef NL_HTTP_SERVER_H
 #define NL_HTTP_SERVER_H
@@ -13,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "strbuf.h"
+#include "web_config.h"
 
 /* A response body the server does not own: it is sent as is and
  * release(cls) is called once the server is done with it. A gzip body
@@ -53,6 +58,8 @@ struct nl_http_opts {
 	unsigned timeout_s;		/* idle connection timeout; 0 = 10 */
 	unsigned threads;		/* thread pool size; 0 = 2 */
 	bool verbose;			/* libmicrohttpd's own messages on stderr */
+	const struct nl_web_config *web;	/* TLS and users; NULL: plain HTTP,
+						 * open. Must outlive the server */
 	struct nl_http_routes routes;
 };
 

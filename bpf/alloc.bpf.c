@@ -122,18 +122,25 @@ struct {
 	__type(value, struct nl_pending_page);
 } pending_hot SEC(".maps");
 
-/* Each CPU's count of tracked (movable) allocations, one cache line per
- * CPU: entries carry it, to tell a page waiting for its LRU from a stale
- * entry of a page that went elsewhere. The same line holds the sampler
- * (SEQ_* words): the only data a skipped event touches. */
+/* Each CPU's join clock and sampler in its first line, the only data a
+ * skipped event touches, and the sampled pages' ring after it. Aligned
+ * so that no two CPUs share a line: the map is mmapable, so its values
+ * start on a page. */
 struct seq_line {
-	u64 w[NL_PENDING_SEQ_STRIDE];	/* SEQ_* below */
-	struct nl_pending_page ring[SAMPLED_RING];	/* sampled pages' keys; their
-							 * addresses are w[SEQ_RING + i] */
-};
+	u64 tracked;	/* tracked allocations: entries of the tables carry it,
+			 * to tell a page waiting for its LRU from a stale entry
+			 * of a page that went elsewhere */
+	u64 left;	/* events until the next sampled one */
+	u64 movable;	/* movable allocations while sampling: the ring's clock */
+	u32 puts;	/* sampled pages put in the ring */
+	u32 period;	/* the sample period this CPU counts at */
+	u64 ring_addr[SAMPLED_RING];	/* the ring's page addresses, 0 = free */
+	struct nl_pending_page ring[SAMPLED_RING];	/* their keys, weights, clocks */
+} __attribute__((aligned(64)));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);	/* possible CPUs, set at load */
 	__type(key, u32);
 	__type(value, struct seq_line);
@@ -147,13 +154,6 @@ struct {
  * the hot one, so the bound is explicit. A page waits for its LRU behind
  * at most a batch of others. */
 #define PENDING_MAX_AGE NL_PENDING_SLOTS
-
-/* The words of a CPU's pending_seq line. */
-#define SEQ_TRACKED 0	/* tracked allocations (exact mode: the join's clock) */
-#define SEQ_LEFT    1	/* events until the next sampled one */
-#define SEQ_MOVABLE 2	/* movable allocations, sampled or not (sampled mode's clock) */
-#define SEQ_PUTS    3	/* sampled pages put in the ring */
-#define SEQ_RING    4	/* SAMPLED_RING words: the ring's page addresses, 0 = free */
 
 /* A sampled page still in the ring after this many more movable
  * allocations on its CPU went to an LRU elsewhere or to none: stale. */
@@ -174,17 +174,26 @@ static __always_inline u32 sample_weight(struct seq_line *l, u32 class)
 {
 	u32 period = nl_sample_period;
 
+	if (period != l->period) {
+		/* a new period: the gap drawn for the old one goes, and so do
+		 * the pages waiting in the ring (a lookup now goes by the new
+		 * period's way; at most a batch loses its class) */
+		l->period = period;
+		l->left = 0;
+		for (int r = 0; r < SAMPLED_RING; r++)
+			l->ring_addr[r] = 0;
+	}
 	if (period <= 1)
 		return 1;
 	if (class == NL_CLASS_MOVABLE)
-		l->w[SEQ_MOVABLE]++;
-	if (l->w[SEQ_LEFT] > 1) {
-		l->w[SEQ_LEFT]--;
+		l->movable++;
+	if (l->left > 1) {
+		l->left--;
 		return 0;
 	}
 	/* the next gap uniform in [1, 2 * period - 1]: one event in period
 	 * on average, and never in step with a workload's own rhythm */
-	l->w[SEQ_LEFT] = 1 + bpf_get_prandom_u32() % (2 * period - 1);
+	l->left = 1 + bpf_get_prandom_u32() % (2 * period - 1);
 	return period;
 }
 
@@ -301,22 +310,24 @@ static __always_inline void pending_copy(struct nl_pending_page *dst, const stru
 static __always_inline void ring_put(struct seq_line *l, u64 addr, const struct key_words *k,
 				     u32 order, u32 weight)
 {
-	u32 i = (u32)(l->w[SEQ_PUTS]++) & (SAMPLED_RING - 1);
+	u32 i = l->puts++ & (SAMPLED_RING - 1);
 	struct nl_pending_page *r = &l->ring[i];
 
-	if (l->w[SEQ_RING + i])	/* still waiting for its LRU: lost */
+	/* still waiting for its LRU, and not stale: lost */
+	if (l->ring_addr[i] && (u32)l->movable - r->seq <= SAMPLED_MAX_AGE)
 		nl_drop(NL_DROP_PENDING_FULL);
-	l->w[SEQ_RING + i] = addr;
+	l->ring_addr[i] = addr;
 	key_store(&r->key, k);
 	r->order = (order & 0xff) | weight << 8;
-	r->seq = (u32)l->w[SEQ_MOVABLE];
+	r->seq = (u32)l->movable;
 }
 
 /* Remember the page under @addr (its pfn or page key; @low = @addr >>
  * @shift, its slot bits) for the class join, as allocated under @k;
- * @order in the low byte, the weight above it; @seq this CPU's line. */
+ * @order in the low byte, the weight above it; @tracked this CPU's
+ * join clock. */
 static __always_inline void pending_put(u64 addr, u32 low, u32 shift, const struct key_words *k,
-					u32 order, u64 *seq)
+					u32 order, u64 *tracked)
 {
 	u32 i = pending_hot_slot(low);
 	struct nl_pending_page *h = bpf_map_lookup_elem(&pending_hot, &i), *c;
@@ -324,7 +335,7 @@ static __always_inline void pending_put(u64 addr, u32 low, u32 shift, const stru
 
 	if (!h)
 		return;
-	now = (u32)(seq[SEQ_TRACKED] += 1);
+	now = (u32)(*tracked += 1);
 	/* another page waits in the hot slot: to its own slot of the big
 	 * table, unless stale */
 	if (h->pfn && now - h->seq <= PENDING_MAX_AGE) {
@@ -368,7 +379,7 @@ static __always_inline void page_alloc(struct seq_line *l, u32 weight, u32 class
 	if (weight >= RING_PERIOD)
 		ring_put(l, addr, &k, order, weight);
 	else
-		pending_put(addr, low, shift, &k, order | weight << 8, l->w);
+		pending_put(addr, low, shift, &k, order | weight << 8, &l->tracked);
 }
 
 /* The pending entry of the page under @addr (as pending_put() stored it;
@@ -379,18 +390,17 @@ static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 low)
 	struct seq_line *l = seq_line();
 	u32 i = pending_hot_slot(low);
 	struct nl_pending_page *p;
-	u64 *seq;
 
 	if (!addr || !l)
 		return NULL;
-	seq = l->w;
-	if (nl_sample_period >= RING_PERIOD) {
+	/* this CPU's period, as the pages were put (sample_weight()) */
+	if (l->period >= RING_PERIOD) {
 		/* only the ring: a page allocated unsampled is not looked for */
 		for (int r = 0; r < SAMPLED_RING; r++) {
-			if (seq[SEQ_RING + r] != addr)
+			if (l->ring_addr[r] != addr)
 				continue;
-			seq[SEQ_RING + r] = 0;
-			if ((u32)seq[SEQ_MOVABLE] - l->ring[r].seq > SAMPLED_MAX_AGE)
+			l->ring_addr[r] = 0;
+			if ((u32)l->movable - l->ring[r].seq > SAMPLED_MAX_AGE)
 				return NULL;
 			return &l->ring[r];
 		}
@@ -403,7 +413,7 @@ static __always_inline struct nl_pending_page *pending_of(u64 addr, u32 low)
 		if (!p || p->pfn != addr)
 			return NULL;
 	}
-	if ((u32)seq[SEQ_TRACKED] - p->seq > PENDING_MAX_AGE) {
+	if ((u32)l->tracked - p->seq > PENDING_MAX_AGE) {
 		p->pfn = 0;	/* stale: see PENDING_MAX_AGE */
 		return NULL;
 	}

@@ -238,7 +238,8 @@ if [ $bg_vm = 1 ]; then
 	vm_start
 fi
 # interrupted: stop the background layers (the soak removes its cgroups on SIGTERM)
-trap '[ -n "${VM_PID:-}" ] && kill $VM_PID 2>/dev/null; [ -n "${SOAK_PID:-}" ] && kill $SOAK_PID 2>/dev/null' EXIT
+# and wait for the soak's cleanup, so no next run finds its cgroups
+trap '[ -n "${VM_PID:-}" ] && kill $VM_PID 2>/dev/null; [ -n "${SOAK_PID:-}" ] && { kill $SOAK_PID 2>/dev/null; wait $SOAK_PID 2>/dev/null; }' EXIT
 for l in $layers; do
 	t0=$(date +%s%N)
 	[ $l = vm ] && [ $bg_vm = 0 ] && vm_t0=$t0

@@ -48,8 +48,8 @@ const char *nl_cli_shown(const char *s);
 #define NL_CLI_ALLOC_SAMPLE_DOC \
 	"Count page allocations by process and cgroup from one in N, each standing for N " \
 	"(the figures become estimates; JSON and export give N and the error), 1 for every " \
-	"one, or auto (the default): every one while the host allocates fewer than 20,000 " \
-	"pages a second per CPU, sampled above that so the cost stays flat"
+	"one, or auto (the default): every one while the host makes fewer than 20,000 " \
+	"allocations a second, sampled above that so the cost stays flat"
 
 /* Parse --alloc-sample's value: "auto" (0) or a whole number 1..65536.
  * Exits like nl_cli_parse_long() on bad input. */

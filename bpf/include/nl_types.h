@@ -197,17 +197,16 @@ struct nl_alloc_slot {
 #define NL_PENDING_SLOTS 4096
 /* Slots of the pending_hot map per CPU (a power of two, < NL_PENDING_SLOTS). */
 #define NL_PENDING_HOT 512
-/* u64 words of the pending_seq map per CPU (one cache line each). */
-#define NL_PENDING_SEQ_STRIDE 8
-
 /* A movable page waiting to reach an LRU, so that its anon/file/shmem
  * class can be charged to whoever allocated it (pending maps, keyed by pfn). */
 struct nl_pending_page {
 	u64 pfn;	/* the pfn, or the struct page address (tp_btf);
 			 * 0: free slot (pfn 0 is never handed out) */
 	struct nl_alloc_key key;	/* as counted at mm_page_alloc */
-	u32 order;
-	u32 seq;	/* the CPU's count of tracked allocations when made */
+	u32 order;	/* the order in the low byte; above it the weight the
+			 * allocation was counted with (the sample period; 0 = 1) */
+	u32 seq;	/* its CPU's join clock when made: tracked allocations,
+			 * or movable ones for a sampled page in the ring */
 };
 
 /* One contiguous pfn range on one node and zone, [start, end). */

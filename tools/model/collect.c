@@ -222,20 +222,26 @@ static void fill_zones(struct nl_collector *c, struct nl_snapshot *s)
 }
 
 /* The sample period this interval's allocation figures were counted at,
- * and the next interval's, chosen from the kernel's own count of pages
- * allocated in this one (so it costs no BPF work to know the rate). */
+ * and the next interval's, chosen from the kernel's own count of
+ * allocator calls in this one (so it costs no BPF work to know the rate):
+ * numastat's, which counts calls as a BPF event comes per call; pgalloc's
+ * pages (a huge page is 512) only where vm.numa_stat is off. */
 static void fill_alloc_sample(struct nl_collector *c, struct nl_snapshot *s)
 {
-	uint64_t pages = 0;
+	uint64_t calls = 0, pages = 0;
 
+	for (int i = 0; i < s->nr_nodes; i++)
+		calls += s->nodes[i].numastat.local_node + s->nodes[i].numastat.other_node;
 	for (int z = 0; z < s->nr_zones; z++)
 		pages += s->pgalloc[z];
+	if (s->src.vm_numa_stat && calls)
+		pages = calls;
 	s->src.alloc_sample_period = c->alloc_period ? c->alloc_period : 1;
 	/* the first interval is mostly our own start-up (BPF loads, BTF):
 	 * no rate to go by */
 	if (s->seq <= 1 && !c->o.alloc_sample)
 		return;
-	c->alloc_period = nl_alloc_sample_next(c->o.alloc_sample, pages, s->interval_ns, c->nr_cpu_slots);
+	c->alloc_period = nl_alloc_sample_next(c->o.alloc_sample, pages, s->interval_ns);
 	nl_bpf_set_alloc_sample(c->b, c->alloc_period);
 }
 

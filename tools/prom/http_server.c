@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 #include <microhttpd.h>
 #include <zlib.h>
 #include "http_guard.h"
@@ -21,6 +22,10 @@
 
 /* How often the header timeout is checked: it is kept to within this. */
 #define SWEEP_MS 250
+
+#define AUTH_CACHE 8
+#define AUTH_FAIL_SLOTS 64
+#define AUTH_BACKOFF_MS 1000
 
 struct nl_http {
 	struct MHD_Daemon *d;
@@ -30,12 +35,19 @@ struct nl_http {
 	struct nl_http_routes r;
 	struct nl_http_guard *guard;
 	const struct nl_web_config *web;
-	/* The last user and password that passed bcrypt, as SHA-256 of
-	 * "user\0password": a scraper that sends the same ones every
-	 * scrape then costs one hash, not a bcrypt (tens of ms each) */
+	/* The last AUTH_CACHE users and passwords that passed bcrypt, as
+	 * SHA-256 of "user\0password": a scraper that sends the same ones
+	 * every scrape then costs one hash, not a bcrypt (tens of ms each),
+	 * also beside a second scraper with another user */
 	pthread_mutex_t auth_mu;
-	unsigned char auth_ok[32];
-	bool have_auth_ok;
+	unsigned char auth_ok[AUTH_CACHE][32];
+	bool have_auth_ok[AUTH_CACHE];
+	unsigned auth_next;	/* the entry the next success takes */
+	/* Client addresses whose credentials failed bcrypt lately (hash of
+	 * the address, CLOCK_MONOTONIC ms): a client that keeps guessing
+	 * gets its 401 without another bcrypt until AUTH_BACKOFF_MS passed,
+	 * so guessing cannot keep the server's threads busy */
+	struct { uint64_t addr, ms; } auth_fail[AUTH_FAIL_SLOTS];
 	pthread_t sweeper;
 	bool sweeping;		/* the sweeper thread runs */
 	bool stop;		/* under stop_mu: the sweeper is to end */
@@ -309,6 +321,9 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, con
  * fatal TLS alert has been sent, naming why, before the caller closes. */
 static bool client_cert_ok(struct nl_http *h, struct MHD_Connection *c)
 {
+	gnutls_typed_vdata_st client_purpose = {
+		.type = GNUTLS_DT_KEY_PURPOSE_OID, .data = (unsigned char *)GNUTLS_KP_TLS_WWW_CLIENT,
+	};
 	const union MHD_ConnectionInfo *ci;
 	gnutls_session_t s;
 	unsigned n = 0, status = 0;
@@ -325,12 +340,48 @@ static bool client_cert_ok(struct nl_http *h, struct MHD_Connection *c)
 		gnutls_alert_send(s, GNUTLS_AL_FATAL, GNUTLS_A_CERTIFICATE_REQUIRED);
 		return false;
 	}
-	/* the chain, the CA's signature and the validity dates */
-	if (gnutls_certificate_verify_peers2(s, &status) == 0 && status == 0)
+	/* the chain, the CA's signature, the validity dates, and a purpose
+	 * that allows a TLS client (a server's certificate from the same CA
+	 * is no client's; one with no purpose listed may be used for any) */
+	if (gnutls_certificate_verify_peers(s, &client_purpose, 1, &status) == 0 && status == 0)
 		return true;
 	gnutls_alert_send(s, GNUTLS_AL_FATAL, status & GNUTLS_CERT_EXPIRED ? GNUTLS_A_CERTIFICATE_EXPIRED :
 			  GNUTLS_A_BAD_CERTIFICATE);
 	return false;
+}
+
+/* The client's address of @c hashed (FNV-1a of the address bytes, not
+ * the port), never 0; 0 when unknown. */
+static uint64_t client_addr_hash(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const unsigned char *p;
+	uint64_t x = 1469598103934665603ull;
+	size_t n;
+
+	if (!ci || !ci->client_addr)
+		return 0;
+	if (ci->client_addr->sa_family == AF_INET) {
+		p = (const unsigned char *)&((const struct sockaddr_in *)ci->client_addr)->sin_addr;
+		n = 4;
+	} else if (ci->client_addr->sa_family == AF_INET6) {
+		p = (const unsigned char *)&((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr;
+		n = 16;
+	} else {
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		x = (x ^ p[i]) * 1099511628211ull;
+	return x ? x : 1;
+}
+
+/* Whether the client at @addr failed bcrypt less than AUTH_BACKOFF_MS
+ * ago (under auth_mu). */
+static bool auth_backing_off(struct nl_http *h, uint64_t addr, uint64_t now)
+{
+	const typeof(h->auth_fail[0]) *f = &h->auth_fail[addr % AUTH_FAIL_SLOTS];
+
+	return addr && f->addr == addr && now - f->ms < AUTH_BACKOFF_MS;
 }
 
 /* With basic_auth_users: whether the request carries one of them with
@@ -339,7 +390,8 @@ static bool user_ok(struct nl_http *h, struct MHD_Connection *c)
 {
 	struct MHD_BasicAuthInfo *bi;
 	unsigned char d[32];
-	bool ok = false, cached = false;
+	bool ok = false, cached = false, wait;
+	uint64_t addr = client_addr_hash(c), now = mono_ms();
 
 	if (!h->web || !h->web->nr_users)
 		return true;
@@ -361,24 +413,29 @@ static bool user_ok(struct nl_http *h, struct MHD_Connection *c)
 			free(k);
 		}
 	}
-	if (cached) {
+	pthread_mutex_lock(&h->auth_mu);
+	for (int e = 0; cached && e < AUTH_CACHE; e++) {
 		unsigned char diff = 0;
 
-		pthread_mutex_lock(&h->auth_mu);
 		for (int i = 0; i < 32; i++)
-			diff |= (unsigned char)(d[i] ^ h->auth_ok[i]);
-		ok = h->have_auth_ok && !diff;
-		pthread_mutex_unlock(&h->auth_mu);
+			diff |= (unsigned char)(d[i] ^ h->auth_ok[e][i]);
+		ok |= h->have_auth_ok[e] && !diff;
 	}
-	if (!ok) {
+	wait = !ok && auth_backing_off(h, addr, now);
+	pthread_mutex_unlock(&h->auth_mu);
+	if (!ok && !wait) {
 		ok = nl_web_config_check_user(h->web, bi->username, bi->username_len, bi->password,
 					      bi->password_len);
+		pthread_mutex_lock(&h->auth_mu);
 		if (ok && cached) {
-			pthread_mutex_lock(&h->auth_mu);
-			memcpy(h->auth_ok, d, sizeof(d));
-			h->have_auth_ok = true;
-			pthread_mutex_unlock(&h->auth_mu);
+			memcpy(h->auth_ok[h->auth_next], d, sizeof(d));
+			h->have_auth_ok[h->auth_next] = true;
+			h->auth_next = (h->auth_next + 1) % AUTH_CACHE;
+		} else if (!ok && addr) {
+			h->auth_fail[addr % AUTH_FAIL_SLOTS].addr = addr;
+			h->auth_fail[addr % AUTH_FAIL_SLOTS].ms = mono_ms();
 		}
+		pthread_mutex_unlock(&h->auth_mu);
 	}
 	explicit_bzero(d, sizeof(d));
 	MHD_free(bi);

@@ -289,6 +289,10 @@ void nl_bpf_set_alloc_sample(struct nl_bpf *b, uint32_t period)
 {
 	if (!b->alloc || !b->alloc->data)
 		return;
+	/* the weight rides above an entry's order byte (24 bits) and a
+	 * gap is drawn below 2 x period: keep both in range */
+	if (period > NL_ALLOC_SAMPLE_LIMIT)
+		period = NL_ALLOC_SAMPLE_LIMIT;
 	b->alloc->data->nl_sample_period = period ? period : 1;
 }
 

@@ -147,9 +147,15 @@ void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on);
  * No-op without the sched object. */
 void nl_bpf_set_sched_ext(struct nl_bpf *b, bool on);
 
+/* The largest sample period the BPF side takes. */
+#define NL_ALLOC_SAMPLE_LIMIT 65536u
+
 /* Count one page allocation in about @period (each standing for @period
- * of them) from now on; 0 or 1 counts every one. Takes effect on each
- * CPU at its next allocation. No-op without the allocation object. */
+ * of them) from now on; 0 or 1 counts every one; at most
+ * NL_ALLOC_SAMPLE_LIMIT. Each CPU takes it at its next allocation, with
+ * a new gap; the pages of a sampled batch still waiting for their LRU
+ * then lose their anon/file/shmem class. No-op without the allocation
+ * object. */
 void nl_bpf_set_alloc_sample(struct nl_bpf *b, uint32_t period);
 
 /* Sum the drop counters of all objects into @drops[NL_NR_DROPS]. */

@@ -219,12 +219,15 @@ static void add_alloc(struct jb *j, cJSON *obj, const struct nl_alloc_figs *a)
 {
 	uint32_t period = j->s->src.alloc_sample_period;
 	cJSON *o = add_obj(j, obj, "alloc"), *c;
-	double ratio;
+	double ratio, err;
 
 	if (!o)
 		return;
-	add_double(j, o, "rel_error",
-		   nl_alloc_sample_error(period, (double)(a->events_local + a->events_remote + a->fail_events)));
+	err = nl_alloc_sample_error(period, (double)(a->events_local + a->events_remote + a->fail_events));
+	if (err >= 0)
+		add_double(j, o, "rel_error", err);
+	else
+		add_null(j, o, "rel_error");	/* sampled, none seen: no relative error */
 	add_u64(j, o, "events_local", a->events_local);
 	add_u64(j, o, "events_remote", a->events_remote);
 	add_u64(j, o, "pages_local", a->pages_local);

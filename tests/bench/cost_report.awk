@@ -32,7 +32,9 @@ function cell(key, fmt) {
 	if (!nv[key]) return "-"
 	return sprintf(fmt " [" fmt ".." fmt "]", med(key), mn(key), mx(key))
 }
-function pm(key) { return nv[key] ? sprintf("%+.1f%% +-%.1f", mean(key), sd(key)) : "-" }
+# mean +-sd, and the median: one slow run (the workload's own time varies
+# by a third now and then, every arm alike) moves the mean, not the median
+function pm(key) { return nv[key] ? sprintf("%+.1f%% +-%.1f (med %+.1f%%)", mean(key), sd(key), med(key)) : "-" }
 # minmin(load, arm): the arm's fastest run against the fastest run without
 # numalens (neighbours only ever add time, so the minimum is the least
 # disturbed run of each arm)

@@ -76,9 +76,9 @@ trap cleanup EXIT
 # The page-fault workload counts base pages, as the issue's figures do
 [ -n "$old_thp" ] && echo never > $THP
 
-# pinned: on the 2-vCPU dev VM one CPU ran it ~20% slower than the other,
-# so an unpinned run's time said more about where it landed than about
-# the arm (FAULT_CPU picks another)
+# pinned, so every arm runs it on the same CPU (FAULT_CPU picks another):
+# on the 2-vCPU dev VM one CPU ran it ~20% slower than the other (the
+# runs' times stayed bimodal pinned too: the host's neighbours)
 FAULT_LOAD=("$WORK" --cpu "${FAULT_CPU:-0}" --anon 256 --repeat 4)
 PIPE_LOAD=(perf bench sched pipe -l "$PIPE_LOOPS")
 fault_load() { "${FAULT_LOAD[@]}" > /dev/null; }

@@ -79,10 +79,9 @@ struct {
 /* Keys whose slot another key holds. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	/* allocated as keys come (a preallocated table of every CPU's
-	 * values was a large part of start-up): one new key per event at
-	 * most, which the allocator's per-CPU cache always holds */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	/* preallocated: taking entries as keys come failed (counted as
+	 * map-full drops, tens of thousands in ten minutes of process churn)
+	 * where the allocator's per-CPU cache of per-CPU values ran dry */
 	__uint(max_entries, 65536);	/* resized by user space to its memory budget */
 	__type(key, struct nl_alloc_key);
 	__type(value, struct nl_alloc_val);

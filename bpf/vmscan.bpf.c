@@ -44,10 +44,9 @@ const volatile u64 nl_proactive_hi[2];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	/* allocated as keys come (a preallocated table of every CPU's
-	 * values was a large part of start-up): one new key per event at
-	 * most, which the allocator's per-CPU cache always holds */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	/* preallocated: taking entries as keys come failed (counted as
+	 * map-full drops, tens of thousands in ten minutes of process churn)
+	 * where the allocator's per-CPU cache of per-CPU values ran dry */
 	__uint(max_entries, 16384);
 	__type(key, struct nl_vs_key);
 	__type(value, struct nl_vs_pages);
@@ -55,10 +54,9 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	/* allocated as keys come (a preallocated table of every CPU's
-	 * values was a large part of start-up): one new key per event at
-	 * most, which the allocator's per-CPU cache always holds */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	/* preallocated: taking entries as keys come failed (counted as
+	 * map-full drops, tens of thousands in ten minutes of process churn)
+	 * where the allocator's per-CPU cache of per-CPU values ran dry */
 	__uint(max_entries, 8192);
 	__type(key, struct nl_vs_tkey);
 	__type(value, struct nl_vs_time);

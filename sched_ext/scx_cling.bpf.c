@@ -84,6 +84,14 @@ __u64 exit_ns;
  * waiting past the bound while another node had capacity to spare (an
  * idle CPU and an empty queue: spare_nodes()). */
 __u64 idle_elsewhere_at[CLING_MAX_NODES];
+/* Per node: runnable tasks per online CPU (running and queued), x1024,
+ * averaged over the timer's ticks (each tick moves it 1/128 of the way:
+ * about 128 ticks, 320 ms at the default bounds: long enough that a
+ * node's momentary dip, a thread napping, does not show; a node that
+ * lost a thread for good shows within a few hundred ms). A wait or a
+ * steal is a failure of the home only when the home carries more than
+ * the node that had room (heavier()). */
+__u32 node_load[CLING_MAX_NODES];
 /* Per-node vtime clock: the largest vtime that started running there. */
 __u64 vtime_now[CLING_MAX_NODES];
 /* Sticky error from ops.init or the timer, for the loader. */
@@ -619,23 +627,59 @@ static bool drain_orphans(s32 node, bool any)
  * a loop inside the timer's node loop: nested node loops made the
  * verifier give up at 24 nodes. */
 _Static_assert(CLING_MAX_NODES <= 64, "spare_nodes() keeps one bit per node in a u64");
-static u64 spare_nodes(void)
+static u64 spare_nodes(u32 *min_spare_load)
 {
 	const struct cpumask *idle;
+	u32 ncpu, nidle, queued, sample, *load;
 	u64 mask = 0;
 	s32 m;
 
+	*min_spare_load = ~0U;
 	cling_for(m, nr_nodes) {
 		/* Nodes without CPUs have no idle CPU (and asking the kernel
 		 * about an impossible node id would be an error). */
 		if (!has_cpus(m))
 			continue;
 		idle = scx_bpf_get_idle_cpumask_node(m);
-		if (!bpf_cpumask_empty(idle) && !scx_bpf_dsq_nr_queued(m))
-			mask |= 1ULL << cling_idx(m);
+		nidle = bpf_cpumask_weight(idle);
 		scx_bpf_put_idle_cpumask(idle);
+		queued = scx_bpf_dsq_nr_queued(m);
+		/* the node's load: busy CPUs and queued tasks per online CPU */
+		ncpu = node_cpus[cling_idx(m)];
+		if (!ncpu)
+			continue;
+		if (nidle > ncpu)
+			nidle = ncpu;
+		sample = ((ncpu - nidle) + queued) * 1024 / ncpu;
+		load = &node_load[cling_idx(m)];
+		*load = *load - *load / 128 + sample / 128;
+		if (nidle && !queued) {
+			mask |= 1ULL << cling_idx(m);
+			if (*load < *min_spare_load)
+				*min_spare_load = *load;
+		}
 	}
 	return mask;
+}
+
+/*
+ * True when node @home carried more than node @other (their average
+ * runnable tasks per CPU, node_load) by more than a quarter: only then is
+ * a task that waited at @home while @other had room, or that @other's
+ * CPU took from @home's queue, a failure of its home. In the cling
+ * bench's wake load every node runs three threads on two CPUs and the
+ * threads nap 2 ms at a time: some CPU somewhere is free for a moment,
+ * takes a thread queued elsewhere, and counting that as a failure paused
+ * every home within seconds (ratios 21-39%, degree 20), after which the
+ * threads ran wherever a CPU was free (a third of their accesses remote).
+ * Between equally loaded nodes such a steal is work conservation, not
+ * contention for the home: the task goes home again at its next placement.
+ */
+static bool heavier(s32 home, u32 other_load)
+{
+	u64 h = node_load[cling_idx(home)];
+
+	return h * 4 > (u64)other_load * 5;
 }
 
 void BPF_STRUCT_OPS(cling_dispatch, s32 cpu, struct task_struct *prev)
@@ -691,12 +735,18 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 	if (tc->target >= 0 && has_cpus(tc->target)) {
 		bool late = scx_bpf_now() - tc->placed_at > wait_bound_ns;
 
-		/* Waited past the bound while capacity elsewhere, on CPUs it
-		 * may use, sat idle. */
-		failed = node != tc->target ||
-			 (late &&
-			  idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at &&
-			  !confined_to(p, tc->target));
+		bool stolen = node != tc->target;
+
+		/* Taken by another node's CPU while the home carried more
+		 * than that node; or waited past the bound while capacity
+		 * elsewhere, on CPUs it may use, sat idle on a lighter node
+		 * (the timer's idle_elsewhere_at). */
+		if (stolen)
+			failed = heavier(tc->target, node_load[cling_idx(node)]);
+		else
+			failed = late &&
+				 idle_elsewhere_at[cling_idx(tc->target)] > tc->placed_at &&
+				 !confined_to(p, tc->target);
 		g = tc->cgid ? bpf_map_lookup_elem(&groups, &tc->cgid) : NULL;
 		/* A task that was at home already and starts there again
 		 * within the bound was never displaced: no attempt, as the
@@ -706,8 +756,10 @@ void BPF_STRUCT_OPS(cling_running, struct task_struct *p)
 		 * one thread at home and one waiting or stolen kept its
 		 * ratio at 4-15%, below the degree, went on clinging and
 		 * left a CPU elsewhere idle up to 14% of the time. A wait
-		 * past the bound still counts, failed or not. */
-		if (failed || !tc->from_home || late)
+		 * past the bound still counts, failed or not; a steal from a
+		 * home no heavier than the thief's node counts neither way
+		 * (it never reached home, and the home was not the cause). */
+		if (failed || (!stolen && (!tc->from_home || late)))
 			attempt_done(tc, g, tc->target, failed);
 	}
 	tc->qnode = CLING_NO_NODE;
@@ -769,7 +821,8 @@ static u64 tick_ns(void)
 
 static int timer_fn(void *map, int *key, struct cling_timer *ct)
 {
-	u64 spare = spare_nodes();
+	u32 min_spare_load;
+	u64 spare = spare_nodes(&min_spare_load);
 	const struct cpumask *online = scx_bpf_get_online_cpumask();
 	u64 now = scx_bpf_now();
 	bool orphans = false;
@@ -789,7 +842,8 @@ static int timer_fn(void *map, int *key, struct cling_timer *ct)
 				kick_idle(cpu);
 			continue;
 		}
-		if (head_waited_for(n, now, wait_bound_ns) && (spare & ~(1ULL << cling_idx(n))))
+		if (head_waited_for(n, now, wait_bound_ns) && (spare & ~(1ULL << cling_idx(n))) &&
+		    heavier(n, min_spare_load))
 			idle_elsewhere_at[cling_idx(n)] = now;
 		if (!head_waited(n, now))
 			continue;

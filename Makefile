@@ -226,7 +226,7 @@ uninstall:
 # A Debian package built by dpkg-buildpackage/debhelper from this tree
 # (packaging/debian), everything under $(B)/deb: the .deb lands there.
 deb: $(B)/numalens $(B)/scx_cling
-	@bash scripts/build-deb.sh $(B)
+	@CACHE=$(CACHE) bash scripts/build-deb.sh $(B)
 
 # The container image (packaging/Containerfile) with podman or buildah,
 # which `make test-deps` installs; docs/kubernetes.md deploys it.

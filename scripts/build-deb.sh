@@ -38,8 +38,13 @@ numalens ($version) unstable; urgency=medium
  -- numalens maintainers <maintainers@numalens.invalid>  $when
 CHANGELOG
 
+# the source packages the static binaries embed (debian/control's Built-Using)
+cache=${CACHE:-cache}
+case "$cache" in /*) ;; *) cache=$top/$cache;; esac
+built_using=$(bash "$top/scripts/deb-built-using.sh" "$cache" 2>"$out/built-using.log")
+
 cd "$src"
-NL_TOP=$top NL_B=$build dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1 ||
+NL_BUILT_USING=$built_using NL_TOP=$top NL_B=$build dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1 ||
 	{ tail -20 "$out/build.log" >&2; die "dpkg-buildpackage failed (log: $out/build.log)"; }
 deb=$out/numalens_${version}_amd64.deb
 [ -f "$deb" ] || die "dpkg-buildpackage made no $deb"

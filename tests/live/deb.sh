@@ -49,6 +49,17 @@ if grep -q 'deb-systemd-helper enable' "$TMP/scripts"; then
 		fail "the package enables the service on install"
 fi
 
+# the static binaries embed LGPL libraries: Built-Using names the Debian
+# source package of each one linked from a -dev package or built from a
+# fetched source package (the ones always present on a set-up machine)
+bu=$(dpkg-deb -f "$deb" Built-Using)
+note "Built-Using: $bu"
+for s in gmp libxcrypt libyaml gnutls28 nettle libmicrohttpd; do
+	grep -qE "(^|, )$s \(= [^)]+\)" <<< "$bu" || fail "Built-Using does not name $s: '$bu'"
+done
+grep -q 'GnuTLS' "$TMP/root/usr/share/doc/numalens/copyright" ||
+	fail "the copyright file does not name the libraries the binaries embed"
+
 lintian "$deb" > "$TMP/lintian" 2>&1
 errors=$(grep -c '^E:' "$TMP/lintian"); warnings=$(grep -c '^W:' "$TMP/lintian")
 [ "$errors" = 0 ] || fail "lintian: $errors error(s): $(grep '^E:' "$TMP/lintian" | head -5 | tr '\n' ' ')"

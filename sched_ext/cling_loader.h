@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "scx_cling.h"
+#include "cling.h"	/* CLING_MAX_NODES; scx_cling.h would loop back to scx_cling.c */
 
 struct scx_cling;
 struct nl_cling_stats;
@@ -81,6 +81,10 @@ extern struct cling_run_state cling_run;
 extern volatile sig_atomic_t cling_run_stop;
 
 /* cling_run.c */
+/* cling_run_begin - before the first attach: the SLIT distances, this
+ * loader's start time, the clock for --duration, and SIGINT/SIGTERM
+ * setting cling_run_stop. */
+void cling_run_begin(void);
 /* cling_run_catch_signals - make SIGINT and SIGTERM set cling_run_stop. */
 void cling_run_catch_signals(void);
 /* cling_run_once - load (or reuse), attach and run one copy of the

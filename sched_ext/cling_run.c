@@ -106,6 +106,14 @@ void cling_run_catch_signals(void)
 	signal(SIGTERM, on_signal);
 }
 
+void cling_run_begin(void)
+{
+	cling_sys_read_distances(cling_run.dist, cling_run.nodes);
+	cling_run.loader_start = nl_cling_loader_start((uint32_t)getpid());
+	cling_run.start = cling_sys_now_s();
+	cling_run_catch_signals();
+}
+
 /* write_info: the info map from the options and the scheduler's own
  * counts (online CPUs per node, hotplug events). */
 static void write_info(struct scx_cling *skel)

@@ -26,8 +26,9 @@
 #include <linux/capability.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <stdarg.h>
+#include "scx_cling.h"
 #include "cling_loader.h"
-#include "cling_stats.h"
 #include "loader.h"
 #include "optcompat.h"
 #include "version.h"
@@ -435,10 +436,7 @@ int main(int argc, char **argv)
 	rc = check_machine();
 	if (rc != EX_OK)
 		return rc;
-	cling_sys_read_distances(cling_run.dist, cling_run.nodes);
-	cling_run.loader_start = nl_cling_loader_start((uint32_t)getpid());
-	cling_run.start = cling_sys_now_s();
-	cling_run_catch_signals();
+	cling_run_begin();
 	rc = run_loop();
 	if (rc == EX_OK)
 		printf("scx_cling: detached\n");

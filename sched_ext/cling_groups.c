@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <scx/common.h>
+#include "scx_cling.h"
 #include "cling_loader.h"
 #include "scx_cling.skel.h"
 

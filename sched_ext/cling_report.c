@@ -232,7 +232,7 @@ int cling_report_exit(struct scx_cling *skel, bool requested)
 	/* none, done and unregistered are orderly; from UEI_KIND_ERROR on,
 	 * errors; any kind at all when nobody asked it to leave */
 	if (kind >= UEI_KIND_ERROR || (!requested && kind)) {
-		UEI_REPORT("scx_cling", skel, exit_info);
+		(void)UEI_REPORT("scx_cling", skel, exit_info);
 		return EX_FAIL;
 	}
 	return EX_OK;

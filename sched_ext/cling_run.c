@@ -133,7 +133,6 @@ static void write_info(struct scx_cling *skel)
 	bpf_map__update_elem(skel->maps.info, &zero, sizeof(zero), &info, sizeof(info), 0);
 }
 
-
 /* The loaded (verified) object of a copy the kernel ended asking for a
  * restart: the next cling_run_once attaches it again instead of loading
  * anew, which was nearly all of a restart's time without scx_cling. */

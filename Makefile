@@ -25,9 +25,10 @@ endif
 # The layers of tools/, lowest first (docs/architecture.md). Each folder is
 # compiled with -I for itself and the layers below it only, so including a
 # header from a higher layer fails to compile. bpf/include/ (types shared
-# with the BPF programs) sits under everything. Skeletons ($(B)/skel) are
+# with the BPF programs) and sched_ext/ for scx_cling.h (the scheduler's
+# interface, which its statistics reader includes) sit under everything. Skeletons ($(B)/skel) are
 # visible to the source layer only: it alone touches BPF maps and pins.
-INC_core    := bpf/include tools/core
+INC_core    := bpf/include sched_ext tools/core
 INC_source  := $(INC_core) tools/source $(BPFB)/skel
 INC_model   := $(INC_source) tools/model
 INC_view    := $(INC_model) tools/view

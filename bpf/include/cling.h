@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * scx_cling's policy math, in plain C that compiles both into the BPF
- * scheduler (sched_ext/scx_cling.bpf.c) and into the cmocka unit tests
- * (tests/unit/test_cling.c): the cling predicate (spec/seed_numa.md §4.5,
- * CLG-1), the failure ratio and its bookkeeping (§4.2, CLG-4), the halving
- * decay and busiest node (§4.3, CLG-5), the busy-node rule (§4.4, CLG-6),
- * the degree bounds (§4.1, CLG-7) and the home-node choice that skips a
- * busy node (§4.4 item 2, CLG-8, GRP-5), and the node that serves a node
- * without online CPUs (the nearest one with CPUs, by SLIT distance).
+ * scx_cling's policy math, in plain C that compiles into the BPF scheduler
+ * (sched_ext/scx_cling.bpf.c), into the statistics reader
+ * (tools/source/cling_stats.c, which shows the same busy flags) and into
+ * the cmocka unit tests (tests/unit/test_cling.c): the cling predicate,
+ * the failure ratio and its bookkeeping, the halving decay and busiest
+ * node, the busy-node rule, the degree bounds, the home-node choice that
+ * skips a busy node, and the node that serves a node without online CPUs
+ * (the nearest one with CPUs, by SLIT distance). docs/scx_cling.md tells
+ * the rules in prose. This is the bottom layer of scx_cling: no maps and
+ * no contract; sched_ext/scx_cling.h builds the interface on top of it.
  *
  * No libc, no division by a variable other than (total + 1), loops bounded
  * by CLING_MAX_NODES and indices masked, so the verifier accepts it.
  * Before including, the BPF side includes vmlinux.h; user space gets the
  * fixed-width types from <stdint.h> here.
  */
-#ifndef SCX_CLING_H
-#define SCX_CLING_H
+#ifndef CLING_H
+#define CLING_H
 
 #ifndef __bpf__
 #include <stdbool.h>
@@ -36,9 +38,9 @@ typedef u64 cling_u64;
 #define CLING_NODE_MASK (CLING_MAX_NODES - 1)
 #define CLING_NO_NODE (-1)
 
-/* One attempt or failure weighs 1024 (NUMA_MIGRATE_WEIGHT, §4.1). */
+/* One attempt or failure weighs 1024 (the kernel's NUMA_MIGRATE_WEIGHT). */
 #define CLING_WEIGHT 1024ULL
-/* The degree is a percentage: default 20, accepted 0..100 (§4.1, CLG-7). */
+/* The degree is a percentage: default 20, accepted 0..100. */
 #define CLING_DEGREE_DEFAULT 20
 #define CLING_DEGREE_MAX 100
 
@@ -73,11 +75,11 @@ static inline cling_u32 cling_idx(int nid)
 }
 
 /*
- * struct cling_mstat - one NUMA group's migration statistics (§4.2).
+ * struct cling_mstat - one NUMA group's migration statistics.
  * @failure: weighted failures per node (1024 per failure, halved per decay)
  * @total:   weighted attempts per node (1024 per attempt, halved per decay)
  * @busiest: node with the most weighted failures at the last decay, or
- *           CLING_NO_NODE until some node has a failure (CLG-5)
+ *           CLING_NO_NODE until some node has a failure
  */
 struct cling_mstat {
 	cling_u64 failure[CLING_MAX_NODES];
@@ -94,8 +96,8 @@ static inline bool cling_degree_valid(long long degree)
 
 /*
  * cling_ratio - failure ratio in integer percent: failure * 100 / (total + 1)
- * (§4.2, CLG-4). With failure <= total it is at most 99: 1 in 5 -> 19,
- * 2 in 9 -> 22, 1 in 1 -> 99.
+ * (the +1 keeps it defined at zero). With failure <= total it is at most
+ * 99: 1 in 5 -> 19, 2 in 9 -> 22, 1 in 1 -> 99.
  */
 static inline cling_u32 cling_ratio(cling_u64 failure, cling_u64 total)
 {
@@ -110,7 +112,7 @@ static inline bool cling_node_ok(int nid, int nr_nodes)
 
 /*
  * cling_note - record one attempt to place a task on node @nid, and whether
- * it failed (CLG-4): total[nid] += 1024, and failure[nid] += 1024 on failure.
+ * it failed: total[nid] += 1024, and failure[nid] += 1024 on failure.
  * Atomic adds: several CPUs account into the same group at once. Out of
  * range @nid is ignored.
  */
@@ -137,7 +139,7 @@ static inline void cling_halve(cling_u64 *v)
 }
 
 /*
- * cling_decay - one decay period (§4.3, CLG-5): for every node < @nr_nodes
+ * cling_decay - one decay period: for every node < @nr_nodes
  * halve failure and total, then busiest = argmax of the halved failures
  * (strictly greater, starting from 0, so the lowest nid wins ties and the
  * old value stays when every node is 0). One failure with no new events is
@@ -160,7 +162,7 @@ static inline void cling_decay(struct cling_mstat *st, int nr_nodes)
 }
 
 /*
- * cling_busy - the busy-node ("pause") rule (§4.4, CLG-6): node @nid is busy
+ * cling_busy - the busy-node ("pause") rule: node @nid is busy
  * for this group iff failure[nid] >= 1024 and nid is the group's busiest
  * node and ratio[nid] > @degree (strictly). At most one node per group
  * (the busiest) can be busy; degree 100 means never busy.
@@ -181,11 +183,11 @@ static inline bool cling_busy(const struct cling_mstat *st, int nid, cling_u32 d
 }
 
 /*
- * cling_predicate - the cling predicate, exactly task_numa_cling() (§4.5,
- * CLG-1): true iff the task's group does cling (@grouped), its preferred
+ * cling_predicate - the cling predicate, as the kernel proposal's
+ * task_numa_cling() states it: true iff the task's group does cling (@grouped), its preferred
  * node @pnid is set, the source node @snid is the preferred node, the
  * destination @dnid is not, and the source is not busy (@src_busy, the
- * value of cling_busy() for @snid). At wakeup (CLG-2) @snid is the node of
+ * value of cling_busy() for @snid). At wakeup @snid is the node of
  * prev_cpu and @dnid the node of the waker's CPU: true means "do not pull
  * toward the waker, stay on @snid".
  */
@@ -213,7 +215,7 @@ static inline int cling_serving(const cling_s32 *serve, int nid)
 }
 
 /*
- * cling_group_home - a NUMA group's home node (GRP-5, CLG-8): the node with
+ * cling_group_home - a NUMA group's home node: the node with
  * the most resident pages in @pages[0..@nr_nodes) (from the cgroup's
  * memory.numa_stat), skipping a node that is busy for the group, so the
  * second-best node takes over while the best one is busy, and skipping
@@ -280,4 +282,4 @@ static inline int cling_nearest(const unsigned char *dist, const cling_u32 *cpus
 	return best;
 }
 
-#endif /* SCX_CLING_H */
+#endif /* CLING_H */

@@ -59,6 +59,7 @@ layer_of() {
 	bpf/*) LAYER=bpf;;
 	tools/*/*) local d=${1#tools/}; LAYER=${d%%/*};;
 	tools/*) LAYER=cmd;;
+	sched_ext/scx_cling.h) LAYER=shared;;	# the scheduler's interface: its readers include it
 	sched_ext/*) LAYER=cling;;
 	tests/bench/*) LAYER=bench;;
 	tests/*) LAYER=test;;

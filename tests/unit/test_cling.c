@@ -1,7 +1,8 @@
 /*
  * Unit tests for scx_cling's policy math (bpf/include/cling.h, the same
- * header the BPF scheduler compiles) against spec/seed_numa.md §4 and the
- * CLG-1..CLG-8 test vectors, and for the statistics folding of
+ * header the BPF scheduler compiles) against the rules docs/scx_cling.md
+ * states (ratio, decay, busy node, predicate, degree, home) with worked
+ * vectors, and for the statistics folding of
  * tools/source/cling_stats.c.
  */
 #include <stdarg.h>
@@ -24,7 +25,7 @@ static struct cling_mstat fresh(void)
 	return m;
 }
 
-/* CLG-4: ratio = failure*100/(total+1); 1/5 -> 19, 2/9 -> 22, 1/1 -> 99. */
+/* The failure ratio: ratio = failure*100/(total+1); 1/5 -> 19, 2/9 -> 22, 1/1 -> 99. */
 static void test_ratio_vectors(void **state)
 {
 	struct cling_mstat m = fresh();
@@ -45,7 +46,7 @@ static void test_ratio_vectors(void **state)
 	assert_int_equal(m.total[0], 0);
 }
 
-/* CLG-5: one failure, no new events: 512 after 1 period, 0 after 11;
+/* Decay: one failure, no new events: 512 after 1 period, 0 after 11;
  * busiest = argmax (strict >, lowest nid on ties, unchanged when all 0). */
 static void test_decay(void **state)
 {
@@ -61,7 +62,7 @@ static void test_decay(void **state)
 	assert_int_equal(m.failure[1], 1);	/* 1024 >> 10 */
 	cling_decay(&m, 4);
 	assert_int_equal(m.failure[1], 0);	/* 11 periods */
-	assert_int_equal(m.busiest, 1);		/* all 0: unchanged (§4.3) */
+	assert_int_equal(m.busiest, 1);		/* all 0: unchanged */
 
 	m = fresh();
 	cling_decay(&m, 4);
@@ -81,7 +82,7 @@ static void test_decay(void **state)
 	assert_int_equal(m.busiest, CLING_NO_NODE);
 }
 
-/* CLG-6: busy iff failure >= 1024 && busiest == n && ratio > degree. */
+/* The busy node: busy iff failure >= 1024 && busiest == n && ratio > degree. */
 static void test_busy(void **state)
 {
 	struct cling_mstat m = fresh();
@@ -112,7 +113,7 @@ static void test_busy(void **state)
 	assert_false(cling_busy(&m, CLING_MAX_NODES, 0));
 }
 
-/* CLG-1: the predicate table over every combination. */
+/* The cling predicate: its table over every combination. */
 static void test_predicate_table(void **state)
 {
 	const int nodes[] = { CLING_NO_NODE, 0, 1 };
@@ -143,7 +144,7 @@ static void test_predicate_table(void **state)
 	assert_false(cling_predicate(true, CLING_NO_NODE, 0, 1, false));
 }
 
-/* CLG-7: degree 0..100 accepted, anything else rejected; default 20. */
+/* The degree: 0..100 accepted, anything else rejected; default 20. */
 static void test_degree_bounds(void **state)
 {
 	assert_int_equal(CLING_DEGREE_DEFAULT, 20);
@@ -155,7 +156,7 @@ static void test_degree_bounds(void **state)
 	assert_false(cling_degree_valid(1LL << 40));
 }
 
-/* CLG-8 / GRP-5: home = most pages, second-best while the best is busy,
+/* The group home: home = most pages, second-best while the best is busy,
  * back to the best once decay clears it. */
 static void test_home_pause_resume(void **state)
 {

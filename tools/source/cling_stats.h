@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Reading scx_cling's statistics from user space: from the maps it pins
- * under /sys/fs/bpf/scx_cling/ (layout: bpf/include/cling_maps.h), or from
+ * under /sys/fs/bpf/scx_cling/ (layout: sched_ext/scx_cling.h), or from
  * map fds (the loader itself). The one reader behind `scx_cling --delay`,
  * `scx_cling --monitor` and `numalens export`.
  */
@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cling_maps.h"
+#include "scx_cling.h"
 
 /*
  * struct nl_cling_node - one node, summed over CPUs (monotonic counts since

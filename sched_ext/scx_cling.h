@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * scx_cling's statistics as other programs read them: the layout of the
- * maps scx_cling pins while it runs, shared by the BPF scheduler, its
- * loader and tools/source/cling_stats.c (what `numalens export` reads).
+ * scx_cling's interface: everything its BPF side (scx_cling.bpf.c and its
+ * *.bpf.h parts) and its user side (the loader, and
+ * tools/source/cling_stats.c behind `numalens export`) must agree on, in
+ * one header: the pinned maps and their value types, the defaults of the
+ * tunables, the table sizes. The layering:
  *
- * Pinned under CLING_PIN_DIR (/sys/fs/bpf/scx_cling/) from attach until
- * detach; the loader removes them on exit:
+ *   bpf/include/cling.h      pure policy math (no maps, no libc): the BPF
+ *                            side, the unit tests and the readers share it
+ *   sched_ext/scx_cling.h    this file: the contract, built on cling.h
+ *   sched_ext/include/scx/   the sched_ext plumbing (struct_ops wrappers,
+ *                            exit info, open/load/attach), scheduler-neutral
+ *
+ * The maps are pinned under CLING_PIN_DIR (/sys/fs/bpf/scx_cling/) from
+ * attach until detach; the loader removes them on exit:
  *   info    ARRAY, 1 entry:       key u32 0 -> struct cling_info
  *   nodes   PERCPU_ARRAY:         key u32 nid -> struct cling_node_stats
  *                                 (one value per possible CPU: sum them)
@@ -13,17 +21,35 @@
  *                                 -> struct cling_group (scheduler state)
  *   gmem    HASH:                 key u64 cgroup id -> struct cling_group_mem
  *                                 (resident pages, written by the loader)
+ *   task_homes LRU_HASH:          key u32 tid -> struct cling_task_home
  * Counters are monotonic since attach; failure/total are the decayed
  * attempt and failure weights of cling.h (halved every decay period).
+ * The _Static_asserts pin the value sizes: a reader built from another
+ * version must not misread a pinned map.
  */
-#ifndef SCX_CLING_STATS_H
-#define SCX_CLING_STATS_H
+#ifndef SCX_CLING_INTF_H
+#define SCX_CLING_INTF_H
 
 #include "cling.h"
 
 #define CLING_PIN_DIR "/sys/fs/bpf/scx_cling"
-/* Most NUMA groups tracked at once; more are counted in info.groups_dropped. */
+/* The pinned maps' names: the BPF side's map names, pinned as such. */
+#define CLING_PIN_NAMES { "info", "nodes", "groups", "gmem", "task_homes" }
+/* Most NUMA groups tracked at once (groups and gmem hold this many). */
 #define CLING_MAX_GROUPS 1024
+/* Most tasks listed by `scx_cling --tasks` (task_homes, an LRU map). */
+#define CLING_MAX_TASK_HOMES 16384
+/* CPU ids tracked by the hotplug bitmap (a power of two, for masking). */
+#define CLING_MAX_CPUS 8192
+
+/* The tunables' defaults, as the loader's options and the BPF side's
+ * read-only globals start. */
+#define CLING_WAIT_BOUND_US_DEFAULT 5000	/* --wait-bound-us */
+#define CLING_STEAL_US_DEFAULT 40000		/* --steal-after-us: two slices */
+#define CLING_DECAY_MS_DEFAULT 6000		/* --decay-ms */
+
+_Static_assert((CLING_MAX_CPUS & (CLING_MAX_CPUS - 1)) == 0,
+	       "CLING_MAX_CPUS must be a power of two (index masking)");
 
 /*
  * struct cling_info - scheduler-wide facts, written by the loader (at
@@ -129,18 +155,12 @@ struct cling_task_home {
 	cling_u64 cgid;
 };
 
-/*
- * struct cling_exit_info - what ops.exit saw when the scheduler left (the
- * kernel's struct scx_exit_info): @kind (enum scx_exit_kind: 0 none,
- * 1 done, 64.. unregistered, 1024.. errors), @exit_code, and the reason and
- * message strings. @kind is written last: non-zero means complete.
- */
-struct cling_exit_info {
-	cling_s32 kind;
-	cling_s32 pad;
-	long long exit_code;
-	char reason[128];
-	char msg[1024];
-};
 
-#endif /* SCX_CLING_STATS_H */
+/* Sizes the pinned maps' readers rely on (no padding surprises). */
+_Static_assert(sizeof(struct cling_info) == 56 + 4 * CLING_MAX_NODES, "struct cling_info layout");
+_Static_assert(sizeof(struct cling_node_stats) == 9 * 8, "struct cling_node_stats layout");
+_Static_assert(sizeof(struct cling_group) == sizeof(struct cling_mstat) + 8, "struct cling_group layout");
+_Static_assert(sizeof(struct cling_group_mem) == 8 * CLING_MAX_NODES + 8, "struct cling_group_mem layout");
+_Static_assert(sizeof(struct cling_task_home) == 16, "struct cling_task_home layout");
+
+#endif /* SCX_CLING_INTF_H */

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "loader.h"
+#include "loader_types.h"
 #include "page_layout.h"
 
 /* Limit reclaim's entry point on 6.x kernels, where an fentry program

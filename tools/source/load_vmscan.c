@@ -12,7 +12,7 @@
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
 #include "load_vmscan.h"
-#include "loader_priv.h"
+#include "load_common.h"
 #include "vmscan.skel.h"
 #include "caps.h"
 #include "ksyms.h"
@@ -64,7 +64,7 @@ static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct
 
 		bpf_program__set_autoload(pr[i].p, have);
 		if (pr[i].want && !have)
-			nl_loader_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
+			nl_load_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
 	}
 	v->rodata->nl_cgroup_mode = o->cgroup_mode;
 	if (pr_rng->found) {
@@ -76,24 +76,24 @@ static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct
 	} else {
 		/* kallsyms shows zero addresses to a reader without CAP_SYSLOG
 		 * (kernel.kptr_restrict, perf_event_paranoid >= 2) */
-		nl_loader_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
+		nl_load_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
 			    nl_cap_effective(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
 	}
-	nl_loader_size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
-	nl_loader_size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
+	nl_load_size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
+	nl_load_size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
 	if (nl_vmscan__load(v)) {
 		int e = -errno;
 
 		nl_vmscan__destroy(v);
 		if (memcg_fn)
 			return -EAGAIN;
-		nl_loader_missing(b, "reclaim: BPF load failed (%s)", nl_loader_why(o, e));
+		nl_load_missing(b, "reclaim: BPF load failed (%s)", nl_load_why(o, e));
 		return 0;
 	}
 	b->vmscan = v;
-	nl_loader_attach_all(b, v->obj);
+	nl_load_attach_all(b, v->obj);
 	b->have_vmscan = true;
-	b->vmscan_memcg_arg = v7 || (memcg_fn && nl_loader_attached(b, v->progs.memcg_target));
+	b->vmscan_memcg_arg = v7 || (memcg_fn && nl_load_attached(b, v->progs.memcg_target));
 	return 0;
 }
 
@@ -111,7 +111,7 @@ int nl_load_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct n
 	int r;
 
 	if (!nl_kbtf_has_tp(kb, "mm_vmscan_lru_shrink_inactive")) {
-		nl_loader_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
+		nl_load_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
 		return 0;
 	}
 	fentry = kb->fentry;

@@ -6,7 +6,7 @@
 #define NL_LOAD_VMSCAN_H
 
 #include <stddef.h>
-#include "loader.h"
+#include "loader_types.h"
 #include "kbtf.h"
 
 /* Open, size, load and attach the vmscan object into @b->vmscan with the

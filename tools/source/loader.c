@@ -18,7 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
-#include "loader_priv.h"
+#include "load_common.h"
 #include "kbtf.h"
 #include "load_vmscan.h"
 #include "page_layout.h"
@@ -45,20 +45,6 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 	if (!verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-void nl_loader_missing(struct nl_bpf *b, const char *fmt, ...)
-{
-	size_t len = strlen(b->missing);
-	va_list ap;
-
-	if (len && len + 2 < sizeof(b->missing)) {
-		strcat(b->missing, "; ");
-		len += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->missing + len, sizeof(b->missing) - len, fmt, ap);
-	va_end(ap);
 }
 
 const char *nl_bpf_caps_missing(void)
@@ -151,19 +137,6 @@ int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
 	return 0;
 }
 
-/* Why a load failed, for the "missing:" line: with --btf and no kernel BTF,
- * tp_btf programs cannot find their attach point (ESRCH), which the
- * errno alone would not tell. */
-const char *nl_loader_why(const struct nl_bpf_opts *o, int e)
-{
-	static char why[160];
-
-	if (e == -ESRCH && o->btf_path && access(NL_KERNEL_BTF, R_OK))
-		return "its tracepoints attach by the kernel's own BTF, which --btf cannot replace";
-	snprintf(why, sizeof(why), "%s; --verbose shows why", strerror(-e));
-	return why;
-}
-
 /* Inode number of our own pid namespace, 0 for the initial one (whose
  * number is fixed: PROC_PID_INIT_INO) or when it cannot be read. */
 static uint32_t own_pidns_inum(void)
@@ -183,62 +156,6 @@ static bool tp_exists(const char *cat, const char *name)
 	/* AT_EACCESS: plain access() drops the capabilities of a non-root
 	 * user, so CAP_DAC_READ_SEARCH would not count */
 	return faccessat(AT_FDCWD, p, R_OK, AT_EACCESS) == 0;
-}
-
-/* Shrink a per-CPU hash so that entries * cpus * value size fits @budget. */
-void nl_loader_size_percpu(struct bpf_map *m, int cpus, size_t value_size, size_t budget)
-{
-	size_t per = (size_t)cpus * ((value_size + 7) & ~7ul);
-	size_t max = per ? budget / per : 0;
-
-	if (max < 256)
-		max = 256;
-	if (max < bpf_map__max_entries(m))
-		bpf_map__set_max_entries(m, (unsigned)max);
-}
-
-int nl_loader_attach_all(struct nl_bpf *b, struct bpf_object *obj)
-{
-	struct bpf_program *p;
-
-	bpf_object__for_each_program(p, obj) {
-		struct bpf_link *l;
-
-		if (!bpf_program__autoload(p))
-			continue;
-		l = bpf_program__attach(p);
-		if (!l) {
-			nl_loader_missing(b, "%s: attach failed (%s)", bpf_program__name(p), strerror(errno));
-			continue;
-		}
-		if (b->nr_links < (int)(sizeof(b->links) / sizeof(b->links[0]))) {
-			b->link_progs[b->nr_links] = p;
-			b->links[b->nr_links++] = l;
-		}
-		else
-			bpf_link__destroy(l);
-	}
-	return 0;
-}
-
-/* True when one of b's links runs program p (a failed attach is only
- * a missing figure; a caller that changes its reading of the
- * figures on it asks here). */
-bool nl_loader_attached(const struct nl_bpf *b, const struct bpf_program *p)
-{
-	struct bpf_prog_info pi = { 0 };
-	__u32 len = sizeof(pi);
-
-	if (bpf_prog_get_info_by_fd(bpf_program__fd(p), &pi, &len))
-		return false;
-	for (int i = 0; i < b->nr_links; i++) {
-		struct bpf_link_info li = { 0 };
-		__u32 ll = sizeof(li);
-
-		if (!bpf_link_get_info_by_fd(bpf_link__fd(b->links[i]), &li, &ll) && li.prog_id == pi.id)
-			return true;
-	}
-	return false;
 }
 
 void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on)
@@ -274,7 +191,7 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 
 	if (!nl_kbtf_has_tp(kb, "sched_switch")) {
-		nl_loader_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
+		nl_load_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
 		return 0;
 	}
 	s = nl_sched__open_opts(&oo);
@@ -289,12 +206,12 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		nl_sched__destroy(s);
 		return -EINVAL;
 	}
-	nl_loader_size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
+	nl_load_size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
 	if (nl_sched__load(s)) {
 		int e = -errno;
 
-		nl_loader_missing(b, "on-CPU time and locality: BPF load failed (%s)",
-			    nl_loader_why(o, e));
+		nl_load_missing(b, "on-CPU time and locality: BPF load failed (%s)",
+			    nl_load_why(o, e));
 		nl_sched__destroy(s);
 		return 0;
 	}
@@ -302,8 +219,8 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	/* without it, a process that lives < 1 interval shows unnamed */
 	if (nl_exit_names_open(&b->exit_names, bpf_map__fd(s->maps.exit_ring),
 			       bpf_map__fd(s->maps.exit_pos)))
-		nl_loader_missing(b, "names of processes that exited within an interval: out of memory");
-	nl_loader_attach_all(b, s->obj);
+		nl_load_missing(b, "names of processes that exited within an interval: out of memory");
+	nl_load_attach_all(b, s->obj);
 	b->have_sched = true;
 	return 0;
 }
@@ -363,7 +280,7 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
 	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
 	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
-	nl_loader_size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
+	nl_load_size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
 	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
 	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
@@ -392,14 +309,14 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
 		if (errno == EACCES)
-			nl_loader_missing(b, "page allocations: tracefs is not readable (%s): needs CAP_DAC_READ_SEARCH",
+			nl_load_missing(b, "page allocations: tracefs is not readable (%s): needs CAP_DAC_READ_SEARCH",
 				    TRACEFS);
 		else
-			nl_loader_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
+			nl_load_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
 		return 0;
 	}
 	if (o->track_class && !lru)
-		nl_loader_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
+		nl_load_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
 	a = load_alloc(b, o, &pl, by_page, by_page ? lru && nl_kbtf_has_tp(kb, "mm_lru_insertion") : lru,
 		       budget);
 	/* a verifier that refuses the struct page reads (older kernels) still
@@ -413,7 +330,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	if (!a) {
 		e = -errno;
-		nl_loader_missing(b, "page allocations: BPF load failed (%s)", nl_loader_why(o, e));
+		nl_load_missing(b, "page allocations: BPF load failed (%s)", nl_load_why(o, e));
 		return 0;
 	}
 	if (by_page)
@@ -421,12 +338,12 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	b->alloc = a;
 	e = map_alloc_slots(b);
 	if (e) {
-		nl_loader_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
+		nl_load_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
 		nl_alloc__destroy(a);
 		b->alloc = NULL;
 		return 0;
 	}
-	nl_loader_attach_all(b, a->obj);
+	nl_load_attach_all(b, a->obj);
 	b->have_alloc = true;
 	b->have_alloc_class = lru;
 	b->alloc_page_flags = by_page;
@@ -457,7 +374,7 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 		if (have)
 			ok++;
 		else
-			nl_loader_missing(b, "migrations: tracepoint %s is missing", tps[i]);
+			nl_load_missing(b, "migrations: tracepoint %s is missing", tps[i]);
 	}
 	if (!ok) {
 		nl_migrate__destroy(m);
@@ -465,16 +382,16 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	}
 	m->rodata->nl_cgroup_mode = o->cgroup_mode;
 	m->rodata->nl_pidns_inum = b->pidns_inum;
-	nl_loader_size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
+	nl_load_size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
 	if (nl_migrate__load(m)) {
 		int e = -errno;
 
-		nl_loader_missing(b, "migrations: BPF load failed (%s)", nl_loader_why(o, e));
+		nl_load_missing(b, "migrations: BPF load failed (%s)", nl_load_why(o, e));
 		nl_migrate__destroy(m);
 		return 0;
 	}
 	b->migrate = m;
-	nl_loader_attach_all(b, m->obj);
+	nl_load_attach_all(b, m->obj);
 	b->have_migrate = true;
 	return 0;
 }
@@ -561,7 +478,7 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	}
 	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
 	if (e)
-		nl_loader_missing(b, "scx_cling's pinned statistics: bpffs is not mounted on /sys/fs/bpf and mounting it failed (%s)",
+		nl_load_missing(b, "scx_cling's pinned statistics: bpffs is not mounted on /sys/fs/bpf and mounting it failed (%s)",
 			    strerror(-e));
 
 	b->pidns_inum = own_pidns_inum();

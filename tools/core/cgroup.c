@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* cgroup id <-> path map and hierarchy fold; see cgroup.h. */
+/* cgroup id <-> path map, namespace prefix, hierarchy fold; see cgroup.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "procfs.h"
 
 /* ------------------------------------------------------------------ map */
 
@@ -231,6 +232,69 @@ int nl_cgroup_id_of(const char *path, uint64_t *id)
 		return -ENOTDIR;
 	*id = (uint64_t)st.st_ino;
 	return 0;
+}
+
+/* ------------------------------------------------------------ namespace */
+
+/* Whether the cgroup.procs of directory @dir lists @pid. */
+static bool procs_lists(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX + 16];
+	pid_t *v = NULL;
+	int n = 0, cap = 0, r;
+	bool hit = false;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	r = nl_read_pid_list(path, &v, &n, &cap);
+	for (int i = 0; r >= 0 && i < n && !hit; i++)
+		hit = v[i] == pid;
+	free(v);
+	return hit;
+}
+
+int nl_cgroup_ns_prefix(const char *procfs_root, const char *root, int mode, char *out, size_t len)
+{
+	char self[PATH_MAX], dir[2 * PATH_MAX];
+	struct nl_cgroup_map m = {};
+	pid_t me = getpid();	/* cgroup.procs lists pids of our pid namespace */
+	int e, n;
+
+	e = nl_proc_cgroup_path(procfs_root, 0, mode, self, sizeof(self));
+	if (e)
+		return e;
+	if (strstr(self, "/.."))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s%s", root, strcmp(self, "/") ? self : "");
+	if (procs_lists(dir, me)) {
+		out[0] = '\0';
+		return len ? 0 : -ENAMETOOLONG;
+	}
+	n = nl_cgroup_map_build(&m, root);
+	if (n < 0)
+		return n;
+	e = -ENOENT;
+	for (int i = 0; i < m.n && e == -ENOENT; i++) {
+		const char *p = m.ents[i].path;
+		size_t pl = strlen(p), sl = strcmp(self, "/") ? strlen(self) : 0;
+
+		snprintf(dir, sizeof(dir), "%s%s", root, strcmp(p, "/") ? p : "");
+		if (!procs_lists(dir, me))
+			continue;
+		/* our hierarchy path ends with our namespaced path */
+		if (pl < sl || strcmp(p + pl - sl, sl ? self : ""))
+			e = -EINVAL;
+		else if (pl - sl + 1 > len)
+			e = -ENAMETOOLONG;
+		else {
+			memcpy(out, p, pl - sl);
+			out[pl - sl] = '\0';
+			if (!strcmp(out, "/"))
+				out[0] = '\0';
+			e = 0;
+		}
+	}
+	nl_cgroup_map_free(&m);
+	return e;
 }
 
 /* ----------------------------------------------------------------- fold */

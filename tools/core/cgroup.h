@@ -22,6 +22,22 @@
 /* Deepest directory level nl_cgroup_map_build() descends to (root = 0). */
 #define NL_CGROUP_MAX_DEPTH 64
 
+/*
+ * nl_cgroup_ns_prefix - where our cgroup namespace's root sits in the
+ * hierarchy mounted at @root (@mode: enum nl_cgroup_mode), as a path
+ * relative to the mount ("" when /proc/<pid>/cgroup paths are relative to
+ * the mount already: no cgroup namespace, or one rooted at the top).
+ * In a cgroup namespace /proc/<pid>/cgroup reads "/" for our own cgroup and
+ * "/../x" outside the namespace, while the host's hierarchy mounted at
+ * @root shows full paths: the prefix is the path of the cgroup whose
+ * cgroup.procs lists our pid, less our own /proc/self/cgroup path.
+ * Cost: one cgroup.procs read, or one per cgroup when namespaced.
+ * Returns 0, -ENOENT (no cgroup under @root lists us: @root is not the
+ * hierarchy we are in), -EINVAL (our own path climbs above the namespace),
+ * -ENAMETOOLONG, or -errno.
+ */
+int nl_cgroup_ns_prefix(const char *procfs_root, const char *root, int mode, char *out, size_t len);
+
 /* One cgroup directory. */
 struct nl_cgroup_ent {
 	uint64_t id;		/* kernfs id = st_ino */

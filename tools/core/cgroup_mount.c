@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Which cgroup hierarchy to key by, where it is mounted, and where our
- * cgroup namespace sits in it (cgroup_mount.h). Apart from the id map
- * and the fold: read once at start, from /proc/self/mounts and
- * /proc/self/cgroup, and sharing no state with them.
+ * Which cgroup hierarchy to key by, where it is mounted, and how a path
+ * read in a cgroup namespace joins it (cgroup_mount.h). Apart from the id
+ * map and the fold: read once at start, from /proc/self/mounts, and
+ * sharing no state with them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cgroup_mount.h"
-#include "procfs.h"
+#include "file.h"
 
 /* Decode the octal escapes (\040 space, \011 tab, \012 newline, \134
  * backslash) /proc/self/mounts uses, in place. */
@@ -178,65 +178,4 @@ int nl_cgroup_ns_join(const char *prefix, const char *rel, char *out, size_t len
 		out[o++] = '/';
 	out[o] = '\0';
 	return 0;
-}
-
-/* Whether the cgroup.procs of directory @dir lists @pid. */
-static bool procs_lists(const char *dir, pid_t pid)
-{
-	char path[PATH_MAX + 16];
-	pid_t *v = NULL;
-	int n = 0, cap = 0, r;
-	bool hit = false;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	r = nl_read_pid_list(path, &v, &n, &cap);
-	for (int i = 0; r >= 0 && i < n && !hit; i++)
-		hit = v[i] == pid;
-	free(v);
-	return hit;
-}
-
-int nl_cgroup_ns_prefix(const char *procfs_root, const char *root, int mode, char *out, size_t len)
-{
-	char self[PATH_MAX], dir[2 * PATH_MAX];
-	struct nl_cgroup_map m = {};
-	pid_t me = getpid();	/* cgroup.procs lists pids of our pid namespace */
-	int e, n;
-
-	e = nl_proc_cgroup_path(procfs_root, 0, mode, self, sizeof(self));
-	if (e)
-		return e;
-	if (strstr(self, "/.."))
-		return -EINVAL;
-	snprintf(dir, sizeof(dir), "%s%s", root, strcmp(self, "/") ? self : "");
-	if (procs_lists(dir, me)) {
-		out[0] = '\0';
-		return len ? 0 : -ENAMETOOLONG;
-	}
-	n = nl_cgroup_map_build(&m, root);
-	if (n < 0)
-		return n;
-	e = -ENOENT;
-	for (int i = 0; i < m.n && e == -ENOENT; i++) {
-		const char *p = m.ents[i].path;
-		size_t pl = strlen(p), sl = strcmp(self, "/") ? strlen(self) : 0;
-
-		snprintf(dir, sizeof(dir), "%s%s", root, strcmp(p, "/") ? p : "");
-		if (!procs_lists(dir, me))
-			continue;
-		/* our hierarchy path ends with our namespaced path */
-		if (pl < sl || strcmp(p + pl - sl, sl ? self : ""))
-			e = -EINVAL;
-		else if (pl - sl + 1 > len)
-			e = -ENAMETOOLONG;
-		else {
-			memcpy(out, p, pl - sl);
-			out[pl - sl] = '\0';
-			if (!strcmp(out, "/"))
-				out[0] = '\0';
-			e = 0;
-		}
-	}
-	nl_cgroup_map_free(&m);
-	return e;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The cgroup hierarchy numalens keys by (v2, or the v1 memory controller
- * on hybrid hosts), its mount point, and the place of our cgroup
- * namespace in it. Errors are negative errno values.
+ * on hybrid hosts), its mount point, and paths read in a cgroup namespace
+ * joined to it. Errors are negative errno values.
  */
 #ifndef NL_CGROUP_MOUNT_H
 #define NL_CGROUP_MOUNT_H
@@ -42,22 +42,6 @@ int nl_cgroup_find_mount(const char *mounts_path, int mode, char *out, size_t le
  * read there would not be the host's. Returns 1, 0, or -errno from stat.
  */
 int nl_cgroup_is_root(const char *mnt);
-
-/*
- * nl_cgroup_ns_prefix - where our cgroup namespace's root sits in the
- * hierarchy mounted at @root (@mode: enum nl_cgroup_mode), as a path
- * relative to the mount ("" when /proc/<pid>/cgroup paths are relative to
- * the mount already: no cgroup namespace, or one rooted at the top).
- * In a cgroup namespace /proc/<pid>/cgroup reads "/" for our own cgroup and
- * "/../x" outside the namespace, while the host's hierarchy mounted at
- * @root shows full paths: the prefix is the path of the cgroup whose
- * cgroup.procs lists our pid, less our own /proc/self/cgroup path.
- * Cost: one cgroup.procs read, or one per cgroup when namespaced.
- * Returns 0, -ENOENT (no cgroup under @root lists us: @root is not the
- * hierarchy we are in), -EINVAL (our own path climbs above the namespace),
- * -ENAMETOOLONG, or -errno.
- */
-int nl_cgroup_ns_prefix(const char *procfs_root, const char *root, int mode, char *out, size_t len);
 
 /*
  * nl_cgroup_ns_join - the hierarchy path of @rel, a /proc/<pid>/cgroup path

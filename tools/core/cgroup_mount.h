@@ -7,6 +7,7 @@
 #ifndef NL_CGROUP_MOUNT_H
 #define NL_CGROUP_MOUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "nl_types.h"
 

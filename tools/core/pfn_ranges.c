@@ -191,7 +191,7 @@ static int node_blocks(const char *npath, unsigned long nid, struct blist *l)
 static int read_blocks(const char *sysfs_root, long page_size, struct rlist *out)
 {
 	char path[PATH_MAX];
-	uint64_t bpages;
+	uint64_t bpages = 0;
 	struct blist l = { 0 };
 	int ret;
 	DIR *nd;

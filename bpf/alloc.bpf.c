@@ -21,11 +21,10 @@
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
-#define NL_CG_ANCESTRY
-#include "nl_bpf.h"
-#include "cg_ancestry.h"
+#include "common.bpf.h"
+#include "cg_ancestry.bpf.h"
 #include "pfn_map.h"
-#include "pref_node.h"
+#include "pref_node.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -273,7 +272,7 @@ static __always_inline void count(const struct key_words *k, u32 order, u32 weig
 		}
 	}
 	key_store(&hk, k);
-	v = nl_lookup_or_init(&alloc_stats, &hk, &zero_alloc, NL_DROP_TASK_MAP_FULL, w0);
+	v = nl_cg_lookup_or_init(&alloc_stats, &hk, &zero_alloc, NL_DROP_TASK_MAP_FULL, w0);
 	if (!v) {
 		nl_drop(NL_DROP_CGROUP_MAP_FULL);	/* lost to both views */
 		return;

@@ -19,7 +19,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "alloc_lat_types.h"
-#include "log2.h"
+#include "log2.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

@@ -9,9 +9,9 @@
  * ones pay the stack walk, so the cost stays bounded whatever the remote
  * share. Kept apart from alloc.bpf.c: it is loaded only when asked for.
  */
-#include "nl_bpf.h"
-#include "pref_node.h"
-#include "page_node.h"
+#include "common.bpf.h"
+#include "pref_node.bpf.h"
+#include "page_node.bpf.h"
 #include "alloc_stacks_types.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -7,9 +7,8 @@
  * Page migrations are charged to the current task: for NUMA-balancing
  * (reason MR_NUMA_MISPLACED) that is the task taking the hinting fault.
  */
-#define NL_CG_ANCESTRY
-#include "nl_bpf.h"
-#include "cg_ancestry.h"
+#include "common.bpf.h"
+#include "cg_ancestry.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -32,8 +31,8 @@ static __always_inline struct nl_migrate_val *get(u64 id, u32 kind, u32 why)
 {
 	struct nl_id_key key = { .id = id, .kind = kind };
 
-	return nl_lookup_or_init(&migrate_stats, &key, &zero_mig, why,
-				 kind == NL_KIND_CGROUP ? id : 0);
+	return nl_cg_lookup_or_init(&migrate_stats, &key, &zero_mig, why,
+				    kind == NL_KIND_CGROUP ? id : 0);
 }
 
 static __always_inline void task_event(struct task_struct *t, enum what w)

@@ -14,9 +14,9 @@
  * word, and the oldest are the longest lives, so the histograms would lean
  * to short lives unseen; a refused sample is refused whatever its life.
  */
-#include "nl_bpf.h"
-#include "page_node.h"
-#include "log2.h"
+#include "common.bpf.h"
+#include "page_node.bpf.h"
+#include "log2.bpf.h"
 #include "page_life_types.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -6,16 +6,15 @@
  * At each switch the slice that just ended (prev's) is measured as the
  * growth of prev's se.sum_exec_runtime since it was switched in on this CPU,
  * and attributed to the node of this CPU
- * (the seed's "exectime"). For user tasks that are not exiting (kernel
+ * (its execution time). For user tasks that are not exiting (kernel
  * threads and exiting tasks have no locality of their own) the slice is also added to the locality bucket of prev's current
  * NUMA-scan-window fault counts (task_struct.numa_faults_locality[0]
  * remote, [1] local; weighted by the slice's run time), or to nofault_ns when the window has
  * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
  * in user space.
  */
-#define NL_CG_ANCESTRY
-#include "nl_bpf.h"
-#include "cg_ancestry.h"
+#include "common.bpf.h"
+#include "cg_ancestry.bpf.h"
 #include "locality.h"
 
 #define PF_EXITING 0x00000004
@@ -205,8 +204,8 @@ static __always_inline void fold(u64 id, u32 kind, u32 why, const struct slice_a
 
 	asm volatile("" : "+r"(nid));
 
-	v = nl_lookup_or_init(&sched_stats, &key, zero_sched, why,
-			      kind == NL_KIND_CGROUP ? id : 0);
+	v = nl_cg_lookup_or_init(&sched_stats, &key, zero_sched, why,
+				 kind == NL_KIND_CGROUP ? id : 0);
 	if (!v)
 		return;
 	/* checked at the switch already; again here for the verifier, which
@@ -219,25 +218,17 @@ static __always_inline void fold(u64 id, u32 kind, u32 why, const struct slice_a
 	v->slices += a->slices;
 }
 
-SEC("tp_btf/sched_switch")
-int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
+/* The slice prev just ended on this CPU, in ns of its own runtime, and
+ * the on-CPU record @o moved on to @next. 0 when it cannot be known (the
+ * slice began before attach, or prev is the idle task). */
+static __always_inline u64 ended_slice(struct oncpu *o, struct task_struct *prev,
+				       struct task_struct *next)
 {
-	u32 zero = 0;
-	struct oncpu *o = bpf_map_lookup_elem(&oncpu, &zero);
-	struct task_acc *acc = NULL;
-	struct slice_acc one;
-	u64 delta, prev_sum, now;
-	u32 nid, seen;
-	int bucket = -2;	/* -2: no locality sample (kthread, exiting) */
-	bool known, exiting;
+	u64 prev_sum = prev->se.sum_exec_runtime;
+	u32 seen = o->seen;
+	bool known = o->pid && o->pid == (u32)prev->pid && prev_sum >= o->sum_exec;
+	u64 delta = prev_sum - o->sum_exec;
 
-	if (!o)
-		return 0;
-	prev_sum = prev->se.sum_exec_runtime;
-	seen = o->seen;
-	known = o->pid && o->pid == (u32)prev->pid && prev_sum >= o->sum_exec;
-	delta = prev_sum - o->sum_exec;
 	o->pid = next->pid;
 	o->seen = 1;
 	o->sum_exec = next->se.sum_exec_runtime;
@@ -261,7 +252,55 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 			nl_drop(NL_DROP_SLICE_UNSEEN);
 		}
 	}
-	if (!known || !delta)	/* slice began before attach, or idle */
+	return known ? delta : 0;
+}
+
+/* The locality bucket of @prev's current fault counts, -1 when the window
+ * has no faults, -2 for no sample (kernel thread, exiting task, balancing
+ * off, or counters frozen under sched_ext). */
+static __always_inline int slice_bucket(struct task_struct *prev, bool exiting)
+{
+	u64 remote = 0, local = 0;
+	int bucket;
+
+	if (!prev->mm || exiting || !nl_numa_balancing_on)
+		return -2;
+	if (bpf_core_field_exists(prev->numa_faults_locality)) {
+		remote = prev->numa_faults_locality[0];
+		local = prev->numa_faults_locality[1];
+	}
+	bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
+	if (!faults_fresh(prev, remote, local))
+		bucket = -2;
+	return bucket;
+}
+
+/* Fold @a into the process's and the cgroup's sched_stats entries. prev
+ * is still current at the switch, so the current-task cgroup helper
+ * applies. */
+static __always_inline void fold_both(struct task_struct *prev, const struct slice_acc *a)
+{
+	fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, a);
+	fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, a);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	u32 zero = 0;
+	struct oncpu *o = bpf_map_lookup_elem(&oncpu, &zero);
+	struct task_acc *acc = NULL;
+	struct slice_acc one;
+	u64 delta, now;
+	u32 nid;
+	int bucket;
+	bool exiting;
+
+	if (!o)
+		return 0;
+	delta = ended_slice(o, prev, next);
+	if (!delta)	/* slice began before attach, or idle */
 		return 0;
 	nid = bpf_get_numa_node_id();
 	if (nid >= nl_nr_nodes) {
@@ -269,30 +308,18 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	}
 	exiting = prev->flags & PF_EXITING;
-	if (prev->mm && !exiting && nl_numa_balancing_on) {
-		u64 remote = 0, local = 0;
-
-		if (bpf_core_field_exists(prev->numa_faults_locality)) {
-			remote = prev->numa_faults_locality[0];
-			local = prev->numa_faults_locality[1];
-		}
-		bucket = nl_loc_bucket(local, remote);	/* -1 when no faults */
-		if (!faults_fresh(prev, remote, local))
-			bucket = -2;
-	}
+	bucket = slice_bucket(prev, exiting);
 	/* an exiting thread folds what it gathered too, never creates storage */
 	acc = bpf_task_storage_get(&task_accs, prev, 0, exiting ? 0 : BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!acc) {	/* no storage: fold this slice alone */
 		__builtin_memset(&one, 0, sizeof(one));
 		add_slice(&one, nid, delta, bucket);
-		fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &one);
-		fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &one);
+		fold_both(prev, &one);
 		return 0;
 	}
 	now = bpf_jiffies64();
 	if (acc->v.slices && acc->v.nid != nid) {	/* moved node: fold the old one's */
-		fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
-		fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &acc->v);
+		fold_both(prev, &acc->v);
 		__builtin_memset(acc, 0, sizeof(*acc));
 		acc->last_flush = now;
 	}
@@ -300,9 +327,7 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 	acc->pending_ns += delta;
 	if (!exiting && acc->pending_ns < nl_flush_ns && now - acc->last_flush < nl_flush_jiffies)
 		return 0;
-	fold(nl_task_tgid(prev), NL_KIND_TGID, NL_DROP_TASK_MAP_FULL, &acc->v);
-	/* prev is still current here, so the current-task helper applies */
-	fold(nl_current_cgroup_id(), NL_KIND_CGROUP, NL_DROP_CGROUP_MAP_FULL, &acc->v);
+	fold_both(prev, &acc->v);
 	__builtin_memset(acc, 0, sizeof(*acc));
 	acc->last_flush = now;
 	return 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * vmscan: the seed's memory.vmscan_stat
+ * vmscan: the figures of the proposed memory.vmscan_stat (docs/vmscan.md)
  * from the vmscan tracepoints: pages scanned, rotated (activated) and
  * freed, anon and file, per cgroup x node x context, and reclaim episode
  * time with a log2 histogram per cgroup x context.
@@ -30,7 +30,7 @@
  * memory_reclaim()) on the kernel stack, whose address ranges user space
  * reads from /proc/kallsyms into nl_proactive_lo/hi before load.
  */
-#include "nl_bpf.h"
+#include "common.bpf.h"
 #include "vmscan_types.h"
 
 #define PF_KSWAPD 0x00020000
@@ -205,7 +205,7 @@ static __always_inline struct nl_vs_time *time_of(u64 cgid, u32 ctx)
 {
 	struct nl_vs_tkey k = { .cgroup_id = cgid, .ctx = ctx };
 
-	return nl_lookup_or_init(&vmscan_time, &k, &zero_time, NL_DROP_CGROUP_MAP_FULL, 0);
+	return nl_lookup_or_init(&vmscan_time, &k, &zero_time, NL_DROP_CGROUP_MAP_FULL);
 }
 
 static __always_inline void end(void)
@@ -258,7 +258,7 @@ static __always_inline struct nl_vs_pages *pages_of(int nid, u32 ctx, u64 cgid)
 		return NULL;
 	}
 	k.nid = (u8)nid;
-	return nl_lookup_or_init(&vmscan_pages, &k, &zero_pages, NL_DROP_CGROUP_MAP_FULL, 0);
+	return nl_lookup_or_init(&vmscan_pages, &k, &zero_pages, NL_DROP_CGROUP_MAP_FULL);
 }
 
 /* ---- episodes ------------------------------------------------------------ */

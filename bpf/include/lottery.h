@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The memcg victim-node lottery (spec/seed_reclaim.md §2.2-§2.6, R1-R12),
- * in plain C shared by BPF (bpf/lottery.bpf.c: the draw) and user space
+ * The memcg victim-node lottery (docs/reclaim.md, "How it chooses a
+ * node": weights, tickets, the draw, the balance test), in plain C shared by BPF (bpf/lottery.bpf.c: the draw) and user space
  * (tools/reclaim/reclaim_*.c: weights, tickets, publication; tests/unit).
  *
- * Split of work: user space computes weights and tickets (R11: never inline
- * in a tracepoint) and publishes them into a BPF array map slot per memcg;
+ * Split of work: user space computes weights and tickets (never inline in a
+ * tracepoint: the reclaim path must stay short) and publishes them into a BPF array map slot per memcg;
  * BPF draws over the published table with bpf_get_prandom_u32().
  *
- * Units: every count is in base pages; weights are the seed's dimensionless
+ * Units: every count is in base pages; weights are the original patches' dimensionless
  * page-equivalents (pages x prio / 200); tickets are integers summing to
  * about 2^16.
  */
@@ -33,36 +33,37 @@
 _Static_assert((NL_LOT_MAX_NODES & (NL_LOT_MAX_NODES - 1)) == 0, "NL_LOT_MAX_NODES: power of 2");
 /* memcgs the BPF side holds ticket tables for (lot_tables map entries). */
 #define NL_LOT_MAX_CG 64
-/* §2.4: weights are scaled to 2^16 tickets in total. */
+/* Weights are scaled to 2^16 tickets in total. */
 #define NL_LOT_TICKET_SHIFT 16
-/* R4: fewer scanned pages than this and a node's reclaimability factor is
+/* Cold-start prior: fewer scanned pages than this and a node's reclaimability factor is
  * the prior 1.0 (all its masked pages count), not (s - r) / (s + 1). */
 #define NL_LOT_SCAN_MIN 32
-/* Bounded retries of a reader that met a table being rewritten (R12). */
+/* Bounded retries of a reader that met a table being rewritten (the seqcount rule of struct
+ * nl_lot_slot). */
 #define NL_LOT_READ_TRIES 4
 
-/* R2: when the inactive anon LRU takes part in a node's weight. */
+/* The anon rule: when the inactive anon LRU takes part in a node's weight. */
 enum nl_lot_anon_rule {
 	NL_ANON_INTENT = 0,	/* default: only when file is small, file*fp < anon*ap */
-	NL_ANON_CODE = 1,	/* the seed's code: when file*fp >= anon*ap */
+	NL_ANON_CODE = 1,	/* the patches' code: when file*fp >= anon*ap */
 };
 
-/* Draw modes (R7, R8). */
+/* Draw modes (see nl_lot_pick()). */
 enum nl_lot_mode {
 	NL_LOT_HALF_OPEN = 0,	/* r uniform in [0, sum), intervals [start, start+t) */
 	NL_LOT_KERNEL2011 = 1,	/* r = rand & 0xffff, closed intervals, misses */
 };
 
 /* Outcome of a draw. NL_LOT_OK carries a node; every other value is "no
- * victim" with its reason (R9): the caller must not pick a node itself. */
+ * victim" with its reason: the caller must not pick a node itself. */
 enum nl_lot_reason {
 	NL_LOT_OK = 0,
 	NL_LOT_NO_TABLE = 1,	/* memcg not managed / nothing published yet */
-	NL_LOT_NO_ELIGIBLE = 2,	/* no node has reclaimable pages (R3) */
+	NL_LOT_NO_ELIGIBLE = 2,	/* no node has reclaimable pages */
 	NL_LOT_ZERO_WEIGHT = 3,	/* eligible nodes but total weight 0 */
 	NL_LOT_BUSY = 4,	/* table rewritten during every read attempt */
 	NL_LOT_MISS = 5,	/* kernel2011 mode: draw beyond the last ticket:
-				 * the seed then uses the local node, no mask */
+				 * the patches then use the local node, no mask */
 	NL_LOT_NR_REASONS = 6,
 };
 
@@ -73,7 +74,7 @@ enum nl_lot_source {
 	NL_LOT_NR_SOURCES = 2,
 };
 
-/* One ticket interval (§2.4 struct numascan_ticket). */
+/* One ticket interval (the patches' struct numascan_ticket). */
 struct nl_lot_ticket {
 	u32 nid;
 	u32 start;	/* prefix sum of the tickets before this entry */
@@ -86,12 +87,12 @@ struct nl_lot_table {
 	u64 total_weight;	/* W, sum of the eligible nodes' weights */
 	u32 nr;			/* entries used in e[] */
 	u32 sum;		/* sum of tickets */
-	u32 balanced;		/* R10 classification of these weights */
+	u32 balanced;		/* nl_lot_balanced() of these weights */
 	u32 mode;		/* enum nl_lot_mode to draw with */
 	struct nl_lot_ticket e[NL_LOT_MAX_NODES];
 };
 
-/* One memcg's slot in the lot_tables map (R12): two tables and a sequence
+/* One memcg's slot in the lot_tables map: two tables and a sequence
  * number. seq is even when stable; the writer makes it odd, rewrites
  * t[(seq / 2 + 1) & 1], then makes it even again. Readers use
  * t[(seq / 2) & 1], which is never the buffer being written (see
@@ -158,14 +159,14 @@ struct nl_lot_run_ctx {
 /*
  * Draw from @t with the 32-bit random @r. Returns the victim nid, or -1 with
  * *@reason set (NL_LOT_OK on success).
- * Half-open mode (R7): x = (r * sum) >> 32 is uniform on [0, sum) up to a
+ * Half-open mode: x = (r * sum) >> 32 is uniform on [0, sum) up to a
  * bias below sum / 2^32 (< 2^-15); the entry with start <= x < start + t is
  * found by a binary search of at most log2(NL_LOT_MAX_NODES) + 1 steps
  * (NL_LOT_SEARCH_STEPS).
- * Kernel2011 mode (R8, §2.5): x = r & 0xffff and lib/bsearch.c's probe order
- * over closed intervals [start, start + t]; no match is NL_LOT_MISS.
+ * Kernel2011 mode (the patches' lottery): x = r & 0xffff and lib/bsearch.c's
+ * probe order over closed intervals [start, start + t]; no match is NL_LOT_MISS.
  * In both modes an empty table is NL_LOT_NO_ELIGIBLE; a zero total weight is
- * NL_LOT_ZERO_WEIGHT in half-open mode only (the seed drew anyway).
+ * NL_LOT_ZERO_WEIGHT in half-open mode only (the patches drew anyway).
  */
 /* Steps that end a binary search over NL_LOT_MAX_NODES entries in both
  * modes: log2(64) + 1. */
@@ -241,7 +242,7 @@ static __always_inline int nl_lot_pick(const struct nl_lot_table *t, u32 r, u32 
 #endif
 
 /*
- * Read @s consistently and draw with @r (R12). The reader uses
+ * Read @s consistently and draw with @r. The reader uses
  * t[(seq / 2) & 1], which the writer leaves alone until it starts its
  * second rewrite after the read began, i.e. until seq passes
  * (seq_before | 1) + 1. Retries up to NL_LOT_READ_TRIES times otherwise.
@@ -274,10 +275,11 @@ static __always_inline int nl_lot_draw_slot(const struct nl_lot_slot *s, u32 r, 
  * every page in the youngest generations, so "inactive" is 0 and means
  * nothing. With nl_lot_in.mglru set the weights therefore count each
  * type's pages whatever their generation (MGLRU evicts from the oldest
- * generation of every type it scans), keeping the seed's choice of which
+ * generation of every type it scans), keeping the patches' choice of which
  * types count and its scan/rotate factor.
  * scanned/rotated are recent (decayed) per type, index 0 = anon, 1 = file;
- * have_scan = 0 when the source is not available (then the R4 prior). */
+ * have_scan = 0 when the source is not available (then the cold-start
+ * prior of NL_LOT_SCAN_MIN). */
 struct nl_lot_node_in {
 	u64 inactive_anon, active_anon, inactive_file, active_file;
 	u64 file_mapped;	/* used when nl_lot_in.mapped_file_only */
@@ -289,9 +291,11 @@ struct nl_lot_node_in {
 struct nl_lot_in {
 	u32 nr_nodes;		/* nodes [0, nr_nodes) with data, <= NL_LOT_MAX_NODES */
 	u32 swappiness;		/* 0..200 (memory.swappiness / vm.swappiness) */
-	bool swap_ok;		/* system swap > 0 and the memcg may swap (R3) */
+	bool swap_ok;		/* system swap > 0 and the memcg may swap: anon
+				 * pages are eligible only then */
 	u32 anon_rule;		/* enum nl_lot_anon_rule */
-	bool seed_cold;		/* true: no R4 prior (seed: never scanned = 0) */
+	bool seed_cold;		/* true: no cold-start prior (as in the patches:
+				 * a never-scanned node weighs 0) */
 	bool mglru;		/* multi-gen LRU: active/inactive are generations */
 	/* the backend frees page cache only where a task maps it (madvise):
 	 * a node's file pages count up to its file_mapped */
@@ -315,7 +319,7 @@ struct nl_lot_in {
 struct nl_lot_weights {
 	u64 w[NL_LOT_MAX_NODES];
 	u64 total;		/* sum over eligible nodes */
-	u64 eligible;		/* bit nid set: node has counted pages (R3) */
+	u64 eligible;		/* bit nid set: node has counted pages */
 	bool anon_in;		/* the anon term took part */
 	bool file_active_in;	/* inactive file was low: active file counted */
 	bool old_only;		/* only MGLRU's old generations counted */
@@ -332,22 +336,25 @@ static inline u64 nl_lot_old_pages(const struct nl_lot_in *in, u32 n, bool anon_
 	return t;
 }
 
-/* pages * (s - r) / (s + 1) in 128-bit (R5), or pages itself under the R4
- * prior. */
-static inline u64 nl_lot_factor(u64 pages, u64 s, u64 r, bool have, bool seed_cold)
+/* pages * (s - r) / (s + 1) in 128-bit, r clamped to s, or pages itself
+ * under the cold-start prior. */
+static inline u64 nl_lot_factor(u64 pages, u64 s, u64 r, bool have, bool no_prior)
 {
 	if (r > s)
-		r = s;	/* R5: the seed's unsigned underflow */
-	if (!seed_cold && (!have || s < NL_LOT_SCAN_MIN))
+		r = s;	/* where the patches' unsigned subtraction wrapped */
+	if (!no_prior && (!have || s < NL_LOT_SCAN_MIN))
 		return pages;
 	return (u64)((unsigned __int128)pages * (s - r) / (s + 1));
 }
 
 /*
- * Node weights by §2.2 (R1) with the intended lru_mask (the seed's
- * uninitialized `mask` cannot be reproduced; R2's switch is the anon
- * rule), R3 eligibility, R4 prior and R5 clamping. Integer arithmetic
- * truncating in the seed's order. @out is fully written.
+ * Node weights as the patches compute them (pages of the LRUs in the mask,
+ * scaled by swappiness and the scanned/rotated factor), with the intended
+ * lru_mask (the patches' uninitialized `mask` cannot be reproduced; the
+ * anon rule picks whether anon counts), eligibility (a node with counted
+ * pages; anon only with swap), the cold-start prior and r clamped to s.
+ * Integer arithmetic truncating in the patches' order. @out is fully
+ * written.
  */
 static inline void nl_lot_weights(const struct nl_lot_in *in, struct nl_lot_weights *out)
 {
@@ -468,7 +475,7 @@ static inline u64 nl_lot_node_figure(const struct nl_lot_in *in, u32 i)
 }
 
 /*
- * Tickets by §2.4 / R6: t = max(1, floor(w << 16 / (W + 1))) for each node
+ * Tickets: t = max(1, floor(w << 16 / (W + 1))) for each node
  * whose bit is set in @eligible, in node order, with prefix-sum starts.
  * @w has NL_LOT_MAX_NODES entries. Fills @t's entries, nr, sum and
  * total_weight; leaves mode and balanced alone.
@@ -503,9 +510,9 @@ static inline void nl_lot_tickets(const u64 *w, u64 eligible, struct nl_lot_tabl
 }
 
 /*
- * R10 / §2.6: true when every eligible node's weight lies in
+ * The balance test: true when every eligible node's weight lies in
  * [lo_pct, hi_pct] percent of the average. The average is W / n, or the
- * seed's W / (n + 1) when @compat. No eligible node: false.
+ * patches' W / (n + 1) when @compat. No eligible node: false.
  */
 static inline bool nl_lot_balanced(const u64 *w, u64 eligible, bool compat, u32 lo_pct, u32 hi_pct)
 {
@@ -528,7 +535,7 @@ static inline bool nl_lot_balanced(const u64 *w, u64 eligible, bool compat, u32 
 }
 
 /*
- * Publish @t into @s (R12; the one writer of @s must be serialized by the
+ * Publish @t into @s (the one writer of @s must be serialized by the
  * caller): the inactive buffer is rewritten between an odd and an even seq.
  */
 static inline void nl_lot_publish(struct nl_lot_slot *s, const struct nl_lot_table *t)

@@ -94,7 +94,7 @@ struct nl_id_key {
 };
 
 /* On-CPU time and NUMA-fault locality of one tgid or cgroup (sched.bpf.c).
- * run_ns[n]: time on CPUs of node n (the seed's "exectime"); the array has
+ * run_ns[n]: time on CPUs of node n (its execution time); the array has
  *   one slot per possible node (nl_sched_val_size()), set at load time, so
  *   a 4-node host pays for 4 slots and a 64-node one for 64.
  * loc_ns[b]: run time of slices whose task had local/remote hinting faults
@@ -112,7 +112,7 @@ struct nl_sched_val {
 /* Bytes of one sched_stats value for @nr_nodes per-node slots. */
 #define nl_sched_val_size(nr_nodes) (sizeof(struct nl_sched_val) + (u64)(nr_nodes) * sizeof(u64))
 
-/* Ancestors recorded per counted cgroup (bpf/cg_ancestry.h): a cgroup
+/* Ancestors recorded per counted cgroup (bpf/cg_ancestry.bpf.h): a cgroup
  * that lives between two collections folds into the nearest of them that
  * user space knows; deeper chains end at the root. */
 #define NL_CG_ANCESTORS 8

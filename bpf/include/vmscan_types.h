@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Types shared by bpf/vmscan.bpf.c and user space: the reclaim figures of
- * the seed's memory.vmscan_stat, per
+ * the proposed memory.vmscan_stat (docs/vmscan.md), per
  * memcg x node x context. Counters are monotonic pages or ns; user space
  * makes deltas and folds the cgroup hierarchy (tools/model/vmscan_figs.c).
  */
@@ -10,7 +10,7 @@
 
 #include "nl_types.h"
 
-/* Who reclaimed (the seed's *_by_limit / *_by_system split). */
+/* Who reclaimed (memory.vmscan_stat's *_by_limit / *_by_system split). */
 enum nl_vs_ctx {
 	NL_VS_LIMIT = 0,	/* memcg reclaim: a charge hit memory.max/high
 				 * (mm_vmscan_memcg_reclaim_begin/end) */
@@ -49,14 +49,14 @@ struct nl_vs_key {
 struct nl_vs_pages {
 	u64 scanned[2];	/* isolated off the inactive list
 			 * (lru_shrink_inactive nr_scanned) + taken off the
-			 * active list (lru_shrink_active nr_taken): the seed's
+			 * active list (lru_shrink_active nr_taken): memory.vmscan_stat's
 			 * scanned_{anon,file}_pages */
 	u64 refill[2];	/* the active-list part of scanned (memory.stat
 			 * pgrefill); under MGLRU always 0 */
 	u64 rotated[2];	/* activated: put back on the active list by the
 			 * inactive scan (reclaim_stat nr_activate[]) + kept
-			 * active by the active scan (nr_referenced, the
-			 * seed's nr_rotated) */
+			 * active by the active scan (nr_referenced, what
+			 * memory.vmscan_stat calls nr_rotated) */
 	u64 freed[2];	/* reclaimed (lru_shrink_inactive nr_reclaimed) */
 	/* mm_vmscan_reclaim_pages (MADV_PAGEOUT, DAMON) has no anon/file
 	 * split: kept apart so that scanned == anon + file stays exact */
@@ -75,7 +75,7 @@ struct nl_vs_tkey {
 /* Reclaim episodes (begin -> end of one task) of one (cgroup, context). */
 struct nl_vs_time {
 	u64 elapsed_ns;		/* sum of episode lengths (wall clock, sleeps
-				 * included: the seed's elapsed_ns_by_*) */
+				 * included: memory.vmscan_stat's elapsed_ns_by_*) */
 	u64 episodes;		/* ended episodes */
 	u64 throttled;		/* mm_vmscan_throttled events */
 	u64 throttled_ns;	/* their usec_delayed, in ns */

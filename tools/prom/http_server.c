@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <time.h>
 #include <sys/socket.h>
 #include <gnutls/crypto.h>
@@ -19,6 +18,7 @@
 #include <zlib.h>
 #include "http_guard.h"
 #include "http_server.h"
+#include "http_listen.h"
 
 /* How often the header timeout is checked: it is kept to within this. */
 #define SWEEP_MS 250
@@ -87,89 +87,6 @@ bool nl_http_accepts_gzip(const char *ae)
 		ae = end ? end + 1 : NULL;
 	}
 	return false;
-}
-
-struct nl_gzip {
-	z_stream z;
-	struct nl_buf *out;
-	int err;
-};
-
-struct nl_gzip *nl_gzip_open(struct nl_buf *out)
-{
-	struct nl_gzip *g = calloc(1, sizeof(*g));
-
-	if (!g)
-		return NULL;
-	/* 15 + 16: gzip wrapper. Level 2, memLevel 7: on the 2,000-cgroup
-	 * text, 5% smaller than level 1 at the default memLevel 8 and ~6%
-	 * less CPU (a smaller hash table to slide every 32 KiB; levels 1-3
-	 * are the same fast match loop); on a small host's text, 1.7%
-	 * smaller for the same CPU. Level 3 is another 2.5% smaller for
-	 * ~13% more CPU, level 6 2.4 times the CPU for 20% less */
-	if (deflateInit2(&g->z, 2, Z_DEFLATED, 15 + 16, 7, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(g);
-		return NULL;
-	}
-	g->out = out;
-	nl_buf_reset(out);
-	return g;
-}
-
-/* Deflate what z holds with @flush, growing the output as it fills. */
-static int gzip_run(struct nl_gzip *g, int flush)
-{
-	struct nl_buf *o = g->out;
-	int e;
-
-	do {
-		/* room for at least 64 KiB, doubling: a 2,000-cgroup text
-		 * (26 MiB) gzips to ~1.6 MiB in a few regrowths */
-		if (o->cap - o->len < 65536 + 1 && nl_buf_reserve(o, o->cap > 65536 ? o->cap : 65536))
-			return -ENOMEM;
-		g->z.next_out = (Bytef *)o->p + o->len;
-		g->z.avail_out = (uInt)(o->cap - o->len - 1);
-		e = deflate(&g->z, flush);
-		o->len = (size_t)((char *)g->z.next_out - o->p);
-		/* a stream error, or no progress with room left: never spin */
-		if (e == Z_STREAM_ERROR || (e == Z_BUF_ERROR && g->z.avail_out && flush == Z_FINISH))
-			return -EIO;
-	} while (g->z.avail_out == 0 || (flush == Z_FINISH && e != Z_STREAM_END));
-	return 0;
-}
-
-int nl_gzip_write(struct nl_gzip *g, const char *p, size_t n)
-{
-	while (!g->err && n) {
-		/* avail_in is 32 bits */
-		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-
-		g->z.next_in = (Bytef *)p;
-		g->z.avail_in = k;
-		g->err = gzip_run(g, Z_NO_FLUSH);
-		p += k;
-		n -= k;
-	}
-	return g->err;
-}
-
-int nl_gzip_close(struct nl_gzip *g)
-{
-	int e;
-
-	if (!g)
-		return -ENOMEM;
-	if (!g->err) {
-		g->z.next_in = NULL;
-		g->z.avail_in = 0;
-		g->err = gzip_run(g, Z_FINISH);
-	}
-	e = g->err;
-	if (!e && g->out->p)
-		g->out->p[g->out->len] = '\0';
-	deflateEnd(&g->z);
-	free(g);
-	return e;
 }
 
 int nl_http_gzip(const char *in, size_t len, struct nl_buf *out)
@@ -603,187 +520,38 @@ static void sweep_stop(struct nl_http *h)
 	h->sweeping = false;
 }
 
-/* Split "ADDR:PORT" / ":PORT" / "[V6]:PORT" into @host ("" = any) and @port. */
-static int split_listen(const char *s, char *host, size_t hlen, char *port, size_t plen)
+/* libmicrohttpd's TLS options for @web into @opts (room for 5), ended by
+ * MHD_OPTION_END; sets MHD_USE_TLS in *@flags when @web asks for TLS. */
+static void tls_options(const struct nl_web_config *web, struct MHD_OptionItem *opts,
+			unsigned *flags)
 {
-	const char *colon;
-	size_t n;
-
-	if (s[0] == '[') {
-		const char *rb = strchr(s, ']');
-
-		if (!rb || rb[1] != ':')
-			return -EINVAL;
-		n = (size_t)(rb - s - 1);
-		if (!n || n >= hlen)	/* "[]:N" names no address */
-			return -EINVAL;
-		memcpy(host, s + 1, n);
-		host[n] = '\0';
-		if (!strchr(host, ':'))	/* brackets are for IPv6 only */
-			return -EINVAL;
-		colon = rb + 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon)
-			return -EINVAL;
-		n = (size_t)(colon - s);
-		if (n >= hlen || memchr(s, ':', n))	/* bare IPv6 needs brackets */
-			return -EINVAL;
-		memcpy(host, s, n);
-		host[n] = '\0';
-	}
-	n = strlen(colon + 1);
-	if (!n || n >= plen || strspn(colon + 1, "0123456789") != n || atol(colon + 1) > 65535)
-		return -EINVAL;
-	memcpy(port, colon + 1, n + 1);
-	return 0;
-}
-
-/* The socket address of numeric @host ("" = the IPv6 wildcard) and @port.
- * Numeric only: the binary is static, where name lookups through NSS are
- * unreliable; "localhost" is the one name, as 127.0.0.1. */
-static int parse_addr(const char *host, int port, struct sockaddr_storage *ss, socklen_t *len)
-{
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (!strcmp(host, "localhost"))
-		host = "127.0.0.1";
-	if (!host[0]) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_addr = in6addr_any;
-		in6->sin6_port = htons((uint16_t)port);
-		*len = sizeof(*in6);
-		return 0;
-	}
-	if (inet_pton(AF_INET, host, &in->sin_addr) == 1) {
-		in->sin_family = AF_INET;
-		in->sin_port = htons((uint16_t)port);
-		*len = sizeof(*in);
-		return 0;
-	}
-	if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((uint16_t)port);
-		*len = sizeof(*in6);
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* A listening socket on @listen_s, deferring accepts up to @defer_s
- * seconds until data arrives. Returns the fd or -errno. */
-static int bind_listen(const char *listen_s, int defer_s, char *err, size_t errlen)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	char host[256], port[8];
-	int fd, e, one = 1;
-
-	if (split_listen(listen_s, host, sizeof(host), port, sizeof(port)) ||
-	    parse_addr(host, atoi(port), &ss, &sl)) {
-		snprintf(err, errlen, "--listen '%s' is not ADDR:PORT, :PORT or [IPV6]:PORT "
-			 "(ADDR numeric or localhost, PORT 0 to 65535)", listen_s);
-		return -EINVAL;
-	}
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 && !host[0] && (errno == EAFNOSUPPORT || errno == EINVAL)) {
-		/* no IPv6 on this host: the IPv4 wildcard */
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-
-		memset(&ss, 0, sizeof(ss));
-		in->sin_family = AF_INET;
-		in->sin_port = htons((uint16_t)atoi(port));
-		sl = sizeof(*in);
-		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	}
-	if (fd < 0) {
-		snprintf(err, errlen, "--listen %s: socket: %s", listen_s, strerror(errno));
-		return -errno;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	/* HTTP clients speak first: a connection is handed over only once
-	 * its first bytes are in, so one that is opened and left idle never
-	 * takes a slot while the kernel holds it (up to @defer_s, then it is
-	 * handed over and the header timeout runs), and a scraper's
-	 * connection arrives with its request already readable, which the
-	 * guard never takes */
-	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s));
-	if (ss.ss_family == AF_INET6 && !host[0]) {
-		int zero = 0;	/* dual-stack: IPv4 clients too */
-
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	}
-	/* a deep accept queue: when a client floods it with connections,
-	 * a scraper's is still queued (and soon taken) rather than dropped,
-	 * which costs it a SYN retry of a second or more; the kernel caps
-	 * this at net.core.somaxconn */
-	if (!bind(fd, (struct sockaddr *)&ss, sl) && !listen(fd, 1024))
-		return fd;
-	e = -errno;
-	close(fd);
-	if (e == -EADDRINUSE)
-		snprintf(err, errlen, "--listen %s: the port is already in use: pick another with --listen", listen_s);
-	else if (e == -EADDRNOTAVAIL)
-		snprintf(err, errlen, "--listen %s: not an address of this host (see 'ip addr')", listen_s);
-	else if (e == -EACCES)
-		snprintf(err, errlen, "--listen %s: ports below 1024 need CAP_NET_BIND_SERVICE", listen_s);
-	else
-		snprintf(err, errlen, "--listen %s: %s", listen_s, strerror(-e));
-	return e;
-}
-
-int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err, size_t errlen)
-{
-	struct nl_http *h = calloc(1, sizeof(*h));
-	union { struct sockaddr sa; struct sockaddr_in in; struct sockaddr_in6 in6; struct sockaddr_storage ss; } sa;
-	socklen_t sl = sizeof(sa);
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
-	unsigned max_conns = o->max_conns ? o->max_conns : 128u;
-	unsigned header_ms = o->header_timeout_ms ? o->header_timeout_ms : 5000u;
-	struct MHD_OptionItem tls_opts[5];
 	int nt = 0;
-	pthread_condattr_t ca;
 
-	if (!h)
-		return -ENOMEM;
-	h->r = o->routes;
-	h->guard = nl_http_guard_new(max_conns, o->max_per_addr ? o->max_per_addr : (max_conns + 1) / 2,
-				     header_ms);
-	if (!h->guard) {
-		free(h);
-		return -ENOMEM;
+	if (web && web->tls) {
+		/* the PEM texts were read and checked when the file was loaded */
+		*flags |= MHD_USE_TLS;
+		opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, web->cert_pem };
+		opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, web->key_pem };
+		opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0,
+						      (void *)nl_web_config_priorities(web) };
+		/* a trust list makes libmicrohttpd ask for a client certificate */
+		if (web->client_ca_pem)
+			opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_TRUST, 0,
+							      web->client_ca_pem };
 	}
-	h->fd = bind_listen(o->listen, (int)((header_ms + 999) / 1000), err, errlen);
-	if (h->fd < 0) {
-		int e = h->fd;
+	opts[nt] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+}
 
-		nl_http_guard_free(h->guard);
-		free(h);
-		return e;
-	}
-	if (!getsockname(h->fd, &sa.sa, &sl)) {
-		h->port = ntohs(sa.sa.sa_family == AF_INET6 ? sa.in6.sin6_port : sa.in.sin_port);
-		h->ipv6 = sa.sa.sa_family == AF_INET6;
-	}
+/* Start libmicrohttpd on @h->fd for @o, with at most @max_conns
+ * connections the guard admits. False when it would not start. */
+static bool start_daemon(struct nl_http *h, const struct nl_http_opts *o, unsigned max_conns)
+{
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+	struct MHD_OptionItem tls_opts[5];
+
 	if (o->verbose)
 		flags |= MHD_USE_ERROR_LOG;
-	h->web = o->web;
-	pthread_mutex_init(&h->auth_mu, NULL);
-	if (o->web && o->web->tls) {
-		/* the PEM texts were read and checked when the file was loaded */
-		flags |= MHD_USE_TLS;
-		tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, o->web->cert_pem };
-		tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, o->web->key_pem };
-		tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0,
-							  (void *)nl_web_config_priorities(o->web) };
-		/* a trust list makes libmicrohttpd ask for a client certificate */
-		if (o->web->client_ca_pem)
-			tls_opts[nt++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_TRUST, 0,
-								  o->web->client_ca_pem };
-	}
-	tls_opts[nt] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+	tls_options(o->web, tls_opts, &flags);
 	h->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, h,
 				MHD_OPTION_LISTEN_SOCKET, h->fd,
 				MHD_OPTION_THREAD_POOL_SIZE, o->threads ? o->threads : 2u,
@@ -799,7 +567,61 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 				MHD_OPTION_NOTIFY_COMPLETED, request_done, h,
 				MHD_OPTION_ARRAY, tls_opts,
 				MHD_OPTION_END);
-	if (!h->d) {
+	return h->d != NULL;
+}
+
+/* Start the sweeper thread of @h (its clock CLOCK_MONOTONIC). False when
+ * the thread would not start; the mutex and condition are then
+ * destroyed again. */
+static bool start_sweeper(struct nl_http *h)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&h->stop_mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->stop_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	h->sweeping = !pthread_create(&h->sweeper, NULL, sweep_main, h);
+	if (!h->sweeping) {
+		pthread_cond_destroy(&h->stop_cv);
+		pthread_mutex_destroy(&h->stop_mu);
+	}
+	return h->sweeping;
+}
+
+int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err, size_t errlen)
+{
+	struct nl_http *h = calloc(1, sizeof(*h));
+	union { struct sockaddr sa; struct sockaddr_in in; struct sockaddr_in6 in6; struct sockaddr_storage ss; } sa;
+	socklen_t sl = sizeof(sa);
+	unsigned max_conns = o->max_conns ? o->max_conns : 128u;
+	unsigned header_ms = o->header_timeout_ms ? o->header_timeout_ms : 5000u;
+
+	if (!h)
+		return -ENOMEM;
+	h->r = o->routes;
+	h->guard = nl_http_guard_new(max_conns, o->max_per_addr ? o->max_per_addr : (max_conns + 1) / 2,
+				     header_ms);
+	if (!h->guard) {
+		free(h);
+		return -ENOMEM;
+	}
+	h->fd = nl_http_listen(o->listen, (int)((header_ms + 999) / 1000), err, errlen);
+	if (h->fd < 0) {
+		int e = h->fd;
+
+		nl_http_guard_free(h->guard);
+		free(h);
+		return e;
+	}
+	if (!getsockname(h->fd, &sa.sa, &sl)) {
+		h->port = ntohs(sa.sa.sa_family == AF_INET6 ? sa.in6.sin6_port : sa.in.sin_port);
+		h->ipv6 = sa.sa.sa_family == AF_INET6;
+	}
+	h->web = o->web;
+	pthread_mutex_init(&h->auth_mu, NULL);
+	if (!start_daemon(h, o, max_conns)) {
 		snprintf(err, errlen, "cannot start the HTTP server on %s (libmicrohttpd failed; --verbose says why)",
 			 o->listen);
 		close(h->fd);
@@ -808,18 +630,10 @@ int nl_http_start(struct nl_http **out, const struct nl_http_opts *o, char *err,
 		free(h);
 		return -EIO;
 	}
-	pthread_mutex_init(&h->stop_mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&h->stop_cv, &ca);
-	pthread_condattr_destroy(&ca);
-	h->sweeping = !pthread_create(&h->sweeper, NULL, sweep_main, h);
-	if (!h->sweeping) {
+	if (!start_sweeper(h)) {
 		snprintf(err, errlen, "cannot start the HTTP server's timeout thread");
 		MHD_stop_daemon(h->d);
 		nl_http_guard_free(h->guard);
-		pthread_cond_destroy(&h->stop_cv);
-		pthread_mutex_destroy(&h->stop_mu);
 		pthread_mutex_destroy(&h->auth_mu);
 		free(h);
 		return -EAGAIN;

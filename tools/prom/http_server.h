@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "strbuf.h"
+#include "gzip_stream.h"	/* nl_gzip_*, the stream nl_http_gzip() uses */
 #include "web_config.h"
 
 /* A response body the server does not own: it is sent as is and
@@ -89,18 +90,5 @@ bool nl_http_accepts_gzip(const char *ae);
 
 /* gzip @in (@len bytes) into @out (replaced). 0 or -ENOMEM/-EIO. */
 int nl_http_gzip(const char *in, size_t len, struct nl_buf *out);
-
-/*
- * The same, fed in pieces: a text gzipped as it is written (an nl_buf
- * drain) need never be held whole. nl_gzip_open() empties @out and
- * returns the stream (NULL: -ENOMEM); nl_gzip_write() appends @n bytes
- * of @p; nl_gzip_close() ends the gzip member in @out and frees the
- * stream (NULL is taken, as -ENOMEM). write and close return 0, -ENOMEM
- * or -EIO; after a failure later writes do nothing and close returns it.
- */
-struct nl_gzip;
-struct nl_gzip *nl_gzip_open(struct nl_buf *out);
-int nl_gzip_write(struct nl_gzip *g, const char *p, size_t n);
-int nl_gzip_close(struct nl_gzip *g);
 
 #endif

@@ -236,6 +236,26 @@ static bool in_list(const char *const *l, const char *s)
 	return false;
 }
 
+/* client_auth_type @auth (NULL: not given) as enum nl_client_auth in
+ * *@out; 0, or the error of a type numalens does not take. */
+static int client_auth(struct walk *w, const char *auth, enum nl_client_auth *out)
+{
+	if (!auth || !strcmp(auth, "NoClientCert"))
+		*out = NL_CLIENT_AUTH_NONE;
+	else if (!strcmp(auth, "VerifyClientCertIfGiven"))
+		*out = NL_CLIENT_AUTH_VERIFY_IF_GIVEN;
+	else if (!strcmp(auth, "RequireAndVerifyClientCert"))
+		*out = NL_CLIENT_AUTH_REQUIRE_VERIFY;
+	else if (!strcmp(auth, "RequestClientCert") || !strcmp(auth, "RequireAnyClientCert"))
+		return fail(w->err, w->errlen, "tls_server_config.client_auth_type: %s (a certificate taken "
+			    "unverified) is not supported: use VerifyClientCertIfGiven or "
+			    "RequireAndVerifyClientCert with client_ca_file", auth);
+	else
+		return fail(w->err, w->errlen, "tls_server_config.client_auth_type: '%s' is none of NoClientCert, "
+			    "VerifyClientCertIfGiven, RequireAndVerifyClientCert", auth);
+	return 0;
+}
+
 static int parse_tls(struct walk *w, struct nl_web_config *c, const yaml_node_t *m, const char *dir)
 {
 	const char *cert = NULL, *key = NULL, *ca = NULL, *auth = NULL;
@@ -286,19 +306,8 @@ static int parse_tls(struct walk *w, struct nl_web_config *c, const yaml_node_t 
 	if (have_min && have_max && c->max_version < c->min_version)
 		return fail(w->err, w->errlen, "tls_server_config.max_version TLS%d is below min_version TLS%d",
 			    c->max_version, c->min_version);
-	if (!auth || !strcmp(auth, "NoClientCert"))
-		c->client_auth = NL_CLIENT_AUTH_NONE;
-	else if (!strcmp(auth, "VerifyClientCertIfGiven"))
-		c->client_auth = NL_CLIENT_AUTH_VERIFY_IF_GIVEN;
-	else if (!strcmp(auth, "RequireAndVerifyClientCert"))
-		c->client_auth = NL_CLIENT_AUTH_REQUIRE_VERIFY;
-	else if (!strcmp(auth, "RequestClientCert") || !strcmp(auth, "RequireAnyClientCert"))
-		return fail(w->err, w->errlen, "tls_server_config.client_auth_type: %s (a certificate taken "
-			    "unverified) is not supported: use VerifyClientCertIfGiven or "
-			    "RequireAndVerifyClientCert with client_ca_file", auth);
-	else
-		return fail(w->err, w->errlen, "tls_server_config.client_auth_type: '%s' is none of NoClientCert, "
-			    "VerifyClientCertIfGiven, RequireAndVerifyClientCert", auth);
+	if ((e = client_auth(w, auth, &c->client_auth)))
+		return e;
 	if (!cert && !key && !ca && !auth)
 		return 0;	/* versions alone: no TLS, as the layout has it */
 	if (!cert || !key)

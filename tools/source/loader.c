@@ -18,6 +18,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "loader.h"
+#include "load_common.h"
+#include "kbtf.h"
+#include "load_vmscan.h"
 #include "page_layout.h"
 #include "pfn_lookup.h"
 #include "sched.skel.h"
@@ -25,10 +28,8 @@
 #include "migrate.skel.h"
 #include "vmscan.skel.h"
 #include "caps.h"
-#include "ksyms.h"
 #include "names.h"
 #include "topology.h"
-#include "vmscan_types.h"
 
 #define BPFFS_MAGIC	0xcafe4a11
 #define TRACEFS_MAGIC	0x74726163
@@ -44,20 +45,6 @@ static int print_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 	if (!verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-static void add_missing(struct nl_bpf *b, const char *fmt, ...)
-{
-	size_t len = strlen(b->missing);
-	va_list ap;
-
-	if (len && len + 2 < sizeof(b->missing)) {
-		strcat(b->missing, "; ");
-		len += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->missing + len, sizeof(b->missing) - len, fmt, ap);
-	va_end(ap);
 }
 
 const char *nl_bpf_caps_missing(void)
@@ -150,19 +137,6 @@ int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
 	return 0;
 }
 
-/* Why a load failed, for the "missing:" line: with --btf and no kernel BTF,
- * tp_btf programs cannot find their attach point (ESRCH), which the
- * errno alone would not tell. */
-static const char *load_why(const struct nl_bpf_opts *o, int e)
-{
-	static char why[160];
-
-	if (e == -ESRCH && o->btf_path && access(NL_KERNEL_BTF, R_OK))
-		return "its tracepoints attach by the kernel's own BTF, which --btf cannot replace";
-	snprintf(why, sizeof(why), "%s; --verbose shows why", strerror(-e));
-	return why;
-}
-
 /* Inode number of our own pid namespace, 0 for the initial one (whose
  * number is fixed: PROC_PID_INIT_INO) or when it cannot be read. */
 static uint32_t own_pidns_inum(void)
@@ -174,36 +148,6 @@ static uint32_t own_pidns_inum(void)
 	return (uint32_t)st.st_ino;
 }
 
-/*
- * What the loader reads from the kernel's BTF, all of it taken before the
- * first object loads, so that our parse is freed by then: libbpf parses a
- * copy of its own for each object (libbpf 1.5 takes no parsed BTF from
- * its caller), and with ours gone the first of those reuses its memory
- * (heap_hold) instead of faulting in 5+ MiB more.
- */
-struct kbtf {
-	char *names;		/* tracepoints with a btf_trace_<name> typedef:
-				 * their names, each NUL-terminated */
-	const char **tps;	/* pointers into names, sorted */
-	size_t nr_tps;
-	bool by_page;		/* use_page_flags(), with its layout pl */
-	struct nl_page_layout pl;
-	bool vmscan_v7;		/* vmscan_v7() */
-	bool memcg_fn;		/* MEMCG_RECLAIM_FN is a function of the BTF */
-	bool fentry;		/* fentry_allowed() on it, or not asked */
-};
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* True when tracepoint @name has a tp_btf prototype (btf_trace_<name>). */
-static bool tp_btf_exists(const struct kbtf *k, const char *name)
-{
-	return k->nr_tps && bsearch(&name, k->tps, k->nr_tps, sizeof(*k->tps), str_cmp);
-}
-
 static bool tp_exists(const char *cat, const char *name)
 {
 	char p[256];
@@ -212,62 +156,6 @@ static bool tp_exists(const char *cat, const char *name)
 	/* AT_EACCESS: plain access() drops the capabilities of a non-root
 	 * user, so CAP_DAC_READ_SEARCH would not count */
 	return faccessat(AT_FDCWD, p, R_OK, AT_EACCESS) == 0;
-}
-
-/* Shrink a per-CPU hash so that entries * cpus * value size fits @budget. */
-static void size_percpu(struct bpf_map *m, int cpus, size_t value_size, size_t budget)
-{
-	size_t per = (size_t)cpus * ((value_size + 7) & ~7ul);
-	size_t max = per ? budget / per : 0;
-
-	if (max < 256)
-		max = 256;
-	if (max < bpf_map__max_entries(m))
-		bpf_map__set_max_entries(m, (unsigned)max);
-}
-
-static int attach_all(struct nl_bpf *b, struct bpf_object *obj)
-{
-	struct bpf_program *p;
-
-	bpf_object__for_each_program(p, obj) {
-		struct bpf_link *l;
-
-		if (!bpf_program__autoload(p))
-			continue;
-		l = bpf_program__attach(p);
-		if (!l) {
-			add_missing(b, "%s: attach failed (%s)", bpf_program__name(p), strerror(errno));
-			continue;
-		}
-		if (b->nr_links < (int)(sizeof(b->links) / sizeof(b->links[0]))) {
-			b->link_progs[b->nr_links] = p;
-			b->links[b->nr_links++] = l;
-		}
-		else
-			bpf_link__destroy(l);
-	}
-	return 0;
-}
-
-/* True when one of b's links runs program p (attach_all reports a failed
- * attach only as a missing figure; a caller that changes its reading of the
- * figures on it asks here). */
-static bool attached(const struct nl_bpf *b, const struct bpf_program *p)
-{
-	struct bpf_prog_info pi = { 0 };
-	__u32 len = sizeof(pi);
-
-	if (bpf_prog_get_info_by_fd(bpf_program__fd(p), &pi, &len))
-		return false;
-	for (int i = 0; i < b->nr_links; i++) {
-		struct bpf_link_info li = { 0 };
-		__u32 ll = sizeof(li);
-
-		if (!bpf_link_get_info_by_fd(bpf_link__fd(b->links[i]), &li, &ll) && li.prog_id == pi.id)
-			return true;
-	}
-	return false;
 }
 
 void nl_bpf_set_numa_balancing(struct nl_bpf *b, bool on)
@@ -296,14 +184,14 @@ void nl_bpf_set_alloc_sample(struct nl_bpf *b, uint32_t period)
 	b->alloc->data->nl_sample_period = period ? period : 1;
 }
 
-static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
+static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
 		      size_t budget)
 {
 	struct nl_sched *s;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 
-	if (!tp_btf_exists(kb, "sched_switch")) {
-		add_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
+	if (!nl_kbtf_has_tp(kb, "sched_switch")) {
+		nl_load_missing(b, "on-CPU time and locality: tracepoint sched_switch is missing");
 		return 0;
 	}
 	s = nl_sched__open_opts(&oo);
@@ -313,17 +201,17 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	s->rodata->nl_pidns_inum = b->pidns_inum;
 	s->rodata->nl_nr_nodes = (u32)b->nr_nodes;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
-				  tp_btf_exists(kb, "sched_process_exit"));
+				  nl_kbtf_has_tp(kb, "sched_process_exit"));
 	if (bpf_map__set_value_size(s->maps.sched_stats, (u32)nl_sched_val_size(b->nr_nodes))) {
 		nl_sched__destroy(s);
 		return -EINVAL;
 	}
-	size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
+	nl_load_size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
 	if (nl_sched__load(s)) {
 		int e = -errno;
 
-		add_missing(b, "on-CPU time and locality: BPF load failed (%s)",
-			    load_why(o, e));
+		nl_load_missing(b, "on-CPU time and locality: BPF load failed (%s)",
+			    nl_load_why(o, e));
 		nl_sched__destroy(s);
 		return 0;
 	}
@@ -331,8 +219,8 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	/* without it, a process that lives < 1 interval shows unnamed */
 	if (nl_exit_names_open(&b->exit_names, bpf_map__fd(s->maps.exit_ring),
 			       bpf_map__fd(s->maps.exit_pos)))
-		add_missing(b, "names of processes that exited within an interval: out of memory");
-	attach_all(b, s->obj);
+		nl_load_missing(b, "names of processes that exited within an interval: out of memory");
+	nl_load_attach_all(b, s->obj);
 	b->have_sched = true;
 	return 0;
 }
@@ -366,26 +254,6 @@ static int map_alloc_slots(struct nl_bpf *b)
 	return 0;
 }
 
-/* Use the tp_btf programs, which read node and zone from the struct page,
- * when the kernel has the tracepoints as tp_btf (its own BTF, not --btf),
- * its page flags layout is known (x86-64: a sparse vmemmap, so no section
- * field) and NUMALENS_ALLOC_PFN does not ask for the pfn-table programs. */
-static bool use_page_flags(const struct btf *vm, const struct nl_bpf_opts *o,
-			   struct nl_page_layout *pl)
-{
-#if defined(__x86_64__)
-	const char *env = getenv("NUMALENS_ALLOC_PFN");
-
-	if ((env && *env && strcmp(env, "0")) || (o->btf_path && access(NL_KERNEL_BTF, R_OK)))
-		return false;
-	return btf__find_by_name_kind(vm, "btf_trace_mm_page_alloc", BTF_KIND_TYPEDEF) > 0 &&
-	       !nl_page_layout_from_btf(vm, pl);
-#else
-	(void)vm, (void)o, (void)pl;
-	return false;
-#endif
-}
-
 /* Open and load the alloc object, with the tp_btf programs when @by_page
  * (layout @pl), else the classic ones; @lru: the class join too. Returns
  * the loaded object, or NULL with errno set. */
@@ -412,7 +280,7 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
 	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
 	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
-	size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
+	nl_load_size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
 	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
 	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
@@ -430,7 +298,7 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	return a;
 }
 
-static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
+static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
 		      size_t budget)
 {
 	struct nl_page_layout pl = kb->pl;
@@ -441,15 +309,15 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 
 	if (!tp_exists("kmem", "mm_page_alloc")) {
 		if (errno == EACCES)
-			add_missing(b, "page allocations: tracefs is not readable (%s): needs CAP_DAC_READ_SEARCH",
+			nl_load_missing(b, "page allocations: tracefs is not readable (%s): needs CAP_DAC_READ_SEARCH",
 				    TRACEFS);
 		else
-			add_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
+			nl_load_missing(b, "page allocations: tracepoint kmem:mm_page_alloc is missing");
 		return 0;
 	}
 	if (o->track_class && !lru)
-		add_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = load_alloc(b, o, &pl, by_page, by_page ? lru && tp_btf_exists(kb, "mm_lru_insertion") : lru,
+		nl_load_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
+	a = load_alloc(b, o, &pl, by_page, by_page ? lru && nl_kbtf_has_tp(kb, "mm_lru_insertion") : lru,
 		       budget);
 	/* a verifier that refuses the struct page reads (older kernels) still
 	 * takes the classic programs and the pfn table */
@@ -462,27 +330,27 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	if (!a) {
 		e = -errno;
-		add_missing(b, "page allocations: BPF load failed (%s)", load_why(o, e));
+		nl_load_missing(b, "page allocations: BPF load failed (%s)", nl_load_why(o, e));
 		return 0;
 	}
 	if (by_page)
-		lru = lru && tp_btf_exists(kb, "mm_lru_insertion");
+		lru = lru && nl_kbtf_has_tp(kb, "mm_lru_insertion");
 	b->alloc = a;
 	e = map_alloc_slots(b);
 	if (e) {
-		add_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
+		nl_load_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
 		nl_alloc__destroy(a);
 		b->alloc = NULL;
 		return 0;
 	}
-	attach_all(b, a->obj);
+	nl_load_attach_all(b, a->obj);
 	b->have_alloc = true;
 	b->have_alloc_class = lru;
 	b->alloc_page_flags = by_page;
 	return 0;
 }
 
-static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
+static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
 			size_t budget)
 {
 	static const char *const tps[] = { "sched_move_numa", "sched_swap_numa",
@@ -500,13 +368,13 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	progs[2] = m->progs.handle_stick_numa;
 	progs[3] = m->progs.handle_migrate_pages;
 	for (int i = 0; i < 4; i++) {
-		bool have = tp_btf_exists(kb, tps[i]);
+		bool have = nl_kbtf_has_tp(kb, tps[i]);
 
 		bpf_program__set_autoload(progs[i], have);
 		if (have)
 			ok++;
 		else
-			add_missing(b, "migrations: tracepoint %s is missing", tps[i]);
+			nl_load_missing(b, "migrations: tracepoint %s is missing", tps[i]);
 	}
 	if (!ok) {
 		nl_migrate__destroy(m);
@@ -514,258 +382,18 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	}
 	m->rodata->nl_cgroup_mode = o->cgroup_mode;
 	m->rodata->nl_pidns_inum = b->pidns_inum;
-	size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
+	nl_load_size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
 	if (nl_migrate__load(m)) {
 		int e = -errno;
 
-		add_missing(b, "migrations: BPF load failed (%s)", load_why(o, e));
+		nl_load_missing(b, "migrations: BPF load failed (%s)", nl_load_why(o, e));
 		nl_migrate__destroy(m);
 		return 0;
 	}
 	b->migrate = m;
-	attach_all(b, m->obj);
+	nl_load_attach_all(b, m->obj);
 	b->have_migrate = true;
 	return 0;
-}
-
-/* True when tracepoint @name's TP_PROTO (from btf_trace_<name>) is
- * (void *, gfp_t, int, struct mem_cgroup *): the 7.x reclaim begin events,
- * whose *_v7 programs read the memcg as their third argument. */
-static bool tp_btf_memcg_arg(const struct btf *vm, const char *name)
-{
-	char tn[128];
-	const struct btf_type *t;
-	const struct btf_param *p;
-	int id;
-
-	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
-	id = vm ? btf__find_by_name_kind(vm, tn, BTF_KIND_TYPEDEF) : -1;
-	if (id <= 0)
-		return false;
-	t = btf__type_by_id(vm, btf__type_by_id(vm, id)->type);	/* pointer */
-	if (!t || !btf_is_ptr(t))
-		return false;
-	t = btf__type_by_id(vm, t->type);
-	if (!t || !btf_is_func_proto(t) || btf_vlen(t) != 4)
-		return false;
-	p = btf_params(t);
-	t = btf__type_by_id(vm, p[3].type);
-	if (!t || !btf_is_ptr(t))
-		return false;
-	t = btf__type_by_id(vm, t->type);
-	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(vm, t->name_off), "mem_cgroup");
-}
-
-/* 7.x: both reclaim begin events name the memcg. */
-static bool vmscan_v7(const struct btf *vm)
-{
-	return tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
-	       tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
-}
-
-/* Limit reclaim's entry point on 6.x kernels, where an fentry program
- * names the memcg (memcg_target). */
-#define MEMCG_RECLAIM_FN "try_to_free_mem_cgroup_pages"
-
-/* Text ranges of the proactive-reclaim entry points, from kallsyms. */
-struct proactive_ranges {
-	uint64_t lo[2], hi[2];
-	bool found;
-};
-
-/* True unless the kernel refuses an fentry program on function @fn: a
- * two-instruction program of that kind, loaded and closed. Some hosts
- * refuse every fentry program (EPERM) before any verification; asking a
- * program this small spares a load of the whole vmscan object (its maps,
- * its own parse of the kernel's BTF, its verification) that would be
- * thrown away. @vm must be the kernel's own BTF: its ids are the
- * kernel's. True also when the answer is not known (@fn not in @vm): the
- * load of the object then decides, as before. */
-static bool fentry_allowed(const struct btf *vm, const char *fn)
-{
-	/* r0 = 0; exit */
-	struct bpf_insn insns[2] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	int id = btf__find_by_name_kind(vm, fn, BTF_KIND_FUNC);
-	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_TRACE_FENTRY);
-	int fd;
-
-	if (id <= 0)
-		return true;
-	po.attach_btf_id = (__u32)id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "nl_fentry_probe", "Dual BSD/GPL", insns, 2, &po);
-	if (fd < 0) {
-		if (verbose)
-			fprintf(stderr, "numalens: the kernel refuses fentry programs on %s (%s): the memcg of 6.x limit reclaim is not named\n",
-				fn, strerror(errno));
-		return false;
-	}
-	close(fd);
-	return true;
-}
-
-/* vmscan: the *_v7 begin programs when the kernel passes the memcg (7.x),
- * else *_v6 (6.x) with memcg_target (fentry) naming the memcg when
- * @fentry; proactive entry points @pr (read once by the caller). -EAGAIN:
- * the load with the fentry program failed (some hosts refuse fentry with
- * EPERM), try again without it. */
-static int open_vmscan_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
-			    size_t budget, bool fentry, const struct proactive_ranges *pr_rng)
-{
-	struct nl_vmscan *v;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
-	bool v7 = kb->vmscan_v7;
-	/* 6.x kernels: the memcg comes from an fentry on this function */
-	bool memcg_fn = fentry && !v7 && kb->memcg_fn;
-
-	v = nl_vmscan__open_opts(&oo);
-	if (!v)
-		return -errno;
-	struct { struct bpf_program *p; const char *tp; bool want; } pr[] = {
-		{ v->progs.memcg_begin_v7, "mm_vmscan_memcg_reclaim_begin", v7 },
-		{ v->progs.memcg_begin_v6, "mm_vmscan_memcg_reclaim_begin", !v7 },
-		{ v->progs.memcg_target, NULL, memcg_fn },
-		{ v->progs.memcg_end, "mm_vmscan_memcg_reclaim_end", true },
-		{ v->progs.direct_begin_v7, "mm_vmscan_direct_reclaim_begin", v7 },
-		{ v->progs.direct_begin_v6, "mm_vmscan_direct_reclaim_begin", !v7 },
-		{ v->progs.direct_end, "mm_vmscan_direct_reclaim_end", true },
-		{ v->progs.node_begin, "mm_vmscan_node_reclaim_begin", true },
-		{ v->progs.node_end, "mm_vmscan_node_reclaim_end", true },
-		{ v->progs.kswapd_wake, "mm_vmscan_kswapd_wake", true },
-		{ v->progs.kswapd_sleep, "mm_vmscan_kswapd_sleep", true },
-		{ v->progs.throttled, "mm_vmscan_throttled", true },
-		{ v->progs.lru_isolate, "mm_vmscan_lru_isolate", true },
-		{ v->progs.shrink_inactive, "mm_vmscan_lru_shrink_inactive", true },
-		{ v->progs.shrink_active, "mm_vmscan_lru_shrink_active", true },
-		{ v->progs.reclaim_pages, "mm_vmscan_reclaim_pages", true },
-	};
-	for (size_t i = 0; i < sizeof(pr) / sizeof(pr[0]); i++) {
-		bool have = pr[i].want && (!pr[i].tp || tp_btf_exists(kb, pr[i].tp));
-
-		bpf_program__set_autoload(pr[i].p, have);
-		if (pr[i].want && !have)
-			add_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
-	}
-	v->rodata->nl_cgroup_mode = o->cgroup_mode;
-	if (pr_rng->found) {
-		for (int i = 0; i < 2; i++) {
-			v->rodata->nl_proactive_lo[i] = pr_rng->lo[i];
-			v->rodata->nl_proactive_hi[i] = pr_rng->hi[i];
-		}
-		b->vmscan_proactive = true;
-	} else {
-		/* kallsyms shows zero addresses to a reader without CAP_SYSLOG
-		 * (kernel.kptr_restrict, perf_event_paranoid >= 2) */
-		add_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
-			    nl_cap_effective(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
-	}
-	size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
-	size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
-	if (nl_vmscan__load(v)) {
-		int e = -errno;
-
-		nl_vmscan__destroy(v);
-		if (memcg_fn)
-			return -EAGAIN;
-		add_missing(b, "reclaim: BPF load failed (%s)", load_why(o, e));
-		return 0;
-	}
-	b->vmscan = v;
-	attach_all(b, v->obj);
-	b->have_vmscan = true;
-	b->vmscan_memcg_arg = v7 || (memcg_fn && attached(b, v->progs.memcg_target));
-	return 0;
-}
-
-/* See open_vmscan_with: with the fentry program first, unless the kernel
- * refuses fentry programs (kbtf.fentry; with --btf only the load of the
- * object tells), without on -EAGAIN. kallsyms is read once for both
- * tries: the kernel formats all of it on each read. */
-static int open_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct kbtf *kb,
-		       size_t budget)
-{
-	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
-	struct proactive_ranges pr_rng = { 0 };
-	size_t len = strlen(b->missing);
-	bool fentry;
-	int r;
-
-	if (!tp_btf_exists(kb, "mm_vmscan_lru_shrink_inactive")) {
-		add_missing(b, "reclaim: tracepoint mm_vmscan_lru_shrink_inactive is missing");
-		return 0;
-	}
-	fentry = kb->fentry;
-	pr_rng.found = nl_ksym_ranges("/proc/kallsyms", proactive_fns, 2, pr_rng.lo, pr_rng.hi) > 0;
-	r = open_vmscan_with(b, o, kb, budget, fentry, &pr_rng);
-	if (r != -EAGAIN)
-		return r;
-	b->missing[len] = '\0';	/* the retry says it again */
-	return open_vmscan_with(b, o, kb, budget, false, &pr_rng);
-}
-
-/* Fill @k from @vm (see struct kbtf). 0 or -ENOMEM. */
-static int kbtf_read(struct kbtf *k, const struct btf *vm, const struct nl_bpf_opts *o)
-{
-	static const char prefix[] = "btf_trace_";
-	const size_t pl = sizeof(prefix) - 1;
-	size_t len = 0, n = 0, at = 0;
-	__u32 cnt = btf__type_cnt(vm);
-
-	memset(k, 0, sizeof(*k));
-	/* two passes over the types: sizes, then copies */
-	for (int pass = 0; pass < 2; pass++) {
-		for (__u32 id = 1; id < cnt; id++) {
-			const struct btf_type *t = btf__type_by_id(vm, id);
-			const char *nm;
-			size_t l;
-
-			if (!btf_is_typedef(t))
-				continue;
-			nm = btf__name_by_offset(vm, t->name_off);
-			if (!nm || strncmp(nm, prefix, pl))
-				continue;
-			l = strlen(nm + pl) + 1;
-			if (pass) {
-				memcpy(k->names + at, nm + pl, l);
-				k->tps[n++] = k->names + at;
-				at += l;
-			} else {
-				len += l;
-				n++;
-			}
-		}
-		if (!pass) {
-			k->names = malloc(len ? len : 1);
-			k->tps = calloc(n ? n : 1, sizeof(*k->tps));
-			if (!k->names || !k->tps) {
-				free(k->names);
-				free(k->tps);
-				memset(k, 0, sizeof(*k));
-				return -ENOMEM;
-			}
-			n = 0;
-		}
-	}
-	k->nr_tps = n;
-	qsort(k->tps, n, sizeof(*k->tps), str_cmp);
-	k->by_page = use_page_flags(vm, o, &k->pl);
-	k->vmscan_v7 = vmscan_v7(vm);
-	k->memcg_fn = btf__find_by_name_kind(vm, MEMCG_RECLAIM_FN, BTF_KIND_FUNC) > 0;
-	/* the probe only where its answer is used: a 6.x kernel's own BTF,
-	 * and a command that opens the vmscan object */
-	k->fentry = k->vmscan_v7 || !k->memcg_fn || o->btf_path ||
-		    !tp_btf_exists(k, "mm_vmscan_lru_shrink_inactive") ||
-		    fentry_allowed(vm, MEMCG_RECLAIM_FN);
-	return 0;
-}
-
-static void kbtf_free(struct kbtf *k)
-{
-	free(k->names);
-	free(k->tps);
-	memset(k, 0, sizeof(*k));
 }
 
 /*
@@ -819,7 +447,7 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 {
 	size_t budget = o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET;
 	struct btf *btf;
-	struct kbtf k;
+	struct nl_kbtf k;
 	int e;
 
 	memset(b, 0, sizeof(*b));
@@ -835,7 +463,7 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	e = nl_btf_check(o->btf_path, &btf, err, errlen);
 	if (e)
 		return e;
-	e = kbtf_read(&k, btf, o);
+	e = nl_kbtf_read(&k, btf, o);
 	btf__free(btf);
 	if (e) {
 		snprintf(err, errlen, "cannot read the kernel's BTF (%s)", strerror(-e));
@@ -845,19 +473,19 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	if (e) {
 		snprintf(err, errlen, "tracefs is not mounted on " TRACEFS " and mounting it failed (%s): run 'mount -t tracefs nodev " TRACEFS "' (in a container: mount the host's " TRACEFS ")",
 			 strerror(-e));
-		kbtf_free(&k);
+		nl_kbtf_free(&k);
 		return NL_EXIT_KERNEL;
 	}
 	e = ensure_fs("bpf", "/sys/fs/bpf", BPFFS_MAGIC);
 	if (e)
-		add_missing(b, "scx_cling's pinned statistics: bpffs is not mounted on /sys/fs/bpf and mounting it failed (%s)",
+		nl_load_missing(b, "scx_cling's pinned statistics: bpffs is not mounted on /sys/fs/bpf and mounting it failed (%s)",
 			    strerror(-e));
 
 	b->pidns_inum = own_pidns_inum();
 	b->nr_cpus = libbpf_num_possible_cpus();
 	if (b->nr_cpus <= 0) {
 		snprintf(err, errlen, "cannot read the number of possible CPUs (%s)", strerror(-b->nr_cpus));
-		kbtf_free(&k);
+		nl_kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
 	b->nr_nodes = nl_node_possible("/sys");
@@ -865,7 +493,7 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 		/* nl_cli_open() has refused more nodes than that already */
 		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node (%s)",
 			 b->nr_nodes < 0 ? strerror(-b->nr_nodes) : "out of range");
-		kbtf_free(&k);
+		nl_kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
 	e = o->vmscan_only ? 0 : open_sched(b, o, &k, budget);
@@ -874,8 +502,8 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 	if (!e && !o->vmscan_only)
 		e = open_migrate(b, o, &k, budget);
 	if (!e)
-		e = open_vmscan(b, o, &k, budget);
-	kbtf_free(&k);
+		e = nl_load_vmscan(b, o, &k, budget);
+	nl_kbtf_free(&k);
 	if (e) {
 		snprintf(err, errlen, "cannot open BPF objects (%s)", strerror(-e));
 		nl_bpf_close(b);

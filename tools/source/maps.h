@@ -36,7 +36,7 @@ int nl_maps_reread_id(const struct nl_bpf *b, int kind, uint64_t id, struct nl_c
 int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n);
 
 /* nl_maps_cgroup_ancestors - the ancestors of cgroup @id as BPF recorded
- * them when it was first counted (bpf/cg_ancestry.h), nearest first, into
+ * them when it was first counted (bpf/cg_ancestry.bpf.h), nearest first, into
  * @anc (at most @max). Returns how many (0 for the root itself),
  * or -ENOENT when no program recorded it. */
 int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc, int max);

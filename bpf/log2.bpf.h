@@ -3,8 +3,8 @@
  * log2 of a 64-bit value for the opt-in histograms (BPF side only): the
  * bucket of a duration in ns. Unrolled halving: no loop for the verifier.
  */
-#ifndef NL_LOG2_H
-#define NL_LOG2_H
+#ifndef NL_LOG2_BPF_H
+#define NL_LOG2_BPF_H
 
 #include "vmlinux.h"
 

@@ -4,10 +4,10 @@
  * the allocation counters (alloc.bpf.c) and the opt-in miss attribution
  * (alloc_stacks.bpf.c), so both judge a miss the same way.
  */
-#ifndef NL_PREF_NODE_H
-#define NL_PREF_NODE_H
+#ifndef NL_PREF_NODE_BPF_H
+#define NL_PREF_NODE_BPF_H
 
-#include "nl_bpf.h"
+#include "common.bpf.h"
 
 /* mempolicy modes (uapi/linux/mempolicy.h: an unnamed enum, so not
  * relocatable; the values are ABI) */

@@ -4,8 +4,8 @@
  * for the opt-in programs that take the page as a plain address (a
  * tp_btf argument read as u64, so it can also serve as a map key).
  */
-#ifndef NL_PAGE_NODE_H
-#define NL_PAGE_NODE_H
+#ifndef NL_PAGE_NODE_BPF_H
+#define NL_PAGE_NODE_BPF_H
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -4,10 +4,13 @@
  * entry is made: a cgroup that is created and removed between two
  * collections never appears in user space's walk of the hierarchy, and
  * without its parent its counts could only be folded into the root.
- * Include after nl_bpf.h, with NL_CG_ANCESTRY defined before nl_bpf.h.
+ * A program that includes this header has the cg_ancestry map, and its
+ * cgroup entries made with nl_cg_lookup_or_init() record their ancestry.
  */
-#ifndef NL_CG_ANCESTRY_H
-#define NL_CG_ANCESTRY_H
+#ifndef NL_CG_ANCESTRY_BPF_H
+#define NL_CG_ANCESTRY_BPF_H
+
+#include "common.bpf.h"
 
 /* cgroup id -> its ancestors' ids (nl_types.h), nearest first. Not
  * preallocated: only cgroups that had events take memory, and user space
@@ -48,4 +51,19 @@ static __always_inline void nl_note_cgroup(u64 id)
 	bpf_map_update_elem(&cg_ancestry, &id, &a, BPF_NOEXIST);
 }
 
-#endif /* NL_CG_ANCESTRY_H */
+/* nl_lookup_or_init() for an entry that may be a cgroup's: @cgid is the
+ * current task's cgroup id when @key is that cgroup's entry, else 0; a new
+ * entry of a cgroup records the cgroup's ancestry first. */
+static __always_inline void *nl_cg_lookup_or_init(void *map, const void *key,
+						  const void *zero, u32 why, u64 cgid)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	if (cgid)
+		nl_note_cgroup(cgid);
+	return nl_insert_lookup(map, key, zero, why);
+}
+
+#endif /* NL_CG_ANCESTRY_BPF_H */

@@ -2,10 +2,13 @@
 /*
  * Helpers shared by numalens' BPF programs (BPF side only): the drop
  * counters, lookup-or-insert on bounded maps, and the task -> cgroup id
- * mapping for both cgroup layouts (enum nl_cgroup_mode).
+ * mapping for both cgroup layouts (enum nl_cgroup_mode). Every program
+ * includes it, so each skeleton has the drops map and the two rodata
+ * settings below. Recording a new cgroup's ancestry is in
+ * cg_ancestry.bpf.h, for the programs that need it.
  */
-#ifndef NL_BPF_H
-#define NL_BPF_H
+#ifndef NL_COMMON_BPF_H
+#define NL_COMMON_BPF_H
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -39,31 +42,34 @@ static __always_inline void nl_drop(u32 why)
 		*c += 1;
 }
 
-#ifdef NL_CG_ANCESTRY
-static __always_inline void nl_note_cgroup(u64 id);
-#endif
-
-/* Return the value for @key in the bounded hash @map, inserting @zero if
- * absent. NULL (and one count in drops[@why]) when the map is full.
- * @cgid: the current task's cgroup id when @key is a cgroup's entry, else
- * 0; a new entry of it records the cgroup's ancestry (cg_ancestry.h). */
-static __always_inline void *nl_lookup_or_init(void *map, const void *key,
-					       const void *zero, u32 why, u64 cgid)
+/* Insert @zero under @key in the bounded hash @map unless present, and
+ * return the entry. NULL (and one count in drops[@why]) when the map is
+ * full. */
+static __always_inline void *nl_insert_lookup(void *map, const void *key,
+					      const void *zero, u32 why)
 {
-	void *v = bpf_map_lookup_elem(map, key);
+	void *v;
 
-	if (v)
-		return v;
-#ifdef NL_CG_ANCESTRY
-	if (cgid)
-		nl_note_cgroup(cgid);
-#endif
 	/* -EEXIST: another CPU inserted it meanwhile; look it up again. */
 	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(map, key);
 	if (!v)
 		nl_drop(why);
 	return v;
+}
+
+/* Return the value for @key in the bounded hash @map, inserting @zero if
+ * absent. NULL (and one count in drops[@why]) when the map is full. A
+ * cgroup's entry that should also record the cgroup's ancestry goes
+ * through nl_cg_lookup_or_init() (cg_ancestry.bpf.h) instead. */
+static __always_inline void *nl_lookup_or_init(void *map, const void *key,
+					       const void *zero, u32 why)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	return nl_insert_lookup(map, key, zero, why);
 }
 
 /* Cgroup id of @t in the hierarchy user space chose: the v2 (default
@@ -193,4 +199,4 @@ static __always_inline u64 nl_current_cgroup_id(void)
 	return nl_task_cgroup_id(bpf_get_current_task_btf());
 }
 
-#endif /* NL_BPF_H */
+#endif /* NL_COMMON_BPF_H */

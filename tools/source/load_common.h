@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the loader's parts share (loader.c and the per-object steps such as
+ * load_vmscan.c): noting a missing figure, sizing a per-CPU map and
+ * attaching an object's programs. For the loader only: the other layers
+ * use loader.h.
+ */
+#ifndef NL_LOAD_COMMON_H
+#define NL_LOAD_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "loader_types.h"
+
+struct bpf_map;
+struct bpf_object;
+struct bpf_program;
+
+/* Append one printf-style reason to @b->missing ("; " between reasons;
+ * cut at its size). */
+void nl_load_missing(struct nl_bpf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Why a load failed with negative errno @e, for the "missing:" line (a
+ * static buffer, valid until the next call). */
+const char *nl_load_why(const struct nl_bpf_opts *o, int e);
+
+/* Shrink the per-CPU hash @m so that entries * @cpus * @value_size (bytes)
+ * fits @budget bytes; never below 256 entries. */
+void nl_load_size_percpu(struct bpf_map *m, int cpus, size_t value_size, size_t budget);
+
+/* Attach every autoloaded program of @obj, keeping the links in @b; a
+ * failed attach is noted in @b->missing. Always 0. */
+int nl_load_attach_all(struct nl_bpf *b, struct bpf_object *obj);
+
+/* True when one of @b's links runs program @p. */
+bool nl_load_attached(const struct nl_bpf *b, const struct bpf_program *p);
+
+#endif

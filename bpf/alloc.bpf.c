@@ -21,7 +21,7 @@
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "cg_ancestry.bpf.h"
 #include "pfn_map.h"
 #include "pref_node.bpf.h"

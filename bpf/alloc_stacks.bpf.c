@@ -9,7 +9,7 @@
  * ones pay the stack walk, so the cost stays bounded whatever the remote
  * share. Kept apart from alloc.bpf.c: it is loaded only when asked for.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "pref_node.bpf.h"
 #include "page_node.bpf.h"
 #include "alloc_stacks_types.h"

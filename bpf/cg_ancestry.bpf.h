@@ -10,7 +10,7 @@
 #ifndef NL_CG_ANCESTRY_BPF_H
 #define NL_CG_ANCESTRY_BPF_H
 
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 
 /* cgroup id -> its ancestors' ids (nl_types.h), nearest first. Not
  * preallocated: only cgroups that had events take memory, and user space

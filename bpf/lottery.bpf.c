@@ -14,7 +14,7 @@
  * Tables are written by user space (tools/source/reclaim_lot.c) through the
  * mmap of lot_tables; this side only reads them.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "lottery.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -7,7 +7,7 @@
  * Page migrations are charged to the current task: for NUMA-balancing
  * (reason MR_NUMA_MISPLACED) that is the task taking the hinting fault.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "cg_ancestry.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -14,7 +14,7 @@
  * word, and the oldest are the longest lives, so the histograms would lean
  * to short lives unseen; a refused sample is refused whatever its life.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "page_node.bpf.h"
 #include "log2.bpf.h"
 #include "page_life_types.h"

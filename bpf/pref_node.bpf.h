@@ -7,7 +7,7 @@
 #ifndef NL_PREF_NODE_BPF_H
 #define NL_PREF_NODE_BPF_H
 
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 
 /* mempolicy modes (uapi/linux/mempolicy.h: an unnamed enum, so not
  * relocatable; the values are ABI) */

@@ -13,7 +13,7 @@
  * no faults. Counters are per-CPU and monotonic; the hierarchy is folded
  * in user space.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "cg_ancestry.bpf.h"
 #include "locality.h"
 

@@ -30,7 +30,7 @@
  * memory_reclaim()) on the kernel stack, whose address ranges user space
  * reads from /proc/kallsyms into nl_proactive_lo/hi before load.
  */
-#include "common.bpf.h"
+#include "nl_common.bpf.h"
 #include "vmscan_types.h"
 
 #define PF_KSWAPD 0x00020000

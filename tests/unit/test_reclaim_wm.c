@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <errno.h>
 #include <cmocka.h>
+#include "reclaim_psi.h"
+#include "reclaim_rate.h"
+#include "reclaim_refault.h"
 #include "reclaim_wm.h"
 
 #define MiB (1024ULL * 1024)

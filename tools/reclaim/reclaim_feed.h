@@ -38,7 +38,7 @@
  * @out[0 .. @nr_nodes), indexed by nid: scanned[t] and rotated[t], t = 0
  * anon, 1 file, with refill[t] added to rotated[t] when @mglru (see
  * above); pageout_* excluded. @v NULL gives zeros. */
-void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
+void nl_feed_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
 			       struct nl_scan_node *out);
 
 /*
@@ -48,7 +48,7 @@ void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, boo
  * -ENODATA when @s has no reclaim figures (vmscan program not loaded), or
  * -EINVAL.
  */
-int nl_scan_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
+int nl_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
 			  const uint64_t *ids, int n);
 
 #endif

@@ -10,7 +10,7 @@
 #include "reclaim_report.h"
 #include "reclaim_damos.h"
 
-void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
+void nl_report_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 {
 	struct nl_lot_counts k = { 0 };
 	int n = c->in.nr_nodes ? (int)c->in.nr_nodes : 1;
@@ -108,7 +108,7 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		fprintf(f, "standby: %s enters=%" PRIu64 " seconds=%.1f light_ticks=%" PRIu64
 			" limit_events_left_to_kernel=%" PRIu64 " full_looks=%" PRIu64 " full_looks_early=%" PRIu64
 			" full_ticks=%" PRIu64 " numa_stat_reads=%" PRIu64 "\n", c->sb.on ? "on" : "off", c->sb.enters,
-			nl_sb_seconds(&c->sb, nl_ra_now()), c->sb.skipped, quiet, c->sb.looks, c->sb.looks_early,
+			nl_sb_seconds(&c->sb, nl_agent_now()), c->sb.skipped, quiet, c->sb.looks, c->sb.looks_early,
 			c->full_ticks, c->numa_reads);
 		fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
 			" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events + nv,
@@ -121,7 +121,7 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	fputc('\n', f);
 }
 
-void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
+void nl_report_cost_print(const struct nl_ra *a, FILE *f)
 {
 	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
 	const struct nl_ra_cost *k = &a->cost;
@@ -137,7 +137,7 @@ void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
 	fprintf(f, " all=%.1f\n", (double)all / 1e6);
 }
 
-cJSON *nl_ra_cost_obj(const struct nl_ra *a)
+cJSON *nl_report_cost_obj(const struct nl_ra *a)
 {
 	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
 	const struct nl_ra_cost *k = &a->cost;

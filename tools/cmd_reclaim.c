@@ -203,9 +203,10 @@ static void resolve_d(struct rc_args *a, struct argp_state *st)
 	}
 }
 
-static error_t rc_parse(int key, char *arg, struct argp_state *st)
+/* The options that tune the agent's passes and draws (argp groups 1 and
+ * 2 of --help): into a->cfg. ARGP_ERR_UNKNOWN for any other key. */
+static error_t rc_parse_tuning(struct rc_args *a, int key, char *arg, struct argp_state *st)
 {
-	struct rc_args *a = st->input;
 	static const char *const backends[] = { "damos", "madvise", "memcg", "lru_gen", "auto" };
 	static const char *const victims[] = { "lottery", "round-robin" };
 	static const char *const anon[] = { "intent", "code" };
@@ -213,34 +214,6 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	int k;
 
 	switch (key) {
-	case OPT_HIGH:
-	case OPT_LOW:
-		a->low_given |= key == OPT_LOW;
-		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
-				     key == OPT_HIGH ? "high" : "low", nl_cli_shown(arg));
-		break;
-	case 'i':
-	case OPT_OLD_INTERVAL:
-		nl_opt_renamed(stderr, "numalens reclaim", key == 'i' ? "-i" : "--interval", "-d/--delay");
-		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
-		a->delay_given = true;
-		break;
-	case 'd':
-		if (nl_opt_was_long(st, arg)) {
-			a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
-			a->delay_given = true;
-		} else {
-			a->d_arg = arg;	/* old or new meaning: decided at the end */
-		}
-		break;
-	case OPT_DURATION:
-		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "--duration", st);
-		a->duration_given = true;
-		break;
-	case 'j': a->json = true; break;
-	case OPT_DRY: a->cfg.dry_run = true; break;
-	case OPT_STATUS: a->status = true; break;
 	case OPT_STEP:
 		a->cfg.step_pages = (uint32_t)nl_cli_parse_long(arg, 1, 1 << 20, "--step", st);
 		break;
@@ -293,6 +266,45 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->cfg.bal_hi = hi;
 		break;
 	}
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t rc_parse(int key, char *arg, struct argp_state *st)
+{
+	struct rc_args *a = st->input;
+
+	switch (key) {
+	case OPT_HIGH:
+	case OPT_LOW:
+		a->low_given |= key == OPT_LOW;
+		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
+			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
+				     key == OPT_HIGH ? "high" : "low", nl_cli_shown(arg));
+		break;
+	case 'i':
+	case OPT_OLD_INTERVAL:
+		nl_opt_renamed(stderr, "numalens reclaim", key == 'i' ? "-i" : "--interval", "-d/--delay");
+		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
+		a->delay_given = true;
+		break;
+	case 'd':
+		if (nl_opt_was_long(st, arg)) {
+			a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
+			a->delay_given = true;
+		} else {
+			a->d_arg = arg;	/* old or new meaning: decided at the end */
+		}
+		break;
+	case OPT_DURATION:
+		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "--duration", st);
+		a->duration_given = true;
+		break;
+	case 'j': a->json = true; break;
+	case OPT_DRY: a->cfg.dry_run = true; break;
+	case OPT_STATUS: a->status = true; break;
 	case OPT_CG_HIER: a->cg_mode = nl_cli_parse_cg_mode(arg, st); break;
 	case NL_CLI_OPT_BTF:
 		a->btf = arg;
@@ -321,7 +333,7 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 				     a->low_given ? "" : ": give --low too");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return rc_parse_tuning(a, key, arg, st);
 	}
 	return 0;
 }

@@ -6,7 +6,11 @@
  * the high watermark runs bounded passes of bounded steps, each reclaiming
  * from the drawn node through a backend, until usage is at or below low.
  * All counters here are the agent's own: they never mix with the
- * kernel's direct-reclaim stall figures.
+ * kernel's direct-reclaim stall figures. This file holds the agent's state
+ * and its managed cgroups with their weights; the rest of the agent:
+ * reclaim_tick.h (a tick and its pass), reclaim_step.h (one step),
+ * reclaim_hook.h (steps on limit-path draws), reclaim_wait.h and
+ * reclaim_loop.h (its run loop), reclaim_match.h (which cgroups).
  */
 #ifndef NL_RECLAIM_AGENT_H
 #define NL_RECLAIM_AGENT_H
@@ -191,7 +195,7 @@ struct nl_ra {
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
 	/* called between the steps of a pass, so that limit-path draws
 	 * arriving meanwhile get their step without waiting for the pass
-	 * to end (cmd_reclaim.c: a non-blocking ring buffer poll) */
+	 * to end (reclaim_wait.c: a non-blocking ring buffer poll) */
 	void (*between_steps)(struct nl_ra *a);
 	/* hook-to-step latency, microseconds, ring of the last NL_RA_LAT_MAX */
 	double lat_us[NL_RA_LAT_MAX];

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include "reclaim_agent.h"
 
-/* Status of @c in the seed's `scan_weight=W N0=w0 ...` format plus
+/* Status of @c: the `scan_weight=W N0=w0 ...` line of the 2011 NUMA-aware
+ * memcg reclaim patches, plus
  * tickets, balance, draws and the agent's counters. */
 void nl_report_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f);
 

@@ -25,8 +25,8 @@
 #                      files (mkdir, rename, unlink: the agents' published
 #                      state, DAMON records under /run/numalens); the
 #                      reclaim layer renders the text and calls it
-#  prefix-names-file   every exported (non-static) function of tools/ and
-#                      sched_ext/ (main and the BPF programs aside) is named
+#  prefix-names-file   every exported (non-static) function of tools/
+#                      (main aside; scx_cling keeps the scx names) is named
 #                      nl_<P> or nl_<P>_..., where <P> is one of: the file's
 #                      basename (agent_files.c: nl_agent_files_*), a tail of
 #                      it from an underscore on (reclaim_wm.c: nl_wm_*), its
@@ -186,7 +186,7 @@ while read -r loc name; do
 	w=${name#nl_}; w=${w%%_*}
 	[ $ok = 1 ] || [ -n "${exc["$f $w"]:-}" ] ||
 		prefix+=("$loc: $name: name it nl_${base}_... (or a tail of $base, nl_${dir}_..., or its abbreviation in tests/unit/prefix_abbrev.txt)")
-done < <(git ls-files -co --exclude-standard 'tools/*.c' 'sched_ext/*.c' 2>/dev/null | grep -v '\.bpf\.c$' |
+done < <(git ls-files -co --exclude-standard 'tools/*.c' 2>/dev/null |
 	xargs -r awk '
 	FNR == 1 { pend = "" }
 	pend != "" {

@@ -32,8 +32,8 @@ uint64_t nl_agent_cpu_ns(void)
 }
 
 void nl_agent_log(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...)
-{
-	va_list ap;
+		  {
+		  va_list ap;
 	char ts[40];
 
 	if (!a->cfg.log)
@@ -210,8 +210,8 @@ int nl_agent_refresh(struct nl_ra *a, struct nl_ra_cg *c)
 			for (int i = 0; i < NL_MAX_NODES; i++)
 				if ((c->dry_mask ^ was) & (1ull << i))
 					nl_agent_log(a, c, "node %d %s", i, c->dry_mask & (1ull << i)
-					      ? "freed nothing in its last step: no tickets until its figures change (5 s at most)"
-					      : "figures changed or 5 s passed: tickets again");
+						     ? "freed nothing in its last step: no tickets until its figures change (5 s at most)"
+						     : "figures changed or 5 s passed: tickets again");
 	}
 	{
 		struct nl_lot_in p = c->in;
@@ -236,7 +236,7 @@ void nl_agent_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, con
 		return;
 	c->novictim_said = reason + 1;
 	nl_agent_log(a, c, "no victim node: %s; %s (said again only when the reason changes)",
-	      nl_lot_reason_str(reason), where);
+		     nl_lot_reason_str(reason), where);
 }
 
 bool nl_agent_any_eligible(const struct nl_ra *a)

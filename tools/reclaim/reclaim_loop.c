@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include "agent_files.h"
 #include "reclaim_hook.h"
 #include "reclaim_jsonl.h"
 #include "reclaim_loop.h"

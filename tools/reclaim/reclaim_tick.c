@@ -115,7 +115,7 @@ static void tick_refaults(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 	on = !a->cfg.dry_run && ok && nl_refault_guard_update(&c->rguard, now_s, c->rf_cost, c->freed_all);
 	if (on != c->rguard_on)
 		nl_agent_log(a, c, on ? "the pages it evicts come back as faults (memory.stat workingset_refault, pgmajfault): "
-				       "not reclaiming ahead of the limit for %.0f s"
+					       "not reclaiming ahead of the limit for %.0f s"
 				     : "evicted pages stay out again: reclaiming ahead of the limit", c->rguard.until_s - now_s);
 	c->rguard_on = on;
 }
@@ -332,8 +332,8 @@ bool nl_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s)
 		char b[256];
 
 		nl_agent_log(a, c, "standing by: %s; its limit reclaim is left to the kernel (hook quiet, "
-		      "figures read again when usage or swap use moves, or every %.0f s)",
-		      nl_sb_why_str(why, b, sizeof(b)), NL_SB_FULL_EVERY_S);
+			     "figures read again when usage or swap use moves, or every %.0f s)",
+			     nl_sb_why_str(why, b, sizeof(b)), NL_SB_FULL_EVERY_S);
 	} else if (ch < 0) {
 		nl_agent_log(a, c, "acting again after %.1f s standing by", now_s - c->sb.since_s);
 	}

@@ -90,7 +90,6 @@ static void run_hook_steps(struct nl_ra *ra)
 	}
 }
 
-
 /* How often usage is looked at between intervals while a cgroup is near
  * its high watermark (one memory.current read per cgroup). */
 #define WATCH_MS 50

@@ -32,8 +32,8 @@ uint64_t nl_agent_cpu_ns(void)
 }
 
 void nl_agent_log(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...)
-		  {
-		  va_list ap;
+{
+	va_list ap;
 	char ts[40];
 
 	if (!a->cfg.log)

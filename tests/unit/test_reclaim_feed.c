@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* tools/reclaim/reclaim_feed.c: the snapshot's vmscan figures become the
- * weights' scanned/rotated input (spec/seed_reclaim.md §2.2): which
+ * weights' scanned/rotated input (docs/reclaim.md, How it chooses a node): which
  * figures count, and a node that rotates what reclaim scans (hot) losing
  * its share to one that does not (cold). */
 #include <setjmp.h>
@@ -138,7 +138,7 @@ static void test_rotation_moves_the_share(void **state)
 
 	(void)state;
 	setup_snap();
-	/* before any feed: the R4 prior, both nodes alike (10000 * 140/200) */
+	/* before any feed: the cold-start prior, both nodes alike (10000 * 140/200) */
 	weights(src, &w);
 	assert_int_equal(w.w[0], 7000);
 	assert_int_equal(w.w[1], 7000);
@@ -146,7 +146,7 @@ static void test_rotation_moves_the_share(void **state)
 	assert_int_equal(nl_feed_snapshot(src, &snap, ids, 2), 1);
 	assert_int_equal(nl_scan_get(src, absent, 2, (struct nl_scan_node[2]){}), -ENODATA);
 	weights(src, &w);
-	/* §2.2: 10000 * (1200 - 60) / 1201 = 9492, * 140 / 200 = 6644;
+	/* the weight rule: 10000 * (1200 - 60) / 1201 = 9492, * 140 / 200 = 6644;
 	 * hot node 10000 * (1000 - 900) / 1001 = 999, * 140 / 200 = 699 */
 	assert_int_equal(w.w[0], 6644);
 	assert_int_equal(w.w[1], 699);

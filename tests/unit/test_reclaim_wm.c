@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_wm.c: watermark parsing, R17 hysteresis, R16 step
+/* tools/reclaim/reclaim_wm.c: watermark parsing, hysteresis, step
  * bound, rate limit, PSI back-off. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,7 +58,7 @@ static void test_resolve(void **state)
 	assert_int_equal(nl_wm_resolve(&h, &l, 100 * MiB, &w), 0);	/* bytes and percent mix */
 }
 
-/* R17: a ramp up and down starts above high, stops at or below low, and
+/* Hysteresis: a ramp up and down starts above high, stops at or below low, and
  * does not chatter between the two marks. */
 static void test_hysteresis(void **state)
 {
@@ -75,7 +75,7 @@ static void test_hysteresis(void **state)
 				 (unsigned long long)trace[i].u, w.active, trace[i].active);
 }
 
-/* R16: steps are bounded by the step size and never go below low. */
+/* Steps are bounded by the step size and never go below low. */
 static void test_step(void **state)
 {
 	struct nl_wm w = { .high = 100 * MiB, .low = 80 * MiB };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_wm.c: watermark parsing, hysteresis, step
- * bound, rate limit, PSI back-off. */
+/* tools/reclaim/reclaim_wm.c, reclaim_rate.c, reclaim_psi.c, reclaim_refault.c:
+ * watermark parsing, hysteresis, step bound, rate limit, PSI back-off,
+ * refault guard. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

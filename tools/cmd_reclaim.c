@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * `numalens reclaim`: background reclaim for chosen cgroups, from the
- * victim node a BPF lottery draws (spec/seed_reclaim.md). The agent itself
- * is tools/reclaim/reclaim_agent.c; this file is options, cgroup matching, the
- * loop and --status; its state is published for top/export by
- * reclaim_pub.c.
+ * victim node a BPF lottery draws (docs/reclaim.md). This file is the
+ * command: its options, the start-up banner and --status. The agent
+ * itself lives in tools/reclaim/: its loop reclaim_loop.c, the cgroups it
+ * matches reclaim_match.c, its state reclaim_agent.c, its state published
+ * for top/export by reclaim_pub.c.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
 #include "agent_files.h"
@@ -23,22 +22,21 @@
 #include "optcompat.h"
 #include "reclaim_agent.h"
 #include "reclaim_damos.h"
-#include "reclaim_feed.h"
 #include "reclaim_jsonl.h"
+#include "reclaim_loop.h"
+#include "reclaim_match.h"
 #include "reclaim_pub.h"
 #include "reclaim_read.h"
 #include "reclaim_report.h"
+#include "reclaim_wait.h"
 
 enum { OPT_HIGH = 2000, OPT_LOW, OPT_STEP, OPT_PASS, OPT_RATE, OPT_BACKEND, OPT_VICTIM,
        OPT_ANON, OPT_MODE, OPT_BAL, OPT_PRESSURE, OPT_DRY, OPT_STATUS, OPT_CG_HIER, OPT_COLD,
        OPT_DURATION, OPT_OLD_INTERVAL };
 
-#define MAX_PATTERNS 32
-
 struct rc_args {
 	struct nl_ra_cfg cfg;
-	const char *pat[MAX_PATTERNS];
-	int npat;
+	struct nl_match m;	/* the CGROUP arguments */
 	double interval, duration;
 	const char *d_arg;	/* -d's value, read at the end (optcompat.h) */
 	bool delay_given;	/* --delay, or the old -i/--interval */
@@ -49,8 +47,6 @@ struct rc_args {
 	int cg_mode;
 	bool libbpf_log;
 	const char *btf;	/* --btf */
-	const char *root_pat;	/* the argument that named the root cgroup, if any */
-	uint64_t root_id;	/* the root cgroup's id (0: unknown) */
 };
 
 static const char rc_doc[] =
@@ -207,9 +203,10 @@ static void resolve_d(struct rc_args *a, struct argp_state *st)
 	}
 }
 
-static error_t rc_parse(int key, char *arg, struct argp_state *st)
+/* The options that tune the agent's passes and draws (argp groups 1 and
+ * 2 of --help): into a->cfg. ARGP_ERR_UNKNOWN for any other key. */
+static error_t rc_parse_tuning(struct rc_args *a, int key, char *arg, struct argp_state *st)
 {
-	struct rc_args *a = st->input;
 	static const char *const backends[] = { "damos", "madvise", "memcg", "lru_gen", "auto" };
 	static const char *const victims[] = { "lottery", "round-robin" };
 	static const char *const anon[] = { "intent", "code" };
@@ -217,34 +214,6 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 	int k;
 
 	switch (key) {
-	case OPT_HIGH:
-	case OPT_LOW:
-		a->low_given |= key == OPT_LOW;
-		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
-			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
-				     key == OPT_HIGH ? "high" : "low", nl_cli_shown(arg));
-		break;
-	case 'i':
-	case OPT_OLD_INTERVAL:
-		nl_opt_renamed(stderr, "numalens reclaim", key == 'i' ? "-i" : "--interval", "-d/--delay");
-		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
-		a->delay_given = true;
-		break;
-	case 'd':
-		if (nl_opt_was_long(st, arg)) {
-			a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
-			a->delay_given = true;
-		} else {
-			a->d_arg = arg;	/* old or new meaning: decided at the end */
-		}
-		break;
-	case OPT_DURATION:
-		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "--duration", st);
-		a->duration_given = true;
-		break;
-	case 'j': a->json = true; break;
-	case OPT_DRY: a->cfg.dry_run = true; break;
-	case OPT_STATUS: a->status = true; break;
 	case OPT_STEP:
 		a->cfg.step_pages = (uint32_t)nl_cli_parse_long(arg, 1, 1 << 20, "--step", st);
 		break;
@@ -297,6 +266,45 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		a->cfg.bal_hi = hi;
 		break;
 	}
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t rc_parse(int key, char *arg, struct argp_state *st)
+{
+	struct rc_args *a = st->input;
+
+	switch (key) {
+	case OPT_HIGH:
+	case OPT_LOW:
+		a->low_given |= key == OPT_LOW;
+		if (nl_wm_parse(arg, key == OPT_HIGH ? &a->cfg.high : &a->cfg.low))
+			argp_failure(st, NL_EXIT_USAGE, 0, "--%s: '%s' is neither a size (512M, 1G) nor a percent from 0.01%% to 100%% (decimal, no hex or exponent)",
+				     key == OPT_HIGH ? "high" : "low", nl_cli_shown(arg));
+		break;
+	case 'i':
+	case OPT_OLD_INTERVAL:
+		nl_opt_renamed(stderr, "numalens reclaim", key == 'i' ? "-i" : "--interval", "-d/--delay");
+		a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
+		a->delay_given = true;
+		break;
+	case 'd':
+		if (nl_opt_was_long(st, arg)) {
+			a->interval = nl_cli_parse_seconds(arg, 0.05, 3600, "-d/--delay", st);
+			a->delay_given = true;
+		} else {
+			a->d_arg = arg;	/* old or new meaning: decided at the end */
+		}
+		break;
+	case OPT_DURATION:
+		a->duration = nl_cli_parse_seconds(arg, 0.05, 1e9, "--duration", st);
+		a->duration_given = true;
+		break;
+	case 'j': a->json = true; break;
+	case OPT_DRY: a->cfg.dry_run = true; break;
+	case OPT_STATUS: a->status = true; break;
 	case OPT_CG_HIER: a->cg_mode = nl_cli_parse_cg_mode(arg, st); break;
 	case NL_CLI_OPT_BTF:
 		a->btf = arg;
@@ -307,14 +315,14 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case ARGP_KEY_ARG:
 		nl_cli_check_cgroup_path(arg, "a cgroup argument", st);
-		if (a->npat == MAX_PATTERNS)
-			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d cgroup paths or patterns", MAX_PATTERNS);
-		a->pat[a->npat++] = arg;
+		if (a->m.npat == NL_MATCH_MAX)
+			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d cgroup paths or patterns", NL_MATCH_MAX);
+		a->m.pat[a->m.npat++] = arg;
 		break;
 	case ARGP_KEY_END:
 		if (a->d_arg)
 			resolve_d(a, st);
-		if (!a->npat)
+		if (!a->m.npat)
 			argp_failure(st, NL_EXIT_USAGE, 0, "give at least one cgroup path or pattern (see --help)");
 		/* same units: checkable now (bytes against percent waits for memory.max) */
 		if (a->cfg.high.pct == a->cfg.low.pct &&
@@ -325,120 +333,9 @@ static error_t rc_parse(int key, char *arg, struct argp_state *st)
 				     a->low_given ? "" : ": give --low too");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return rc_parse_tuning(a, key, arg, st);
 	}
 	return 0;
-}
-
-/* Is @pat a pattern? Only '*' and '?' make one: a path with brackets but
- * neither (a typo, or a name holding '[') is a plain path that must exist,
- * so it fails at once instead of waiting for a match that never comes;
- * within a pattern, "[...]" is a set as in glob(7). */
-static bool is_pattern(const char *pat)
-{
-	return strpbrk(pat, "*?") != NULL;
-}
-
-/* Does any CGROUP argument hold a pattern? */
-static bool has_pattern(const struct rc_args *a)
-{
-	for (int i = 0; i < a->npat; i++)
-		if (is_pattern(a->pat[i]))
-			return true;
-	return false;
-}
-
-/* Is the directory @full the root cgroup, as a target? Reclaiming there
- * would act on the whole host, every service and the agent itself: never a
- * target (--status, which only reads, may look at it). */
-static bool is_root_cgroup(const struct rc_args *a, const char *full)
-{
-	uint64_t id;
-
-	return !a->status && a->root_id && !nl_cgroup_id_of(full, &id) && id == a->root_id;
-}
-
-/* Manage the cgroup @rel (relative to the mount): 1 if it is managed, -1
- * if the table is full, 0 if it cannot be (gone, not a directory). */
-static int take(struct nl_ra *ra, const char *rel, bool report)
-{
-	uint64_t before = ra->adds;
-	int k = nl_ra_add(ra, *rel ? rel : "/");
-
-	/* names as the agent's other lines show them (cleaned): whoever makes
-	 * a cgroup the pattern matches chooses its bytes */
-	if (k >= 0) {
-		if (ra->adds != before && report && ra->cfg.log) {
-			if (ra->cfg.json)
-				nl_ra_jsonl_emit(ra->cfg.log, "managing", ra->cfg.dry_run, ra->cg[k].label, NULL);
-			else
-				fprintf(ra->cfg.log, "managing cgroup %s\n", ra->cg[k].label);
-		}
-		return 1;
-	}
-	return k == -ENOSPC ? -1 : 0;
-}
-
-/* Add every directory matching the patterns; returns how many matched. */
-static int match_all(struct nl_ra *ra, struct rc_args *a, const char *root, bool report)
-{
-	/* how many the last report found no room for: said when it changes,
-	 * not every interval (a pattern over 1000 cgroups made a line per
-	 * cgroup and interval) */
-	static int told_full;
-	int found = 0, full = 0;
-	char first[1100] = "";
-
-	for (int i = 0; i < a->npat; i++) {
-		char full_path[4096];
-		struct stat st;
-		glob_t g;
-
-		snprintf(full_path, sizeof(full_path), "%s%s", root, a->pat[i]);
-		/* a cgroup of that very name is meant as written: glob(3) reads
-		 * the backslash of systemd's "\x2d" escapes as quoting and
-		 * brackets as a set, so it would never find those names */
-		if (!stat(full_path, &st) && S_ISDIR(st.st_mode)) {
-			int t;
-
-			if (is_root_cgroup(a, full_path)) {
-				a->root_pat = a->pat[i];
-				continue;
-			}
-			t = take(ra, a->pat[i], report);
-
-			found += t > 0;
-			if (t < 0 && !full++)
-				nl_name_clean(first, sizeof(first), a->pat[i], strlen(a->pat[i]), 0, NULL);
-			continue;
-		}
-		if (!is_pattern(a->pat[i]) || glob(full_path, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
-			continue;
-		for (size_t j = 0; j < g.gl_pathc; j++) {
-			const char *rel = g.gl_pathv[j] + strlen(root);
-			int t;
-
-			if (is_root_cgroup(a, g.gl_pathv[j])) {
-				a->root_pat = a->pat[i];
-				continue;
-			}
-			t = take(ra, rel, report);
-
-			found += t > 0;
-			if (t < 0 && !full++)
-				nl_name_clean(first, sizeof(first), rel, strlen(rel), 0, NULL);
-		}
-		globfree(&g);
-	}
-	if (report && full != told_full) {
-		if (full)
-			fprintf(stderr, "numalens reclaim: more than %d cgroups match: %d ignored (%s%s)\n",
-				NL_RA_MAX_CG, full, first, full > 1 ? " and others" : "");
-		else
-			fprintf(stderr, "numalens reclaim: every matching cgroup is managed again\n");
-		told_full = full;
-	}
-	return found;
 }
 
 /* Print the blocks of cgroup ids @ids[@n] from every running agent's
@@ -471,193 +368,6 @@ static void print_agent_status(const uint64_t *ids, int n)
 	nl_agent_files_free(f, nf);
 	if (!shown)
 		printf("\nno running agent manages %s (" NL_RECLAIM_RUN_DIR ")\n", n == 1 ? "it" : "them");
-}
-
-/* The scanned/rotated input of the weights: a collector over the vmscan
- * program only (the agent runs for days; the sched_switch and page-alloc
- * programs of a full session would cost every context switch and
- * allocation for figures it never reads). Without it the weights keep the
- * R4 prior, said once. */
-static struct nl_cli_session scan_sess;
-static struct nl_snapshot scan_snap;
-
-static void scan_open(struct nl_ra *ra, int cg_mode, bool verbose, const char *btf)
-{
-	struct nl_cli_open_opts o = { .btf = btf, .cg_mode = cg_mode, .verbose = verbose,
-				      .prog = "numalens reclaim", .vmscan_only = true };
-
-	ra->scan_from = "prior";
-	if (nl_cli_open(&scan_sess, &o) != NL_EXIT_OK || !scan_sess.bpf.have_vmscan) {
-		if (scan_sess.col)
-			nl_cli_close(&scan_sess);
-		memset(&scan_sess, 0, sizeof(scan_sess));
-		if (ra->cfg.json)
-			nl_ra_jsonl_msg(stdout, "note", ra->cfg.dry_run, NULL,
-					"scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior");
-		else
-			printf("  scanned/rotated: no reclaim tracepoints here, weights use the cold-start prior\n");
-		return;
-	}
-	ra->scan = nl_scan_src_new(NL_RA_MAX_CG);
-	if (ra->scan)
-		ra->scan_from = "vmscan";
-}
-
-/* One interval of reclaim figures into the weights' store. */
-static void scan_feed(struct nl_ra *ra)
-{
-	uint64_t ids[NL_RA_MAX_CG];
-	int n = 0;
-
-	if (!ra->scan || nl_collect_snapshot(scan_sess.col, &scan_snap))
-		return;
-	for (int i = 0; i < ra->nr_cg; i++) {
-		if (ra->cg[i].gone)
-			nl_scan_forget(ra->scan, ra->cg[i].id);
-		else
-			ids[n++] = ra->cg[i].id;
-	}
-	nl_scan_feed_snapshot(ra->scan, &scan_snap, ids, n);
-}
-
-static void scan_close(struct nl_ra *ra)
-{
-	nl_snapshot_free(&scan_snap);
-	if (scan_sess.col)
-		nl_cli_close(&scan_sess);
-	nl_scan_src_free(ra->scan);
-	ra->scan = NULL;
-}
-
-/* Limit-path draws waiting for their step, one entry per managed cgroup:
- * draws that arrive together are answered by one step on the newest draw. */
-static struct hook_pending {
-	bool has;
-	int nid;
-	uint32_t draw_id, events;
-	uint64_t first_ts_ns;
-} pending[NL_RA_MAX_CG];
-
-/* A limit-path decision from BPF: the drawn node is queued for a step at
- * once (after the poll returns); a "no victim" is said once per change. */
-static void on_limit_event(void *ctx, const struct nl_lot_event *e)
-{
-	struct nl_ra *ra = ctx;
-
-	for (int i = 0; i < ra->nr_cg; i++) {
-		struct nl_ra_cg *c = &ra->cg[i];
-		struct hook_pending *h = &pending[i];
-
-		if (c->id != e->cgroup_id || c->gone)
-			continue;
-		/* the hook sends drawn nodes only ("no victim" is counted in
-		 * BPF); kept for an older object's records */
-		if (e->reason != NL_LOT_OK) {
-			nl_ra_novictim(ra, c, e->reason, "limit reclaim left to the kernel");
-			return;
-		}
-		if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log && ra->cfg.json) {
-			struct timespec t;
-			cJSON *o = cJSON_CreateObject();
-
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			if (o) {
-				cJSON_AddNumberToObject(o, "node", e->nid);
-				cJSON_AddNumberToObject(o, "draw", e->draw_id);
-				cJSON_AddNumberToObject(o, "age_us", ((double)t.tv_sec * 1e9 + (double)t.tv_nsec -
-								      (double)e->ts_ns) / 1e3);
-			}
-			nl_ra_jsonl_emit(ra->cfg.log, "limit_draw", ra->cfg.dry_run, c->label, o);
-		} else if ((ra->cfg.verbose || ra->cfg.dry_run) && ra->cfg.log) {
-			struct timespec t;
-			char ts[40];
-
-			nl_ra_iso_time(ts, sizeof(ts));
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			fprintf(ra->cfg.log, "%s %s limit reclaim: BPF lottery drew node %u (draw %u, %.0f us ago)\n",
-				ts, c->label, e->nid, e->draw_id,
-				((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)e->ts_ns) / 1e3);
-		}
-		if (!h->has)
-			h->first_ts_ns = e->ts_ns, h->events = 0;
-		h->has = true;
-		h->nid = (int)e->nid;
-		h->draw_id = e->draw_id;
-		h->events++;
-		return;
-	}
-}
-
-/* Run the steps of the draws queued by on_limit_event(). */
-static void run_hook_steps(struct nl_ra *ra)
-{
-	for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++) {
-		struct hook_pending *h = &pending[i];
-
-		if (!h->has)
-			continue;
-		h->has = false;
-		nl_ra_hook_step(ra, &ra->cg[i], h->nid, h->draw_id, h->first_ts_ns, h->events);
-	}
-}
-
-static struct nl_lot_bpf *hook_lot;
-
-/* How often usage is looked at between intervals while a cgroup is near
- * its high watermark (one memory.current read per cgroup). */
-#define WATCH_MS 50
-
-/* Between two steps of a pass: the draws that arrived meanwhile, at once
- * (nested passes cannot happen: a hook step is one step). */
-static void hook_between_steps(struct nl_ra *ra)
-{
-	if (hook_lot && nl_lot_poll(hook_lot, 0, on_limit_event, ra) > 0)
-		run_hook_steps(ra);
-}
-
-/* The log could not be written (its reader went away: `reclaim -j | head
- * -1`; SIGPIPE is ignored, so the write fails with EPIPE): the agent stops
- * as on SIGTERM, as top and vmscan do, rather than reclaim unwatched. */
-static bool log_reader_gone(const struct nl_ra *ra)
-{
-	return ferror(stdout) || (ra->cfg.log && ferror(ra->cfg.log));
-}
-
-/* Wait up to @d seconds, woken early by limit-path draws (the ring buffer's
- * epoll), and step on them at once; sleeps when the ring buffer cannot be
- * polled. */
-static void wait_and_hook(struct nl_ra *ra, struct nl_lot_bpf *lot, double d)
-{
-	double end = nl_ra_now() + d;
-	/* near high: look at usage every WATCH_MS and tick as soon as it is
-	 * over (background reclaim ahead of the limit, not a second later) */
-	bool watch = nl_ra_watch(ra);
-
-	while (!nl_stop_req) {
-		double left = end - nl_ra_now();
-		int ms = left > 0 ? (int)(left * 1000.0 + 0.5) : 0, n;
-
-		if (watch && ms > WATCH_MS)
-			ms = WATCH_MS;
-
-		n = nl_lot_poll(lot, ms, on_limit_event, ra);
-		ra->cost.polls++;
-		if (n > 0)
-			ra->cost.records += (uint64_t)n;
-		if (n < 0 && n != -EINTR) {
-			struct timespec ts;
-
-			if (left <= 0)
-				break;
-			ts.tv_sec = (time_t)left;
-			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-			nanosleep(&ts, NULL);
-			break;
-		}
-		run_hook_steps(ra);
-		if (nl_ra_now() >= end || (watch && nl_ra_over_high(ra)))
-			break;
-	}
 }
 
 /* The defaults a bare `numalens reclaim CGROUP` runs with. */
@@ -696,66 +406,6 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
 	return nl_cli_cgroup_root_check(prog, root);
 }
 
-/* Bytes against percent can be checked only once the limits are known:
- * --high 16M with the default --low 70% of a 64M limit never acts. Returns
- * 0, or NL_EXIT_USAGE after saying which cgroup on stderr. */
-static int check_watermarks(const struct nl_ra *ra, const char *prog)
-{
-	int unlimited = 0, first = -1;
-
-	for (int i = 0; i < ra->nr_cg; i++) {
-		struct nl_wm w;
-		uint64_t limit = NL_RCG_NO_LIMIT;
-		int e;
-
-		nl_rcg_limit(ra->cg[i].dir, ra->cfg.v1, &limit);
-		e = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, limit, &w);
-		if (e == -EINVAL && !unlimited++)
-			first = i;
-		if (e == -ERANGE) {
-			fprintf(stderr, "%s: cgroup %s: --low (%" PRIu64 " KiB here) is not below --high (%" PRIu64
-				" KiB) for its memory limit; --low defaults to 70%%: give it in the units of --high\n",
-				prog, ra->cg[i].label, w.low / 1024, w.high / 1024);
-			return NL_EXIT_USAGE;
-		}
-	}
-	/* a percent of no limit is no watermark: with every cgroup so, the
-	 * agent would run its whole time doing nothing */
-	if (unlimited && unlimited == ra->nr_cg) {
-		fprintf(stderr, "%s: cgroup %s%s has no memory limit, so a percent watermark (75%%/70%% by "
-			"default) never triggers: give --high and --low in bytes (e.g. --high 512M --low 448M) "
-			"or set its %s\n", prog, ra->cg[first].label,
-			unlimited > 1 ? " (and every other matched)" : "",
-			ra->cfg.v1 ? "memory.limit_in_bytes" : "memory.max");
-		return NL_EXIT_USAGE;
-	}
-	if (unlimited)
-		fprintf(stderr, "%s: %d matched cgroup%s (%s%s) ha%s no memory limit: percent watermarks "
-			"do nothing there until %s one\n", prog, unlimited, unlimited > 1 ? "s" : "",
-			ra->cg[first].label, unlimited > 1 ? " and others" : "", unlimited > 1 ? "ve" : "s",
-			unlimited > 1 ? "they get" : "it gets");
-	return 0;
-}
-
-/* Another agent that manages one of @ra's cgroups: a second agent on a
- * cgroup would fight the first (two watermark loops, two lotteries, each
- * reclaiming what the other sees as its own progress). Returns 0, or
- * NL_EXIT_USAGE after naming the other agent's pid on stderr. */
-static int check_other_agents(const struct nl_ra *ra, int cg_mode, const char *prog)
-{
-	for (int i = 0; i < ra->nr_cg; i++) {
-		int pid = nl_ra_owner(NULL, cg_mode, ra->cg[i].id, getpid());
-
-		if (pid > 0) {
-			fprintf(stderr, "%s: cgroup %s is already managed by the reclaim agent with pid %d: "
-				"stop that one first (--status %s shows what it does)\n",
-				prog, ra->cg[i].label, pid, ra->cg[i].label);
-			return NL_EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
 /* --status: what this command computes now for each cgroup, then the
  * running agents' published state. */
 static void show_status(struct nl_ra *ra)
@@ -775,8 +425,8 @@ static void show_status(struct nl_ra *ra)
 		 * above high (else "idle" above high reads as a contradiction) */
 		if (!c->wm_bad)
 			nl_wm_update(&c->wm, c->usage);
-		nl_ra_refresh(ra, c);
-		nl_ra_status(ra, c, stdout);
+		nl_agent_refresh(ra, c);
+		nl_report_status(ra, c, stdout);
 		ids[i] = c->id;
 	}
 	print_agent_status(ids, ra->nr_cg);
@@ -803,9 +453,9 @@ static void show_status_json(struct nl_ra *ra)
 		c->wm_bad = nl_wm_resolve(&ra->cfg.high, &ra->cfg.low, c->limit, &c->wm) != 0;
 		if (!c->wm_bad)	/* as the text: the state an agent started now would take */
 			nl_wm_update(&c->wm, c->usage);
-		nl_ra_refresh(ra, c);
+		nl_agent_refresh(ra, c);
 	}
-	cJSON_AddItemToObject(o, "computed", nl_ra_state_obj(ra));
+	cJSON_AddItemToObject(o, "computed", nl_pub_state_obj(ra));
 	agents = cJSON_AddArrayToObject(o, "agents");
 	nf = nl_agent_files_read(NL_RECLAIM_RUN_DIR, "json", &f);
 	for (int i = 0; agents && i < nf; i++) {
@@ -860,7 +510,7 @@ static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const 
 			if (nl_damos_cleaned())
 				cJSON_AddStringToObject(o, "damos_cleaned", nl_damos_cleaned());
 		}
-		nl_ra_jsonl_emit(stdout, "start", a->cfg.dry_run, NULL, o);
+		nl_jsonl_emit(stdout, "start", a->cfg.dry_run, NULL, o);
 		return;
 	}
 	printf("numalens reclaim: %s hierarchy at %s; backend %s%s; victim %s; limit-reclaim hook %s%s\n",
@@ -876,176 +526,19 @@ static void print_banner(const struct nl_ra *ra, const struct rc_args *a, const 
 		printf("  %s\n", nl_damos_cleaned());
 }
 
-/* Charge this thread's CPU time since @t0 to @part; returns the time now. */
-static uint64_t cost_to(struct nl_ra *ra, enum nl_ra_part part, uint64_t t0)
+/* Parse and check the command line and pick the cgroup hierarchy into
+ * @mode and @root. Returns 0, or the exit code after saying why. */
+static int rc_setup(struct rc_args *a, int argc, char **argv, enum nl_cgroup_mode *mode, char *root,
+		    size_t len)
 {
-	uint64_t t = nl_ra_cpu_ns();
-
-	ra->cost.cpu_ns[part] += t > t0 ? t - t0 : 0;
-	return t;
-}
-
-/* Full looks taken at the managed cgroups so far. */
-static uint64_t full_looks(const struct nl_ra *ra)
-{
-	uint64_t n = 0;
-
-	for (int i = 0; i < ra->nr_cg; i++)
-		n += ra->cg[i].full_ticks;
-	return n;
-}
-
-/* The agent's loop: ticks every --delay, hook steps as draws arrive,
- * until a signal or the run time (-d) ends it. */
-static void run_agent(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, const char *root,
-		      const char *prog)
-{
-	bool pub_told = false, full = true, idle_told = false;
-	double t_end = a->duration > 0 ? nl_ra_now() + a->duration : 0, next = nl_ra_now();
-	uint64_t t = nl_ra_cpu_ns(), looks, looks_pub = 0;
-	int e;
-
-	while (!nl_stop_req && !log_reader_gone(ra) && (!t_end || nl_ra_now() < t_end)) {
-		bool again = false;
-		double now = nl_ra_now(), d;
-
-		ra->cost.loops++;
-		/* a tick the usage watch brought forward only reclaims: the
-		 * matching, the scan figures and the published state keep to
-		 * the interval */
-		if (full) {
-			match_all(ra, a, root, true);
-			t = cost_to(ra, NL_RA_PART_MATCH, t);
-		}
-		for (int i = 0; i < ra->nr_cg && !nl_stop_req; i++)
-			again |= nl_ra_tick(ra, &ra->cg[i], now);
-		t = cost_to(ra, NL_RA_PART_TICK, t);
-		if (full) {
-			/* every cgroup stands by, or none has an eligible node:
-			 * nobody needs the scanned/rotated figures (they scale
-			 * only eligible nodes' pages), and the reclaim tracepoint
-			 * programs would run in each of the workload's reclaim
-			 * batches for nothing (their time counts in its memory
-			 * stall). Pausing them is a flag, so it can follow
-			 * eligibility tick by tick. */
-			bool idle = nl_ra_all_standby(ra), quiet = idle || !nl_ra_any_eligible(ra);
-
-			if (ra->scan && quiet != scan_sess.bpf.paused) {
-				e = nl_bpf_pause(&scan_sess.bpf, quiet);
-				ra->cost.attaches++;
-				if (e && a->json) {
-					char m[200];
-
-					snprintf(m, sizeof(m), "reclaim tracepoint programs could not all be resumed: %s",
-						 strerror(-e));
-					nl_ra_jsonl_msg(stdout, "note", a->cfg.dry_run, NULL, m);
-				} else if (e) {
-					printf("reclaim tracepoint programs could not all be resumed: %s\n", strerror(-e));
-				}
-				t = cost_to(ra, NL_RA_PART_PAUSE, t);
-			}
-			if (ra->scan && idle != idle_told && a->json) {
-				cJSON *o = cJSON_CreateObject();
-
-				if (o)
-					cJSON_AddBoolToObject(o, "paused", idle);
-				nl_ra_jsonl_emit(stdout, "tracepoints", a->cfg.dry_run, NULL, o);
-				idle_told = idle;
-			} else if (ra->scan && idle != idle_told) {
-				printf("%s\n", idle ? "every managed cgroup stands by: reclaim tracepoint programs paused"
-				       : "acting again: reclaim tracepoint programs resumed");
-				fflush(stdout);
-				idle_told = idle;
-			}
-			/* after the ticks, so the collector's time never delays a
-			 * table: the weights use figures one interval old. Not
-			 * while paused: a snapshot cost 15-70 ms of a TCG guest's
-			 * CPU (the next one spans the gap) */
-			if (!quiet) {
-				scan_feed(ra);
-				t = cost_to(ra, NL_RA_PART_FEED, t);
-			}
-			/* standing by, what it would publish changes only with a
-			 * full look (its counters stand still): written with
-			 * those, at least every NL_SB_FULL_EVERY_S, not every
-			 * interval (each write cost 5-20 ms of a TCG guest's CPU) */
-			looks = full_looks(ra);
-			if (!idle || looks != looks_pub || !ra->cost.publishes) {
-				looks_pub = looks;
-				ra->cost.publishes++;
-				ra->cost.publishes_standing_by += idle;
-				if ((e = nl_ra_publish(ra, NULL)) && !pub_told) {
-					fprintf(stderr, "%s: cannot publish the agent's state in " NL_RECLAIM_RUN_DIR
-						" (%s): top/export and --status will not see it\n", prog, strerror(-e));
-					pub_told = true;
-				}
-				if (a->json) {	/* the periodic state: what was published */
-					cJSON *o = cJSON_CreateObject();
-
-					if (o)
-						cJSON_AddItemToObject(o, "state", nl_ra_state_obj(ra));
-					nl_ra_jsonl_emit(stdout, "state", a->cfg.dry_run, NULL, o);
-				}
-				t = cost_to(ra, NL_RA_PART_PUBLISH, t);
-			}
-			next += a->interval;
-			if (next <= nl_ra_now())
-				next = nl_ra_now();
-		}
-		/* a re-queued pass goes on at once, after the draws waiting */
-		d = again ? 0 : next - nl_ra_now();
-		if (t_end && nl_ra_now() + d > t_end)
-			d = t_end - nl_ra_now();
-		wait_and_hook(ra, lot, d > 0 ? d : 0);
-		t = cost_to(ra, NL_RA_PART_WAIT, t);
-		full = nl_ra_now() >= next - 0.001;
-	}
-}
-
-/* The end-of-run lines: hook latency and each cgroup's final status. */
-static void print_summary(struct nl_ra *ra)
-{
-	if (ra->cfg.json) {
-		cJSON *o = cJSON_CreateObject();
-
-		if (o) {
-			cJSON_AddItemToObject(o, "agent_cost", nl_ra_cost_obj(ra));
-			cJSON_AddNumberToObject(o, "hook_steps", (double)ra->nr_lat);
-			if (ra->nr_lat) {
-				cJSON_AddNumberToObject(o, "hook_latency_us_p50", nl_ra_hook_latency_us(ra, 50));
-				cJSON_AddNumberToObject(o, "hook_latency_us_p99", nl_ra_hook_latency_us(ra, 99));
-			}
-			cJSON_AddItemToObject(o, "state", nl_ra_state_obj(ra));
-		}
-		nl_ra_jsonl_emit(stdout, "end", ra->cfg.dry_run, NULL, o);
-		return;
-	}
-	nl_ra_cost_print(ra, stdout);
-	if (ra->nr_lat)
-		printf("hook-driven steps: %" PRIu64 ", latency from the limit-reclaim event to the step: "
-		       "p50 %.0f us, p99 %.0f us\n", ra->nr_lat, nl_ra_hook_latency_us(ra, 50),
-		       nl_ra_hook_latency_us(ra, 99));
-	for (int i = 0; i < ra->nr_cg; i++)
-		if (!ra->cg[i].gone)
-			nl_ra_status(ra, &ra->cg[i], stdout);
-}
-
-int nl_cmd_reclaim(int argc, char **argv)
-{
-	struct rc_args a = { 0 };
 	struct argp argp = { rc_opts, rc_parse, "CGROUP...", rc_doc, NULL, NULL, NULL };
-	static struct nl_ra ra;
-	struct nl_lot_bpf *lot = NULL;
-	enum nl_cgroup_mode mode = NL_CG_V2;
-	char root[512] = "", err[512] = "";
-	bool have_limit = false;
-	int rc, found;
-	bool wait_new;
+	char err[512] = "";
+	int rc;
 
-	rc_defaults(&a);
-	if (argp_parse(&argp, argc, argv, 0, NULL, &a))
+	rc_defaults(a);
+	if (argp_parse(&argp, argc, argv, 0, NULL, a))
 		return NL_EXIT_USAGE;
-	if (a.status && a.cfg.dry_run) {
+	if (a->status && a->cfg.dry_run) {
 		/* said rather than ignored: the user may think --status acts otherwise */
 		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
 		return NL_EXIT_USAGE;
@@ -1054,47 +547,88 @@ int nl_cmd_reclaim(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return NL_EXIT_USAGE;
 	}
-	rc = pick_hierarchy(&a, argv[0], &mode, root, sizeof(root));
+	rc = pick_hierarchy(a, argv[0], mode, root, len);
 	if (rc)
 		return rc;
-	a.cfg.v1 = mode == NL_CG_V1_MEMORY;
-	a.cfg.root = root;
-	a.cfg.log = a.status ? NULL : stdout;
-	a.cfg.json = a.json;
+	a->cfg.v1 = *mode == NL_CG_V1_MEMORY;
+	a->cfg.root = root;
+	a->cfg.log = a->status ? NULL : stdout;
+	a->cfg.json = a->json;
+	a->m.status = a->status;
 	/* before the BPF load: a SIGTERM while it runs (~20 ms) ends the
 	 * agent cleanly at its first loop check instead of killing it */
-	if (!a.status)
+	if (!a->status)
 		nl_cli_install_signals();
+	return 0;
+}
 
+/* The agent's run, once its cgroups passed the checks: banner, tables,
+ * the loop (reclaim_loop.h) and the summary. @wait_new: nothing matched
+ * yet, said first. */
+static void rc_run(struct nl_ra *ra, struct rc_args *a, struct nl_lot_bpf *lot, enum nl_cgroup_mode mode,
+		   const char *root, bool have_limit, const char *prog, bool wait_new)
+{
+	static struct nl_sampler sampler;
+	struct nl_loop_opts lo = { .interval = a->interval, .duration = a->duration, .root = root,
+				   .prog = prog, .match = &a->m, .sampler = &sampler, .stop = &nl_stop_req };
+
+	if (wait_new)
+		fprintf(stderr, "%s: no cgroup under %s matches %s%s yet: waiting for one "
+			"(patterns are matched again every %g s)\n", prog, root, nl_cli_shown(a->m.pat[0]),
+			a->m.npat > 1 ? " (or the others)" : "", a->interval);
+	print_banner(ra, a, root, have_limit);
+	nl_match_all(ra, &a->m, root, true);
+	/* tables in BPF before the slower collector start: the limit hook
+	 * draws from them at once */
+	for (int i = 0; i < ra->nr_cg; i++)
+		nl_agent_refresh(ra, &ra->cg[i]);
+	nl_sampler_open(&sampler, ra, (int)mode, root, a->libbpf_log, a->btf);
+	nl_wait_init(ra, lot, &nl_stop_req);
+	fflush(stdout);
+	nl_loop_run(ra, &lo);
+	nl_loop_summary(ra);
+	nl_pub_remove(NULL);
+	nl_sampler_close(&sampler, ra);
+}
+
+int nl_cmd_reclaim(int argc, char **argv)
+{
+	struct rc_args a = { 0 };
+	static struct nl_ra ra;
+	struct nl_lot_bpf *lot = NULL;
+	enum nl_cgroup_mode mode = NL_CG_V2;
+	char root[512] = "", rootdir[600], err[512] = "";
+	bool have_limit = false, wait_new;
+	int rc, found;
+
+	rc = rc_setup(&a, argc, argv, &mode, root, sizeof(root));
+	if (rc)
+		return rc;
 	rc = nl_lot_open(&lot, mode, !a.status, a.libbpf_log, a.btf, 0, &have_limit, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return rc;
 	}
-	if (nl_ra_init(&ra, &a.cfg, lot, err, sizeof(err))) {
+	if (nl_agent_init(&ra, &a.cfg, lot, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		nl_lot_close(lot);
 		return NL_EXIT_KERNEL;
 	}
-	{
-		char rootdir[600];
-
-		snprintf(rootdir, sizeof(rootdir), "%s/", root);
-		if (nl_cgroup_id_of(rootdir, &a.root_id))
-			a.root_id = 0;
-	}
-	found = match_all(&ra, &a, root, false);
+	snprintf(rootdir, sizeof(rootdir), "%s/", root);
+	if (nl_cgroup_id_of(rootdir, &a.m.root_id))
+		a.m.root_id = 0;
+	found = nl_match_all(&ra, &a.m, root, false);
 	/* A pattern names cgroups that may come later (a job's cgroup made
 	 * after the agent starts); a plain path that is missing is a typo. */
-	wait_new = !found && !a.status && has_pattern(&a);
-	if (a.root_pat) {
+	wait_new = !found && !a.status && nl_match_has_pattern(&a.m);
+	if (a.m.root_pat) {
 		fprintf(stderr, "%s: %s %s the root cgroup, the whole host: the agent manages cgroups "
-			"below it (e.g. /bench/a)\n", argv[0], nl_cli_shown(a.root_pat),
-			is_pattern(a.root_pat) ? "matches" : "is");
+			"below it (e.g. /bench/a)\n", argv[0], nl_cli_shown(a.m.root_pat),
+			nl_match_is_pattern(a.m.root_pat) ? "matches" : "is");
 		rc = NL_EXIT_USAGE;
 	} else if (!found && !wait_new) {
 		fprintf(stderr, "%s: no cgroup under %s matches %s%s: paths are relative to that mount\n",
-			argv[0], root, nl_cli_shown(a.pat[0]), a.npat > 1 ? " (or the others)" : "");
+			argv[0], root, nl_cli_shown(a.m.pat[0]), a.m.npat > 1 ? " (or the others)" : "");
 		rc = NL_EXIT_USAGE;
 	} else if (a.status) {
 		if (a.json)
@@ -1102,26 +636,9 @@ int nl_cmd_reclaim(int argc, char **argv)
 		else
 			show_status(&ra);
 		rc = NL_EXIT_OK;
-	} else if (!(rc = check_watermarks(&ra, argv[0])) &&
-		   !(rc = check_other_agents(&ra, (int)mode, argv[0]))) {
-		if (wait_new)
-			fprintf(stderr, "%s: no cgroup under %s matches %s%s yet: waiting for one "
-				"(patterns are matched again every %g s)\n", argv[0], root, nl_cli_shown(a.pat[0]),
-				a.npat > 1 ? " (or the others)" : "", a.interval);
-		print_banner(&ra, &a, root, have_limit);
-		match_all(&ra, &a, root, true);
-		/* tables in BPF before the slower collector start: the limit hook
-		 * draws from them at once */
-		for (int i = 0; i < ra.nr_cg; i++)
-			nl_ra_refresh(&ra, &ra.cg[i]);
-		scan_open(&ra, (int)mode, a.libbpf_log, a.btf);
-		hook_lot = lot;
-		ra.between_steps = hook_between_steps;
-		fflush(stdout);
-		run_agent(&ra, &a, lot, root, argv[0]);
-		print_summary(&ra);
-		nl_ra_unpublish(NULL);
-		scan_close(&ra);
+	} else if (!(rc = nl_match_check_watermarks(&ra, argv[0])) &&
+		   !(rc = nl_match_check_owners(&ra, (int)mode, argv[0]))) {
+		rc_run(&ra, &a, lot, mode, root, have_limit, argv[0], wait_new);
 	}
 	nl_rb_cleanup();
 	nl_lot_close(lot);

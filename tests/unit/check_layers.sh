@@ -25,6 +25,17 @@
 #                      files (mkdir, rename, unlink: the agents' published
 #                      state, DAMON records under /run/numalens); the
 #                      reclaim layer renders the text and calls it
+#  prefix-names-file   every exported (non-static) function of tools/
+#                      (main aside; scx_cling keeps the scx names) is named
+#                      nl_<P> or nl_<P>_..., where <P> is one of: the file's
+#                      basename (agent_files.c: nl_agent_files_*), a tail of
+#                      it from an underscore on (reclaim_wm.c: nl_wm_*), its
+#                      folder (tools/reclaim/: nl_reclaim_*), or the one
+#                      abbreviation tests/unit/prefix_abbrev.txt gives the
+#                      file (reclaim_backend.c: nl_rb_*). So a name says
+#                      where it lives. tests/unit/prefix_exceptions.txt
+#                      lists "FILE WORD" pairs (nl_WORD_...) still waiting
+#                      for their rename
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -145,4 +156,51 @@ while IFS= read -r hit; do tags+=("$hit"); done < <(
 	  git ls-files -co --exclude-standard README.md 'docs/*.md' 'dashboards/*' 2>/dev/null |
 		xargs -r grep -nE "$tag"; } | cut -c1-160)
 report no-tags-in-user-text "${tags[@]}"
+
+# prefix-names-file. The awk finds function definitions at file scope: a
+# line at column 0 naming NAME( that is not static, extern or typedef and
+# whose parameter list is followed by a '{' (a ';' makes it a declaration).
+declare -A abbr=() exc=() taken=()
+prefix=()
+while read -r f p _; do
+	case $f in ''|\#*) continue;; esac
+	[ -n "${abbr[$f]:-}" ] && prefix+=("$f: two abbreviations in tests/unit/prefix_abbrev.txt")
+	[ -n "${taken[$p]:-}" ] && prefix+=("$f: nl_${p}_ is already ${taken[$p]}'s (tests/unit/prefix_abbrev.txt)")
+	abbr[$f]=$p; taken[$p]=$f
+done < tests/unit/prefix_abbrev.txt
+while read -r f p _; do
+	case $f in ''|\#*) continue;; esac
+	exc["$f $p"]=1
+done < tests/unit/prefix_exceptions.txt
+while read -r loc name; do
+	f=${loc%%:*}; base=${f##*/}; base=${base%.c}; dir=${f%/*}; dir=${dir##*/}
+	[ "$name" = main ] && continue
+	ok=0; p=$base
+	while :; do	# the basename, then each tail of it after an underscore
+		case $name in nl_"$p"|nl_"$p"_*) ok=1; break;; esac
+		[[ $p == *_* ]] || break
+		p=${p#*_}
+	done
+	case $name in nl_"$dir"|nl_"$dir"_*) ok=1;; esac
+	a=${abbr[$f]:-}
+	[ -n "$a" ] && case $name in nl_"$a"|nl_"$a"_*) ok=1;; esac
+	w=${name#nl_}; w=${w%%_*}
+	[ $ok = 1 ] || [ -n "${exc["$f $w"]:-}" ] ||
+		prefix+=("$loc: $name: name it nl_${base}_... (or a tail of $base, nl_${dir}_..., or its abbreviation in tests/unit/prefix_abbrev.txt)")
+done < <(git ls-files -co --exclude-standard 'tools/*.c' 2>/dev/null |
+	xargs -r awk '
+	FNR == 1 { pend = "" }
+	pend != "" {
+		if ($0 ~ /^\{/) { print pend; pend = ""; next }
+		if ($0 ~ /;[ \t]*$/) { pend = ""; next }
+		if ($0 ~ /^[ \t]/) next
+		pend = ""
+	}
+	/^[A-Za-z_]/ && !/^(static|extern|typedef|#)/ && !/^(struct|union|enum)[^(]*\{/ {
+		if (!match($0, /[A-Za-z_][A-Za-z_0-9]*\(/) || $0 ~ /;[ \t]*$/) next
+		if (index($0, "=") && index($0, "=") < RSTART) next
+		pend = FILENAME ":" FNR " " substr($0, RSTART, RLENGTH - 1)
+		if ($0 ~ /\{[ \t]*$/) { print pend; pend = "" }
+	}')
+report prefix-names-file "${prefix[@]}"
 exit $fail

@@ -10,6 +10,8 @@
 #include <string.h>
 #include "fixture_fs.h"
 #include "reclaim_agent.h"
+#include "reclaim_hook.h"
+#include "reclaim_tick.h"
 
 static inline void fixture_ra_cgroup(const char *root, struct nl_ra_cfg *cfg)
 {

@@ -63,7 +63,7 @@ static pid_t agent_child(const char *d)
 			_exit(1);
 		close(fds[0]);
 		close(STDOUT_FILENO);
-		if (nl_agent_file_put(d, "status", "state: on\n", 10))
+		if (nl_agent_files_put(d, "status", "state: on\n", 10))
 			_exit(1);
 		if (write(fds[1], "x", 1) != 1)
 			_exit(1);
@@ -86,7 +86,7 @@ static void test_clock_step(void **state)
 
 	(void)state;
 	/* our own file, written before the step: still read, stamp left out */
-	assert_int_equal(nl_agent_file_put(d, "json", "{\"a\":1}", 7), 0);
+	assert_int_equal(nl_agent_files_put(d, "json", "{\"a\":1}", 7), 0);
 	snprintf(name, sizeof(name), "%d.json", (int)getpid());
 	age(d, name);
 	assert_int_equal(nl_agent_files_read(d, "json", &f), 1);

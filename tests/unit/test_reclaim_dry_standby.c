@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_agent.c: a node whose step freed nothing is
+/* tools/reclaim/reclaim_tick.c: a node whose step freed nothing is
  * without tickets for NL_RA_DRY_MAX_S (5 s) at most. With every node so
  * marked the memcg has no eligible node and, after a few ticks, stands
  * by, taking a full look only every NL_SB_FULL_EVERY_S: the mark must
@@ -27,13 +27,13 @@ static void test_dry_mark_ends_while_standing_by(void **state)
 	(void)state;
 	assert_non_null(root);
 	fixture_ra_cgroup(root, &cfg);
-	assert_int_equal(nl_ra_init(&a, &cfg, NULL, err, sizeof(err)), 0);
-	k = nl_ra_add(&a, "/cg");
+	assert_int_equal(nl_agent_init(&a, &cfg, NULL, err, sizeof(err)), 0);
+	k = nl_agent_add(&a, "/cg");
 	assert_int_equal(k, 0);
 	c = &a.cg[k];
-	now = nl_ra_now();
+	now = nl_agent_now();
 	/* both nodes freed nothing (the first pass: 3 steps, round robin) */
-	nl_ra_tick(&a, c, now);
+	nl_tick(&a, c, now);
 	assert_true(c->dry[0] && c->dry[1]);
 	/* standing by since this look, usage where it was; the marks were
 	 * set 5 s ago (the ticks that led to standing by came between) */
@@ -44,7 +44,7 @@ static void test_dry_mark_ends_while_standing_by(void **state)
 	c->dry_at[0] = c->dry_at[1] = now - NL_SB_FULL_EVERY_S;
 	full = c->full_ticks;
 	steps = c->steps;
-	nl_ra_tick(&a, c, now + 0.5);
+	nl_tick(&a, c, now + 0.5);
 	assert_int_equal(c->full_ticks, full + 1);	/* a full look, not a light tick */
 	assert_true(c->steps > steps);	/* which lifted the marks: the nodes were drawn again */
 	/* with no mark due, a tick standing by stays light */
@@ -54,7 +54,7 @@ static void test_dry_mark_ends_while_standing_by(void **state)
 	c->dry[0] = 1;
 	c->dry_at[0] = now;
 	full = c->full_ticks;
-	nl_ra_tick(&a, c, now + 1);
+	nl_tick(&a, c, now + 1);
 	assert_int_equal(c->full_ticks, full);
 	nl_rb_cleanup();
 	rmtree(root);

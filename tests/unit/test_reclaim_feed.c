@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* tools/reclaim/reclaim_feed.c: the snapshot's vmscan figures become the
- * weights' scanned/rotated input (spec/seed_reclaim.md §2.2): which
+ * weights' scanned/rotated input (docs/reclaim.md, How it chooses a node): which
  * figures count, and a node that rotates what reclaim scans (hot) losing
  * its share to one that does not (cold). */
 #include <setjmp.h>
@@ -70,14 +70,14 @@ static void test_delta_sums_contexts_not_pageout(void **state)
 
 	(void)state;
 	setup_snap();
-	nl_scan_delta_from_vmscan(vf, 2, false, d);
+	nl_feed_delta_from_vmscan(vf, 2, false, d);
 	assert_int_equal(d[0].scanned[1], 1200);
 	assert_int_equal(d[0].rotated[1], 60);
 	assert_int_equal(d[0].scanned[0], 0);
 	assert_int_equal(d[1].scanned[0], 100);
 	assert_int_equal(d[1].rotated[0], 100);
 	assert_int_equal(d[1].rotated[1], 900);
-	nl_scan_delta_from_vmscan(NULL, 2, false, d);
+	nl_feed_delta_from_vmscan(NULL, 2, false, d);
 	assert_int_equal(d[0].scanned[1], 0);
 }
 
@@ -113,16 +113,16 @@ static void test_mglru_refill_counts_as_rotated(void **state)
 	VN(NL_VS_LIMIT, 0).rotated[1] = 30;
 	VN(NL_VS_LIMIT, 0).refill[1] = 400;
 	VN(NL_VS_KSWAPD, 0).refill[0] = 5;
-	nl_scan_delta_from_vmscan(vf, 2, false, d);
+	nl_feed_delta_from_vmscan(vf, 2, false, d);
 	assert_int_equal(d[0].rotated[1], 30);
 	assert_int_equal(d[0].rotated[0], 0);
-	nl_scan_delta_from_vmscan(vf, 2, true, d);
+	nl_feed_delta_from_vmscan(vf, 2, true, d);
 	assert_int_equal(d[0].scanned[1], 1000);
 	assert_int_equal(d[0].rotated[1], 430);
 	assert_int_equal(d[0].rotated[0], 5);
 	/* through the snapshot: its src.mglru picks the rule */
 	snap.src.mglru = true;
-	assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), 1);
+	assert_int_equal(nl_feed_snapshot(src, &snap, &id, 1), 1);
 	weights(src, &w);
 	/* 10000 * (1000 - 430) / 1001 = 5694, * 140 / 200 = 3985 */
 	assert_int_equal(w.w[0], 3985);
@@ -138,15 +138,15 @@ static void test_rotation_moves_the_share(void **state)
 
 	(void)state;
 	setup_snap();
-	/* before any feed: the R4 prior, both nodes alike (10000 * 140/200) */
+	/* before any feed: the cold-start prior, both nodes alike (10000 * 140/200) */
 	weights(src, &w);
 	assert_int_equal(w.w[0], 7000);
 	assert_int_equal(w.w[1], 7000);
 	/* one interval: the absent id is skipped, ours is fed */
-	assert_int_equal(nl_scan_feed_snapshot(src, &snap, ids, 2), 1);
+	assert_int_equal(nl_feed_snapshot(src, &snap, ids, 2), 1);
 	assert_int_equal(nl_scan_get(src, absent, 2, (struct nl_scan_node[2]){}), -ENODATA);
 	weights(src, &w);
-	/* §2.2: 10000 * (1200 - 60) / 1201 = 9492, * 140 / 200 = 6644;
+	/* the weight rule: 10000 * (1200 - 60) / 1201 = 9492, * 140 / 200 = 6644;
 	 * hot node 10000 * (1000 - 900) / 1001 = 999, * 140 / 200 = 699 */
 	assert_int_equal(w.w[0], 6644);
 	assert_int_equal(w.w[1], 699);
@@ -160,7 +160,7 @@ static void test_rotation_moves_the_share(void **state)
 	VN(NL_VS_LIMIT, 0).rotated[1] = 900;
 	VN(NL_VS_LIMIT, 1).scanned[1] = 1000;
 	for (int i = 0; i < 6; i++)
-		assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), 1);
+		assert_int_equal(nl_feed_snapshot(src, &snap, &id, 1), 1);
 	weights(src, &w);
 	assert_true(w.w[1] > 5 * w.w[0]);
 	nl_scan_src_free(src);
@@ -174,14 +174,14 @@ static void test_no_vmscan_no_feed(void **state)
 	(void)state;
 	setup_snap();
 	snap.src.vmscan = false;
-	assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), -ENODATA);
-	assert_int_equal(nl_scan_feed_snapshot(NULL, &snap, &id, 1), -EINVAL);
+	assert_int_equal(nl_feed_snapshot(src, &snap, &id, 1), -ENODATA);
+	assert_int_equal(nl_feed_snapshot(NULL, &snap, &id, 1), -EINVAL);
 	snap.src.vmscan = true;
 	cgs[1].removed = true;	/* a removed cgroup is not fed */
-	assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), 0);
+	assert_int_equal(nl_feed_snapshot(src, &snap, &id, 1), 0);
 	cgs[1].removed = false;
 	cgs[1].vmscan = NULL;	/* never reclaimed: zeros, so history decays */
-	assert_int_equal(nl_scan_feed_snapshot(src, &snap, &id, 1), 1);
+	assert_int_equal(nl_feed_snapshot(src, &snap, &id, 1), 1);
 	nl_scan_src_free(src);
 }
 

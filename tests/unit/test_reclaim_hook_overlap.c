@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_agent.c: which hook steps count as the step's
+/* tools/reclaim/reclaim_hook.c: which hook steps count as the step's
  * alone. A step that a kernel limit-reclaim run of the memcg overlapped
  * holds the kernel's pages in its memory.numa_stat deltas; so may one that
  * starts soon after such a step, because the run's last pages can reach
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "reclaim_agent.h"
+#include "reclaim_hook.h"
 
 static void test_overlap_window(void **state)
 {
@@ -20,19 +20,19 @@ static void test_overlap_window(void **state)
 
 	(void)state;
 	/* no run ever overlapped: clean */
-	assert_false(nl_ra_hook_overlap(&ov, false, 10.0, 10.05, &lag));
+	assert_false(nl_hook_overlap(&ov, false, 10.0, 10.05, &lag));
 	assert_true(lag < 0);
 	/* a run overlapped: the window starts at the step's end */
-	assert_true(nl_ra_hook_overlap(&ov, true, 12.0, 12.05, &lag));
+	assert_true(nl_hook_overlap(&ov, true, 12.0, 12.05, &lag));
 	assert_true(ov == 12.05);
 	assert_true(lag < 0);
 	/* 32 ms later: inside the flush lag, not the step's alone */
-	assert_true(nl_ra_hook_overlap(&ov, false, 12.082, 12.1, &lag));
+	assert_true(nl_hook_overlap(&ov, false, 12.082, 12.1, &lag));
 	assert_true(lag > 31.9 && lag < 32.1);
 	/* that step overlapped no run: it does not move the window */
 	assert_true(ov == 12.05);
 	/* past the window: clean again */
-	assert_false(nl_ra_hook_overlap(&ov, false, 12.05 + NL_RA_FLUSH_LAG_S + 0.01, 13.2, &lag));
+	assert_false(nl_hook_overlap(&ov, false, 12.05 + NL_RA_FLUSH_LAG_S + 0.01, 13.2, &lag));
 	assert_true(lag < 0);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_agent.c: what a background pass costs the agent in
+/* tools/reclaim/reclaim_tick.c: what a background pass costs the agent in
  * memory.numa_stat reads. Each read makes the kernel flush the memcg's
  * statistics; reading the file before and after every step was most of
  * the agent's own CPU beside its reclaim writes. A pass of N steps now
@@ -46,8 +46,8 @@ static void test_pass_reads(void **state)
 	(void)state;
 	assert_non_null(root);
 	fixture_ra_cgroup(root, &cfg);
-	assert_int_equal(nl_ra_init(&a, &cfg, NULL, err, sizeof(err)), 0);
-	k = nl_ra_add(&a, "/cg");
+	assert_int_equal(nl_agent_init(&a, &cfg, NULL, err, sizeof(err)), 0);
+	k = nl_agent_add(&a, "/cg");
 	assert_int_equal(k, 0);
 
 	fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -55,7 +55,7 @@ static void test_pass_reads(void **state)
 	snprintf(p, sizeof(p), "%s/cg/memory.numa_stat", root);
 	assert_true(inotify_add_watch(fd, p, IN_OPEN | IN_CLOSE_NOWRITE) >= 0);
 
-	nl_ra_tick(&a, &a.cg[k], nl_ra_now());
+	nl_tick(&a, &a.cg[k], nl_agent_now());
 	/* the pass ran and stopped on no progress after 3 steps */
 	assert_int_equal(a.cg[k].passes, 1);
 	assert_int_equal(a.cg[k].steps, 3);
@@ -66,7 +66,7 @@ static void test_pass_reads(void **state)
 
 	/* a hook step reads before and after itself: its start waited for
 	 * the kernel's own limit reclaim, which its deltas must not hold */
-	assert_int_equal(nl_ra_hook_step(&a, &a.cg[k], 1, 1, 0, 1), 0);
+	assert_int_equal(nl_hook_step(&a, &a.cg[k], 1, 1, 0, 1), 0);
 	assert_int_equal(a.cg[k].hook_steps, 1);
 	assert_int_equal(opens(fd), 2);
 	assert_int_equal(a.cg[k].numa_reads, 1 + 3 + 2);

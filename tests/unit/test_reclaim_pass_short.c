@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_agent.c: a pass that freed pages and then stopped
+/* tools/reclaim/reclaim_tick.c: a pass that freed pages and then stopped
  * short (3 steps in a row freed nothing: lru_gen had no more pages old
  * across two agings yet) helped; only passes that freed nothing at all
  * stand the agent by for "its last pass freed nothing". Under dd | tail
@@ -68,12 +68,12 @@ static bool standby_after_short_passes(bool pay)
 	g_n1 = 20971520;
 	fixture_ra_cgroup(root, &cfg);
 	cfg.log = g_log;
-	assert_int_equal(nl_ra_init(&a, &cfg, NULL, err, sizeof(err)), 0);
+	assert_int_equal(nl_agent_init(&a, &cfg, NULL, err, sizeof(err)), 0);
 	a.between_steps = lose_1mib_once;
-	k = nl_ra_add(&a, "/cg");
+	k = nl_agent_add(&a, "/cg");
 	assert_int_equal(k, 0);
 	c = &a.cg[k];
-	now = nl_ra_now();
+	now = nl_agent_now();
 	for (int t = 0; t < NL_SB_TICKS; t++) {
 		/* the workload adds page cache on both nodes between ticks:
 		 * their figures move, so no node stays without tickets */
@@ -81,7 +81,7 @@ static bool standby_after_short_passes(bool pay)
 		g_n1 += 2 << 20;
 		write_stat();
 		g_calls = 0;
-		nl_ra_tick(&a, c, now + t);
+		nl_tick(&a, c, now + t);
 		/* every pass stopped on 3 steps that freed nothing */
 		assert_true(c->stuck);
 		assert_int_equal(c->no_progress_stops, (uint64_t)t + 1);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* tools/reclaim/reclaim_scan.c: the decayed scanned/rotated source, and its
  * effect on the weights (a hot node, rotating most of what is scanned,
- * loses its share; spec/seed_reclaim.md §2.2). */
+ * loses its share; docs/reclaim.md, How it chooses a node). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,7 +32,7 @@ static void test_decay_and_clamp(void **state)
 	assert_int_equal(nl_scan_feed(s, 7, d, 2), 0);
 	assert_int_equal(nl_scan_get(s, 7, 2, out), 0);
 	assert_int_equal(out[0].scanned[1], 1000);
-	assert_int_equal(out[1].rotated[1], 10);		/* clamped to scanned (R5) */
+	assert_int_equal(out[1].rotated[1], 10);		/* clamped to scanned (a page rotates only after a scan) */
 	assert_int_equal(nl_scan_feed(s, 7, d, 2), 0);
 	assert_int_equal(out[0].scanned[0], 100);
 	nl_scan_get(s, 7, 2, out);

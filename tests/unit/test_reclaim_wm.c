@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* tools/reclaim/reclaim_wm.c: watermark parsing, R17 hysteresis, R16 step
- * bound, rate limit, PSI back-off. */
+/* tools/reclaim/reclaim_wm.c, reclaim_rate.c, reclaim_psi.c, reclaim_refault.c:
+ * watermark parsing, hysteresis, step bound, rate limit, PSI back-off,
+ * refault guard. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
 #include <cmocka.h>
+#include "reclaim_psi.h"
+#include "reclaim_rate.h"
+#include "reclaim_refault.h"
 #include "reclaim_wm.h"
 
 #define MiB (1024ULL * 1024)
@@ -55,7 +59,7 @@ static void test_resolve(void **state)
 	assert_int_equal(nl_wm_resolve(&h, &l, 100 * MiB, &w), 0);	/* bytes and percent mix */
 }
 
-/* R17: a ramp up and down starts above high, stops at or below low, and
+/* Hysteresis: a ramp up and down starts above high, stops at or below low, and
  * does not chatter between the two marks. */
 static void test_hysteresis(void **state)
 {
@@ -72,7 +76,7 @@ static void test_hysteresis(void **state)
 				 (unsigned long long)trace[i].u, w.active, trace[i].active);
 }
 
-/* R16: steps are bounded by the step size and never go below low. */
+/* Steps are bounded by the step size and never go below low. */
 static void test_step(void **state)
 {
 	struct nl_wm w = { .high = 100 * MiB, .low = 80 * MiB };

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The background reclaim agent (spec/seed_reclaim.md §4, R16-R18) over the
- * victim-node lottery (R1-R12): for each managed cgroup it refreshes node
+ * The background reclaim agent over the victim-node lottery
+ * (docs/reclaim.md): for each managed cgroup it refreshes node
  * weights and the BPF ticket table every interval, and when usage crosses
  * the high watermark runs bounded passes of bounded steps, each reclaiming
  * from the drawn node through a backend, until usage is at or below low.
- * All counters here are the agent's own (R18): they never mix with the
- * kernel's direct-reclaim stall figures.
+ * All counters here are the agent's own: they never mix with the
+ * kernel's direct-reclaim stall figures. This file holds the agent's state
+ * and its managed cgroups with their weights; the rest of the agent:
+ * reclaim_tick.h (a tick and its pass), reclaim_step.h (one step),
+ * reclaim_hook.h (steps on limit-path draws), reclaim_wait.h and
+ * reclaim_loop.h (its run loop), reclaim_match.h (which cgroups).
  */
 #ifndef NL_RECLAIM_AGENT_H
 #define NL_RECLAIM_AGENT_H
@@ -17,6 +21,9 @@
 #include "reclaim_backend.h"
 #include "reclaim_cg.h"
 #include "reclaim_lot.h"
+#include "reclaim_psi.h"
+#include "reclaim_rate.h"
+#include "reclaim_refault.h"
 #include "reclaim_scan.h"
 #include "reclaim_standby.h"
 #include "reclaim_wm.h"
@@ -41,15 +48,15 @@ enum nl_ra_victim {
 /* Settings of one agent run. */
 struct nl_ra_cfg {
 	struct nl_wm_spec high, low;
-	uint32_t step_pages;	/* R16 pages per step (default 32 = SWAP_CLUSTER_MAX) */
-	uint32_t pass_steps;	/* R17 steps per pass (default 128, as in S1) */
+	uint32_t step_pages;	/* pages per step (default 32 = SWAP_CLUSTER_MAX) */
+	uint32_t pass_steps;	/* steps per pass before re-queueing (default 128) */
 	double rate_mib_s;	/* 0 = unlimited */
 	double psi_us_s;	/* PSI stall us per second that pauses; 0 = off */
 	int backend;		/* enum nl_rb_kind, or -1 = best probed */
 	int victim;		/* enum nl_ra_victim */
 	uint32_t anon_rule;	/* enum nl_lot_anon_rule */
 	uint32_t draw_mode;	/* enum nl_lot_mode */
-	uint32_t bal_lo, bal_hi;/* R10 window, percent */
+	uint32_t bal_lo, bal_hi;/* balanced window, percent of the mean weight */
 	uint32_t cold_ms;	/* lru_gen: shortest time between agings (0 = default) */
 	bool dry_run;
 	bool v1;		/* cgroup hierarchy is the v1 memory controller */
@@ -73,7 +80,7 @@ struct nl_ra_cg {
 	uint64_t limit, usage, events_max, events_max0;
 	struct nl_lot_in in;
 	struct nl_lot_weights w;
-	struct nl_lot_weights w_prior;	/* the same inputs with the R4 prior on
+	struct nl_lot_weights w_prior;	/* the same inputs with the cold-start prior on
 					 * every node: what the scan history changed */
 	struct nl_lot_table t;
 	bool have_scan;		/* the scanned/rotated source answered */
@@ -82,7 +89,7 @@ struct nl_ra_cg {
 	/* per node: 0, or 1 + its figure when its last step freed nothing
 	 * (nl_lot_drop_dry: no tickets until the figure moves) */
 	u64 dry[NL_MAX_NODES];
-	/* when each dry mark was set (nl_ra_now, s): a mark lasts at most
+	/* when each dry mark was set (nl_agent_now, s): a mark lasts at most
 	 * NL_RA_DRY_MAX_S, since at the limit a node's figures can stay
 	 * within the slack while the kernel turns its pages over */
 	double dry_at[NL_MAX_NODES];
@@ -110,7 +117,7 @@ struct nl_ra_cg {
 	struct nl_standby sb;	/* the agent cannot help it now: out of its way */
 	bool noswap_told;	/* "no swap for anon" logged */
 	bool skip_told;		/* a backend's "skipped ..." note logged (without -v) */
-	/* agent accounting (R18) */
+	/* the agent's own accounting, apart from direct-reclaim stalls */
 	uint64_t passes, steps, no_progress_stops;
 	uint64_t pages[NL_RB_NR][NL_MAX_NODES];	/* freed, by backend and node */
 	uint64_t target_pages, offnode_pages;	/* freed on / off the drawn node */
@@ -124,7 +131,7 @@ struct nl_ra_cg {
 	/* hook steps no kernel limit-reclaim run overlapped: their deltas
 	 * are theirs alone */
 	uint64_t hook_clean_steps, hook_clean_pages, hook_clean_on_pages;
-	/* when the last overlapped hook step ended (nl_ra_now, s; 0: none).
+	/* when the last overlapped hook step ended (nl_agent_now, s; 0: none).
 	 * The kernel's pages of that run can reach memory.numa_stat only
 	 * at a later flush, so a step that starts soon after it may carry
 	 * them in its deltas: it counts as overlapped too. */
@@ -171,7 +178,7 @@ struct nl_ra_cost {
 };
 
 struct nl_ra {
-	uint64_t adds;		/* entries nl_ra_add() created (new or reused) */
+	uint64_t adds;		/* entries nl_agent_add() created (new or reused) */
 	struct nl_ra_cfg cfg;
 	struct nl_lot_bpf *lot;
 	struct nl_rb_probe probe;
@@ -182,13 +189,13 @@ struct nl_ra {
 	long psz;
 	/* recent scanned/rotated per memcg x node, fed each interval from
 	 * the snapshot's vmscan figures (reclaim_feed.h); NULL when the
-	 * reclaim tracepoints are unavailable: then the R4 prior applies */
+	 * reclaim tracepoints are unavailable: then the cold-start prior applies */
 	struct nl_scan_src *scan;
 	const char *scan_from;	/* "vmscan" (fed by reclaim_feed.h) or "prior" */
 	int damos_zero;		/* consecutive DAMOS steps that freed nothing */
 	/* called between the steps of a pass, so that limit-path draws
 	 * arriving meanwhile get their step without waiting for the pass
-	 * to end (cmd_reclaim.c: a non-blocking ring buffer poll) */
+	 * to end (reclaim_wait.c: a non-blocking ring buffer poll) */
 	void (*between_steps)(struct nl_ra *a);
 	/* hook-to-step latency, microseconds, ring of the last NL_RA_LAT_MAX */
 	double lat_us[NL_RA_LAT_MAX];
@@ -198,100 +205,64 @@ struct nl_ra {
 };
 
 /* This thread's CPU time so far, nanoseconds (0 when unreadable). */
-uint64_t nl_ra_cpu_ns(void);
+uint64_t nl_agent_cpu_ns(void);
 
 /* True when the multi-gen LRU is on (/sys/kernel/mm/lru_gen/enabled bit 0);
  * re-read every refresh since it can be switched at run time. */
-bool nl_ra_mglru(void);
+bool nl_agent_mglru(void);
 
 /* Probe backends and choose one (cfg->backend or the first that works:
  * lru_gen, damos, madvise, memcg). 0, or -EOPNOTSUPP with @err when none can run. */
-int nl_ra_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *lot,
+int nl_agent_init(struct nl_ra *a, const struct nl_ra_cfg *cfg, struct nl_lot_bpf *lot,
 	       char *err, size_t errlen);
 
 /* Add cgroup @rel (existing directory under cfg->root). Returns its index,
  * the existing one, -ENOSPC or -errno. When all NL_RA_MAX_CG entries are in
  * use, the entry of a cgroup that went is reused. a->adds counts entries
  * created. */
-int nl_ra_add(struct nl_ra *a, const char *rel);
+int nl_agent_add(struct nl_ra *a, const char *rel);
 
-/* Refresh weights/tickets of @c and publish them (R11: from the agent,
+/* Refresh weights/tickets of @c and publish them (from the agent,
  * never from a tracepoint). 0 or -ENOENT (cgroup gone). */
-int nl_ra_refresh(struct nl_ra *a, struct nl_ra_cg *c);
-
-/* One tick for @c at @now_s: refresh, watermark check, and if active one
- * bounded pass; then whether the agent stands by for @c (reclaim_standby.h:
- * its hook quiet, and while it stays so, a tick reads only memory.current
- * until a full look is due). Returns true when a full pass ended with
- * usage still above low (the caller re-queues at once). */
-bool nl_ra_tick(struct nl_ra *a, struct nl_ra_cg *c, double now_s);
-
-/* Whether a hook step's numa_stat deltas may hold the kernel's pages:
- * @ran_over (a kernel limit-reclaim run of the memcg was in flight at
- * either end of the step, or ended within it) sets *@ov_end_s to @end_s;
- * a step starting (@start_s, s) within NL_RA_FLUSH_LAG_S of the last
- * such end also counts, and *@lag_ms says how long after it started
- * (else -1). Returns true when the step is not the step's alone. */
-bool nl_ra_hook_overlap(double *ov_end_s, bool ran_over, double start_s, double end_s, double *lag_ms);
-
-/*
- * One step on node @nid, which the BPF lottery drew when @c entered limit
- * reclaim (draw @draw_id; @events limit events coalesced into this step,
- * the oldest at @first_ts_ns CLOCK_MONOTONIC ns, whose wait until the step
- * starts is the latency recorded). The step starts once the kernel's own
- * limit-reclaim runs of the memcg ended (at most 20 ms later), so its
- * numa_stat deltas are its own. Bounded by the step size and the rate
- * limit; sized by the gap from usage down to low (at least --step, at most
- * --pass-steps steps), since the memcg is at its limit. Returns pages freed
- * (>= 0), or -ENOENT when the cgroup went.
- */
-long nl_ra_hook_step(struct nl_ra *a, struct nl_ra_cg *c, int nid, uint32_t draw_id,
-		     uint64_t first_ts_ns, uint32_t events);
+int nl_agent_refresh(struct nl_ra *a, struct nl_ra_cg *c);
 
 /* True when a managed cgroup that is still there had an eligible node at
  * its last refresh: only then do the scanned/rotated figures change a
  * weight (they scale an eligible node's pages; which nodes are eligible
  * does not depend on them). */
-bool nl_ra_any_eligible(const struct nl_ra *a);
+bool nl_agent_any_eligible(const struct nl_ra *a);
 
 /* True when every managed cgroup that is still there stands by (none
  * managed: false): the scanned/rotated figures are needed by nobody. */
-bool nl_ra_all_standby(const struct nl_ra *a);
+bool nl_agent_all_standby(const struct nl_ra *a);
 
 /* True when a managed cgroup is close enough to its high watermark to be
  * watched between intervals (its usage at the last tick was above half of
  * low): a workload can grow from low past high well within one
  * --delay. */
-bool nl_ra_watch(const struct nl_ra *a);
+bool nl_agent_watch(const struct nl_ra *a);
 
 /* True when a managed cgroup's usage now (memory.current, one read each)
  * is above its high watermark: the caller ticks at once instead of
  * waiting for the interval, so reclaim starts ahead of the limit. */
-bool nl_ra_over_high(struct nl_ra *a);
+bool nl_agent_over_high(struct nl_ra *a);
 
-/* Percentiles @p (0..100) of the recorded hook-to-step latencies, in
- * microseconds; -1 when none was recorded. */
-double nl_ra_hook_latency_us(const struct nl_ra *a, double p);
+/* Log one decision line about @c (NULL: the agent) to cfg.log, printf
+ * style: text with a time stamp and the cgroup's label, or a "decision"
+ * JSON line with --json (reclaim_jsonl.h). Nothing without a log. */
+void nl_agent_log(struct nl_ra *a, const struct nl_ra_cg *c, const char *fmt, ...);
+
+/* True when node @i's "freed nothing" mark of @c is at least
+ * NL_RA_DRY_MAX_S old (@now_s: nl_agent_now() seconds): the node is tried
+ * again, so a node that only looked dry (its pages busy for a moment) is
+ * out of the draw for a few seconds, not until its figures change. */
+bool nl_agent_dry_mark_old(const struct nl_ra_cg *c, int i, double now_s);
 
 /* Say "no victim node" for @c with @reason, once per change of reason
  * (a successful draw resets it). */
-void nl_ra_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const char *where);
-
-/* Status of @c in the seed's `scan_weight=W N0=w0 ...` format plus
- * tickets, balance, draws and the agent's counters. */
-void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f);
-
-/* Publish the agent's state for `numalens top`/`export` and --status:
- * @dir/<pid>.json (format of reclaim_read.h) and @dir/<pid>.status (the
- * nl_ra_status() blocks), each written to a .tmp file and renamed over
- * the old one. @dir NULL: NL_RECLAIM_RUN_DIR, created if missing.
- * 0 or -errno. */
-int nl_ra_publish(struct nl_ra *a, const char *dir);
-
-/* Remove this process's two files from @dir (NULL: the default). */
-void nl_ra_unpublish(const char *dir);
+void nl_agent_novictim(struct nl_ra *a, struct nl_ra_cg *c, uint32_t reason, const char *where);
 
 /* Monotonic seconds. */
-double nl_ra_now(void);
+double nl_agent_now(void);
 
 #endif

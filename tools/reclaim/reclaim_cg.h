@@ -55,7 +55,7 @@ int nl_rcg_refaults(const char *dir, bool v1, uint64_t *pages);
 
 /* The memcg's memory.stat workingset_refault_anon, workingset_refault_file
  * and pgmajfault (pages, faults; totals since it was created), for
- * nl_refault_cost(). -ENODATA when the kernel does not count refaults. */
+ * nl_refault_cost() (reclaim_refault.h). -ENODATA when the kernel does not count refaults. */
 int nl_rcg_refault_stat(const char *dir, uint64_t *anon, uint64_t *file, uint64_t *majfault);
 
 /* PSI memory.pressure "some" total stall, microseconds. -ENOENT without

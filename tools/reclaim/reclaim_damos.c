@@ -204,14 +204,131 @@ int nl_damos_probe(const char *sysfs, char *why, size_t len)
 	return 0;
 }
 
+/* The scheme's directory under the kdamond, and one attribute written in
+ * it (@sub relative to it) unless an earlier write failed (*@e). */
+#define SCHEME "0/contexts/0/schemes/0"
+static void set(const char *sysfs, int *e, const char *sub, const char *val)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", SCHEME, sub);
+	if (!*e)
+		*e = wr(sysfs, p, val);
+}
+
+/* The one target region: the node's physical range [@start, @end).
+ * Returns 0 or the first write's -errno. */
+static int set_region(const char *sysfs, uint64_t start, uint64_t end)
+{
+	char v[64];
+	int e;
+
+	wr(sysfs, "0/contexts/0/targets/nr_targets", "1");
+	wr(sysfs, "0/contexts/0/targets/0/regions/nr_regions", "1");
+	/* end first if the new range lies above the old one */
+	snprintf(v, sizeof(v), "%" PRIu64, end);
+	wr(sysfs, "0/contexts/0/targets/0/regions/0/end", v);
+	snprintf(v, sizeof(v), "%" PRIu64, start);
+	e = wr(sysfs, "0/contexts/0/targets/0/regions/0/start", v);
+	snprintf(v, sizeof(v), "%" PRIu64, end);
+	return e ? e : wr(sysfs, "0/contexts/0/targets/0/regions/0/end", v);
+}
+
+/* The scheme: pageout of cold regions, and its quota for a step of
+ * @bytes over a node of @span bytes. */
+static void set_scheme(const char *sysfs, int *e, uint64_t bytes, uint64_t span)
+{
+	char v[64];
+
+	set(sysfs, e, "action", "pageout");
+	set(sysfs, e, "access_pattern/sz/min", "0");
+	set(sysfs, e, "access_pattern/sz/max", "18446744073709551615");
+	/* cold regions only, as DAMON_RECLAIM does: no access seen in any
+	 * sample of an aggregation interval, for at least 5 intervals (1 s
+	 * at the 200 ms below; the context starts afresh every step, so a
+	 * step pages out nothing in its first second) */
+	set(sysfs, e, "access_pattern/nr_accesses/min", "0");
+	set(sysfs, e, "access_pattern/nr_accesses/max", "0");
+	set(sysfs, e, "access_pattern/age/min", "5");
+	set(sysfs, e, "access_pattern/age/max", "4294967295");
+	/* The size quota is charged with the bytes DAMOS *tries*, before the
+	 * memcg filter: a step-sized quota would be spent on other cgroups'
+	 * pages at the start of the node. Kernels with quotas/fail_charge_num
+	 * and _denom (7.x: the charge ratio of memory the action failed on,
+	 * which includes what the memcg ops filter rejected) charge 0/1 of
+	 * that, so the quota counts only pages actually paged out and bounds
+	 * the step to --step pages. Without them the quota spans the node and
+	 * the step is bounded only by stopping once sz_applied reaches it
+	 * (polled): one aggregation interval can page out much more. */
+	damos_bounded = exists(sysfs, SCHEME "/quotas/fail_charge_num") &&
+			exists(sysfs, SCHEME "/quotas/fail_charge_denom");
+	if (damos_bounded) {
+		set(sysfs, e, "quotas/fail_charge_denom", "1");
+		set(sysfs, e, "quotas/fail_charge_num", "0");
+	}
+	snprintf(v, sizeof(v), "%" PRIu64, damos_bounded ? bytes : span);
+	set(sysfs, e, "quotas/bytes", v);
+	set(sysfs, e, "../../monitoring_attrs/intervals/sample_us", "20000");
+	set(sysfs, e, "../../monitoring_attrs/intervals/aggr_us", "200000");
+	set(sysfs, e, "quotas/ms", "0");
+	/* bounded: one charge window longer than a step (<= 3 s), else a
+	 * window reset mid-step under a slow guest grants a second quota
+	 * (seen: 6 MiB for a 4 MiB step) */
+	set(sysfs, e, "quotas/reset_interval_ms", damos_bounded ? "60000" : "1000");
+}
+
+/* The memcg filter on @rel, in the filter directory @fdir ("filters" or
+ * "ops_filters"). */
+static void set_filter(const char *sysfs, int *e, const char *fdir, const char *rel)
+{
+	char q[160];
+	bool has_allow;
+
+	snprintf(q, sizeof(q), "%s/nr_filters", fdir);
+	set(sysfs, e, q, "1");
+	snprintf(q, sizeof(q), "%s/%s/0/allow", SCHEME, fdir);
+	has_allow = exists(sysfs, q);
+	snprintf(q, sizeof(q), "%s/0/type", fdir);
+	set(sysfs, e, q, "memcg");
+	snprintf(q, sizeof(q), "%s/0/memcg_path", fdir);
+	set(sysfs, e, q, rel);
+	/* allow-filters (6.14+): matching pages allowed, others not;
+	 * before, a filter only excluded: exclude the non-matching. */
+	snprintf(q, sizeof(q), "%s/0/matching", fdir);
+	set(sysfs, e, q, has_allow ? "Y" : "N");
+	if (has_allow) {
+		snprintf(q, sizeof(q), "%s/0/allow", fdir);
+		set(sysfs, e, q, "Y");
+	}
+}
+
+/* Run the configured scheme until it paged out @bytes or for 3 s, polling
+ * its sz_applied every 20 ms into *@applied. 0, or -EAGAIN when nothing
+ * was paged out. */
+static int run_scheme(const char *sysfs, uint64_t bytes, uint64_t *applied)
+{
+	struct timespec t0, now;
+	char buf[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		usleep(20 * 1000);
+		wr(sysfs, "0/state", "update_schemes_stats");
+		if (!rd(sysfs, SCHEME "/stats/sz_applied", buf, sizeof(buf)))
+			*applied = strtoull(buf, NULL, 10);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (*applied >= bytes || now.tv_sec - t0.tv_sec >= 3)
+			break;
+	}
+	wr(sysfs, "0/state", "off");
+	return *applied ? 0 : -EAGAIN;
+}
+
 int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes,
 		     uint64_t *applied, char *err, size_t errlen)
 {
-	const char *S = "0/contexts/0/schemes/0";
-	char p[256], v[64], buf[64];
+	uint64_t start = 0, end = 0;
 	const char *fdir;
-	uint64_t start = 0, end = 0, base = 0;
-	struct timespec t0, now;
 	int e;
 
 	*applied = 0;
@@ -222,78 +339,10 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 		snprintf(err, errlen, "no memory blocks for node %d: %s", nid, strerror(-e));
 		return -EINVAL;
 	}
-	fdir = exists(sysfs, "0/contexts/0/schemes/0/ops_filters") ? "ops_filters" : "filters";
-	wr(sysfs, "0/contexts/0/targets/nr_targets", "1");
-	wr(sysfs, "0/contexts/0/targets/0/regions/nr_regions", "1");
-	/* end first if the new range lies above the old one */
-	snprintf(v, sizeof(v), "%" PRIu64, end);
-	wr(sysfs, "0/contexts/0/targets/0/regions/0/end", v);
-	snprintf(v, sizeof(v), "%" PRIu64, start);
-	e = wr(sysfs, "0/contexts/0/targets/0/regions/0/start", v);
-	snprintf(v, sizeof(v), "%" PRIu64, end);
-	e = e ? e : wr(sysfs, "0/contexts/0/targets/0/regions/0/end", v);
-#define SET(sub, val) do { snprintf(p, sizeof(p), "%s/%s", S, sub); \
-		if (!e) e = wr(sysfs, p, val); } while (0)
-	SET("action", "pageout");
-	SET("access_pattern/sz/min", "0");
-	SET("access_pattern/sz/max", "18446744073709551615");
-	/* cold regions only, as DAMON_RECLAIM does: no access seen in any
-	 * sample of an aggregation interval, for at least 5 intervals (1 s
-	 * at the 200 ms below; the context starts afresh every step, so a
-	 * step pages out nothing in its first second) */
-	SET("access_pattern/nr_accesses/min", "0");
-	SET("access_pattern/nr_accesses/max", "0");
-	SET("access_pattern/age/min", "5");
-	SET("access_pattern/age/max", "4294967295");
-	/* The size quota is charged with the bytes DAMOS *tries*, before the
-	 * memcg filter: a step-sized quota would be spent on other cgroups'
-	 * pages at the start of the node. Kernels with quotas/fail_charge_num
-	 * and _denom (7.x: the charge ratio of memory the action failed on,
-	 * which includes what the memcg ops filter rejected) charge 0/1 of
-	 * that, so the quota counts only pages actually paged out and bounds
-	 * the step (R16). Without them the quota spans the node and the step
-	 * is bounded only by stopping once sz_applied reaches it (polled):
-	 * one aggregation interval can page out much more. */
-	damos_bounded = exists(sysfs, "0/contexts/0/schemes/0/quotas/fail_charge_num") &&
-			exists(sysfs, "0/contexts/0/schemes/0/quotas/fail_charge_denom");
-	if (damos_bounded) {
-		SET("quotas/fail_charge_denom", "1");
-		SET("quotas/fail_charge_num", "0");
-		snprintf(v, sizeof(v), "%" PRIu64, bytes);
-	} else {
-		snprintf(v, sizeof(v), "%" PRIu64, end - start);
-	}
-	SET("quotas/bytes", v);
-	SET("../../monitoring_attrs/intervals/sample_us", "20000");
-	SET("../../monitoring_attrs/intervals/aggr_us", "200000");
-	SET("quotas/ms", "0");
-	/* bounded: one charge window longer than a step (<= 3 s), else a
-	 * window reset mid-step under a slow guest grants a second quota
-	 * (seen: 6 MiB for a 4 MiB step) */
-	SET("quotas/reset_interval_ms", damos_bounded ? "60000" : "1000");
-	snprintf(p, sizeof(p), "%s/%s/nr_filters", S, fdir);
-	if (!e)
-		e = wr(sysfs, p, "1");
-	{
-		char q[160];
-		bool has_allow;
-
-		snprintf(q, sizeof(q), "%s/%s/0/allow", S, fdir);
-		has_allow = exists(sysfs, q);
-		snprintf(q, sizeof(q), "%s/0/type", fdir);
-		SET(q, "memcg");
-		snprintf(q, sizeof(q), "%s/0/memcg_path", fdir);
-		SET(q, rel);
-		/* allow-filters (6.14+): matching pages allowed, others not;
-		 * before, a filter only excluded: exclude the non-matching. */
-		snprintf(q, sizeof(q), "%s/0/matching", fdir);
-		SET(q, has_allow ? "Y" : "N");
-		if (has_allow) {
-			snprintf(q, sizeof(q), "%s/0/allow", fdir);
-			SET(q, "Y");
-		}
-	}
-#undef SET
+	fdir = exists(sysfs, SCHEME "/ops_filters") ? "ops_filters" : "filters";
+	e = set_region(sysfs, start, end);
+	set_scheme(sysfs, &e, bytes, end - start);
+	set_filter(sysfs, &e, fdir, rel);
 	if (e) {
 		snprintf(err, errlen, "DAMOS configuration refused: %s", strerror(-e));
 		return -EINVAL;
@@ -303,19 +352,7 @@ int nl_damos_pageout(const char *sysfs, const char *rel, int nid, uint64_t bytes
 		snprintf(err, errlen, "DAMOS refused to start (memcg_path %s): %s", rel, strerror(-e));
 		return e == -ENOENT ? -ENOENT : -EINVAL;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		usleep(20 * 1000);
-		wr(sysfs, "0/state", "update_schemes_stats");
-		snprintf(p, sizeof(p), "%s/stats/sz_applied", S);
-		if (!rd(sysfs, p, buf, sizeof(buf)))
-			*applied = strtoull(buf, NULL, 10) - base;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (*applied >= bytes || now.tv_sec - t0.tv_sec >= 3)
-			break;
-	}
-	wr(sysfs, "0/state", "off");
-	return *applied ? 0 : -EAGAIN;
+	return run_scheme(sysfs, bytes, applied);
 }
 
 bool nl_damos_step_bounded(void)

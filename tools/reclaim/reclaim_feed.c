@@ -6,7 +6,7 @@
 #include "reclaim_feed.h"
 #include "vmscan_figs.h"
 
-void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
+void nl_feed_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
 			       struct nl_scan_node *out)
 {
 	if (nr_nodes > NL_MAX_NODES)
@@ -27,7 +27,7 @@ void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, boo
 	}
 }
 
-int nl_scan_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
+int nl_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
 			  const uint64_t *ids, int n)
 {
 	int fed = 0;
@@ -43,7 +43,7 @@ int nl_scan_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
 
 			if (g->id != ids[i] || g->removed)
 				continue;
-			nl_scan_delta_from_vmscan(nl_vs_cgroup(s, g), NL_MAX_NODES, s->src.mglru, d);
+			nl_feed_delta_from_vmscan(nl_vs_cgroup(s, g), NL_MAX_NODES, s->src.mglru, d);
 			if (!nl_scan_feed(src, ids[i], d, NL_MAX_NODES))
 				fed++;
 			break;

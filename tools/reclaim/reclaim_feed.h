@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The agent's scanned/rotated input (spec/seed_reclaim.md §2.2) taken from
- * the snapshot's reclaim figures (issue 5, struct nl_vmscan_figs): each
+ * The agent's scanned/rotated input (docs/reclaim.md, How it chooses
+ * a node) taken from the snapshot's reclaim figures (struct nl_vmscan_figs,
+ * the vmscan tracepoints `numalens vmscan` counts): each
  * refresh, the per node deltas of a managed cgroup are fed into the
  * decaying store of reclaim_scan.h.
  *
- * Which reclaim counts: the seed's recent_scanned/recent_rotated lived in
+ * Which reclaim counts: the recent_scanned/recent_rotated of the 2011 NUMA-aware memcg reclaim
+ * patches lived in
  * the lruvec's reclaim_stat, bumped by every LRU scan of that lruvec
  * whoever ran it (limit reclaim, kswapd, direct reclaim); the question the
  * weight asks, "how much of what reclaim looks at here turns out active",
@@ -21,7 +23,7 @@
  *
  * Under MGLRU, rotated here is rotated + refill: the folios the scan sorted
  * into a younger generation (their accessed bits harvested by aging) were
- * looked at and kept because they are in use, which is what the seed's
+ * looked at and kept because they are in use, which is what those patches'
  * recent_rotated counted; MGLRU's own "rotated" (promoted by the eviction
  * pass) alone stays near 0 for mapped hot pages, which aging protects
  * before eviction sees them. Under the classic LRU refill is the
@@ -38,7 +40,7 @@
  * @out[0 .. @nr_nodes), indexed by nid: scanned[t] and rotated[t], t = 0
  * anon, 1 file, with refill[t] added to rotated[t] when @mglru (see
  * above); pageout_* excluded. @v NULL gives zeros. */
-void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
+void nl_feed_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, bool mglru,
 			       struct nl_scan_node *out);
 
 /*
@@ -48,7 +50,7 @@ void nl_scan_delta_from_vmscan(const struct nl_vmscan_figs *v, int nr_nodes, boo
  * -ENODATA when @s has no reclaim figures (vmscan program not loaded), or
  * -EINVAL.
  */
-int nl_scan_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
+int nl_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
 			  const uint64_t *ids, int n);
 
 #endif

@@ -7,7 +7,7 @@
 #include <time.h>
 #include "reclaim_jsonl.h"
 
-size_t nl_ra_iso_time(char *buf, size_t len)
+size_t nl_jsonl_iso_time(char *buf, size_t len)
 {
 	struct timespec t;
 	struct tm tm;
@@ -19,7 +19,7 @@ size_t nl_ra_iso_time(char *buf, size_t len)
 	return n + (size_t)snprintf(buf + n, len - n, ".%03ldZ", t.tv_nsec / 1000000);
 }
 
-int nl_ra_jsonl_emit(FILE *f, const char *type, bool dry_run, const char *cgroup, cJSON *fields)
+int nl_jsonl_emit(FILE *f, const char *type, bool dry_run, const char *cgroup, cJSON *fields)
 {
 	cJSON *o = cJSON_CreateObject();
 	char ts[40], *out;
@@ -29,7 +29,7 @@ int nl_ra_jsonl_emit(FILE *f, const char *type, bool dry_run, const char *cgroup
 		cJSON_Delete(fields);
 		return -ENOMEM;
 	}
-	nl_ra_iso_time(ts, sizeof(ts));
+	nl_jsonl_iso_time(ts, sizeof(ts));
 	cJSON_AddStringToObject(o, "time", ts);
 	cJSON_AddStringToObject(o, "type", type);
 	cJSON_AddBoolToObject(o, "dry_run", dry_run);
@@ -52,11 +52,11 @@ int nl_ra_jsonl_emit(FILE *f, const char *type, bool dry_run, const char *cgroup
 	return e;
 }
 
-int nl_ra_jsonl_msg(FILE *f, const char *type, bool dry_run, const char *cgroup, const char *msg)
+int nl_jsonl_msg(FILE *f, const char *type, bool dry_run, const char *cgroup, const char *msg)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	if (o)
 		cJSON_AddStringToObject(o, "message", msg);
-	return nl_ra_jsonl_emit(f, type, dry_run, cgroup, o);
+	return nl_jsonl_emit(f, type, dry_run, cgroup, o);
 }

@@ -245,98 +245,143 @@ static int flush(int pidfd, struct iovec *iov, int *niov, uint64_t *advised)
 	return 0;
 }
 
+/* One process's pageout under way: what it looks for (pages of @nid
+ * charged to a memcg of @m, up to @want bytes with *@advised), the page
+ * runs gathered for the next process_madvise call, the bytes found but
+ * not yet advised, and where the budget stopped it. */
+struct po {
+	int nid, pidfd, pmfd;
+	struct memcgs *m;
+	uint64_t want, *advised, found;
+	long psz;
+	struct iovec iov[MAX_IOV];
+	int niov;
+	/* Once the budget is spent, a step still takes the rest of the large
+	 * folio it is in (kpageflags COMPOUND_TAIL): PAGEOUT of part of one
+	 * splits it, unmapping all of it for a few pages freed (a 1 MiB file
+	 * folio: 0 freed of 128 KiB asked). */
+	bool stop, last_large;
+};
+
+/* Advise the gathered runs; what they advised is no longer "found". */
+static int po_flush(struct po *s)
+{
+	uint64_t before = *s->advised;
+	int e = flush(s->pidfd, s->iov, &s->niov, s->advised);
+
+	s->found -= *s->advised - before;
+	return e;
+}
+
+/* Gather the page at @addr: onto the last run when it follows it, else a
+ * new run (flushing first when the vector is full). 0 or -errno. */
+static int po_add(struct po *s, void *addr)
+{
+	struct iovec *last = s->niov ? &s->iov[s->niov - 1] : NULL;
+	int e;
+
+	if (last && (uint64_t)(uintptr_t)last->iov_base + last->iov_len == (uint64_t)(uintptr_t)addr) {
+		last->iov_len += (size_t)s->psz;
+		return 0;
+	}
+	if (s->niov == MAX_IOV && (e = po_flush(s)))
+		return e;
+	s->iov[s->niov].iov_base = addr;
+	s->iov[s->niov++].iov_len = (size_t)s->psz;
+	return 0;
+}
+
+/* The @k pages at @addrs, with their nodes @status and pagemap entries
+ * @pm: the cold ones of ours on the node are gathered, and once the
+ * budget is spent only the rest of a large folio. 0 or -errno. */
+static int po_chunk(struct po *s, void *const *addrs, const uint64_t *pm, const int *status, int k)
+{
+	for (int j = 0; j < k && !s->stop; j++) {
+		bool spent = *s->advised + s->found >= s->want;
+		uint64_t fl;
+		int e;
+
+		if (spent && !s->last_large) {
+			s->stop = true;
+			break;
+		}
+		if (status[j] != s->nid || !page_ours(s->m, pm[j], &fl) ||
+		    (spent && !(fl & 1ULL << KPF_COMPOUND_TAIL)) ||
+		    (!spent && !page_cold(s->m, pm[j]))) {
+			s->stop = spent;	/* the folio ended */
+			continue;
+		}
+		s->last_large = fl & (1ULL << KPF_COMPOUND_HEAD | 1ULL << KPF_COMPOUND_TAIL);
+		s->found += (uint64_t)s->psz;
+		if ((e = po_add(s, addrs[j])))
+			return e;
+	}
+	return 0;
+}
+
+/* The pages of VMA @v of @pid, CHUNK at a time. 0, or -ESRCH when the
+ * process went, or the -errno of an advice; a VMA that went away ends
+ * early with 0. */
+static int po_vma(struct po *s, pid_t pid, const struct vma *v)
+{
+	void *addrs[CHUNK];
+	uint64_t pm[CHUNK], psz = (uint64_t)s->psz;
+	int status[CHUNK], e = 0;
+
+	for (uint64_t a = v->start; a < v->end && !e && !s->stop;) {
+		int k = 0;
+
+		for (; k < CHUNK && a + (uint64_t)k * psz < v->end; k++)
+			addrs[k] = (void *)(uintptr_t)(a + (uint64_t)k * psz);
+		if (syscall(SYS_move_pages, pid, (unsigned long)k, addrs, NULL, status, 0) < 0)
+			return errno == ESRCH ? -ESRCH : 0;	/* e.g. a VMA that went away */
+		if (pread(s->pmfd, pm, sizeof(pm[0]) * (size_t)k,
+			  (off_t)(a / psz * sizeof(pm[0]))) != (ssize_t)(sizeof(pm[0]) * (size_t)k))
+			return 0;	/* the VMA went away: next one */
+		e = po_chunk(s, addrs, pm, status, k);
+		a += (uint64_t)k * psz;
+	}
+	return e;
+}
+
 /* Page out up to @want bytes of @pid's pages on @nid charged to a memcg
  * of @m, in its @shared (or exclusive) VMAs; adds to @advised. */
 static int pageout_pid(pid_t pid, int nid, bool shared, bool anon_ok, struct memcgs *m,
 		       uint64_t want, uint64_t *advised)
 {
-	long psz = sysconf(_SC_PAGESIZE);
-	struct iovec iov[MAX_IOV];
-	void *addrs[CHUNK];
-	uint64_t pm[CHUNK];
-	int status[CHUNK], niov = 0, e = 0, pidfd, pmfd, n;
+	struct po s;
 	struct vma *v;
 	char p[64];
+	int e = 0, n;
 
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
-	if (pidfd < 0)
+	memset(&s, 0, sizeof(s));
+	s.nid = nid;
+	s.m = m;
+	s.want = want;
+	s.advised = advised;
+	s.psz = sysconf(_SC_PAGESIZE);
+	s.pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
+	if (s.pidfd < 0)
 		return -ESRCH;
 	snprintf(p, sizeof(p), "/proc/%d/pagemap", pid);
-	pmfd = open(p, O_RDONLY | O_CLOEXEC);
-	if (pmfd < 0) {
-		close(pidfd);
+	s.pmfd = open(p, O_RDONLY | O_CLOEXEC);
+	if (s.pmfd < 0) {
+		close(s.pidfd);
 		return -ESRCH;
 	}
 	n = node_vmas(pid, nid, shared, anon_ok, &v);
 	if (n < 0) {
-		close(pmfd);
-		close(pidfd);
+		close(s.pmfd);
+		close(s.pidfd);
 		return n == -ENOENT ? -ESRCH : n;
 	}
-	uint64_t found = 0;
-	/* Once the budget is spent, a step still takes the rest of the large
-	 * folio it is in (kpageflags COMPOUND_TAIL): PAGEOUT of part of one
-	 * splits it, unmapping all of it for a few pages freed (a 1 MiB file
-	 * folio: 0 freed of 128 KiB asked). */
-	bool stop = false, last_large = false;
-
-	for (int i = 0; i < n && !e && !stop; i++) {
-		for (uint64_t a = v[i].start; a < v[i].end && !e && !stop;) {
-			int k = 0;
-
-			for (; k < CHUNK && a + (uint64_t)k * (uint64_t)psz < v[i].end; k++)
-				addrs[k] = (void *)(uintptr_t)(a + (uint64_t)k * (uint64_t)psz);
-			if (syscall(SYS_move_pages, pid, (unsigned long)k, addrs, NULL, status, 0) < 0) {
-				e = errno == ESRCH ? -ESRCH : 0;	/* e.g. a VMA that went away */
-				break;
-			}
-			if (pread(pmfd, pm, sizeof(pm[0]) * (size_t)k,
-				  (off_t)(a / (uint64_t)psz * sizeof(pm[0]))) != (ssize_t)(sizeof(pm[0]) * (size_t)k))
-				break;	/* the VMA went away: next one */
-			for (int j = 0; j < k && !stop; j++) {
-				uint64_t pa = (uint64_t)(uintptr_t)addrs[j], fl;
-				bool spent = *advised + found >= want;
-
-				if (spent && !last_large) {
-					stop = true;
-					break;
-				}
-				if (status[j] != nid || !page_ours(m, pm[j], &fl) ||
-				    (spent && !(fl & 1ULL << KPF_COMPOUND_TAIL)) ||
-				    (!spent && !page_cold(m, pm[j]))) {
-					stop = spent;	/* the folio ended */
-					continue;
-				}
-				last_large = fl & (1ULL << KPF_COMPOUND_HEAD | 1ULL << KPF_COMPOUND_TAIL);
-				found += (uint64_t)psz;
-				if (niov && (uint64_t)(uintptr_t)iov[niov - 1].iov_base +
-						    iov[niov - 1].iov_len == pa) {
-					iov[niov - 1].iov_len += (size_t)psz;
-					continue;
-				}
-				if (niov == MAX_IOV) {
-					uint64_t before = *advised;
-
-					e = flush(pidfd, iov, &niov, advised);
-					found -= *advised - before;
-					if (e)
-						break;
-				}
-				iov[niov].iov_base = addrs[j];
-				iov[niov++].iov_len = (size_t)psz;
-			}
-			a += (uint64_t)k * (uint64_t)psz;
-		}
-	}
-	if (!e) {
-		uint64_t before = *advised;
-
-		e = flush(pidfd, iov, &niov, advised);
-		found -= *advised - before;
-	}
+	for (int i = 0; i < n && !e && !s.stop; i++)
+		e = po_vma(&s, pid, &v[i]);
+	if (!e)
+		e = po_flush(&s);
 	free(v);
-	close(pmfd);
-	close(pidfd);
+	close(s.pmfd);
+	close(s.pidfd);
 	return e;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agent_files.h"
+#include "reclaim_hook.h"
 #include "reclaim_pub.h"
 #include "reclaim_report.h"
 #include "reclaim_read.h"
@@ -26,7 +27,7 @@ static cJSON *nodes_arr(const uint64_t *v, int n)
 	return a;
 }
 
-cJSON *nl_ra_state_obj(struct nl_ra *a)
+cJSON *nl_pub_state_obj(struct nl_ra *a)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
 
@@ -40,8 +41,8 @@ cJSON *nl_ra_state_obj(struct nl_ra *a)
 	cJSON_AddStringToObject(root, "victim", a->cfg.victim == NL_VICTIM_RR ? "round-robin" : "lottery");
 	cJSON_AddBoolToObject(root, "dry_run", a->cfg.dry_run);
 	cJSON_AddStringToObject(root, "scan_source", a->scan ? "vmscan" : "prior");
-	cJSON_AddNumberToObject(root, "hook_latency_us_p50", nl_ra_hook_latency_us(a, 50));
-	cJSON_AddNumberToObject(root, "hook_latency_us_p99", nl_ra_hook_latency_us(a, 99));
+	cJSON_AddNumberToObject(root, "hook_latency_us_p50", nl_hook_latency_us(a, 50));
+	cJSON_AddNumberToObject(root, "hook_latency_us_p99", nl_hook_latency_us(a, 99));
 	arr = cJSON_AddArrayToObject(root, "cgroups");
 	for (int j = 0; arr && j < a->nr_cg; j++) {
 		struct nl_ra_cg *c = &a->cg[j];
@@ -103,14 +104,14 @@ cJSON *nl_ra_state_obj(struct nl_ra *a)
 /* The JSON document of reclaim_read.h; NULL on -ENOMEM. */
 static char *render_json(struct nl_ra *a)
 {
-	cJSON *root = nl_ra_state_obj(a);
+	cJSON *root = nl_pub_state_obj(a);
 	char *out = root ? cJSON_PrintUnformatted(root) : NULL;
 
 	cJSON_Delete(root);
 	return out;
 }
 
-int nl_ra_publish(struct nl_ra *a, const char *dir)
+int nl_pub_write(struct nl_ra *a, const char *dir)
 {
 	char *json, *text = NULL;
 	size_t tlen = 0;
@@ -124,7 +125,7 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 
 	/* made once, and again after a write that failed (someone removed it) */
 	if (strcmp(made, dir)) {
-		e = nl_agent_dir_make(dir);
+		e = nl_agent_files_mkdir(dir);
 		if (e)
 			return e;
 		snprintf(made, sizeof(made), "%s", dir);
@@ -144,14 +145,14 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 		return -ENOMEM;
 	}
 	fprintf(f, "agent pid %d\n", (int)getpid());
-	nl_ra_cost_print(a, f);
+	nl_report_cost_print(a, f);
 	for (int i = 0; i < a->nr_cg; i++)
 		if (!a->cg[i].gone)
-			nl_ra_status(a, &a->cg[i], f);
+			nl_report_status(a, &a->cg[i], f);
 	fclose(f);
-	e = nl_agent_file_put(dir, "json", json, strlen(json));
+	e = nl_agent_files_put(dir, "json", json, strlen(json));
 	if (!e)
-		e = nl_agent_file_put(dir, "status", text, tlen);
+		e = nl_agent_files_put(dir, "status", text, tlen);
 	if (e)
 		made[0] = '\0';
 	free(json);
@@ -159,10 +160,10 @@ int nl_ra_publish(struct nl_ra *a, const char *dir)
 	return e;
 }
 
-void nl_ra_unpublish(const char *dir)
+void nl_pub_remove(const char *dir)
 {
 	if (!dir)
 		dir = NL_RECLAIM_RUN_DIR;
-	nl_agent_file_remove(dir, "json");
-	nl_agent_file_remove(dir, "status");
+	nl_agent_files_remove(dir, "json");
+	nl_agent_files_remove(dir, "status");
 }

@@ -8,21 +8,21 @@
 
 struct cJSON;
 
-/* nl_ra_state_obj - the agent's state as the JSON document of
+/* nl_pub_state_obj - the agent's state as the JSON document of
  * reclaim_read.h (format, pid, backend, per-cgroup weights, draws,
  * pages, hook counts), a new cJSON object the caller deletes; NULL on
  * -ENOMEM. Published as PID.json and, with --json, printed as the
  * "state" lines. */
-struct cJSON *nl_ra_state_obj(struct nl_ra *a);
+struct cJSON *nl_pub_state_obj(struct nl_ra *a);
 
 /* Publish the agent's state for `numalens top`/`export` and --status:
  * @dir/<pid>.json (format of reclaim_read.h) and @dir/<pid>.status (the
- * nl_ra_status() blocks), each written to a .tmp file and renamed over
+ * nl_report_status() blocks), each written to a .tmp file and renamed over
  * the old one. @dir NULL: NL_RECLAIM_RUN_DIR, created if missing.
  * 0 or -errno. */
-int nl_ra_publish(struct nl_ra *a, const char *dir);
+int nl_pub_write(struct nl_ra *a, const char *dir);
 
 /* Remove this process's two files from @dir (NULL: the default). */
-void nl_ra_unpublish(const char *dir);
+void nl_pub_remove(const char *dir);
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * What the agent shows: the status block (the seed's scan_weight line,
- * R14). Its metrics are `numalens export`'s (view_prom_reclaim.c), from
+ * What the agent shows: the status block, which begins with the
+ * scan_weight line of the patches that proposed NUMA-aware memcg reclaim,
+ * and the agent's own cost. Its metrics are `numalens export`'s (view_prom_reclaim.c), from
  * the state it publishes (reclaim_pub.c).
  */
 #include <cjson/cJSON.h>
@@ -10,11 +11,9 @@
 #include "reclaim_report.h"
 #include "reclaim_damos.h"
 
-void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
+/* The first lines: the cgroup, its watermarks and state, the backend. */
+static void status_head(const struct nl_ra *a, const struct nl_ra_cg *c, FILE *f)
 {
-	struct nl_lot_counts k = { 0 };
-	int n = c->in.nr_nodes ? (int)c->in.nr_nodes : 1;
-
 	fprintf(f, "cgroup %s id=%" PRIu64 " usage=%" PRIu64 "KiB limit=", c->label, c->id, c->usage / 1024);
 	if (c->limit == NL_RCG_NO_LIMIT)
 		fprintf(f, "max");
@@ -31,6 +30,12 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 			? "yes (quota charged with paged-out bytes only: quotas/fail_charge_num=0)"
 			: "no (this kernel charges the quota before the memcg filter: the quota spans "
 			  "the node, and one step can page out all of the cgroup's pages there)");
+}
+
+/* The weights in the `scan_weight=W N0=w0 ...` form of the patches that
+ * proposed NUMA-aware memcg reclaim, the tickets and the scan source. */
+static void status_weights(const struct nl_ra *a, const struct nl_ra_cg *c, int n, FILE *f)
+{
 	fprintf(f, "scan_weight=%llu", (unsigned long long)c->w.total);
 	for (int i = 0; i < n; i++)
 		fprintf(f, " N%d=%llu", i, (unsigned long long)c->w.w[i]);
@@ -60,18 +65,25 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 			fprintf(f, " N%d=%llu", i, (unsigned long long)c->w_prior.w[i]);
 		fputc('\n', f);
 	}
+}
+
+/* The draws by source and the pages reclaimed by backend and node; @k
+ * gets the BPF counts. */
+static void status_draws(const struct nl_ra *a, const struct nl_ra_cg *c, int n, struct nl_lot_counts *k,
+			 FILE *f)
+{
 	if (a->lot)
-		nl_lot_read_counts(a->lot, c->id, &k);
+		nl_lot_read_counts(a->lot, c->id, k);
 	for (int s = 0; s < NL_LOT_NR_SOURCES; s++) {
 		fprintf(f, "draws %s:", s == NL_LOT_SRC_LIMIT ? "limit" : "agent");
 		for (int i = 0; i < n; i++)
 			fprintf(f, " N%d=%llu", i, (unsigned long long)(
 				s == NL_LOT_SRC_AGENT && a->cfg.victim == NL_VICTIM_RR ? c->draws_rr[i]
-										 : k.draws[s][i]));
+										 : k->draws[s][i]));
 		for (int r = 1; r < NL_LOT_NR_REASONS; r++)
-			if (k.novictim[s][r])
+			if (k->novictim[s][r])
 				fprintf(f, " %s=%llu", nl_lot_reason_str((uint32_t)r),
-					(unsigned long long)k.novictim[s][r]);
+					(unsigned long long)k->novictim[s][r]);
 		fputc('\n', f);
 	}
 	for (int b = 0; b < NL_RB_NR; b++) {
@@ -86,6 +98,12 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 			fprintf(f, " N%d=%" PRIu64, i, c->pages[b][i]);
 		fputc('\n', f);
 	}
+}
+
+/* The agent's counters, standing by and the hook's steps. */
+static void status_counters(const struct nl_ra *a, const struct nl_ra_cg *c, const struct nl_lot_counts *k,
+			    FILE *f)
+{
 	fprintf(f, "passes=%" PRIu64 " steps=%" PRIu64 " no_progress_stops=%" PRIu64
 		" on_victim_node_pages=%" PRIu64 " off_node_pages=%" PRIu64
 		" over_high_s=%.1f agent_reclaim_s=%.3f %s=%" PRIu64 " (+%" PRIu64
@@ -102,13 +120,13 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 		uint64_t nv = 0, quiet = 0;
 
 		for (int r = 1; r < NL_LOT_NR_REASONS; r++)
-			nv += k.novictim[NL_LOT_SRC_LIMIT][r];
+			nv += k->novictim[NL_LOT_SRC_LIMIT][r];
 		if (a->lot)
 			nl_lot_quiet_events(a->lot, c->id, &quiet);
 		fprintf(f, "standby: %s enters=%" PRIu64 " seconds=%.1f light_ticks=%" PRIu64
 			" limit_events_left_to_kernel=%" PRIu64 " full_looks=%" PRIu64 " full_looks_early=%" PRIu64
 			" full_ticks=%" PRIu64 " numa_stat_reads=%" PRIu64 "\n", c->sb.on ? "on" : "off", c->sb.enters,
-			nl_sb_seconds(&c->sb, nl_ra_now()), c->sb.skipped, quiet, c->sb.looks, c->sb.looks_early,
+			nl_sb_seconds(&c->sb, nl_agent_now()), c->sb.skipped, quiet, c->sb.looks, c->sb.looks_early,
 			c->full_ticks, c->numa_reads);
 		fprintf(f, "hook: limit_events=%" PRIu64 " steps=%" PRIu64 " pages=%" PRIu64
 			" on_drawn_node_pages=%" PRIu64 " kernel_pages_during_steps=%" PRIu64, c->hook_events + nv,
@@ -121,7 +139,18 @@ void nl_ra_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
 	fputc('\n', f);
 }
 
-void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
+void nl_report_status(struct nl_ra *a, struct nl_ra_cg *c, FILE *f)
+{
+	struct nl_lot_counts k = { 0 };
+	int n = c->in.nr_nodes ? (int)c->in.nr_nodes : 1;
+
+	status_head(a, c, f);
+	status_weights(a, c, n, f);
+	status_draws(a, c, n, &k, f);
+	status_counters(a, c, &k, f);
+}
+
+void nl_report_cost_print(const struct nl_ra *a, FILE *f)
 {
 	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
 	const struct nl_ra_cost *k = &a->cost;
@@ -137,7 +166,7 @@ void nl_ra_cost_print(const struct nl_ra *a, FILE *f)
 	fprintf(f, " all=%.1f\n", (double)all / 1e6);
 }
 
-cJSON *nl_ra_cost_obj(const struct nl_ra *a)
+cJSON *nl_report_cost_obj(const struct nl_ra *a)
 {
 	static const char *const part[NL_RA_PART_NR] = { "tick", "feed", "publish", "match", "pause", "wait" };
 	const struct nl_ra_cost *k = &a->cost;

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Where the lottery's weights get their recent scanned/rotated pages per
- * memcg x node x LRU type (spec/seed_reclaim.md §2.2, R13). The counts come
- * from the vmscan tracepoints of the reclaim-observability issue (issue 5)
- * through the snapshot model: each interval, whoever holds the snapshot
+ * memcg x node x LRU type (docs/reclaim.md, How it chooses a node).
+ * The counts come from the vmscan tracepoints (`numalens vmscan`) through
+ * the snapshot model: each interval, whoever holds the snapshot
  * feeds the per-node deltas of a managed cgroup (summed over the limit,
  * kswapd and proactive contexts) with nl_scan_feed(). This source keeps a
- * decayed "recent" value per node, like the seed's kernel did.
- * Until the feed is connected (the agent passes a NULL source today)
- * nl_scan_get() answers -ENODATA and the weights use the R4 cold-start
- * prior on every node.
+ * decayed "recent" value per node, like the kernel of the 2011 NUMA-aware
+ * memcg reclaim patches did.
+ * Without a feed (no reclaim tracepoints: the agent passes a NULL source)
+ * nl_scan_get() answers -ENODATA and the weights use the cold-start prior
+ * on every node.
  */
 #ifndef NL_RECLAIM_SCAN_H
 #define NL_RECLAIM_SCAN_H
@@ -35,8 +36,8 @@ void nl_scan_src_free(struct nl_scan_src *s);
  * One interval of memcg @cgid: @delta[0 .. @nr_nodes) are the pages
  * scanned/rotated since the last feed (hierarchical, as memory.numa_stat).
  * Every node's recent value becomes recent / 2 + delta (a half-life of one
- * interval; the seed's kernel halved past a quarter of the list size).
- * rotated is clamped to scanned (R5). Returns 0, -ENOSPC (table full) or
+ * interval; those patches' kernel halved past a quarter of the list size).
+ * rotated is clamped to scanned (a page is rotated only after a scan). Returns 0, -ENOSPC (table full) or
  * -EINVAL.
  */
 int nl_scan_feed(struct nl_scan_src *s, uint64_t cgid, const struct nl_scan_node *delta,

@@ -15,7 +15,7 @@
 #include "agent_files.h"
 #include "procfs.h"
 
-int nl_agent_dir_make(const char *dir)
+int nl_agent_files_mkdir(const char *dir)
 {
 	char p[4096];
 
@@ -37,7 +37,7 @@ int nl_agent_dir_make(const char *dir)
  * text after this line. */
 #define STAMP "numalens-agent "
 
-int nl_agent_file_put(const char *dir, const char *ext, const char *text, size_t len)
+int nl_agent_files_put(const char *dir, const char *ext, const char *text, size_t len)
 {
 	/* the stamp is the process's for its whole life: read once (an agent
 	 * publishes every interval, and these were two reads of /proc per
@@ -74,7 +74,7 @@ int nl_agent_file_put(const char *dir, const char *ext, const char *text, size_t
 	return e;
 }
 
-void nl_agent_file_remove(const char *dir, const char *ext)
+void nl_agent_files_remove(const char *dir, const char *ext)
 {
 	char path[4200];
 

@@ -18,15 +18,15 @@
 #include <sys/types.h>
 
 /* mkdir -p @dir (mode 0755; existing directories are fine). 0 or -errno. */
-int nl_agent_dir_make(const char *dir);
+int nl_agent_files_mkdir(const char *dir);
 
 /* Replace @dir/<pid>.@ext with the stamp line and the @len bytes of
  * @text, through a temporary file and rename(2). 0 or -errno (-EIO on a
  * short write; -ENOENT when this process's own start time is unreadable). */
-int nl_agent_file_put(const char *dir, const char *ext, const char *text, size_t len);
+int nl_agent_files_put(const char *dir, const char *ext, const char *text, size_t len);
 
 /* Remove @dir/<pid>.@ext of this process (missing is fine). */
-void nl_agent_file_remove(const char *dir, const char *ext);
+void nl_agent_files_remove(const char *dir, const char *ext);
 
 /* One running agent's published file. */
 struct nl_agent_file {

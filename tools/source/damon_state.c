@@ -33,7 +33,7 @@ int nl_damon_state_record(const char *dir, int idx)
 	int e;
 
 	/* its parents too: /run itself is missing in a minimal initramfs */
-	e = nl_agent_dir_make(d);
+	e = nl_agent_files_mkdir(d);
 	if (e)
 		return e;
 	path_of(dir, idx, p, sizeof(p));

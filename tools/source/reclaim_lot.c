@@ -42,6 +42,76 @@ static void size_draws(struct nl_lot_bpf *l)
 				 NL_LOT_MAX_CG * NL_LOT_NR_SOURCES * (uint32_t)l->nr_nodes);
 }
 
+/* Open the lottery object for @cg_mode into l->skel, its limit-path
+ * programs loaded only with @limit. False when it cannot be opened. */
+static bool open_skel(struct nl_lot_bpf *l, const struct bpf_object_open_opts *oo, int cg_mode, bool limit)
+{
+	l->skel = nl_lottery__open_opts(oo);
+	if (!l->skel)
+		return false;
+	l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
+	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
+	size_draws(l);
+	if (!limit) {
+		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
+		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
+	}
+	return true;
+}
+
+/* Load l->skel. The limit-path tracepoints may be missing or refused:
+ * then it is loaded again without them (*@attach_limit cleared), keeping
+ * the agent's own draws. Returns 0, or an exit code with @err (l->skel
+ * NULL when it could not be reopened). */
+static int load_skel(struct nl_lot_bpf *l, const struct bpf_object_open_opts *oo, int cg_mode,
+		     bool *attach_limit, char *err, size_t errlen)
+{
+	int e = nl_lottery__load(l->skel);
+
+	if (e && *attach_limit) {
+		nl_lottery__destroy(l->skel);
+		if (!open_skel(l, oo, cg_mode, false)) {
+			l->skel = NULL;
+			snprintf(err, errlen, "cannot reopen the lottery BPF object");
+			return NL_EXIT_KERNEL;
+		}
+		*attach_limit = false;
+		e = nl_lottery__load(l->skel);
+	}
+	if (e) {
+		snprintf(err, errlen, "the kernel refused the lottery BPF program (%s); --verbose shows libbpf's log",
+			 strerror(-e));
+		return NL_EXIT_KERNEL;
+	}
+	return 0;
+}
+
+/* Attach the limit-path programs; *@have_limit says whether the draw on
+ * limit reclaim is there. */
+static void attach_limit_progs(struct nl_lot_bpf *l, bool *have_limit)
+{
+	l->skel->links.lot_limit_begin = bpf_program__attach(l->skel->progs.lot_limit_begin);
+	*have_limit = l->skel->links.lot_limit_begin != NULL;
+	/* without the end hook the agent cannot wait for the kernel's
+	 * runs: it then steps at once (nl_lot_limit_state: -ENOENT) */
+	l->skel->links.lot_limit_end = bpf_program__attach(l->skel->progs.lot_limit_end);
+}
+
+/* The ticket tables, mapped into l->slots. 0, or an exit code with @err. */
+static int map_tables(struct nl_lot_bpf *l, char *err, size_t errlen)
+{
+	l->map_len = bpf_map__value_size(l->skel->maps.lot_tables) * (size_t)NL_LOT_MAX_CG;
+	l->map_len = (l->map_len + 4095) & ~(size_t)4095;
+	l->slots = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			bpf_map__fd(l->skel->maps.lot_tables), 0);
+	if (l->slots == MAP_FAILED) {
+		l->slots = NULL;
+		snprintf(err, errlen, "cannot mmap the ticket tables: %s", strerror(errno));
+		return NL_EXIT_KERNEL;
+	}
+	return 0;
+}
+
 int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool verbose,
 		const char *btf_path, int min_nodes, bool *have_limit, char *err, size_t errlen)
 {
@@ -79,59 +149,24 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 		free(l);
 		return NL_EXIT_FAIL;
 	}
-	l->skel = nl_lottery__open_opts(&oo);
-	if (!l->skel) {
+	if (!open_skel(l, &oo, cg_mode, attach_limit)) {
 		snprintf(err, errlen, "cannot open the lottery BPF object: %s", strerror(errno));
 		free(l);
 		return NL_EXIT_KERNEL;
 	}
-	l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
-	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
-	size_draws(l);
-	if (!attach_limit) {
-		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
-		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
-	}
-	e = nl_lottery__load(l->skel);
-	if (e && attach_limit) {
-		/* The tracepoint may be missing or refused: keep the agent's draw. */
-		nl_lottery__destroy(l->skel);
-		l->skel = nl_lottery__open_opts(&oo);
-		if (!l->skel) {
-			free(l);
-			snprintf(err, errlen, "cannot reopen the lottery BPF object");
-			return NL_EXIT_KERNEL;
-		}
-		l->skel->rodata->nl_cgroup_mode = (uint32_t)cg_mode;
-	l->skel->rodata->lot_agent_tgid = (uint32_t)getpid();
-		size_draws(l);
-		bpf_program__set_autoload(l->skel->progs.lot_limit_begin, false);
-		bpf_program__set_autoload(l->skel->progs.lot_limit_end, false);
-		attach_limit = false;
-		e = nl_lottery__load(l->skel);
-	}
+	e = load_skel(l, &oo, cg_mode, &attach_limit, err, errlen);
+	if (e && !l->skel)
+		free(l);
+	else if (e)
+		nl_lot_close(l);
+	if (e)
+		return e;
+	if (attach_limit)
+		attach_limit_progs(l, have_limit);
+	e = map_tables(l, err, errlen);
 	if (e) {
-		snprintf(err, errlen, "the kernel refused the lottery BPF program (%s); --verbose shows libbpf's log",
-			 strerror(-e));
 		nl_lot_close(l);
-		return NL_EXIT_KERNEL;
-	}
-	if (attach_limit) {
-		l->skel->links.lot_limit_begin = bpf_program__attach(l->skel->progs.lot_limit_begin);
-		*have_limit = l->skel->links.lot_limit_begin != NULL;
-		/* without the end hook the agent cannot wait for the kernel's
-		 * runs: it then steps at once (nl_lot_limit_state: -ENOENT) */
-		l->skel->links.lot_limit_end = bpf_program__attach(l->skel->progs.lot_limit_end);
-	}
-	l->map_len = bpf_map__value_size(l->skel->maps.lot_tables) * (size_t)NL_LOT_MAX_CG;
-	l->map_len = (l->map_len + 4095) & ~(size_t)4095;
-	l->slots = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			bpf_map__fd(l->skel->maps.lot_tables), 0);
-	if (l->slots == MAP_FAILED) {
-		l->slots = NULL;
-		snprintf(err, errlen, "cannot mmap the ticket tables: %s", strerror(errno));
-		nl_lot_close(l);
-		return NL_EXIT_KERNEL;
+		return e;
 	}
 	*out = l;
 	return NL_EXIT_OK;

@@ -8,32 +8,17 @@
 #include <unistd.h>
 #include "cgroup.h"
 #include "collect_procs.h"
+#include "collect_rss.h"
 #include "counts.h"
 #include "exit_names.h"
 #include "figs.h"
 #include "names.h"
 #include "procfs.h"
 
-/* One process's last numa_maps reading and what it was taken against. */
-struct rss_ent {
-	pid_t pid;
-	uint64_t statm;			/* resident pages (statm) just before it */
-	uint64_t at_ns;			/* when (CLOCK_MONOTONIC) */
-	uint64_t gen;			/* snapshot that last used it */
-	uint64_t pages_sum;		/* the sum of pages[] */
-	uint64_t allocated;		/* pages the process allocated since, as BPF
-					 * counted them (reused intervals summed) */
-	uint64_t pages[NL_MAX_NODES];
-	struct nl_mempolicy pol;
-	bool ran;			/* the process ran since (reused intervals) */
-};
-
 /* A pid's name and cgroup in the previous snapshot. */
 struct comm_ent { pid_t pid; char comm[NL_NAME_MAX]; char cgroup[256]; uint64_t cgroup_id; };
 /* A pid and the entry of the cgroup tree whose cgroup.procs listed it. */
 struct cg_of { pid_t pid; int ent; };
-/* A pid and its resident pages. */
-struct pid_pages { pid_t pid; uint64_t pages; };
 /* An idle process's name and resident size as last read from <pid>/stat. */
 struct idle_ent { pid_t pid; uint64_t res; uint64_t at_ns; char comm[NL_NAME_MAX]; };
 
@@ -72,9 +57,9 @@ struct nl_collect_procs {
 	struct { char rel[512]; uint64_t id; } cgid[8];
 	int nr_cgid, next_cgid;
 	/* resident pages of the idle processes add_idle_procs() listed this
-	 * snapshot, by pid: read_rss() ranks by them without reading statm
+	 * snapshot, by pid: the RSS part ranks by them without reading statm
 	 * again */
-	struct pid_pages *idle_res;
+	struct nl_pid_pages *idle_res;
 	int nr_idle_res;
 	/* name and resident size of each idle process as last read from
 	 * <pid>/stat, sorted by pid: a process that has not run since cannot
@@ -83,12 +68,7 @@ struct nl_collect_procs {
 	int nr_idle, nr_idle_next;
 	int nr_list_pids;			/* processes /proc listed last time */
 	unsigned long long task_full_seen;	/* task_map_full drops at the last snapshot */
-	/* the last numa_maps reading of each process read, reused while the
-	 * process stays as it was (rss_read) */
-	struct rss_ent *rss;
-	int nr_rss, cap_rss;
-	uint64_t rss_gen;
-	uint64_t rss_reads, rss_reused;		/* this snapshot's numa_maps reads / reuses */
+	struct nl_collect_rss *rss;		/* RSS per node: the numa_maps readings */
 	/* what a view looks at now (this fill's, borrowed) */
 	int focus_pid;
 	const char *focus_comm;
@@ -344,26 +324,6 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Resident pages of @pid for ranking by size: as add_idle_procs() read
- * them this snapshot (<pid>/stat's, near statm's), else statm's. 0 or
- * -errno. */
-static int resident_pages(const struct nl_collect_procs *c, pid_t pid, uint64_t *pages)
-{
-	const struct pid_pages key = { .pid = pid }, *e = NULL;
-
-	if (c->nr_idle_res)
-		e = bsearch(&key, c->idle_res, (size_t)c->nr_idle_res, sizeof(key), cmp_pid);
-	if (e) {
-		*pages = e->pages;
-		return 0;
-	}
-	struct nl_proc_ident id;
-	int r = nl_proc_ident_read(c->o.procfs_root, pid, 0, NL_IDENT_STATM, &id);
-
-	*pages = r ? *pages : id.statm_pages;
-	return r;
-}
-
 static int cmp_idle(const void *a, const void *b)
 {
 	const struct idle_ent *x = a, *y = b;
@@ -460,11 +420,11 @@ static bool idle_proc(struct nl_collect_procs *c, pid_t pid, bool valid, uint64_
 	else
 		nl_comm_clean(p->comm, comm);
 	if (c->idle_res)
-		c->idle_res[c->nr_idle_res++] = (struct pid_pages){ p->pid, res };
+		c->idle_res[c->nr_idle_res++] = (struct nl_pid_pages){ p->pid, res };
 	return true;
 }
 
-/* After the listing: the sizes by pid for read_rss(), and this snapshot's
+/* After the listing: the sizes by pid for the RSS part, and this snapshot's
  * idle entries become the ones the next looks up. */
 static void idle_done(struct nl_collect_procs *c)
 {
@@ -528,214 +488,6 @@ out:
 	return n;
 }
 
-struct rss_rank { uint64_t pages; int i; };
-
-static int cmp_rank_desc(const void *a, const void *b)
-{
-	const struct rss_rank *x = a, *y = b;
-
-	return x->pages < y->pages ? 1 : x->pages > y->pages ? -1 : x->i - y->i;
-}
-
-/* How long a reading may be reused at most: what nothing we trace shows
- * (move_pages(2) by another process, an mbind(2) that moves nothing)
- * reaches the view within this. */
-#define RSS_REUSE_MAX_NS (5ull * 1000000000ull)
-
-/* ... and of a process that has not run since, on a host with one memory
- * node: nothing can move its pages to another node, and only the process
- * itself changes its policy. Bounded all the same, for what no rule here
- * sees (a shared memory policy set by another process). */
-#define RSS_REUSE_IDLE_MAX_NS (60ull * 1000000000ull)
-
-/* A reading is reused while what can have changed since is at most this
- * share of it (1/256, 0.4%): see rss_read(). */
-#define RSS_REUSE_DRIFT_SHIFT 8
-
-/* How many nodes have memory now (1 on a host that is not NUMA). */
-static int mem_nodes(const struct nl_collect_procs *c)
-{
-	int n = 0;
-
-	for (int i = 0; i < c->topo->nr_nodes; i++)
-		n += c->topo->node[c->topo->nids[i]].mem_total_bytes > 0;
-	return n;
-}
-
-/* With one memory node: @p's figure for it is @e's reading moved by the
- * change of the resident size since (statm, @statm pages now). */
-static void one_node_follow(const struct nl_collect_procs *c, struct nl_proc *p,
-			    const struct rss_ent *e, uint64_t statm)
-{
-	for (int i = 0; i < c->topo->nr_nodes; i++) {
-		int nid = c->topo->nids[i];
-
-		if (!c->topo->node[nid].mem_total_bytes)
-			continue;
-		if (statm >= e->statm)
-			p->rss_pages_by_node[nid] = e->pages[nid] + (statm - e->statm);
-		else
-			p->rss_pages_by_node[nid] = e->pages[nid] > e->statm - statm ?
-						    e->pages[nid] - (e->statm - statm) : 0;
-	}
-}
-
-/* @p's figures from its last reading @e when little can have moved since
- * (see rss_read), @statm its resident pages now. True when reused. */
-static bool rss_reuse(struct nl_collect_procs *c, struct nl_proc *p, struct rss_ent *e, uint64_t statm,
-		      uint64_t now)
-{
-	uint64_t allocated = e->allocated + p->f.alloc.pages_local + p->f.alloc.pages_remote;
-	uint64_t grown = statm > e->statm ? statm - e->statm : e->statm - statm;
-	bool ran = e->ran || p->f.run_ns, one_node = mem_nodes(c) == 1;
-	uint64_t max_age = one_node && !ran ? RSS_REUSE_IDLE_MAX_NS : RSS_REUSE_MAX_NS;
-
-	if (now - e->at_ns >= max_age ||
-	    (!one_node && allocated + grown > e->pages_sum >> RSS_REUSE_DRIFT_SHIFT))
-		return false;
-	memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
-	if (one_node)
-		one_node_follow(c, p, e, statm);
-	p->mempolicy = e->pol;
-	p->rss_known = true;
-	e->gen = c->rss_gen;
-	e->allocated = allocated;
-	e->ran = ran;
-	c->rss_reused++;
-	return true;
-}
-
-/* RSS per node and memory policy of @p from numa_maps, or from its last
- * reading when little can have moved since: no page migrated in this
- * interval, read less than RSS_REUSE_MAX_NS ago, and the pages it
- * allocated since (BPF) plus the change of its resident size (statm,
- * cheap) at most 1/256 of the reading. A node's figure is then off by at
- * most that bound: a node gains at most the pages allocated there and
- * loses at most those freed, which are the allocated ones less the growth
- * of the resident size. With one memory node, that node's figure is the
- * resident size: it changes by what statm does, whatever was allocated
- * (a guest allocating and freeing a few hundred pages a second kept its
- * size but was read every 1-2 s), so the reading moves by statm's change
- * (numa_maps and statm count the same mapped pages, but for a constant
- * few: the vDSO's, which numa_maps leaves out), a guest that grows is
- * walked every RSS_REUSE_MAX_NS instead of every interval, and a process
- * that has not run since is reused up to RSS_REUSE_IDLE_MAX_NS.
- * numa_maps walks every page table of the process: a guest's 1 GiB took
- * 15-25 ms a read, and one that allocated a few hundred pages a second
- * was read every interval (most of top's own CPU). Sets p->rss_known. */
-static void rss_read(struct nl_collect_procs *c, struct nl_proc *p)
-{
-	uint64_t statm = 0, now = mono_ns();
-	struct rss_ent *e = NULL;
-	struct nl_proc_ident id;
-	bool have_statm;
-
-	for (int i = 0; i < c->nr_rss && !e; i++)
-		if (c->rss[i].pid == p->pid)
-			e = &c->rss[i];
-	/* nothing to reuse: statm and numa_maps in one pass */
-	nl_proc_ident_read(c->o.procfs_root, p->pid, 0, e ? NL_IDENT_STATM : NL_IDENT_STATM | NL_IDENT_NUMA,
-			   &id);
-	have_statm = id.got & NL_IDENT_STATM;
-	if (have_statm)
-		statm = id.statm_pages;
-	if (e && have_statm && !p->f.mig.pages_ok && !p->f.mig.pages_fail && rss_reuse(c, p, e, statm, now))
-		return;
-	if (e)
-		nl_proc_ident_read(c->o.procfs_root, p->pid, 0, NL_IDENT_NUMA, &id);
-	memcpy(p->rss_pages_by_node, id.pages_by_node, sizeof(p->rss_pages_by_node));
-	p->mempolicy = id.pol;
-	p->rss_known = id.got & NL_IDENT_NUMA;
-	c->rss_reads++;
-	if (!p->rss_known || !have_statm)
-		return;
-	if (!e && c->nr_rss == c->cap_rss) {
-		int cap = c->cap_rss ? c->cap_rss * 2 : 64;
-		struct rss_ent *n = realloc(c->rss, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return;		/* no reuse, no harm */
-		c->rss = n;
-		c->cap_rss = cap;
-	}
-	if (!e)
-		e = &c->rss[c->nr_rss++];
-	*e = (struct rss_ent){ .pid = p->pid, .statm = statm, .at_ns = now, .gen = c->rss_gen,
-			       .pol = p->mempolicy };
-	memcpy(e->pages, p->rss_pages_by_node, sizeof(e->pages));
-	for (int n = 0; n < NL_MAX_NODES; n++)
-		e->pages_sum += e->pages[n];
-}
-
-/* Forget the readings no process of this snapshot used (exited, or no
- * longer among those read): a reused pid starts afresh. */
-static void rss_evict(struct nl_collect_procs *c)
-{
-	int k = 0;
-
-	for (int i = 0; i < c->nr_rss; i++)
-		if (c->rss[i].gen == c->rss_gen)
-			c->rss[k++] = c->rss[i];
-	c->nr_rss = k;
-}
-
-/* numa_maps (RSS per node) for the rss_max_procs busiest live processes
- * (s->procs is in CPU order) and, with all_procs, for as many of the
- * largest by resident size (statm, cheap): `-s rss` must find the big idle
- * process, not only the busy one. */
-static void read_rss(struct nl_collect_procs *c, struct nl_snapshot *s)
-{
-	struct rss_rank *r = c->o.all_procs && c->o.rss_max_procs > 0 ?
-		calloc((size_t)s->nr_procs + 1, sizeof(*r)) : NULL;
-	int nr = 0;
-
-	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
-		struct nl_proc *p = &s->procs[i];
-
-		if (!p->alive)
-			continue;
-		reads++;
-		rss_read(c, p);
-	}
-	if (!r)
-		return;
-	for (int i = 0; i < s->nr_procs; i++) {
-		uint64_t pages;
-
-		if (s->procs[i].alive && !s->procs[i].rss_known &&
-		    !resident_pages(c, s->procs[i].pid, &pages) && pages)
-			r[nr++] = (struct rss_rank){ pages, i };
-	}
-	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
-	/* ranked by <pid>/stat's resident size for idle ones, which is
-	 * near statm's but not it: rss_read() reads statm itself */
-	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++)
-		rss_read(c, &s->procs[r[k].i]);
-	free(r);
-}
-
-/* The processes a view looks at now (its detail window, its name filter,
- * -p): read whatever their rank, so they never show "-" for RSS. At most
- * rss_max_procs more reads, so a filter matching everything costs what the
- * busiest rows do. */
-static void read_focus_rss(struct nl_collect_procs *c, struct nl_snapshot *s)
-{
-	/* with no ranked reads (< 0) the focused processes still get theirs */
-	int lim = c->o.rss_max_procs > 0 ? c->o.rss_max_procs : 64;
-
-	for (int i = 0, reads = 0; i < s->nr_procs && reads < lim; i++) {
-		struct nl_proc *p = &s->procs[i];
-
-		if (!p->alive || p->rss_known)
-			continue;
-		if (p->pid != c->focus_pid && p->pid != c->o.watch_pid &&
-		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
-			continue;
-		reads++;
-		rss_read(c, p);
-	}
-}
-
 /* A row per process BPF counted this interval, from s->procs[0] on, over
  * s->interval_ns; the figures of processes outside our pid namespace go to
  * s->other_pidns. The ids of processes that exited go to @dead (*@nr_dead
@@ -794,6 +546,19 @@ static int add_watched(struct nl_collect_procs *c, struct nl_snapshot *s, int n)
 	return watched_idle(c, &s->procs[n]);
 }
 
+/* RSS per node of the processes the RSS part picks (collect_rss.h). */
+static void read_rss(struct nl_collect_procs *c, struct nl_snapshot *s)
+{
+	struct nl_collect_rss_in in = {
+		.procfs_root = c->o.procfs_root, .max_procs = c->o.rss_max_procs,
+		.by_size = c->o.all_procs, .topo = c->topo, .watch_pid = c->o.watch_pid,
+		.focus_pid = c->focus_pid, .focus_comm = c->focus_comm,
+		.known = c->idle_res, .nr_known = c->nr_idle_res,
+	};
+
+	nl_collect_rss_read(c->rss, &in, s);
+}
+
 /* This interval's counters become the previous ones; the next read clears
  * the table handed back. */
 static void keep_counts(struct nl_collect_procs *c)
@@ -837,13 +602,10 @@ int nl_collect_procs_fill(struct nl_collect_procs *c, const struct nl_collect_pr
 		n = add_idle_procs(c, s, n);
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
-	c->rss_gen++;
-	c->rss_reads = c->rss_reused = 0;
-	if (!c->baseline) {
+	if (!c->baseline)
 		read_rss(c, s);
-		read_focus_rss(c, s);
-		rss_evict(c);
-	}
+	else
+		nl_collect_rss_skip(c->rss);
 	if (nr_dead) {
 		if (c->ops && c->ops->forget)
 			c->ops->forget(c->ops->ctx, NL_KIND_TGID, dead, nr_dead);
@@ -886,6 +648,11 @@ struct nl_collect_procs *nl_collect_procs_new(const struct nl_collect_opts *o)
 	if (!c)
 		return NULL;
 	c->o = *o;
+	c->rss = nl_collect_rss_new();
+	if (!c->rss) {
+		free(c);
+		return NULL;
+	}
 	cgroup_namespace(c);
 	return c;
 }
@@ -893,8 +660,7 @@ struct nl_collect_procs *nl_collect_procs_new(const struct nl_collect_opts *o)
 void nl_collect_procs_stats(const struct nl_collect_procs *c, struct nl_collect_procs_stats *out)
 {
 	out->evicted = c->procs_evicted;
-	out->rss_reads = c->rss_reads;
-	out->rss_reused = c->rss_reused;
+	nl_collect_rss_counts(c->rss, &out->rss_reads, &out->rss_reused);
 }
 
 void nl_collect_procs_free(struct nl_collect_procs *c)
@@ -902,7 +668,7 @@ void nl_collect_procs_free(struct nl_collect_procs *c)
 	if (!c)
 		return;
 	nl_counts_free(&c->prev_tgids);
-	free(c->rss);
+	nl_collect_rss_free(c->rss);
 	free(c->idle_res);
 	free(c->idle);
 	free(c->idle_next);

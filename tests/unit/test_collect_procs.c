@@ -66,6 +66,7 @@ struct fix {
 	struct fake_bpf bpf;
 	struct nl_collect_procs *procs;
 	struct nl_snapshot s;
+	uint64_t now;		/* the fixture's CLOCK_MONOTONIC, ns */
 };
 
 /* One memory node, no cgroup view, 64 numa_maps reads a snapshot. */
@@ -85,6 +86,7 @@ static int setup(void **state)
 	f->topo.nr_nodes = 1;
 	f->topo.node[0].online = true;
 	f->topo.node[0].mem_total_bytes = 1ull << 30;
+	f->now = 100ull * 1000000000ull;
 	f->raw.exits = nl_exit_names_new();
 	assert_non_null(f->raw.exits);
 	fake_ops(&f->ops, &f->bpf);
@@ -106,10 +108,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* One interval of @ns over the counts put in f->raw.tgids. */
+/* One interval of @ns over the counts put in f->raw.tgids; the clock
+ * moves on by @ns. */
 static void fill(struct fix *f, uint64_t ns)
 {
-	struct nl_collect_procs_in in = { .raw = &f->raw, .ops = &f->ops, .topo = &f->topo };
+	struct nl_collect_procs_in in = { .raw = &f->raw, .ops = &f->ops, .topo = &f->topo,
+					  .now_ns = f->now += ns };
 
 	if (!f->procs)
 		f->procs = nl_collect_procs_new(&f->o);
@@ -198,6 +202,18 @@ static void test_deltas_exits_reuse(void **state)
 	assert_int_equal(st.rss_reused, 1);	/* pid 100: nothing moved */
 	assert_int_equal(st.evicted, 1);
 	assert_int_equal(f->bpf.forgets, 1);
+
+	/* its pages moved on the node unseen (same resident size): the
+	 * reading stands for 5 s after it was taken, then is read again */
+	wfile(f->proc, "100/numa_maps", "00400000 default anon=290 N0=290 kernelpagesize_kB=4\n");
+	put_counts(&f->raw.tgids, 100, 1600000000, 10);
+	put_counts(&f->raw.tgids, 200, 100000000, 0);
+	fill(f, 2000000000);
+	assert_int_equal(row(f, 100)->rss_pages_by_node[0], 300);
+	put_counts(&f->raw.tgids, 100, 1700000000, 10);
+	put_counts(&f->raw.tgids, 200, 100000000, 0);
+	fill(f, 2000000000);
+	assert_int_equal(row(f, 100)->rss_pages_by_node[0], 290);
 }
 
 /* A process that exits without an exit record keeps the name and cgroup
@@ -274,9 +290,16 @@ static void test_idle_cache(void **state)
 	fill(f, 1000000000);
 	assert_string_equal(row(f, 300)->comm, "idler");	/* from the cache */
 
-	f->raw.drops[NL_DROP_TASK_MAP_FULL] = 1;
+	/* 5 s after the read it is read again (its size may have shrunk) */
+	fill(f, 5000000000ull);
+	assert_string_equal(row(f, 300)->comm, "renamed");
+
+	write_proc(f->proc, 300, "third", 'S', "/idle", 88, 0);
 	fill(f, 1000000000);
-	assert_string_equal(row(f, 300)->comm, "renamed");	/* read again */
+	assert_string_equal(row(f, 300)->comm, "renamed");
+	f->raw.drops[NL_DROP_TASK_MAP_FULL] = 1;	/* it may have run unseen */
+	fill(f, 1000000000);
+	assert_string_equal(row(f, 300)->comm, "third");
 }
 
 int main(void)

@@ -236,12 +236,13 @@ static void fill_header(struct nl_collector *c, struct nl_snapshot *s, uint64_t 
 /* The rows: processes over the last cgroup tree, then the tree walked
  * again and the cgroups, then what hangs on the cgroups (reclaim, the
  * agents' state). 0 or -errno. */
-static int fill_rows(struct nl_collector *c, struct nl_snapshot *s)
+static int fill_rows(struct nl_collector *c, struct nl_snapshot *s, uint64_t now)
 {
 	const struct nl_cgroup_map *tree = nl_collect_cgroups_tree(c->cgroups);
 	struct nl_collect_procs_in in = { .raw = &c->raw, .ops = &c->ops, .cgmap = tree,
 					  .topo = nl_collect_nodes_topo(c->nodes), .baseline = c->baseline,
-					  .focus_pid = c->focus_pid, .focus_comm = c->focus_comm };
+					  .focus_pid = c->focus_pid, .focus_comm = c->focus_comm,
+					  .now_ns = now };
 	int e = nl_collect_procs_fill(c->procs, &in, s);
 
 	if (!e)
@@ -274,7 +275,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s)
 	e = nl_collect_nodes_fill(c->nodes, c->raw.nodes, s);
 	fill_alloc_sample(c, s);
 	if (!e)
-		e = fill_rows(c, s);
+		e = fill_rows(c, s, now);
 	if (!e) {
 		/* -p first: that is the process whose cgroups top keeps showing */
 		nl_snapshot_set_focus(s, c->o.watch_pid > 0 ? c->o.watch_pid : c->focus_pid,

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "cgroup.h"
 #include "collect_procs.h"
@@ -69,19 +68,11 @@ struct nl_collect_procs {
 	int nr_list_pids;			/* processes /proc listed last time */
 	unsigned long long task_full_seen;	/* task_map_full drops at the last snapshot */
 	struct nl_collect_rss *rss;		/* RSS per node: the numa_maps readings */
+	uint64_t now_ns;			/* this fill's time */
 	/* what a view looks at now (this fill's, borrowed) */
 	int focus_pid;
 	const char *focus_comm;
 };
-
-/* Now on CLOCK_MONOTONIC in ns. */
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Order for numa_maps reads: busiest first, so the rows a view shows on
  * top have RSS even when reads are capped. */
@@ -450,7 +441,7 @@ static void idle_done(struct nl_collect_procs *c)
 static int add_idle_procs(struct nl_collect_procs *c, struct nl_snapshot *s, int n)
 {
 	unsigned long long full = c->raw->drops[NL_DROP_TASK_MAP_FULL];
-	uint64_t now = mono_ns();
+	uint64_t now = c->now_ns;
 	int got, n0 = n;
 	pid_t *pids = NULL, *seen = calloc((size_t)n + 1, sizeof(*seen));
 	struct nl_proc *v;
@@ -553,7 +544,7 @@ static void read_rss(struct nl_collect_procs *c, struct nl_snapshot *s)
 		.procfs_root = c->o.procfs_root, .max_procs = c->o.rss_max_procs,
 		.by_size = c->o.all_procs, .topo = c->topo, .watch_pid = c->o.watch_pid,
 		.focus_pid = c->focus_pid, .focus_comm = c->focus_comm,
-		.known = c->idle_res, .nr_known = c->nr_idle_res,
+		.known = c->idle_res, .nr_known = c->nr_idle_res, .now_ns = c->now_ns,
 	};
 
 	nl_collect_rss_read(c->rss, &in, s);
@@ -581,6 +572,7 @@ int nl_collect_procs_fill(struct nl_collect_procs *c, const struct nl_collect_pr
 	c->topo = in->topo;
 	c->cgmap = in->cgmap ? in->cgmap : &no_tree;
 	c->baseline = in->baseline;
+	c->now_ns = in->now_ns;
 	c->focus_pid = in->focus_pid;
 	c->focus_comm = in->focus_comm ? in->focus_comm : "";
 	c->nr_cgid = c->next_cgid = 0;	/* cgroups may have come and gone */

@@ -42,6 +42,8 @@ struct nl_collect_procs_in {
 	 * their numa_maps read whatever their rank */
 	int focus_pid;
 	const char *focus_comm;
+	uint64_t now_ns;			/* CLOCK_MONOTONIC ns: the age of what the
+						 * part keeps (idle names, numa_maps) */
 };
 
 /* What the part did in the last snapshot (the snapshot's self figures). */

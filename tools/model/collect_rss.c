@@ -2,7 +2,6 @@
 /* RSS per node of a snapshot's processes; see collect_rss.h. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "collect_rss.h"
 #include "procfs.h"
 
@@ -14,14 +13,6 @@ struct nl_collect_rss {
 	uint64_t reads, reused;		/* the last snapshot's numa_maps reads / reuses */
 	const struct nl_collect_rss_in *in;	/* this call's, borrowed */
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_pid_pages(const void *a, const void *b)
 {
@@ -163,7 +154,7 @@ static bool rss_reuse(struct nl_collect_rss *c, struct nl_proc *p, struct rss_en
  * was read every interval (most of top's own CPU). Sets p->rss_known. */
 static void rss_read(struct nl_collect_rss *c, struct nl_proc *p)
 {
-	uint64_t statm = 0, now = mono_ns();
+	uint64_t statm = 0, now = c->in->now_ns;
 	struct rss_ent *e = NULL;
 	struct nl_proc_ident id;
 	bool have_statm;

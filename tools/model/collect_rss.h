@@ -40,6 +40,7 @@ struct nl_collect_rss_in {
 	 * processes' <pid>/stat sizes), for the ranking by size */
 	const struct nl_pid_pages *known;
 	int nr_known;
+	uint64_t now_ns;		/* CLOCK_MONOTONIC: the age of readings */
 };
 
 /* nl_collect_rss_new - an empty set of readings; NULL on -ENOMEM. */

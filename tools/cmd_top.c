@@ -336,7 +336,7 @@ static int run_tui(struct nl_collector *col, const struct top_args *a)
 			const char *fc;
 
 			nl_tui_focus(tui, &fp, &fc);
-			nl_collector_focus(col, fp, fc);
+			nl_collect_focus(col, fp, fc);
 		}
 		if (nl_collect_snapshot(col, &s)) {
 			rc = NL_EXIT_FAIL;

@@ -503,6 +503,41 @@ static void test_sysctl(void **state)
 		assert_in_range(nl_sysctl_read_int("/proc", "kernel.numa_balancing"), 0, 3);
 }
 
+/* One call reads a process's identity: comm (cleaned), cgroup, statm and
+ * numa_maps; a process that is gone stops the read at its first part. */
+static void test_proc_ident(void **state)
+{
+	const char *root = *state;
+	struct nl_proc_ident id;
+	char proc[PATH_MAX];
+
+	wfile(root, "proc/42/comm", "wor\x1bker\n");
+	wfile(root, "proc/42/cgroup", "0::/svc/a\n");
+	wfile(root, "proc/42/statm", "900 250 10 1 0 50 0\n");
+	wfile(root, "proc/42/numa_maps", "00400000 bind:1 anon=7 dirty=7 N1=7 kernelpagesize_kB=4\n"
+					 "00600000 bind:1 anon=3 dirty=3 N0=3 kernelpagesize_kB=4\n");
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	assert_int_equal(nl_proc_ident_read(proc, 42, NL_CG_V2,
+					    NL_IDENT_COMM | NL_IDENT_CGROUP | NL_IDENT_STATM | NL_IDENT_NUMA, &id), 0);
+	assert_int_equal(id.got, NL_IDENT_COMM | NL_IDENT_CGROUP | NL_IDENT_STATM | NL_IDENT_NUMA);
+	assert_string_equal(id.comm, "wor\\x1bker");
+	assert_string_equal(id.cgroup, "/svc/a");
+	assert_int_equal(id.statm_pages, 250);
+	assert_int_equal(id.pages_by_node[0], 3);
+	assert_int_equal(id.pages_by_node[1], 7);
+	assert_string_equal(id.pol.task, "bind:1");
+
+	/* only what is asked */
+	assert_int_equal(nl_proc_ident_read(proc, 42, NL_CG_V2, NL_IDENT_STATM, &id), 0);
+	assert_int_equal(id.got, NL_IDENT_STATM);
+
+	/* gone: the comm says so, nothing after it is read, numa figures zero */
+	id.pages_by_node[1] = 99;
+	assert_int_equal(nl_proc_ident_read(proc, 43, NL_CG_V2, NL_IDENT_COMM | NL_IDENT_NUMA, &id), -ENOENT);
+	assert_int_equal(id.got, 0);
+	assert_int_equal(id.pages_by_node[1], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +554,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pids_comm, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_proc_start, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_proc_cgroup, setup_tree, teardown_tree),
+		cmocka_unit_test_setup_teardown(test_proc_ident, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_pid_list, setup_tree, teardown_tree),
 		cmocka_unit_test_setup_teardown(test_sysctl, setup_tree, teardown_tree),
 	};

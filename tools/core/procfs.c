@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "names.h"
 #include "procfs.h"
 #include "topology.h"
 
@@ -220,14 +221,68 @@ int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out)
 	return found ? 0 : -ENODATA;
 }
 
+/* What a memory.numa_stat file said, before the format is known: v2's
+ * anon and file lines go straight to the output, v1's candidates wait
+ * here ([0] plain, [1] hierarchical_) in pages. */
+struct numa_stat_parse {
+	uint64_t v1_anon[2][NL_MAX_NODES], v1_file[2][NL_MAX_NODES];
+	bool v1_have_anon[2], v1_have_file[2];
+	bool v2_anon, v2_file;
+	int fmt;	/* 1 = v2, 2 = v1, 0 = none seen */
+};
+
+/* One line of memory.numa_stat (cut up by strtok_r) into @ps. */
+static void numa_stat_line(struct numa_stat_parse *ps, char *line, uint64_t *anon_bytes,
+			   uint64_t *file_bytes)
+{
+	char *save = NULL, *key = strtok_r(line, " \t\n", &save), *eq, *tok;
+	uint64_t *dst = NULL, nid, val;
+	bool *flag = NULL;
+
+	if (!key)
+		return;
+	eq = strchr(key, '=');
+	if (eq) {	/* v1: key=total N0=.. */
+		int h = 0;
+
+		*eq = '\0';
+		if (!ps->fmt)
+			ps->fmt = 2;
+		if (!strncmp(key, "hierarchical_", 13)) {
+			h = 1;
+			key += 13;
+		}
+		if (!strcmp(key, "anon")) {
+			dst = ps->v1_anon[h];
+			flag = &ps->v1_have_anon[h];
+		} else if (!strcmp(key, "file")) {
+			dst = ps->v1_file[h];
+			flag = &ps->v1_have_file[h];
+		}
+	} else {	/* v2: key N0=.. */
+		if (!ps->fmt)
+			ps->fmt = 1;
+		if (!strcmp(key, "anon")) {
+			dst = anon_bytes;
+			flag = &ps->v2_anon;
+		} else if (!strcmp(key, "file")) {
+			dst = file_bytes;
+			flag = &ps->v2_file;
+		}
+	}
+	if (!dst)
+		return;
+	*flag = true;
+	while ((tok = strtok_r(NULL, " \t\n", &save))) {
+		if (parse_node_item(tok, &nid, &val) && nid < NL_MAX_NODES)
+			dst[nid] = val;
+	}
+}
+
 int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
 			    uint64_t file_bytes[NL_MAX_NODES], long page_size)
 {
-	/* v1 candidates: [0] plain, [1] hierarchical_ */
-	uint64_t v1_anon[2][NL_MAX_NODES] = { { 0 } }, v1_file[2][NL_MAX_NODES] = { { 0 } };
-	bool v1_have_anon[2] = { false }, v1_have_file[2] = { false };
-	bool v2_anon = false, v2_file = false;
-	int fmt = 0;	/* 1 = v2, 2 = v1 */
+	struct numa_stat_parse ps = { .fmt = 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *f;
@@ -238,65 +293,24 @@ int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char *save = NULL, *key = strtok_r(line, " \t\n", &save), *eq, *tok;
-		uint64_t *dst = NULL, nid, val;
-		bool *flag = NULL;
-
-		if (!key)
-			continue;
-		eq = strchr(key, '=');
-		if (eq) {	/* v1: key=total N0=.. */
-			int h = 0;
-
-			*eq = '\0';
-			if (!fmt)
-				fmt = 2;
-			if (!strncmp(key, "hierarchical_", 13)) {
-				h = 1;
-				key += 13;
-			}
-			if (!strcmp(key, "anon")) {
-				dst = v1_anon[h];
-				flag = &v1_have_anon[h];
-			} else if (!strcmp(key, "file")) {
-				dst = v1_file[h];
-				flag = &v1_have_file[h];
-			}
-		} else {	/* v2: key N0=.. */
-			if (!fmt)
-				fmt = 1;
-			if (!strcmp(key, "anon")) {
-				dst = anon_bytes;
-				flag = &v2_anon;
-			} else if (!strcmp(key, "file")) {
-				dst = file_bytes;
-				flag = &v2_file;
-			}
-		}
-		if (!dst)
-			continue;
-		*flag = true;
-		while ((tok = strtok_r(NULL, " \t\n", &save))) {
-			if (parse_node_item(tok, &nid, &val) && nid < NL_MAX_NODES)
-				dst[nid] = val;
-		}
-	}
+	while (getline(&line, &cap, f) > 0)
+		numa_stat_line(&ps, line, anon_bytes, file_bytes);
 	ret = ferror(f) ? -EIO : 0;
 	free(line);
 	fclose(f);
 	if (ret)
 		return ret;
-	if (fmt == 1)
-		return (v2_anon || v2_file) ? 1 : -ENODATA;
-	if (fmt == 2) {
-		int ha = v1_have_anon[1] ? 1 : 0, hf = v1_have_file[1] ? 1 : 0;
+	if (ps.fmt == 1)
+		return (ps.v2_anon || ps.v2_file) ? 1 : -ENODATA;
+	if (ps.fmt == 2) {
+		/* our cgroup figures are hierarchical: those lines when there */
+		int ha = ps.v1_have_anon[1] ? 1 : 0, hf = ps.v1_have_file[1] ? 1 : 0;
 
-		if (!v1_have_anon[ha] && !v1_have_file[hf])
+		if (!ps.v1_have_anon[ha] && !ps.v1_have_file[hf])
 			return -ENODATA;
 		for (int n = 0; n < NL_MAX_NODES; n++) {
-			anon_bytes[n] = v1_anon[ha][n] * (uint64_t)page_size;
-			file_bytes[n] = v1_file[hf][n] * (uint64_t)page_size;
+			anon_bytes[n] = ps.v1_anon[ha][n] * (uint64_t)page_size;
+			file_bytes[n] = ps.v1_file[hf][n] * (uint64_t)page_size;
 		}
 		return 2;
 	}
@@ -659,6 +673,49 @@ int nl_proc_cgroup_path(const char *procfs_root, pid_t pid, int mode, char *out,
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/* A part nl_proc_ident_read() could not read because the process is
+ * gone: the parts after it would say the same. */
+static bool proc_gone(int e)
+{
+	return e == -ENOENT || e == -ESRCH;
+}
+
+int nl_proc_ident_read(const char *procfs_root, pid_t pid, int cg_mode, unsigned want,
+		       struct nl_proc_ident *id)
+{
+	char raw[NL_COMM_BYTES + 1];
+	int e = 0, first = 0;
+
+	id->got = 0;
+	if (want & NL_IDENT_NUMA) {	/* as nl_numa_maps_read_policy() leaves them */
+		memset(id->pages_by_node, 0, sizeof(id->pages_by_node));
+		memset(&id->pol, 0, sizeof(id->pol));
+	}
+	if (want & NL_IDENT_COMM) {
+		e = nl_read_comm(procfs_root, pid, raw, sizeof(raw));
+		if (!e)
+			nl_comm_clean(id->comm, raw);
+		id->got |= e ? 0 : NL_IDENT_COMM;
+		first = first ? first : e;
+	}
+	if ((want & NL_IDENT_CGROUP) && !proc_gone(first)) {
+		e = nl_proc_cgroup_path(procfs_root, pid, cg_mode, id->cgroup, sizeof(id->cgroup));
+		id->got |= e ? 0 : NL_IDENT_CGROUP;
+		first = first ? first : e;
+	}
+	if ((want & NL_IDENT_STATM) && !proc_gone(first)) {
+		e = nl_statm_resident(procfs_root, pid, &id->statm_pages);
+		id->got |= e ? 0 : NL_IDENT_STATM;
+		first = first ? first : e;
+	}
+	if ((want & NL_IDENT_NUMA) && !proc_gone(first)) {
+		e = nl_numa_maps_read_policy(procfs_root, pid, id->pages_by_node, &id->pol);
+		id->got |= e ? 0 : NL_IDENT_NUMA;
+		first = first ? first : e;
+	}
+	return first;
 }
 
 int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "file.h"
+#include "names.h"
 #include "nl_types.h"
 
 /* sysfs numastat counters of one node (deltas over the interval), the
@@ -205,6 +206,35 @@ int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid);
  * -ENAMETOOLONG if @len is too small, -EINVAL for a bad mode, or -errno.
  */
 int nl_proc_cgroup_path(const char *procfs_root, pid_t pid, int mode, char *out, size_t len);
+
+/* The parts of a process nl_proc_ident_read() reads (@want, ->got). */
+#define NL_IDENT_COMM	0x1u	/* <pid>/comm, cleaned (names.h) */
+#define NL_IDENT_CGROUP	0x2u	/* <pid>/cgroup: the path in one hierarchy */
+#define NL_IDENT_STATM	0x4u	/* <pid>/statm: resident pages */
+#define NL_IDENT_NUMA	0x8u	/* <pid>/numa_maps: RSS per node, memory policy */
+
+/* Who a process is and what it holds, as nl_proc_ident_read() read it. */
+struct nl_proc_ident {
+	char comm[NL_NAME_MAX];			/* cleaned, as every output prints it */
+	char cgroup[4096];			/* as nl_proc_cgroup_path() gives it */
+	uint64_t statm_pages;			/* resident pages (kernel page size) */
+	uint64_t pages_by_node[NL_MAX_NODES];	/* as nl_numa_maps_read() gives them */
+	struct nl_mempolicy pol;
+	unsigned got;				/* NL_IDENT_* parts read */
+};
+
+/*
+ * nl_proc_ident_read - the parts @want (NL_IDENT_*) of process @pid in one
+ * call, in the order comm, cgroup (of hierarchy @cg_mode, as for
+ * nl_proc_cgroup_path), statm, numa_maps, so a collector places a process
+ * with one call instead of a reader per field. A part that says the
+ * process is gone (-ENOENT, -ESRCH) ends the read. @id->got says which
+ * parts were read; with NL_IDENT_NUMA asked, pages and policy are zero
+ * unless read. Returns 0 when every asked part was read, else the -errno
+ * of the first part that was not.
+ */
+int nl_proc_ident_read(const char *procfs_root, pid_t pid, int cg_mode, unsigned want,
+		       struct nl_proc_ident *id);
 
 /*
  * nl_sysctl_read_long - read integer sysctl @name ("kernel/numa_balancing"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * collect: one struct nl_snapshot per interval from the BPF maps (maps.c)
- * and what the kernel already keeps (sysfs numastat and meminfo,
- * /proc/stat, numa_maps, memory.numa_stat, and the state running
- * `numalens reclaim` agents publish, reclaim_read.h). It makes the deltas, folds the
- * cgroup hierarchy and evicts exited processes and removed cgroups from
- * the BPF maps, so every view reads the same figures.
+ * collect: one struct nl_snapshot per interval from the BPF side's raw
+ * counts (raw_counts.h) and what the kernel already keeps (sysfs numastat
+ * and meminfo, /proc/stat, numa_maps, memory.numa_stat, and the state
+ * running `numalens reclaim` agents publish, reclaim_read.h). It makes the
+ * deltas, folds the cgroup hierarchy and evicts exited processes and
+ * removed cgroups from the BPF maps, so every view reads the same figures.
  */
 #ifndef NL_COLLECT_H
 #define NL_COLLECT_H
@@ -34,7 +34,7 @@ int nl_collect_snapshot(struct nl_collector *c, struct nl_snapshot *s);
  * among the busiest and largest, so a detail window or a name filter
  * never shows "-" for a process that is simply idle and small.
  */
-void nl_collector_focus(struct nl_collector *c, int pid, const char *comm);
+void nl_collect_focus(struct nl_collector *c, int pid, const char *comm);
 
 /* Free the collector (not the BPF objects). Safe on NULL. */
 void nl_collect_close(struct nl_collector *c);

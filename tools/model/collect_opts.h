@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * collect_opts: what a collector is opened with (nl_collect_open,
- * collect.h). A header of its own so the collector's private state
- * (collect_priv.h) holds a copy without including collect.h: collect.c
+ * collect.h). A header of its own so the collector's parts
+ * (collect_procs.c keeps a copy) need not include collect.h: collect.c
  * includes its parts' headers, so a part that included collect.h would
  * close a loop of modules (tests/unit/check_layers.sh).
  */

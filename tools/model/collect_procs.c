@@ -4,14 +4,75 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cgroup.h"
-#include "collect_priv.h"
 #include "collect_procs.h"
+#include "collect_rss.h"
 #include "counts.h"
+#include "exit_names.h"
 #include "figs.h"
-#include "maps.h"
 #include "names.h"
 #include "procfs.h"
+
+/* A pid's name and cgroup in the previous snapshot. */
+struct comm_ent { pid_t pid; char comm[NL_NAME_MAX]; char cgroup[256]; uint64_t cgroup_id; };
+/* A pid and the entry of the cgroup tree whose cgroup.procs listed it. */
+struct cg_of { pid_t pid; int ent; };
+/* An idle process's name and resident size as last read from <pid>/stat. */
+struct idle_ent { pid_t pid; uint64_t res; uint64_t at_ns; char comm[NL_NAME_MAX]; };
+
+/*
+ * The process part. Counts are as BPF counts them; times CLOCK_MONOTONIC
+ * ns. Everything here lives between snapshots, except the "this fill"
+ * members, borrowed from nl_collect_procs_fill()'s caller for its call.
+ */
+struct nl_collect_procs {
+	struct nl_collect_opts o;
+	struct nl_counts_table prev_tgids;	/* the previous interval's counters */
+	uint64_t procs_evicted;
+	/* this fill's inputs */
+	struct nl_raw_counts *raw;
+	const struct nl_raw_counts_ops *ops;
+	const struct nl_topo *topo;
+	const struct nl_cgroup_map *cgmap;
+	bool baseline;
+	/* pid -> name and cgroup of the previous interval, sorted by pid: the
+	 * name of a process that exited before we could read /proc/PID/comm */
+	struct comm_ent *comms;
+	int nr_comms;
+	/* where our cgroup namespace's root is in the mounted hierarchy ("" if
+	 * at its top): /proc/<pid>/cgroup paths are relative to it */
+	char cg_ns_prefix[4096];
+	/* cgroup.procs lists pids of our pid namespace: false when that is
+	 * not the one the mounted procfs shows (/proc/self is not getpid()) */
+	bool cg_scan_ok;
+	/* pid -> entry of the last cgroup tree whose cgroup.procs listed it,
+	 * sorted by pid (cgroup_scan); ent -1: listed by more than one */
+	struct cg_of *cgof;
+	int nr_cgof, cap_cgof;
+	pid_t *scan_pids;
+	int cap_scan_pids;
+	/* this snapshot's last cgroup paths and their ids (cgroup_id_memo) */
+	struct { char rel[512]; uint64_t id; } cgid[8];
+	int nr_cgid, next_cgid;
+	/* resident pages of the idle processes add_idle_procs() listed this
+	 * snapshot, by pid: the RSS part ranks by them without reading statm
+	 * again */
+	struct nl_pid_pages *idle_res;
+	int nr_idle_res;
+	/* name and resident size of each idle process as last read from
+	 * <pid>/stat, sorted by pid: a process that has not run since cannot
+	 * have renamed itself (add_idle_procs) */
+	struct idle_ent *idle, *idle_next;
+	int nr_idle, nr_idle_next;
+	int nr_list_pids;			/* processes /proc listed last time */
+	unsigned long long task_full_seen;	/* task_map_full drops at the last snapshot */
+	struct nl_collect_rss *rss;		/* RSS per node: the numa_maps readings */
+	uint64_t now_ns;			/* this fill's time */
+	/* what a view looks at now (this fill's, borrowed) */
+	int focus_pid;
+	const char *focus_comm;
+};
 
 /* Order for numa_maps reads: busiest first, so the rows a view shows on
  * top have RSS even when reads are capped. */
@@ -30,7 +91,7 @@ static int cmp_comm(const void *a, const void *b)
 }
 
 /* Remember the names of this interval's processes for the next one. */
-static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
+static void keep_comms(struct nl_collect_procs *c, const struct nl_snapshot *s)
 {
 	struct comm_ent *v = realloc(c->comms, ((size_t)s->nr_procs + 1) * sizeof(*v));
 
@@ -51,7 +112,7 @@ static void keep_comms(struct nl_collector *c, const struct nl_snapshot *s)
  * exit by BPF (the last one it had: after any exec, and the right one when
  * its pid was reused since the previous interval), else the previous
  * interval's; the cgroup from the previous interval. */
-static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
+static void exited_proc(const struct nl_collect_procs *c, struct nl_proc *p)
 {
 	struct comm_ent key = { .pid = p->pid }, *e = NULL;
 	char raw[NL_COMM_BYTES + 1];
@@ -63,7 +124,7 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 		snprintf(p->cgroup_path, sizeof(p->cgroup_path), "%s", e->cgroup);
 		p->cgroup_id = e->cgroup_id;
 	}
-	if (!nl_maps_exited_comm(c->b, (uint32_t)p->pid, raw, sizeof(raw)))
+	if (c->raw->exits && !nl_exit_names_lookup(c->raw->exits, (uint32_t)p->pid, raw, sizeof(raw)))
 		nl_comm_clean(p->comm, raw);
 	else if (!e)
 		snprintf(p->comm, sizeof(p->comm), "<exited>");
@@ -72,8 +133,8 @@ static void exited_proc(const struct nl_collector *c, struct nl_proc *p)
 /* The id of the cgroup at hierarchy path @rel (0 when it cannot be
  * stat()ed). Processes share few cgroups (a thousand idle ones are often
  * in one), so the ids of the last few paths are kept for the snapshot
- * being built (fill_procs empties them) instead of a stat() per process. */
-static uint64_t cgroup_id_memo(struct nl_collector *c, const char *rel)
+ * being built (nl_collect_procs_fill empties them) instead of a stat() per process. */
+static uint64_t cgroup_id_memo(struct nl_collect_procs *c, const char *rel)
 {
 	const int cap = (int)(sizeof(c->cgid) / sizeof(c->cgid[0]));
 	char full[4608];
@@ -101,9 +162,9 @@ static uint64_t cgroup_id_memo(struct nl_collector *c, const char *rel)
 
 /* @p's cgroup from the hierarchy path @rel: its label and, with a cgroup
  * view, its id. */
-static void proc_set_cgroup(struct nl_collector *c, struct nl_proc *p, const char *rel)
+static void proc_set_cgroup(struct nl_collect_procs *c, struct nl_proc *p, const char *rel)
 {
-	uint64_t id = c->cgmap.n ? cgroup_id_memo(c, rel) : 0;
+	uint64_t id = c->cgmap->n ? cgroup_id_memo(c, rel) : 0;
 
 	p->cgroup_id = id;
 	/* a path longer than cgroup_path[] gets a label like the cgroup's */
@@ -128,13 +189,13 @@ static int cmp_cg_of(const void *a, const void *b)
  * cannot be read (a threaded cgroup v2) are left to proc_cgroup()'s
  * per-process read. A cgroup replaced by another of the same path since
  * the walk (its inode differs) is left out too. */
-static void cgroup_scan(struct nl_collector *c, int want)
+static void cgroup_scan(struct nl_collect_procs *c, int want)
 {
 	c->nr_cgof = 0;
-	if (!c->cgmap.n || c->cgmap.truncated || c->cgmap.n * 2 > want || !c->cg_scan_ok)
+	if (!c->cgmap->n || c->cgmap->truncated || c->cgmap->n * 2 > want || !c->cg_scan_ok)
 		return;
-	for (int i = 0; i < c->cgmap.n; i++) {
-		const struct nl_cgroup_ent *ent = &c->cgmap.ents[i];
+	for (int i = 0; i < c->cgmap->n; i++) {
+		const struct nl_cgroup_ent *ent = &c->cgmap->ents[i];
 		char path[4700];
 		uint64_t id;
 		int np = 0, r;
@@ -171,44 +232,67 @@ static void cgroup_scan(struct nl_collector *c, int want)
 			c->cgof[i].ent = c->cgof[i - 1].ent = -1;
 }
 
-/* @p's cgroup (pid set): from cgroup_scan()'s lists when they place it,
- * else from /proc/<pid>/cgroup. Returns 0, or -ESRCH when the process is
- * gone. */
-static int proc_cgroup(struct nl_collector *c, struct nl_proc *p)
+/* The entry of the cgroup tree whose cgroup.procs listed @pid
+ * (cgroup_scan), NULL when the lists do not place it. */
+static const struct nl_cgroup_ent *listed_cgroup(const struct nl_collect_procs *c, pid_t pid)
 {
-	const struct cg_of key = { .pid = p->pid }, *e = NULL;
-	char rel[4096];
+	const struct cg_of key = { .pid = pid }, *e = NULL;
 
 	if (c->nr_cgof)
 		e = bsearch(&key, c->cgof, (size_t)c->nr_cgof, sizeof(key), cmp_cg_of);
-	if (e && e->ent >= 0) {
-		const struct nl_cgroup_ent *ent = &c->cgmap.ents[e->ent];
+	return e && e->ent >= 0 ? &c->cgmap->ents[e->ent] : NULL;
+}
 
+/* @p's cgroup: the tree entry @ent when the lists placed it, else the
+ * path /proc/<pid>/cgroup gave (@rel, ours in a cgroup namespace: made
+ * the host's path here). */
+static void proc_place(struct nl_collect_procs *c, struct nl_proc *p,
+		       const struct nl_cgroup_ent *ent, char rel[4096])
+{
+	if (ent) {
 		p->cgroup_id = ent->id;
 		nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), ent->path, ent->id);
-		return 0;
+		return;
 	}
-	if (nl_proc_cgroup_path(c->o.procfs_root, p->pid, c->o.cgroup_mode, rel, sizeof(rel)))
-		return -ESRCH;
 	if (c->cg_ns_prefix[0]) {
 		char host[4096];
 
 		if (!nl_cgroup_ns_join(c->cg_ns_prefix, rel, host, sizeof(host)))
-			memcpy(rel, host, sizeof(rel));
+			memcpy(rel, host, 4096);
 	}
 	proc_set_cgroup(c, p, rel);
+}
+
+/* @p's cgroup (pid set): from cgroup_scan()'s lists when they place it,
+ * else from /proc/<pid>/cgroup. Returns 0, or -ESRCH when the process is
+ * gone. */
+static int proc_cgroup(struct nl_collect_procs *c, struct nl_proc *p)
+{
+	const struct nl_cgroup_ent *ent = listed_cgroup(c, p->pid);
+	struct nl_proc_ident id;
+
+	id.cgroup[0] = '\0';
+	if (!ent && nl_proc_ident_read(c->o.procfs_root, p->pid, c->o.cgroup_mode, NL_IDENT_CGROUP, &id))
+		return -ESRCH;
+	proc_place(c, p, ent, id.cgroup);
 	return 0;
 }
 
-/* Name @p (pid set) from procfs: comm, cgroup path and, with a cgroup
- * view, its cgroup id. Returns 0, or -ESRCH when the process is gone. */
-static int proc_identity(struct nl_collector *c, struct nl_proc *p)
+/* Name @p (pid set) from procfs in one read of its identity: comm, cgroup
+ * path (unless the cgroup.procs lists place it) and, with a cgroup view,
+ * its cgroup id. Returns 0, or -ESRCH when the process is gone (@p is
+ * then left as it was). */
+static int proc_identity(struct nl_collect_procs *c, struct nl_proc *p)
 {
-	char raw[NL_COMM_BYTES + 1];
+	const struct nl_cgroup_ent *ent = listed_cgroup(c, p->pid);
+	unsigned want = ent ? NL_IDENT_COMM : NL_IDENT_COMM | NL_IDENT_CGROUP;
+	struct nl_proc_ident id;
 
-	if (nl_read_comm(c->o.procfs_root, p->pid, raw, sizeof(raw)) || proc_cgroup(c, p))
+	id.cgroup[0] = '\0';
+	if (nl_proc_ident_read(c->o.procfs_root, p->pid, c->o.cgroup_mode, want, &id))
 		return -ESRCH;
-	nl_comm_clean(p->comm, raw);
+	memcpy(p->comm, id.comm, sizeof(p->comm));
+	proc_place(c, p, ent, id.cgroup);
 	return 0;
 }
 
@@ -216,7 +300,7 @@ static int proc_identity(struct nl_collector *c, struct nl_proc *p)
  * since attach): an entry with zero figures, its name and cgroup, so that
  * `top -p` shows the process and its resident memory. Returns 1 if @p was
  * filled, 0 if the process went meanwhile. */
-static int watched_idle(struct nl_collector *c, struct nl_proc *p)
+static int watched_idle(struct nl_collect_procs *c, struct nl_proc *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->pid = c->o.watch_pid;
@@ -229,22 +313,6 @@ static int cmp_pid(const void *a, const void *b)
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* Resident pages of @pid for ranking by size: as add_idle_procs() read
- * them this snapshot (<pid>/stat's, near statm's), else statm's. 0 or
- * -errno. */
-static int resident_pages(const struct nl_collector *c, pid_t pid, uint64_t *pages)
-{
-	const struct pid_pages key = { .pid = pid }, *e = NULL;
-
-	if (c->nr_idle_res)
-		e = bsearch(&key, c->idle_res, (size_t)c->nr_idle_res, sizeof(key), cmp_pid);
-	if (e) {
-		*pages = e->pages;
-		return 0;
-	}
-	return nl_statm_resident(c->o.procfs_root, pid, pages);
 }
 
 static int cmp_idle(const void *a, const void *b)
@@ -266,7 +334,7 @@ static int cmp_idle(const void *a, const void *b)
  * its own threads can: exec, prctl, /proc/<pid>/comm) and a new process
  * under a reused pid runs, so BPF sees it, before anything else happens
  * to it. Recorded in c->idle_next. 0, or -errno when it is gone. */
-static int idle_stat(struct nl_collector *c, pid_t pid, bool valid, uint64_t now, uint64_t *res,
+static int idle_stat(struct nl_collect_procs *c, pid_t pid, bool valid, uint64_t now, uint64_t *res,
 		     char *comm)
 {
 	const struct idle_ent key = { .pid = pid }, *e = NULL;
@@ -296,84 +364,61 @@ static int idle_stat(struct nl_collector *c, pid_t pid, bool valid, uint64_t now
 	return 0;
 }
 
-/* Append to s->procs[0..n) every live process with resident memory that
- * BPF saw nothing of since attach (it neither ran nor allocated): zero
- * figures, its name and cgroup, so a view can show where an idle process's
- * memory lies. Returns the new count (n when /proc cannot be listed or
- * memory runs out: the snapshot then has the active processes only).
- * Names and sizes come from idle_stat(), cgroups from proc_cgroup(): a
- * thousand idle processes cost a /proc listing and a read per cgroup. */
-static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
+/* The pids /proc lists into *@out (malloc'd, sized by the last listing's
+ * count and again only when the processes outgrew it). Returns how many
+ * (0 or -errno when /proc cannot be listed or memory runs out). */
+static int list_pids(struct nl_collect_procs *c, pid_t **out)
 {
-	unsigned long long drops[NL_NR_DROPS];
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
-	int got = 0, n0 = n, cap = c->nr_list_pids + 64;	/* + room for new ones */
-	pid_t *pids = NULL, *seen;
-	struct nl_proc *v;
-	bool valid;
+	int got = 0, want = c->nr_list_pids + 64, cap = 0;	/* + room for new ones */
+	pid_t *pids = NULL;
 
-	/* a process BPF could not count (its map was full) may have run */
-	nl_bpf_drops(c->b, drops);
-	valid = drops[NL_DROP_TASK_MAP_FULL] == c->task_full_seen;
-	c->task_full_seen = drops[NL_DROP_TASK_MAP_FULL];
-	/* one listing of /proc, sized by the last one's count; again only
-	 * when the processes outgrew it */
 	for (int tries = 0; tries < 3; tries++) {
-		pid_t *np = realloc(pids, (size_t)cap * sizeof(*pids));
+		pid_t *np = realloc(pids, (size_t)want * sizeof(*pids));
 
 		if (!np)
 			break;
 		pids = np;
+		cap = want;
 		got = nl_list_pids(c->o.procfs_root, pids, cap);
 		if (got <= cap)
 			break;
-		cap = got + 64;
+		want = got + 64;
 	}
-	seen = calloc((size_t)n + 1, sizeof(*seen));
-	if (!pids || !seen || got <= 0)
-		goto out;
-	if (got > cap)
-		got = cap;
-	c->nr_list_pids = got;
-	v = got > 0 ? realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v)) : NULL;
-	if (!v)
-		goto out;
-	free(c->idle_res);
-	c->idle_res = calloc((size_t)got, sizeof(*c->idle_res));
-	free(c->idle_next);
-	c->idle_next = calloc((size_t)got + 1, sizeof(*c->idle_next));
-	c->nr_idle_next = 0;
-	s->procs = v;
-	if (!c->idle_next)
-		valid = false;
-	for (int i = 0; i < n; i++)
-		seen[i] = v[i].pid;
-	qsort(seen, (size_t)n, sizeof(*seen), cmp_pid);
-	for (int i = 0; i < got; i++) {
-		struct nl_proc *p = &v[n];
-		char comm[NL_NAME_MAX];
-		uint64_t res = 0;
+	*out = pids;
+	return got > cap ? cap : got;
+}
 
-		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid))
-			continue;	/* listed already */
-		if (c->idle_next ? idle_stat(c, pids[i], valid, now, &res, comm) :
-		    nl_proc_rss_comm(c->o.procfs_root, pids[i], &res, comm, sizeof(comm)))
-			continue;	/* gone */
-		if (!res)
-			continue;	/* a kernel thread */
-		memset(p, 0, sizeof(*p));
-		p->pid = pids[i];
-		p->alive = true;
-		if (proc_cgroup(c, p))
-			continue;	/* gone meanwhile */
-		if (c->idle_next)
-			memcpy(p->comm, comm, sizeof(p->comm));
-		else
-			nl_comm_clean(p->comm, comm);
-		if (c->idle_res)
-			c->idle_res[c->nr_idle_res++] = (struct pid_pages){ p->pid, res };
-		n++;
-	}
+/* One idle process @pid into @p: its name and size (idle_stat), cgroup
+ * (proc_cgroup) and zero figures. False when it is gone or is a kernel
+ * thread (no resident memory). */
+static bool idle_proc(struct nl_collect_procs *c, pid_t pid, bool valid, uint64_t now, struct nl_proc *p)
+{
+	char comm[NL_NAME_MAX];
+	uint64_t res = 0;
+
+	if (c->idle_next ? idle_stat(c, pid, valid, now, &res, comm) :
+	    nl_proc_rss_comm(c->o.procfs_root, pid, &res, comm, sizeof(comm)))
+		return false;	/* gone */
+	if (!res)
+		return false;	/* a kernel thread */
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->alive = true;
+	if (proc_cgroup(c, p))
+		return false;	/* gone meanwhile */
+	if (c->idle_next)
+		memcpy(p->comm, comm, sizeof(p->comm));
+	else
+		nl_comm_clean(p->comm, comm);
+	if (c->idle_res)
+		c->idle_res[c->nr_idle_res++] = (struct nl_pid_pages){ p->pid, res };
+	return true;
+}
+
+/* After the listing: the sizes by pid for the RSS part, and this snapshot's
+ * idle entries become the ones the next looks up. */
+static void idle_done(struct nl_collect_procs *c)
+{
 	if (c->nr_idle_res)
 		qsort(c->idle_res, (size_t)c->nr_idle_res, sizeof(*c->idle_res), cmp_pid);
 	if (c->idle_next) {
@@ -384,243 +429,73 @@ static int add_idle_procs(struct nl_collector *c, struct nl_snapshot *s, int n)
 		c->nr_idle = c->nr_idle_next;
 		c->idle_next = t;
 	}
+}
+
+/* Append to s->procs[0..n) every live process with resident memory that
+ * BPF saw nothing of since attach (it neither ran nor allocated): zero
+ * figures, its name and cgroup, so a view can show where an idle process's
+ * memory lies. Returns the new count (n when /proc cannot be listed or
+ * memory runs out: the snapshot then has the active processes only).
+ * Names and sizes come from idle_stat(), cgroups from proc_cgroup(): a
+ * thousand idle processes cost a /proc listing and a read per cgroup. */
+static int add_idle_procs(struct nl_collect_procs *c, struct nl_snapshot *s, int n)
+{
+	unsigned long long full = c->raw->drops[NL_DROP_TASK_MAP_FULL];
+	uint64_t now = c->now_ns;
+	int got, n0 = n;
+	pid_t *pids = NULL, *seen = calloc((size_t)n + 1, sizeof(*seen));
+	struct nl_proc *v;
+	/* a process BPF could not count (its map was full) may have run */
+	bool valid = full == c->task_full_seen;
+
+	c->task_full_seen = full;
+	got = list_pids(c, &pids);
+	if (!pids || !seen || got <= 0)
+		goto out;
+	c->nr_list_pids = got;
+	v = realloc(s->procs, ((size_t)n + (size_t)got + 1) * sizeof(*v));
+	if (!v)
+		goto out;
+	s->procs = v;
+	free(c->idle_res);
+	c->idle_res = calloc((size_t)got, sizeof(*c->idle_res));
+	free(c->idle_next);
+	c->idle_next = calloc((size_t)got + 1, sizeof(*c->idle_next));
+	c->nr_idle_next = 0;
+	if (!c->idle_next)
+		valid = false;
+	for (int i = 0; i < n; i++)
+		seen[i] = v[i].pid;
+	qsort(seen, (size_t)n, sizeof(*seen), cmp_pid);
+	for (int i = 0; i < got; i++) {
+		if (bsearch(&pids[i], seen, (size_t)n0, sizeof(*seen), cmp_pid))
+			continue;	/* listed already */
+		n += idle_proc(c, pids[i], valid, now, &v[n]);
+	}
+	idle_done(c);
 out:
 	free(pids);
 	free(seen);
 	return n;
 }
 
-struct rss_rank { uint64_t pages; int i; };
-
-static int cmp_rank_desc(const void *a, const void *b)
+/* A row per process BPF counted this interval, from s->procs[0] on, over
+ * s->interval_ns; the figures of processes outside our pid namespace go to
+ * s->other_pidns. The ids of processes that exited go to @dead (*@nr_dead
+ * of them). Returns the number of rows. */
+static int fill_active(struct nl_collect_procs *c, struct nl_snapshot *s, uint64_t *dead, int *nr_dead)
 {
-	const struct rss_rank *x = a, *y = b;
-
-	return x->pages < y->pages ? 1 : x->pages > y->pages ? -1 : x->i - y->i;
-}
-
-/* One process's last numa_maps reading and what it was taken against. */
-struct rss_ent {
-	pid_t pid;
-	uint64_t statm;			/* resident pages (statm) just before it */
-	uint64_t at_ns;			/* when (CLOCK_MONOTONIC) */
-	uint64_t gen;			/* snapshot that last used it */
-	uint64_t pages_sum;		/* the sum of pages[] */
-	uint64_t allocated;		/* pages the process allocated since, as BPF
-					 * counted them (reused intervals summed) */
-	uint64_t pages[NL_MAX_NODES];
-	struct nl_mempolicy pol;
-	bool ran;			/* the process ran since (reused intervals) */
-};
-
-/* How long a reading may be reused at most: what nothing we trace shows
- * (move_pages(2) by another process, an mbind(2) that moves nothing)
- * reaches the view within this. */
-#define RSS_REUSE_MAX_NS (5ull * 1000000000ull)
-
-/* ... and of a process that has not run since, on a host with one memory
- * node: nothing can move its pages to another node, and only the process
- * itself changes its policy. Bounded all the same, for what no rule here
- * sees (a shared memory policy set by another process). */
-#define RSS_REUSE_IDLE_MAX_NS (60ull * 1000000000ull)
-
-/* A reading is reused while what can have changed since is at most this
- * share of it (1/256, 0.4%): see rss_read(). */
-#define RSS_REUSE_DRIFT_SHIFT 8
-
-/* How many nodes have memory now (1 on a host that is not NUMA). */
-static int mem_nodes(const struct nl_collector *c)
-{
+	struct nl_counts_table *tgids = &c->raw->tgids;
 	int n = 0;
 
-	for (int i = 0; i < c->topo.nr_nodes; i++)
-		n += c->topo.node[c->topo.nids[i]].mem_total_bytes > 0;
-	return n;
-}
-
-/* With one memory node: @p's figure for it is @e's reading moved by the
- * change of the resident size since (statm, @statm pages now). */
-static void one_node_follow(const struct nl_collector *c, struct nl_proc *p,
-			    const struct rss_ent *e, uint64_t statm)
-{
-	for (int i = 0; i < c->topo.nr_nodes; i++) {
-		int nid = c->topo.nids[i];
-
-		if (!c->topo.node[nid].mem_total_bytes)
-			continue;
-		if (statm >= e->statm)
-			p->rss_pages_by_node[nid] = e->pages[nid] + (statm - e->statm);
-		else
-			p->rss_pages_by_node[nid] = e->pages[nid] > e->statm - statm ?
-						    e->pages[nid] - (e->statm - statm) : 0;
-	}
-}
-
-/* RSS per node and memory policy of @p from numa_maps, or from its last
- * reading when little can have moved since: no page migrated in this
- * interval, read less than RSS_REUSE_MAX_NS ago, and the pages it
- * allocated since (BPF) plus the change of its resident size (statm,
- * cheap) at most 1/256 of the reading. A node's figure is then off by at
- * most that bound: a node gains at most the pages allocated there and
- * loses at most those freed, which are the allocated ones less the growth
- * of the resident size. With one memory node, that node's figure is the
- * resident size: it changes by what statm does, whatever was allocated
- * (a guest allocating and freeing a few hundred pages a second kept its
- * size but was read every 1-2 s), so the reading moves by statm's change
- * (numa_maps and statm count the same mapped pages, but for a constant
- * few: the vDSO's, which numa_maps leaves out), a guest that grows is
- * walked every RSS_REUSE_MAX_NS instead of every interval, and a process
- * that has not run since is reused up to RSS_REUSE_IDLE_MAX_NS.
- * numa_maps walks every page table of the process: a guest's 1 GiB took
- * 15-25 ms a read, and one that allocated a few hundred pages a second
- * was read every interval (most of top's own CPU). Sets p->rss_known. */
-static void rss_read(struct nl_collector *c, struct nl_proc *p)
-{
-	uint64_t statm = 0, now = now_ns(CLOCK_MONOTONIC);
-	struct rss_ent *e = NULL;
-	bool have_statm = !nl_statm_resident(c->o.procfs_root, p->pid, &statm);
-	bool one_node = mem_nodes(c) == 1;
-
-	for (int i = 0; i < c->nr_rss && !e; i++)
-		if (c->rss[i].pid == p->pid)
-			e = &c->rss[i];
-	if (e && have_statm && !p->f.mig.pages_ok && !p->f.mig.pages_fail) {
-		uint64_t allocated = e->allocated + p->f.alloc.pages_local + p->f.alloc.pages_remote;
-		uint64_t grown = statm > e->statm ? statm - e->statm : e->statm - statm;
-		bool ran = e->ran || p->f.run_ns;
-		uint64_t max_age = one_node && !ran ? RSS_REUSE_IDLE_MAX_NS : RSS_REUSE_MAX_NS;
-
-		if (now - e->at_ns < max_age &&
-		    (one_node || allocated + grown <= e->pages_sum >> RSS_REUSE_DRIFT_SHIFT)) {
-			memcpy(p->rss_pages_by_node, e->pages, sizeof(e->pages));
-			if (one_node)
-				one_node_follow(c, p, e, statm);
-			p->mempolicy = e->pol;
-			p->rss_known = true;
-			e->gen = c->rss_gen;
-			e->allocated = allocated;
-			e->ran = ran;
-			c->rss_reused++;
-			return;
-		}
-	}
-	p->rss_known = nl_numa_maps_read_policy(c->o.procfs_root, p->pid, p->rss_pages_by_node,
-					       &p->mempolicy) == 0;
-	c->rss_reads++;
-	if (!p->rss_known || !have_statm)
-		return;
-	if (!e && c->nr_rss == c->cap_rss) {
-		int cap = c->cap_rss ? c->cap_rss * 2 : 64;
-		struct rss_ent *n = realloc(c->rss, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return;		/* no reuse, no harm */
-		c->rss = n;
-		c->cap_rss = cap;
-	}
-	if (!e)
-		e = &c->rss[c->nr_rss++];
-	*e = (struct rss_ent){ .pid = p->pid, .statm = statm, .at_ns = now, .gen = c->rss_gen,
-			       .pol = p->mempolicy };
-	memcpy(e->pages, p->rss_pages_by_node, sizeof(e->pages));
-	for (int n = 0; n < NL_MAX_NODES; n++)
-		e->pages_sum += e->pages[n];
-}
-
-/* Forget the readings no process of this snapshot used (exited, or no
- * longer among those read): a reused pid starts afresh. */
-static void rss_evict(struct nl_collector *c)
-{
-	int k = 0;
-
-	for (int i = 0; i < c->nr_rss; i++)
-		if (c->rss[i].gen == c->rss_gen)
-			c->rss[k++] = c->rss[i];
-	c->nr_rss = k;
-}
-
-/* numa_maps (RSS per node) for the rss_max_procs busiest live processes
- * (s->procs is in CPU order) and, with all_procs, for as many of the
- * largest by resident size (statm, cheap): `-s rss` must find the big idle
- * process, not only the busy one. */
-static void read_rss(struct nl_collector *c, struct nl_snapshot *s)
-{
-	struct rss_rank *r = c->o.all_procs && c->o.rss_max_procs > 0 ?
-		calloc((size_t)s->nr_procs + 1, sizeof(*r)) : NULL;
-	int nr = 0;
-
-	for (int i = 0, reads = 0; i < s->nr_procs && reads < c->o.rss_max_procs; i++) {
-		struct nl_proc *p = &s->procs[i];
-
-		if (!p->alive)
-			continue;
-		reads++;
-		rss_read(c, p);
-	}
-	if (!r)
-		return;
-	for (int i = 0; i < s->nr_procs; i++) {
-		uint64_t pages;
-
-		if (s->procs[i].alive && !s->procs[i].rss_known &&
-		    !resident_pages(c, s->procs[i].pid, &pages) && pages)
-			r[nr++] = (struct rss_rank){ pages, i };
-	}
-	qsort(r, (size_t)nr, sizeof(*r), cmp_rank_desc);
-	/* ranked by <pid>/stat's resident size for idle ones, which is
-	 * near statm's but not it: rss_read() reads statm itself */
-	for (int k = 0; k < nr && k < c->o.rss_max_procs; k++)
-		rss_read(c, &s->procs[r[k].i]);
-	free(r);
-}
-
-/* The processes a view looks at now (its detail window, its name filter,
- * -p): read whatever their rank, so they never show "-" for RSS. At most
- * rss_max_procs more reads, so a filter matching everything costs what the
- * busiest rows do. */
-static void read_focus_rss(struct nl_collector *c, struct nl_snapshot *s)
-{
-	/* with no ranked reads (< 0) the focused processes still get theirs */
-	int lim = c->o.rss_max_procs > 0 ? c->o.rss_max_procs : 64;
-
-	for (int i = 0, reads = 0; i < s->nr_procs && reads < lim; i++) {
-		struct nl_proc *p = &s->procs[i];
-
-		if (!p->alive || p->rss_known)
-			continue;
-		if (p->pid != c->focus_pid && p->pid != c->o.watch_pid &&
-		    !(c->focus_comm[0] && strstr(p->comm, c->focus_comm)))
-			continue;
-		reads++;
-		rss_read(c, p);
-	}
-}
-
-int nl_collect_fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_t interval)
-{
-	uint64_t *dead = NULL;
-	int nr_dead = 0, n = 0;
-
-	c->nr_cgid = c->next_cgid = 0;	/* cgroups may have come and gone */
-	c->nr_idle_res = 0;
-	/* every process to place: the last snapshot's count */
-	if (!c->baseline)
-		cgroup_scan(c, c->nr_comms > c->tgids.n ? c->nr_comms : c->tgids.n);
-	/* + 1: room for the watched pid when BPF has nothing of it */
-	s->procs = calloc((size_t)c->tgids.n + 2, sizeof(*s->procs));
-	dead = calloc((size_t)c->tgids.n + 1, sizeof(*dead));
-	if (!s->procs || !dead) {
-		free(dead);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < c->tgids.n; i++) {
-		const struct nl_id_counts *ic = &c->tgids.v[i];
+	for (int i = 0; i < tgids->n; i++) {
+		struct nl_id_counts *ic = &tgids->v[i];
 		const struct nl_counts *prev = nl_counts_find(&c->prev_tgids, ic->id);
 		struct nl_proc *p = &s->procs[n];
 		pid_t pid = (pid_t)ic->id;
 
 		if (ic->id == NL_TGID_OTHER_NS) {	/* invisible from our pid namespace */
-			nl_figs_compute(&s->other_pidns, &ic->c, prev, interval, s->src.numa_balancing);
+			nl_figs_compute(&s->other_pidns, &ic->c, prev, s->interval_ns, s->src.numa_balancing);
 			continue;
 		}
 		if (pid <= 0)
@@ -628,50 +503,169 @@ int nl_collect_fill_procs(struct nl_collector *c, struct nl_snapshot *s, uint64_
 		p->pid = pid;
 		p->alive = nl_pid_alive(c->o.procfs_root, pid);
 		/* dead since the read: count its tail before its entries go */
-		if (!p->alive)
-			nl_maps_reread_id(c->b, NL_KIND_TGID, ic->id, &c->tgids.v[i].c);
-		nl_figs_compute(&p->f, &ic->c, prev, interval, s->src.numa_balancing);
+		if (!p->alive && c->ops && c->ops->reread_tgid)
+			c->ops->reread_tgid(c->ops->ctx, ic->id, &ic->c);
+		nl_figs_compute(&p->f, &ic->c, prev, s->interval_ns, s->src.numa_balancing);
 		if (!p->alive) {
-			dead[nr_dead++] = ic->id;
-			/* its map entries go (nl_maps_forget below): a process
-			 * that gets the pid next starts from zero, so must its
+			dead[(*nr_dead)++] = ic->id;
+			/* its map entries go (forgotten below): a process that
+			 * gets the pid next starts from zero, so must its
 			 * previous reading, or its counts are taken off as the
 			 * dead one's (pids wrap: pid_max is 32768 by default) */
-			memset(&c->tgids.v[i].c, 0, sizeof(c->tgids.v[i].c));
+			memset(&ic->c, 0, sizeof(ic->c));
 			/* a process that exited unseen in an earlier interval has
 			 * nothing new to show */
-			if (!p->f.run_ns && !p->f.alloc.events_local && !p->f.alloc.events_remote &&
-			    prev)
+			if (!p->f.run_ns && !p->f.alloc.events_local && !p->f.alloc.events_remote && prev)
 				continue;
 		}
 		if (proc_identity(c, p))
 			exited_proc(c, p);
 		n++;
 	}
-	if (c->o.watch_pid > 0 && nl_pid_alive(c->o.procfs_root, c->o.watch_pid)) {
-		bool seen = false;
+	return n;
+}
 
-		for (int i = 0; i < n && !seen; i++)
-			seen = s->procs[i].pid == c->o.watch_pid;
-		if (!seen)
-			n += watched_idle(c, &s->procs[n]);
+/* The watched pid, when alive and not among the @n rows: a row with zero
+ * figures (watched_idle) at s->procs[n]. Returns the rows added (0 or 1). */
+static int add_watched(struct nl_collect_procs *c, struct nl_snapshot *s, int n)
+{
+	if (c->o.watch_pid <= 0 || !nl_pid_alive(c->o.procfs_root, c->o.watch_pid))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (s->procs[i].pid == c->o.watch_pid)
+			return 0;
+	return watched_idle(c, &s->procs[n]);
+}
+
+/* RSS per node of the processes the RSS part picks (collect_rss.h). */
+static void read_rss(struct nl_collect_procs *c, struct nl_snapshot *s)
+{
+	struct nl_collect_rss_in in = {
+		.procfs_root = c->o.procfs_root, .max_procs = c->o.rss_max_procs,
+		.by_size = c->o.all_procs, .topo = c->topo, .watch_pid = c->o.watch_pid,
+		.focus_pid = c->focus_pid, .focus_comm = c->focus_comm,
+		.known = c->idle_res, .nr_known = c->nr_idle_res, .now_ns = c->now_ns,
+	};
+
+	nl_collect_rss_read(c->rss, &in, s);
+}
+
+/* This interval's counters become the previous ones; the next read clears
+ * the table handed back. */
+static void keep_counts(struct nl_collect_procs *c)
+{
+	struct nl_counts_table t = c->prev_tgids;
+
+	c->prev_tgids = c->raw->tgids;
+	c->raw->tgids = t;
+}
+
+int nl_collect_procs_fill(struct nl_collect_procs *c, const struct nl_collect_procs_in *in,
+			  struct nl_snapshot *s)
+{
+	static const struct nl_cgroup_map no_tree;
+	int nr_tgids = in->raw->tgids.n, nr_dead = 0, n;
+	uint64_t *dead;
+
+	c->raw = in->raw;
+	c->ops = in->ops;
+	c->topo = in->topo;
+	c->cgmap = in->cgmap ? in->cgmap : &no_tree;
+	c->baseline = in->baseline;
+	c->now_ns = in->now_ns;
+	c->focus_pid = in->focus_pid;
+	c->focus_comm = in->focus_comm ? in->focus_comm : "";
+	c->nr_cgid = c->next_cgid = 0;	/* cgroups may have come and gone */
+	c->nr_idle_res = 0;
+	/* every process to place: the last snapshot's count */
+	if (!c->baseline)
+		cgroup_scan(c, c->nr_comms > nr_tgids ? c->nr_comms : nr_tgids);
+	/* + 1: room for the watched pid when BPF has nothing of it */
+	s->procs = calloc((size_t)nr_tgids + 2, sizeof(*s->procs));
+	dead = calloc((size_t)nr_tgids + 1, sizeof(*dead));
+	if (!s->procs || !dead) {
+		free(dead);
+		keep_counts(c);
+		return -ENOMEM;
 	}
+	n = fill_active(c, s, dead, &nr_dead);
+	n += add_watched(c, s, n);
 	if (c->o.all_procs && !c->baseline)
 		n = add_idle_procs(c, s, n);
 	s->nr_procs = n;
 	qsort(s->procs, (size_t)n, sizeof(*s->procs), cmp_run_desc);
-	c->rss_gen++;
-	c->rss_reads = c->rss_reused = 0;
-	if (!c->baseline) {
+	if (!c->baseline)
 		read_rss(c, s);
-		read_focus_rss(c, s);
-		rss_evict(c);
-	}
+	else
+		nl_collect_rss_skip(c->rss);
 	if (nr_dead) {
-		nl_maps_forget(c->b, NL_KIND_TGID, dead, nr_dead);
+		if (c->ops && c->ops->forget)
+			c->ops->forget(c->ops->ctx, NL_KIND_TGID, dead, nr_dead);
 		c->procs_evicted += (uint64_t)nr_dead;
 	}
 	keep_comms(c, s);
+	keep_counts(c);
 	free(dead);
 	return 0;
+}
+
+/* In a container (a cgroup namespace, maybe a pid namespace of its own)
+ * the host's hierarchy and procfs, mounted in, name cgroups and pids from
+ * the host's side while /proc/<pid>/cgroup and cgroup.procs answer from
+ * ours: learn the offsets once, so every process is labelled with the
+ * host's path, as outside. */
+static void cgroup_namespace(struct nl_collect_procs *c)
+{
+	char self[64], link[64];
+	ssize_t l;
+	int e;
+
+	snprintf(self, sizeof(self), "%s/self", c->o.procfs_root);
+	l = readlink(self, link, sizeof(link) - 1);
+	link[l > 0 ? l : 0] = '\0';
+	c->cg_scan_ok = l > 0 && atoi(link) == (int)getpid();
+	c->cg_ns_prefix[0] = '\0';
+	if (!c->o.cgroup_root || !c->o.cgroup_root[0])
+		return;
+	e = nl_cgroup_ns_prefix(c->o.procfs_root, c->o.cgroup_root, c->o.cgroup_mode, c->cg_ns_prefix,
+				sizeof(c->cg_ns_prefix));
+	if (e)
+		c->cg_ns_prefix[0] = '\0';	/* paths taken as they read */
+}
+
+struct nl_collect_procs *nl_collect_procs_new(const struct nl_collect_opts *o)
+{
+	struct nl_collect_procs *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->o = *o;
+	c->rss = nl_collect_rss_new();
+	if (!c->rss) {
+		free(c);
+		return NULL;
+	}
+	cgroup_namespace(c);
+	return c;
+}
+
+void nl_collect_procs_stats(const struct nl_collect_procs *c, struct nl_collect_procs_stats *out)
+{
+	out->evicted = c->procs_evicted;
+	nl_collect_rss_counts(c->rss, &out->rss_reads, &out->rss_reused);
+}
+
+void nl_collect_procs_free(struct nl_collect_procs *c)
+{
+	if (!c)
+		return;
+	nl_counts_free(&c->prev_tgids);
+	nl_collect_rss_free(c->rss);
+	free(c->idle_res);
+	free(c->idle);
+	free(c->idle_next);
+	free(c->cgof);
+	free(c->scan_pids);
+	free(c->comms);
+	free(c);
 }

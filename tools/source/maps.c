@@ -506,8 +506,3 @@ int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc,
 	}
 	return -ENOENT;
 }
-
-int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len)
-{
-	return nl_exit_names_lookup(b->exit_names, tgid, out, len);
-}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Reading numalens' BPF maps into counter tables: the only code that
- * touches the stats maps (collect.c calls it once per interval).
+ * touches the stats maps (raw_counts.c calls it once per interval).
  */
 #ifndef NL_MAPS_H
 #define NL_MAPS_H
@@ -40,9 +40,5 @@ int nl_maps_forget(const struct nl_bpf *b, int kind, uint64_t *ids, int n);
  * @anc (at most @max). Returns how many (0 for the root itself),
  * or -ENOENT when no program recorded it. */
 int nl_maps_cgroup_ancestors(const struct nl_bpf *b, uint64_t id, uint64_t *anc, int max);
-
-/* Name of exited process @tgid as recorded at sched_process_exit, into
- * @out (@len >= 16); the entry is consumed. 0, or -ENOENT. */
-int nl_maps_exited_comm(const struct nl_bpf *b, uint32_t tgid, char *out, size_t len);
 
 #endif

@@ -84,7 +84,7 @@ enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key);
 void nl_tui_set_stop_flag(struct nl_tui *t, volatile sig_atomic_t *flag);
 
 /* What the window looks at now that the collector reads only on request
- * (nl_collector_focus): the process of the detail window (*@pid, 0: none)
+ * (nl_collect_focus): the process of the detail window (*@pid, 0: none)
  * and the name filter (*@comm, "" none; points into @t). */
 void nl_tui_focus(const struct nl_tui *t, pid_t *pid, const char **comm);
 

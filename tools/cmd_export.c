@@ -197,7 +197,9 @@ static const struct argp_option export_opts[] = {
 	{ 0 }
 };
 
-static error_t export_parse(int key, char *arg, struct argp_state *st)
+/* The options of the HTTP server: where it listens, its web configuration
+ * and its connection limits. */
+static error_t export_parse_web(int key, char *arg, struct argp_state *st)
 {
 	struct export_args *a = st->input;
 
@@ -211,16 +213,28 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 	case OPT_WEB_CONFIG:
 		a->web_config = arg;
 		break;
-	case 'i':
-	case OPT_OLD_INTERVAL:
-		nl_opt_renamed(stderr, "numalens export", key == 'i' ? "-i" : "--interval", "-d/--delay");
-		/* fall through */
-	case 'd':
-		a->interval = nl_cli_parse_seconds(arg, 0.2, 3600, "-d/--delay", st);
+	case OPT_MAX_CONNS:
+		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
 		break;
-	case 'j':
-		a->json = true;
+	case OPT_MAX_PER_ADDR:
+		a->max_per_addr = (unsigned)nl_cli_parse_long(arg, 1, 65536, "--max-connections-per-address", st);
 		break;
+	case OPT_HEADER_TIMEOUT:
+		a->header_timeout = nl_cli_parse_seconds(arg, 0.5, 3600, "--header-timeout", st);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The options of which series are exported (cgroups, processes, reclaim
+ * histograms) and how long a removed cgroup stays. */
+static error_t export_parse_series(int key, char *arg, struct argp_state *st)
+{
+	struct export_args *a = st->input;
+
+	switch (key) {
 	case OPT_DEPTH:
 		a->po.cgroup_depth = (int)nl_cli_parse_long(arg, -1, 64, "--cgroup-depth", st);
 		break;
@@ -245,6 +259,27 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 	case OPT_GRACE:
 		a->grace = nl_cli_parse_seconds(arg, 0, 86400, "--cgroup-grace", st);
 		break;
+	default:
+		return export_parse_web(key, arg, st);
+	}
+	return 0;
+}
+
+static error_t export_parse(int key, char *arg, struct argp_state *st)
+{
+	struct export_args *a = st->input;
+
+	switch (key) {
+	case 'i':
+	case OPT_OLD_INTERVAL:
+		nl_opt_renamed(stderr, "numalens export", key == 'i' ? "-i" : "--interval", "-d/--delay");
+		/* fall through */
+	case 'd':
+		a->interval = nl_cli_parse_seconds(arg, 0.2, 3600, "-d/--delay", st);
+		break;
+	case 'j':
+		a->json = true;
+		break;
 	case OPT_CG_HIER:
 		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
 		break;
@@ -259,15 +294,6 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_SELF_COST:
 		a->self_cost = true;
-		break;
-	case OPT_MAX_CONNS:
-		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
-		break;
-	case OPT_MAX_PER_ADDR:
-		a->max_per_addr = (unsigned)nl_cli_parse_long(arg, 1, 65536, "--max-connections-per-address", st);
-		break;
-	case OPT_HEADER_TIMEOUT:
-		a->header_timeout = nl_cli_parse_seconds(arg, 0.5, 3600, "--header-timeout", st);
 		break;
 	case NL_CLI_OPT_BTF:
 		a->btf = arg;
@@ -284,7 +310,7 @@ static error_t export_parse(int key, char *arg, struct argp_state *st)
 		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return export_parse_series(key, arg, st);
 	}
 	return 0;
 }
@@ -665,41 +691,38 @@ static void stop_servers(struct nl_http **http, int n)
 	}
 }
 
-int nl_cmd_export(int argc, char **argv)
+/* Load --web.config.file, whole, before anything binds. Returns 0 or the
+ * exit status after saying why. */
+static int load_web_config(struct export_args *a, struct nl_web_config *web)
 {
-	static const struct argp argp = { export_opts, export_parse, NULL, export_doc, NULL, NULL, NULL };
-	struct export_args a = { .interval = 5, .grace = 60,
-				 .cg_mode = -1 };
-	struct export_state x = { .mu = PTHREAD_MUTEX_INITIALIZER, .heavy = PTHREAD_MUTEX_INITIALIZER, .a = &a };
-	struct nl_http_opts ho = {};
-	struct nl_http *http[MAX_LISTEN] = {};
-	struct nl_web_config web = {};
-	struct nl_cli_session s;
-	bool bpf = false;
+	char err[512];
+	int e;
+
+	if (!a->web_config)
+		return 0;
+	e = nl_web_config_load(web, a->web_config, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "numalens export: --web.config.file %s\n", err);
+		return e == -ENOMEM ? NL_EXIT_FAIL : NL_EXIT_USAGE;
+	}
+	a->tls = web->tls;
+	a->basic_auth = web->nr_users > 0;
+	if (a->basic_auth && !a->tls)
+		fprintf(stderr, "numalens export: %s has basic_auth_users but no tls_server_config: "
+			"passwords cross the network in the clear\n", a->web_config);
+	return 0;
+}
+
+/* Bind every listen address (before loading BPF: a taken port fails fast
+ * and changes nothing). Returns 0, or the exit status after saying why and
+ * stopping the servers already started. */
+static int start_servers(struct export_args *a, struct export_state *x, struct nl_web_config *web,
+			 struct nl_http **http)
+{
+	struct nl_http_opts ho;
 	sigset_t sigs, old;
 	char err[512];
-	int rc, e = 0;
-
-	nl_prom_opts_default(&a.po);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	if (!a.nr_listen)
-		a.listen[a.nr_listen++] = NL_EXPORT_DEFAULT_LISTEN;
-	/* the whole file is checked, certificates loaded, before any bind */
-	if (a.web_config) {
-		e = nl_web_config_load(&web, a.web_config, err, sizeof(err));
-		if (e) {
-			fprintf(stderr, "numalens export: --web.config.file %s\n", err);
-			return e == -ENOMEM ? NL_EXIT_FAIL : NL_EXIT_USAGE;
-		}
-		a.tls = web.tls;
-		a.basic_auth = web.nr_users > 0;
-		if (a.basic_auth && !a.tls)
-			fprintf(stderr, "numalens export: %s has basic_auth_users but no tls_server_config: "
-				"passwords cross the network in the clear\n", a.web_config);
-	}
-	a.po.cgroup_patterns = a.patterns;
-	a.po.version = NL_VERSION;
-	snprintf(x.hierarchy, sizeof(x.hierarchy), "synthetic");
+	int e = 0;
 
 	/* the HTTP threads must not take SIGINT/SIGTERM: the main thread's
 	 * sleep is what the signal has to interrupt */
@@ -707,68 +730,113 @@ int nl_cmd_export(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	ho = (struct nl_http_opts){ .max_conns = a.max_conns, .verbose = a.verbose,
-				    .max_per_addr = a.max_per_addr,
-				    .header_timeout_ms = (unsigned)(a.header_timeout * 1000 + 0.5),
-				    .web = &web,
-				    .routes = { route_metrics, route_index, route_health, &x } };
-	/* bind before loading BPF: a taken port fails fast and changes nothing */
-	for (int i = 0; !e && i < a.nr_listen; i++) {
-		ho.listen = a.listen[i];
+	ho = (struct nl_http_opts){ .max_conns = a->max_conns, .verbose = a->verbose,
+				    .max_per_addr = a->max_per_addr,
+				    .header_timeout_ms = (unsigned)(a->header_timeout * 1000 + 0.5),
+				    .web = web,
+				    .routes = { route_metrics, route_index, route_health, x } };
+	for (int i = 0; !e && i < a->nr_listen; i++) {
+		ho.listen = a->listen[i];
 		e = nl_http_start(&http[i], &ho, err, sizeof(err));
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e) {
-		fprintf(stderr, "numalens export: %s\n", err);
-		stop_servers(http, a.nr_listen);
+	if (!e)
+		return 0;
+	fprintf(stderr, "numalens export: %s\n", err);
+	stop_servers(http, a->nr_listen);
+	return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
+		NL_EXIT_USAGE : NL_EXIT_FAIL;
+}
+
+/* Load the BPF programs and the collector into @s. Returns 0 or the exit
+ * status (nl_cli_open has said why). */
+static int open_bpf(struct export_args *a, struct export_state *x, struct nl_cli_session *s)
+{
+	struct nl_cli_open_opts oo = {
+		.btf = a->btf,
+		.cg_mode = a->cg_mode, .track_class = !a->no_class, .verbose = a->verbose,
+		.alloc_sample = a->alloc_sample,
+		.prog = "numalens export", .self_cost = a->self_cost,
+		/* no export family carries process RSS: skip numa_maps */
+		.rss_max_procs = -1,
+		/* intervals, rounded up, so the last counts get scraped */
+		.cgroup_grace = (int)(a->grace / a->interval + 0.999),
+	};
+	int rc;
+
+	if (!oo.cgroup_grace)
+		oo.cgroup_grace = 1;
+	rc = nl_cli_open(s, &oo);
+	if (rc)
+		return rc;
+	snprintf(x->missing, sizeof(x->missing), "%s", s->bpf.missing);
+	snprintf(x->hierarchy, sizeof(x->hierarchy), "%s (%s)",
+		 s->mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2", s->root[0] ? s->root : "not mounted");
+	if (s->bpf.missing[0])
+		fprintf(stderr, "numalens export: running without: %s\n", s->bpf.missing);
+	if (s->root[0])
+		warn_unmatched_patterns(a, s->root);
+	return 0;
+}
+
+/* One line on stderr per address served, with what is exported. */
+static void announce(const struct export_args *a, struct nl_http **http, const struct nl_web_config *web)
+{
+	for (int i = 0; i < a->nr_listen; i++) {
+		char url[600];
+
+		/* the bound port, not the asked one (":0" picks a free port);
+		 * an empty ADDR is the IPv6 wildcard, dual-stack: every address */
+		listen_url(a, i, http[i], url, sizeof(url));
+		fprintf(stderr, "numalens export: serving %s%s%s%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
+			url, a->listen[i][0] != ':' ? "" : nl_http_ipv6(http[i]) ?
+			" on every IPv4 and IPv6 address" : " on every IPv4 address",
+			web->client_auth == NL_CLIENT_AUTH_REQUIRE_VERIFY ? ", client certificates required" :
+			web->client_auth == NL_CLIENT_AUTH_VERIFY_IF_GIVEN ? ", client certificates checked" : "",
+			a->basic_auth ? ", basic auth" : "",
+			a->interval, a->po.cgroup_depth, a->po.nr_cgroup_patterns ? " + patterns" : "", a->po.top_procs);
+	}
+}
+
+int nl_cmd_export(int argc, char **argv)
+{
+	static const struct argp argp = { export_opts, export_parse, NULL, export_doc, NULL, NULL, NULL };
+	struct export_args a = { .interval = 5, .grace = 60,
+				 .cg_mode = -1 };
+	struct export_state x = { .mu = PTHREAD_MUTEX_INITIALIZER, .heavy = PTHREAD_MUTEX_INITIALIZER, .a = &a };
+	struct nl_http *http[MAX_LISTEN] = {};
+	struct nl_web_config web = {};
+	struct nl_cli_session s;
+	bool bpf = false;
+	int rc, e;
+
+	nl_prom_opts_default(&a.po);
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (!a.nr_listen)
+		a.listen[a.nr_listen++] = NL_EXPORT_DEFAULT_LISTEN;
+	/* the whole file is checked, certificates loaded, before any bind */
+	rc = load_web_config(&a, &web);
+	if (rc)
+		return rc;
+	a.po.cgroup_patterns = a.patterns;
+	a.po.version = NL_VERSION;
+	snprintf(x.hierarchy, sizeof(x.hierarchy), "synthetic");
+	rc = start_servers(&a, &x, &web, http);
+	if (rc) {
 		nl_web_config_free(&web);
-		return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
-			NL_EXIT_USAGE : NL_EXIT_FAIL;
+		return rc;
 	}
 	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */
 	if (!a.synth_cgroups) {
-		struct nl_cli_open_opts oo = {
-			.btf = a.btf,
-			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
-			.alloc_sample = a.alloc_sample,
-			.prog = "numalens export", .self_cost = a.self_cost,
-			/* no export family carries process RSS: skip numa_maps */
-			.rss_max_procs = -1,
-			/* intervals, rounded up, so the last counts get scraped */
-			.cgroup_grace = (int)(a.grace / a.interval + 0.999),
-		};
-
-		if (!oo.cgroup_grace)
-			oo.cgroup_grace = 1;
-		rc = nl_cli_open(&s, &oo);
+		rc = open_bpf(&a, &x, &s);
 		if (rc) {
 			stop_servers(http, a.nr_listen);
 			nl_web_config_free(&web);
 			return rc;
 		}
 		bpf = true;
-		snprintf(x.missing, sizeof(x.missing), "%s", s.bpf.missing);
-		snprintf(x.hierarchy, sizeof(x.hierarchy), "%s (%s)",
-			 s.mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2", s.root[0] ? s.root : "not mounted");
-		if (s.bpf.missing[0])
-			fprintf(stderr, "numalens export: running without: %s\n", s.bpf.missing);
-		if (s.root[0])
-			warn_unmatched_patterns(&a, s.root);
 	}
-	for (int i = 0; i < a.nr_listen; i++) {
-		char url[600];
-
-		/* the bound port, not the asked one (":0" picks a free port);
-		 * an empty ADDR is the IPv6 wildcard, dual-stack: every address */
-		listen_url(&a, i, http[i], url, sizeof(url));
-		fprintf(stderr, "numalens export: serving %s%s%s%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
-			url, a.listen[i][0] != ':' ? "" : nl_http_ipv6(http[i]) ?
-			" on every IPv4 and IPv6 address" : " on every IPv4 address",
-			web.client_auth == NL_CLIENT_AUTH_REQUIRE_VERIFY ? ", client certificates required" :
-			web.client_auth == NL_CLIENT_AUTH_VERIFY_IF_GIVEN ? ", client certificates checked" : "",
-			a.basic_auth ? ", basic auth" : "",
-			a.interval, a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
-	}
+	announce(&a, http, &web);
 	if (a.json && (e = print_startup_json(&a, &x, bpf ? &s : NULL, http, &web)) && e != -EPIPE)
 		fprintf(stderr, "numalens export: writing the start-up facts failed: %s\n", strerror(-e));
 	rc = serve(&x, bpf ? s.col : NULL);

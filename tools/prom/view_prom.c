@@ -3,40 +3,17 @@
  * Prometheus text exposition of a snapshot; see view_prom.h. One small
  * function per metric family so new figures (reclaim, scx_cling) add a
  * function and a call in nl_prom_render(); the families live by group in
- * the view_prom_*.c files (view_prom_priv.h), this file sets their order.
+ * the view_prom_*.c files (view_prom.h), this file sets their order.
  * A 2,000-cgroup scrape is ~100k lines, so label sets are escaped once per
  * render and numbers are formatted without printf.
  */
 #include <errno.h>
-#include <fnmatch.h>
-#include <string.h>
-#include "view_fmt.h"
-#include "view_prom_priv.h"
-#include "view_prom_vmscan.h"
-#include "view_prom_reclaim.h"
+#include "view_prom.h"
 #include "view_prom_cling.h"
-
-const char *const nl_prom_locality_le[NL_LOC_BUCKETS] = {
-	"0.125", "0.25", "0.375", "0.5", "0.625", "0.75", "0.875", "1",
-};
-
-void nl_prom_opts_default(struct nl_prom_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->cgroup_depth = 0;
-	o->max_cgroups = 1000;
-	o->version = "";
-}
-
-bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opts *o)
-{
-	if (o->cgroup_depth >= 0 && c->depth <= o->cgroup_depth)
-		return true;
-	for (int i = 0; i < o->nr_cgroup_patterns; i++)
-		if (!fnmatch(o->cgroup_patterns[i], nl_cgroup_full_path(c), 0))
-			return true;
-	return false;
-}
+#include "view_prom_node.h"
+#include "view_prom_reclaim.h"
+#include "view_prom_self.h"
+#include "view_prom_vmscan.h"
 
 int nl_prom_render(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o)
 {

@@ -6,7 +6,12 @@
  */
 #include <stdio.h>
 #include "view_fmt.h"
-#include "view_prom_priv.h"
+#include "prom_write.h"
+#include "view_prom_figs.h"
+
+const char *const nl_prom_locality_le[NL_LOC_BUCKETS] = {
+	"0.125", "0.25", "0.375", "0.5", "0.625", "0.75", "0.875", "1",
+};
 
 /* Row @i's line "<head @h><row labels><tail @t><v>\n" (_s: @v in ns). */
 static void row_u64(struct nl_buf *b, const struct nl_prom_pieces *pc, int h,

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
-#include "view_prom_priv.h"
+#include "prom_write.h"
+#include "view_prom_node.h"
 
 static void fam_numastat(struct nl_buf *b, const struct nl_snapshot *s)
 {

@@ -5,9 +5,29 @@
  * row's escaped label set is built here once per render.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
-#include "view_prom_priv.h"
+#include "prom_write.h"
+#include "view_prom_select.h"
+
+void nl_prom_opts_default(struct nl_prom_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cgroup_depth = 0;
+	o->max_cgroups = 1000;
+	o->version = "";
+}
+
+bool nl_prom_cgroup_selected(const struct nl_cgroup *c, const struct nl_prom_opts *o)
+{
+	if (o->cgroup_depth >= 0 && c->depth <= o->cgroup_depth)
+		return true;
+	for (int i = 0; i < o->nr_cgroup_patterns; i++)
+		if (!fnmatch(o->cgroup_patterns[i], nl_cgroup_full_path(c), 0))
+			return true;
+	return false;
+}
 
 void nl_prom_select_free(struct nl_prom_rows *r)
 {

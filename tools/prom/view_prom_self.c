@@ -4,7 +4,8 @@
  * snapshots, BPF map drops and run times, evictions, and how many cgroups
  * were exported or left out.
  */
-#include "view_prom_priv.h"
+#include "prom_write.h"
+#include "view_prom_self.h"
 
 void nl_prom_self_info(struct nl_buf *b, const struct nl_snapshot *s, const struct nl_prom_opts *o)
 {

@@ -10,7 +10,9 @@
 #include "names.h"
 #include "view_agent.h"
 #include "view_fmt.h"
-#include "tui_priv.h"
+#include "tui_cgroups.h"
+#include "tui_draw.h"
+#include "tui_state.h"
 
 enum { CC_NAME = 0, CC_BAR = FC_END, CC_EXEC, CC_MEM, CC_MIGR, CC_MOVES, CC_RCLM, CC_AGT,
        CC_SPARK_RMT, CC_SPARK_LOC };

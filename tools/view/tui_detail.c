@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "view_fmt.h"
-#include "tui_priv.h"
+#include "tui_detail.h"
+#include "tui_draw.h"
+#include "tui_state.h"
 
 void nl_tui_detail_add(struct nl_tui_lines *L, const char *fmt, ...)
 {

@@ -11,7 +11,8 @@
 #include <string.h>
 #include "names.h"
 #include "view_fmt.h"
-#include "tui_priv.h"
+#include "tui_draw.h"
+#include "tui_state.h"
 
 int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown)
 {

@@ -10,7 +10,9 @@
 #include <time.h>
 #include "names.h"
 #include "view_fmt.h"
-#include "tui_priv.h"
+#include "tui_head.h"
+#include "tui_draw.h"
+#include "tui_state.h"
 
 static const char *view_name(enum nl_tui_view v)
 {

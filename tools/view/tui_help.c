@@ -4,7 +4,8 @@
  * markers, in the words the other windows use.
  */
 #include "view_sort.h"
-#include "tui_priv.h"
+#include "tui_help.h"
+#include "tui_state.h"
 
 /* Help fits 80 columns; longer than a 24-line screen, it scrolls like the
  * detail view (the footer says how). */

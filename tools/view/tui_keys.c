@@ -5,8 +5,11 @@
  * intervals. Each key acts on the snapshot copy and redraws at once.
  */
 #include <string.h>
-#include <time.h>
-#include "tui_priv.h"
+#include "tui_keys.h"
+#include "tui_cgroups.h"
+#include "tui_draw.h"
+#include "tui_procs.h"
+#include "tui_state.h"
 
 static void go(struct nl_tui *t, enum nl_tui_view v)
 {
@@ -118,21 +121,21 @@ static int page(const struct nl_tui *t)
 	return nl_tui_draw_body_rows(t) > 1 ? nl_tui_draw_body_rows(t) - 1 : 1;
 }
 
-enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key)
+enum nl_tui_action nl_tui_keys_act(struct nl_tui *t, int key, bool *redraw)
 {
 	enum nl_tui_action a = NL_TUI_NONE;
 	int sk;
 
-	if (!t)
-		return NL_TUI_QUIT;
+	*redraw = true;
 	if (t->prompt) {
 		prompt_key(t, key);
-		nl_tui_redraw(t);
 		return NL_TUI_NONE;
 	}
 	t->msg[0] = '\0';
 	switch (key) {
-	case 'q': case 'Q': return NL_TUI_QUIT;
+	case 'q': case 'Q':
+		*redraw = false;
+		return NL_TUI_QUIT;
 	case 'h': case 'H': go(t, NL_TUI_VIEW_PROC); break;
 	case 'c': case 'C': go(t, NL_TUI_VIEW_CGROUP); break;
 	case 'n': case 'N': go(t, NL_TUI_VIEW_NODE); break;
@@ -155,51 +158,12 @@ enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key)
 	case KEY_RESIZE: break;		/* ncurses updated LINES/COLS: just redraw */
 	default:
 		sk = nl_sort_key_from_char(key);
-		if (sk >= 0)
+		if (sk >= 0) {
 			t->opts.sort = sk;
-		else
-			return NL_TUI_NONE;	/* unknown key: no redraw flicker */
-	}
-	nl_tui_redraw(t);
-	return a;
-}
-
-enum nl_tui_action nl_tui_poll_key(struct nl_tui *t, int timeout_ms)
-{
-	struct timespec start, now;
-
-	if (!t)
-		return NL_TUI_QUIT;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		long left = 100;
-		int key;
-
-		if (t->stop && *t->stop)
-			return NL_TUI_QUIT;
-		if (timeout_ms >= 0) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			long el = (now.tv_sec - start.tv_sec) * 1000 +
-				  (now.tv_nsec - start.tv_nsec) / 1000000;
-			left = timeout_ms - el;
-			if (left <= 0 && timeout_ms > 0)
-				return NL_TUI_NONE;
-			if (left > 100)
-				left = 100;
-			if (left < 0)
-				left = 0;
-		}
-		timeout((int)left);
-		key = getch();
-		if (key != ERR) {
-			enum nl_tui_action a = nl_tui_handle_key(t, key);
-
-			if (a != NL_TUI_NONE)
-				return a;
-		} else if (timeout_ms == 0) {
+		} else {
+			*redraw = false;	/* unknown key: no redraw flicker */
 			return NL_TUI_NONE;
 		}
-		if (t->stop && *t->stop)
-			return NL_TUI_QUIT;
 	}
+	return a;
 }

@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 #include "view_fmt.h"
-#include "tui_priv.h"
+#include "tui_nodes.h"
+#include "tui_draw.h"
+#include "tui_state.h"
 
 enum { NC_NODE = 1, NC_CPUS, NC_CPU, NC_USED, NC_FREE, NC_HIT, NC_MISS, NC_FOREIGN,
        NC_LOCAL, NC_BPFLOCAL, NC_OTHER, NC_BPFOTHER, NC_BPFPAGES, NC_RCLM };

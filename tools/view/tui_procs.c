@@ -5,7 +5,9 @@
  */
 #include <stdio.h>
 #include "view_fmt.h"
-#include "tui_priv.h"
+#include "tui_procs.h"
+#include "tui_draw.h"
+#include "tui_state.h"
 
 enum { PC_PID = FC_END, PC_COMM, PC_RSS, PC_RSSN, PC_MIGR, PC_CGROUP };
 

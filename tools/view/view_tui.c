@@ -8,16 +8,26 @@
  * may hold UTF-8: shown as such under a UTF-8 locale, each non-ASCII
  * character as '?' under any other.
  *
- * This file opens, renders and closes, and draws the frame around the
- * window shown; the windows, the header and the keys have files of their
- * own (tui_priv.h lists them).
+ * This file opens, renders and closes, draws the frame around the window
+ * shown and waits for keys; the windows, the header and the keys have
+ * files of their own (view_tui.h lists them).
  */
 #include <errno.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
-#include "tui_priv.h"
+#include "view_tui.h"
+#include "tui_cgroups.h"
+#include "tui_detail.h"
+#include "tui_draw.h"
+#include "tui_head.h"
+#include "tui_help.h"
+#include "tui_keys.h"
+#include "tui_nodes.h"
+#include "tui_procs.h"
+#include "tui_state.h"
 
 /* --- snapshot copy -------------------------------------------------------- */
 
@@ -46,7 +56,9 @@ static int snap_copy(struct nl_tui *t, const struct nl_snapshot *s)
 
 /* --- top-level draw ------------------------------------------------------- */
 
-void nl_tui_redraw(struct nl_tui *t)
+/* Draw the whole screen again from the snapshot copy: header, the window
+ * shown, footer (or "terminal too small"). */
+static void draw(struct nl_tui *t)
 {
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -89,6 +101,61 @@ void nl_tui_redraw(struct nl_tui *t)
 	}
 	nl_tui_head_footer(t);
 	refresh();
+}
+
+/* --- keys ----------------------------------------------------------------- */
+
+enum nl_tui_action nl_tui_handle_key(struct nl_tui *t, int key)
+{
+	enum nl_tui_action a;
+	bool redraw;
+
+	if (!t)
+		return NL_TUI_QUIT;
+	a = nl_tui_keys_act(t, key, &redraw);
+	if (redraw)
+		draw(t);
+	return a;
+}
+
+enum nl_tui_action nl_tui_poll_key(struct nl_tui *t, int timeout_ms)
+{
+	struct timespec start, now;
+
+	if (!t)
+		return NL_TUI_QUIT;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		long left = 100;
+		int key;
+
+		if (t->stop && *t->stop)
+			return NL_TUI_QUIT;
+		if (timeout_ms >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			long el = (now.tv_sec - start.tv_sec) * 1000 +
+				  (now.tv_nsec - start.tv_nsec) / 1000000;
+			left = timeout_ms - el;
+			if (left <= 0 && timeout_ms > 0)
+				return NL_TUI_NONE;
+			if (left > 100)
+				left = 100;
+			if (left < 0)
+				left = 0;
+		}
+		timeout((int)left);
+		key = getch();
+		if (key != ERR) {
+			enum nl_tui_action a = nl_tui_handle_key(t, key);
+
+			if (a != NL_TUI_NONE)
+				return a;
+		} else if (timeout_ms == 0) {
+			return NL_TUI_NONE;
+		}
+		if (t->stop && *t->stop)
+			return NL_TUI_QUIT;
+	}
 }
 
 /* --- lifetime ------------------------------------------------------------- */
@@ -158,7 +225,7 @@ struct nl_tui *nl_tui_open_term(const char *term, FILE *out, FILE *in,
 	 * dumb serial consoles) would have to emulate */
 	idlok(stdscr, FALSE);
 	idcok(stdscr, FALSE);
-	nl_tui_redraw(t);
+	draw(t);
 	return t;
 }
 
@@ -176,7 +243,7 @@ int nl_tui_render(struct nl_tui *t, const struct nl_snapshot *s)
 	err = snap_copy(t, s);
 	set_term(t->scr);
 	nl_tui_cgroups_record(t);
-	nl_tui_redraw(t);
+	draw(t);
 	return err;
 }
 

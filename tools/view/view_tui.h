@@ -33,7 +33,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "snapshot.h"
-#include "tui_draw.h"
+#include "tui_layout.h"
 #include "tui_window.h"
 #include "view_sort.h"
 

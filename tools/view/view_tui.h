@@ -20,10 +20,11 @@
  * View switches, sorting, scrolling, filtering and resizes are handled
  * inside nl_tui_poll_key, redrawn from the last rendered snapshot.
  *
- * The TUI's files: this one opens, renders and closes and draws the frame;
- * tui_state.h holds what they share; one file per window (tui_procs.c,
- * tui_cgroups.c, tui_nodes.c, tui_detail.c, tui_help.c), the lines around
- * them (tui_head.c), the drawing pieces (tui_draw.c) and the keys (tui_keys.c).
+ * The TUI's files: view_tui.c opens, renders, closes, draws the frame and
+ * waits for keys; tui_state.h holds what they share; one file per window
+ * (tui_procs.c, tui_cgroups.c, tui_nodes.c, tui_detail.c, tui_help.c), the
+ * lines around them (tui_head.c), the drawing pieces (tui_draw.c, with the
+ * pure column layout in tui_layout.c) and what each key does (tui_keys.c).
  */
 #ifndef NL_VIEW_TUI_H
 #define NL_VIEW_TUI_H

@@ -413,7 +413,7 @@ int nl_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_view_o
 	err = print_procs(out, s, o);
 	if (!err)
 		err = print_cgroups(out, s, o);
-	nl_text_write_optin(out, s);
+	nl_optin_write(out, s);
 	fprintf(out, "\n");
 	/* errno of the flush itself, not a stale one from earlier calls */
 	errno = 0;

@@ -160,6 +160,33 @@ int nl_cli_cgroup_root_check(const char *prog, const char *root)
 	return NL_EXIT_USAGE;
 }
 
+/* A cgroup the user named (-c) must exist under the mount; one given with
+ * the mount point in front gets the path meant. Returns 0 or the exit
+ * status after saying why. */
+static int check_cgroup_arg(const struct nl_cli_session *s, const struct nl_cli_open_opts *o)
+{
+	char full[4608];	/* mount point + a path of up to PATH_MAX */
+	char asked[512];
+	size_t rl = strlen(s->root);
+
+	if (!o->cgroup || !o->cgroup[0] || !s->root[0])
+		return 0;
+	snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup);
+	if (!access(full, F_OK))
+		return 0;
+	nl_name_clean(asked, sizeof(asked), o->cgroup, strlen(o->cgroup), 0, NULL);
+	/* a path with the mount point in front: name the one meant,
+	 * when that one exists */
+	snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup + (strlen(o->cgroup) > rl ? rl : 0));
+	if (!strncmp(asked, s->root, rl) && asked[rl] == '/' && !access(full, F_OK))
+		fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount, "
+			"try %s\n", o->prog, asked, s->root, asked + rl);
+	else
+		fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount\n",
+			o->prog, asked, s->root);
+	return NL_EXIT_USAGE;
+}
+
 int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 {
 	struct nl_bpf_opts bo = {};
@@ -190,28 +217,9 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	}
 	if (s->root[0] && (rc = nl_cli_cgroup_root_check(o->prog, s->root)))
 		return rc;
-	if (o->cgroup && o->cgroup[0] && s->root[0]) {
-		char full[4608];	/* mount point + a path of up to PATH_MAX */
-
-		snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup);
-		if (access(full, F_OK)) {
-			char asked[512];
-
-			size_t rl = strlen(s->root);
-
-			nl_name_clean(asked, sizeof(asked), o->cgroup, strlen(o->cgroup), 0, NULL);
-			/* a path with the mount point in front: name the one meant,
-			 * when that one exists */
-			snprintf(full, sizeof(full), "%s%s", s->root, o->cgroup + (strlen(o->cgroup) > rl ? rl : 0));
-			if (!strncmp(asked, s->root, rl) && asked[rl] == '/' && !access(full, F_OK))
-				fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount, "
-					"try %s\n", o->prog, asked, s->root, asked + rl);
-			else
-				fprintf(stderr, "%s: no cgroup %s under %s: paths are relative to that mount\n",
-					o->prog, asked, s->root);
-			return NL_EXIT_USAGE;
-		}
-	}
+	rc = check_cgroup_arg(s, o);
+	if (rc)
+		return rc;
 	bo.cgroup_mode = s->mode;
 	bo.track_class = o->track_class;
 	bo.verbose = o->verbose;

@@ -23,40 +23,11 @@
 #include <cjson/cJSON.h>
 #include "cgroup.h"
 #include "cli.h"
+#include "export_opts.h"
 #include "export_synth.h"
 #include "http_server.h"
-#include "optcompat.h"
 #include "prom_gzip.h"
 #include "view_prom.h"
-
-/* Not taken by any exporter we know of; see README "numalens export". */
-#define NL_EXPORT_DEFAULT_LISTEN ":10072"
-#define MAX_PATTERNS 32
-#define MAX_LISTEN 8
-
-enum {
-	OPT_CG_HIER = 1000, OPT_NO_CLASS, OPT_DEPTH, OPT_PATTERN, OPT_MAX_CG, OPT_TOP_PROCS,
-	OPT_GRACE, OPT_MAX_CONNS, OPT_SYNTH, OPT_RECLAIM_HIST, OPT_SELF_COST, OPT_OLD_INTERVAL,
-	OPT_MAX_PER_ADDR, OPT_HEADER_TIMEOUT, OPT_ALLOC_SAMPLE, OPT_EXACT, OPT_WEB_LISTEN, OPT_WEB_CONFIG,
-};
-
-struct export_args {
-	const char *listen[MAX_LISTEN];	/* --web.listen-address / --listen */
-	int nr_listen;
-	const char *web_config;		/* --web.config.file */
-	bool tls, basic_auth;		/* what the web configuration asks */
-	const char *btf;	/* --btf */
-	double interval, grace;
-	int cg_mode;
-	bool no_class, verbose, self_cost;
-	uint32_t alloc_sample;	/* --alloc-sample / --exact: 0 = auto */
-	bool json;		/* -j: the start-up facts as JSON on stdout */
-	unsigned max_conns, max_per_addr;
-	double header_timeout;	/* --header-timeout; 0 = the server's default */
-	const char *patterns[MAX_PATTERNS];
-	struct nl_prom_opts po;
-	int synth_cgroups, synth_nodes;	/* --synthetic: 0 = off */
-};
 
 /* A published snapshot and its rendering; freed when the last reader
  * (a scrape still sending it) lets go. */
@@ -81,7 +52,7 @@ struct export_state {
 	 * render beside the next two builds reached 94 MB). */
 	pthread_mutex_t heavy;
 	struct pub *cur;		/* NULL until the first snapshot */
-	const struct export_args *a;
+	const struct nl_export_args *a;
 	char missing[512];		/* sources this session runs without */
 	char hierarchy[600];		/* "v1-memory (/sys/fs/cgroup/memory)" */
 };
@@ -89,7 +60,7 @@ struct export_state {
 /* Warn about each --cgroup-pattern that matches no cgroup under @root now:
  * a typo would otherwise look like a quiet cgroup. Not an error, since the
  * cgroup may come later (its series then appear). */
-static void warn_unmatched_patterns(const struct export_args *a, const char *root)
+static void warn_unmatched_patterns(const struct nl_export_args *a, const char *root)
 {
 	struct nl_cgroup_map m = {};
 
@@ -105,188 +76,6 @@ static void warn_unmatched_patterns(const struct export_args *a, const char *roo
 				"its series appear when one does\n", nl_cli_shown(a->patterns[i]), root);
 	}
 	nl_cgroup_map_free(&m);
-}
-
-static const char export_doc[] =
-	"Serve numalens' NUMA locality figures as Prometheus metrics: the same snapshot "
-	"`numalens top` shows (on-CPU time per node, NUMA-fault locality as a histogram, "
-	"local and remote page allocations per node and class, migrations, reclaim per "
-	"cgroup and node as `numalens vmscan` counts it, the kernel's numastat per node, "
-	"and numalens' own cost).\v"
-	"Endpoints: /metrics (Prometheus text format 0.0.4; gzip when the scraper asks), "
-	"/healthz (200 while snapshots are fresh, else 503), / (links, version, kernel, "
-	"sources).\n\n"
-	"The default port 10072 is outside the exporter ports we know to be taken in "
-	"Prometheus' default port allocations; ADDR is a numeric IPv4/IPv6 address or "
-	"localhost, and an empty ADDR (':10072') listens on every address, as exporters do "
-	"so that a central Prometheus can scrape them.\n\n"
-	"Cardinality: only the root cgroup '/' (the host total) is exported unless "
-	"--cgroup-depth or --cgroup-pattern opt more in; --max-cgroups caps the label values "
-	"(numalens_cgroups_omitted counts the rest); per-process series are off unless "
-	"--top-procs K. Series of a removed cgroup stay --cgroup-grace seconds (so the "
-	"last counts get scraped) and then go; its counts stay in its parents.\n\n"
-	"Locality (numalens_cgroup_fault_locality_ratio) is a histogram whose observations "
-	"are CPU-seconds: histogram_quantile(0.5, ...) is the locality of the median "
-	"CPU-second. It stays empty while kernel.numa_balancing is 0 "
-	"(numalens_source_available{source=\"numa_balancing\"} says so).\n\n"
-	"Reclaim: numalens_cgroup_reclaim_{scanned,rotated,freed}_bytes_total by context "
-	"(limit, direct, proactive; kswapd on '/' only) and lru (anon, file, unknown = "
-	"MADV_PAGEOUT/DAMON), in bytes (pages x numalens_page_size_bytes); "
-	"numalens_cgroup_reclaim_seconds_total and the episode histogram "
-	"numalens_cgroup_reclaim_duration_seconds by context (for '/' only unless "
-	"--cgroup-reclaim-histograms); numalens_node_reclaim_* per node. They add 30 series "
-	"per exported cgroup (78 with --cgroup-reclaim-histograms): opt cgroups in with care. "
-	"While scx_cling runs, numalens_scx_cling_* carry its statistics; cgroups managed by "
-	"numalens reclaim get numalens_reclaim_agent_*.\n\n"
-	"TLS and authentication: --web.config.file takes the YAML file Prometheus exporters "
-	"share (check it with 'promtool check web-config FILE'): tls_server_config (cert_file, "
-	"key_file, client_auth_type, client_ca_file, min_version/max_version TLS12 or TLS13) "
-	"and basic_auth_users (USER: bcrypt hash, e.g. from 'htpasswd -nBC 10 USER'). With "
-	"users, every path answers 401 without one, /healthz included.\n\n"
-	"Exit status: 0 after SIGINT/SIGTERM, 1 runtime failure, 2 bad usage, a refused web "
-	"configuration file or an address that cannot be bound (port in use, not an address of this host), 3 lacks CAP_BPF or CAP_PERFMON (root has both), 4 "
-	"kernel lacks BTF, tracefs or every tracepoint.\n\n"
-	"Examples:\n"
-	"  numalens export                 on :10072, root cgroup only\n"
-	"  numalens export --listen 127.0.0.1:10072 --cgroup-depth 1\n"
-	"  numalens export --web.config.file /etc/numalens/web.yml   HTTPS, users\n"
-	"  numalens export --cgroup-pattern '/system.slice/*' --top-procs 10\n"
-	"  numalens export -j -d 15         start-up facts as JSON, a snapshot every 15 s\n"
-	"  curl -s localhost:10072/metrics | promtool check metrics";
-
-static const struct argp_option export_opts[] = {
-	{ "web.listen-address", OPT_WEB_LISTEN, "ADDR:PORT", 0, "Address to serve on (default "
-	  NL_EXPORT_DEFAULT_LISTEN ", every address); [V6]:PORT for IPv6. Repeatable, up to 8", 0 },
-	{ "listen", 'l', "ADDR:PORT", 0, "The same as --web.listen-address", 0 },
-	{ "web.config.file", OPT_WEB_CONFIG, "FILE", 0, "Web configuration (YAML, as Prometheus exporters "
-	  "take it): TLS, client certificates and basic-auth users with bcrypt hashes; checked before "
-	  "anything is bound", 0 },
-	{ "delay", 'd', "SECONDS", 0, "Snapshot interval: how fresh scrapes are (default 5; 0.2 to 3600). "
-				       "Keep it at or below the scrape interval", 0 },
-	{ "json", 'j', NULL, 0, "Print the start-up facts (address, interval, programs attached, cgroup "
-				"hierarchy, ...) as one JSON object on stdout, then serve", 0 },
-	/* the spellings before -d/--delay, for one release */
-	{ "interval", OPT_OLD_INTERVAL, "SECONDS", OPTION_HIDDEN, NULL, 0 },
-	{ NULL, 'i', "SECONDS", OPTION_HIDDEN, NULL, 0 },
-	{ "cgroup-depth", OPT_DEPTH, "N", 0, "Export cgroups down to depth N (0 = root only, the default; "
-					     "-1 = none but --cgroup-pattern matches)", 1 },
-	{ "cgroup-pattern", OPT_PATTERN, "GLOB", 0, "Also export cgroups whose path matches GLOB (fnmatch; '*' "
-						    "matches '/' too). Repeatable, up to 32", 1 },
-	{ "max-cgroups", OPT_MAX_CG, "N", 0, "At most N cgroup label values, parents first (default 1000; 0 = no cap)", 1 },
-	{ "top-procs", OPT_TOP_PROCS, "K", 0, "Per-process series for the K busiest processes of each interval "
-					      "(default 0: none)", 1 },
-	{ "cgroup-reclaim-histograms", OPT_RECLAIM_HIST, NULL, 0, "Reclaim-episode histograms for every exported "
-	  "cgroup, not only the root (48 series per cgroup)", 1 },
-	{ "cgroup-grace", OPT_GRACE, "SECONDS", 0, "Keep a removed cgroup's series this long (default 60)", 1 },
-	{ "cgroup-hierarchy", OPT_CG_HIER, "auto|v2|v1-memory", 0,
-	  "Which cgroup tree to key cgroups by (auto: v2 when it has the memory controller, else v1 memory)", 1 },
-	{ "no-class", OPT_NO_CLASS, NULL, 0, "Do not split user pages into anon/file/shmem", 1 },
-	{ "alloc-sample", OPT_ALLOC_SAMPLE, "N|auto", 0, NL_CLI_ALLOC_SAMPLE_DOC, 1 },
-	{ "exact", OPT_EXACT, NULL, 0, "Count every page allocation (--alloc-sample 1)", 1 },
-	{ "self-cost", OPT_SELF_COST, NULL, 0, "Turn on the kernel's BPF run-time stats while running, so "
-	  "numalens_bpf_program_run_time_seconds_total advances; every BPF program on the host then runs "
-	  "slightly slower", 1 },
-	{ "max-connections", OPT_MAX_CONNS, "N", 0, "Concurrent HTTP connections (default 128)", 2 },
-	{ "max-connections-per-address", OPT_MAX_PER_ADDR, "N", 0, "Of them from one client address "
-	  "(default half of --max-connections)", 2 },
-	{ "header-timeout", OPT_HEADER_TIMEOUT, "SECONDS", 0, "Close a connection that has not sent a "
-	  "complete request this long after connecting or after its last response (default 5)", 2 },
-	{ "verbose", 'v', NULL, 0, "libbpf's and libmicrohttpd's messages on stderr", 2 },
-	{ "btf", NL_CLI_OPT_BTF, "PATH", 0, NL_CLI_BTF_DOC, 2 },
-	{ "synthetic", OPT_SYNTH, "CGROUPSxNODES", OPTION_HIDDEN, "Serve a synthetic snapshot, no BPF (bench, tests)", 2 },
-	{ 0 }
-};
-
-static error_t export_parse(int key, char *arg, struct argp_state *st)
-{
-	struct export_args *a = st->input;
-
-	switch (key) {
-	case 'l':
-	case OPT_WEB_LISTEN:
-		if (a->nr_listen == MAX_LISTEN)
-			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d listen addresses", MAX_LISTEN);
-		a->listen[a->nr_listen++] = arg;
-		break;
-	case OPT_WEB_CONFIG:
-		a->web_config = arg;
-		break;
-	case 'i':
-	case OPT_OLD_INTERVAL:
-		nl_opt_renamed(stderr, "numalens export", key == 'i' ? "-i" : "--interval", "-d/--delay");
-		/* fall through */
-	case 'd':
-		a->interval = nl_cli_parse_seconds(arg, 0.2, 3600, "-d/--delay", st);
-		break;
-	case 'j':
-		a->json = true;
-		break;
-	case OPT_DEPTH:
-		a->po.cgroup_depth = (int)nl_cli_parse_long(arg, -1, 64, "--cgroup-depth", st);
-		break;
-	case OPT_PATTERN:
-		if (a->po.nr_cgroup_patterns >= MAX_PATTERNS)
-			argp_failure(st, NL_EXIT_USAGE, 0, "at most %d --cgroup-pattern options", MAX_PATTERNS);
-		if (arg[0] != '/' && arg[0] != '*')
-			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "--cgroup-pattern matches paths from the hierarchy root, e.g. '/system.slice/*', not '%s'",
-				     nl_cli_shown(arg));
-		a->patterns[a->po.nr_cgroup_patterns++] = arg;
-		break;
-	case OPT_MAX_CG:
-		a->po.max_cgroups = (int)nl_cli_parse_long(arg, 0, 1000000, "--max-cgroups", st);
-		break;
-	case OPT_TOP_PROCS:
-		a->po.top_procs = (int)nl_cli_parse_long(arg, 0, 10000, "--top-procs", st);
-		break;
-	case OPT_RECLAIM_HIST:
-		a->po.cgroup_reclaim_histograms = true;
-		break;
-	case OPT_GRACE:
-		a->grace = nl_cli_parse_seconds(arg, 0, 86400, "--cgroup-grace", st);
-		break;
-	case OPT_CG_HIER:
-		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
-		break;
-	case OPT_ALLOC_SAMPLE:
-		a->alloc_sample = nl_cli_parse_alloc_sample(arg, st);
-		break;
-	case OPT_EXACT:
-		a->alloc_sample = 1;
-		break;
-	case OPT_NO_CLASS:
-		a->no_class = true;
-		break;
-	case OPT_SELF_COST:
-		a->self_cost = true;
-		break;
-	case OPT_MAX_CONNS:
-		a->max_conns = (unsigned)nl_cli_parse_long(arg, 4, 65536, "--max-connections", st);
-		break;
-	case OPT_MAX_PER_ADDR:
-		a->max_per_addr = (unsigned)nl_cli_parse_long(arg, 1, 65536, "--max-connections-per-address", st);
-		break;
-	case OPT_HEADER_TIMEOUT:
-		a->header_timeout = nl_cli_parse_seconds(arg, 0.5, 3600, "--header-timeout", st);
-		break;
-	case NL_CLI_OPT_BTF:
-		a->btf = arg;
-		break;
-	case 'v':
-		a->verbose = true;
-		break;
-	case OPT_SYNTH:
-		if (sscanf(arg, "%dx%d", &a->synth_cgroups, &a->synth_nodes) != 2 || a->synth_cgroups < 1 ||
-		    a->synth_cgroups > 1000000 || a->synth_nodes < 1 || a->synth_nodes > NL_MAX_NODES)
-			argp_failure(st, NL_EXIT_USAGE, 0, "--synthetic takes CGROUPSxNODES, e.g. 2000x4, not '%s'", nl_cli_shown(arg));
-		break;
-	case ARGP_KEY_ARG:
-		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
 }
 
 static uint64_t mono_ns(void)
@@ -456,7 +245,7 @@ static void html_text(struct nl_buf *b, const char *s)
 static int route_index(void *ctx, struct nl_buf *out)
 {
 	struct export_state *x = ctx;
-	const struct export_args *a = x->a;
+	const struct nl_export_args *a = x->a;
 	struct pub *p = pub_get(x);
 
 	nl_buf_puts(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>numalens export</title></head>\n"
@@ -523,7 +312,7 @@ static void drop_unrendered(struct export_state *x)
 /* Take a snapshot into a new pub and publish it. 0 or -errno. */
 static int take(struct export_state *x, struct nl_collector *col, uint64_t *seq)
 {
-	const struct export_args *a = x->a;
+	const struct nl_export_args *a = x->a;
 	struct pub *p = calloc(1, sizeof(*p));
 	int e;
 
@@ -570,7 +359,7 @@ static int serve(struct export_state *x, struct nl_collector *col)
 
 /* The URL of server @i's /metrics: the bound port (":0" picks a free
  * one), "localhost" for an empty ADDR (every address). */
-static void listen_url(const struct export_args *a, int i, const struct nl_http *h, char *url, size_t len)
+static void listen_url(const struct nl_export_args *a, int i, const struct nl_http *h, char *url, size_t len)
 {
 	const char *l = a->listen[i], *colon = strrchr(l, ':');
 	int hl = colon ? (int)(colon - l) : 0;
@@ -590,7 +379,7 @@ static const char *client_auth_name(enum nl_client_auth ca)
  * reads the bound port and what runs without scraping stderr. @s is NULL
  * for --synthetic; @http holds a->nr_listen servers, the first one also
  * described at the top level. Returns 0 or -errno. */
-static int print_startup_json(const struct export_args *a, const struct export_state *x,
+static int print_startup_json(const struct nl_export_args *a, const struct export_state *x,
 			      const struct nl_cli_session *s, struct nl_http *const *http,
 			      const struct nl_web_config *web)
 {
@@ -665,41 +454,38 @@ static void stop_servers(struct nl_http **http, int n)
 	}
 }
 
-int nl_cmd_export(int argc, char **argv)
+/* Load --web.config.file, whole, before anything binds. Returns 0 or the
+ * exit status after saying why. */
+static int load_web_config(struct nl_export_args *a, struct nl_web_config *web)
 {
-	static const struct argp argp = { export_opts, export_parse, NULL, export_doc, NULL, NULL, NULL };
-	struct export_args a = { .interval = 5, .grace = 60,
-				 .cg_mode = -1 };
-	struct export_state x = { .mu = PTHREAD_MUTEX_INITIALIZER, .heavy = PTHREAD_MUTEX_INITIALIZER, .a = &a };
-	struct nl_http_opts ho = {};
-	struct nl_http *http[MAX_LISTEN] = {};
-	struct nl_web_config web = {};
-	struct nl_cli_session s;
-	bool bpf = false;
+	char err[512];
+	int e;
+
+	if (!a->web_config)
+		return 0;
+	e = nl_web_config_load(web, a->web_config, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "numalens export: --web.config.file %s\n", err);
+		return e == -ENOMEM ? NL_EXIT_FAIL : NL_EXIT_USAGE;
+	}
+	a->tls = web->tls;
+	a->basic_auth = web->nr_users > 0;
+	if (a->basic_auth && !a->tls)
+		fprintf(stderr, "numalens export: %s has basic_auth_users but no tls_server_config: "
+			"passwords cross the network in the clear\n", a->web_config);
+	return 0;
+}
+
+/* Bind every listen address (before loading BPF: a taken port fails fast
+ * and changes nothing). Returns 0, or the exit status after saying why and
+ * stopping the servers already started. */
+static int start_servers(struct nl_export_args *a, struct export_state *x, struct nl_web_config *web,
+			 struct nl_http **http)
+{
+	struct nl_http_opts ho;
 	sigset_t sigs, old;
 	char err[512];
-	int rc, e = 0;
-
-	nl_prom_opts_default(&a.po);
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	if (!a.nr_listen)
-		a.listen[a.nr_listen++] = NL_EXPORT_DEFAULT_LISTEN;
-	/* the whole file is checked, certificates loaded, before any bind */
-	if (a.web_config) {
-		e = nl_web_config_load(&web, a.web_config, err, sizeof(err));
-		if (e) {
-			fprintf(stderr, "numalens export: --web.config.file %s\n", err);
-			return e == -ENOMEM ? NL_EXIT_FAIL : NL_EXIT_USAGE;
-		}
-		a.tls = web.tls;
-		a.basic_auth = web.nr_users > 0;
-		if (a.basic_auth && !a.tls)
-			fprintf(stderr, "numalens export: %s has basic_auth_users but no tls_server_config: "
-				"passwords cross the network in the clear\n", a.web_config);
-	}
-	a.po.cgroup_patterns = a.patterns;
-	a.po.version = NL_VERSION;
-	snprintf(x.hierarchy, sizeof(x.hierarchy), "synthetic");
+	int e = 0;
 
 	/* the HTTP threads must not take SIGINT/SIGTERM: the main thread's
 	 * sleep is what the signal has to interrupt */
@@ -707,68 +493,108 @@ int nl_cmd_export(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	ho = (struct nl_http_opts){ .max_conns = a.max_conns, .verbose = a.verbose,
-				    .max_per_addr = a.max_per_addr,
-				    .header_timeout_ms = (unsigned)(a.header_timeout * 1000 + 0.5),
-				    .web = &web,
-				    .routes = { route_metrics, route_index, route_health, &x } };
-	/* bind before loading BPF: a taken port fails fast and changes nothing */
-	for (int i = 0; !e && i < a.nr_listen; i++) {
-		ho.listen = a.listen[i];
+	ho = (struct nl_http_opts){ .max_conns = a->max_conns, .verbose = a->verbose,
+				    .max_per_addr = a->max_per_addr,
+				    .header_timeout_ms = (unsigned)(a->header_timeout * 1000 + 0.5),
+				    .web = web,
+				    .routes = { route_metrics, route_index, route_health, x } };
+	for (int i = 0; !e && i < a->nr_listen; i++) {
+		ho.listen = a->listen[i];
 		e = nl_http_start(&http[i], &ho, err, sizeof(err));
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e) {
-		fprintf(stderr, "numalens export: %s\n", err);
-		stop_servers(http, a.nr_listen);
+	if (!e)
+		return 0;
+	fprintf(stderr, "numalens export: %s\n", err);
+	stop_servers(http, a->nr_listen);
+	return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
+		NL_EXIT_USAGE : NL_EXIT_FAIL;
+}
+
+/* Load the BPF programs and the collector into @s. Returns 0 or the exit
+ * status (nl_cli_open has said why). */
+static int open_bpf(struct nl_export_args *a, struct export_state *x, struct nl_cli_session *s)
+{
+	struct nl_cli_open_opts oo = {
+		.btf = a->btf,
+		.cg_mode = a->cg_mode, .track_class = !a->no_class, .verbose = a->verbose,
+		.alloc_sample = a->alloc_sample,
+		.prog = "numalens export", .self_cost = a->self_cost,
+		/* no export family carries process RSS: skip numa_maps */
+		.rss_max_procs = -1,
+		/* intervals, rounded up, so the last counts get scraped */
+		.cgroup_grace = (int)(a->grace / a->interval + 0.999),
+	};
+	int rc;
+
+	if (!oo.cgroup_grace)
+		oo.cgroup_grace = 1;
+	rc = nl_cli_open(s, &oo);
+	if (rc)
+		return rc;
+	snprintf(x->missing, sizeof(x->missing), "%s", s->bpf.missing);
+	snprintf(x->hierarchy, sizeof(x->hierarchy), "%s (%s)",
+		 s->mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2", s->root[0] ? s->root : "not mounted");
+	if (s->bpf.missing[0])
+		fprintf(stderr, "numalens export: running without: %s\n", s->bpf.missing);
+	if (s->root[0])
+		warn_unmatched_patterns(a, s->root);
+	return 0;
+}
+
+/* One line on stderr per address served, with what is exported. */
+static void announce(const struct nl_export_args *a, struct nl_http **http, const struct nl_web_config *web)
+{
+	for (int i = 0; i < a->nr_listen; i++) {
+		char url[600];
+
+		/* the bound port, not the asked one (":0" picks a free port);
+		 * an empty ADDR is the IPv6 wildcard, dual-stack: every address */
+		listen_url(a, i, http[i], url, sizeof(url));
+		fprintf(stderr, "numalens export: serving %s%s%s%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
+			url, a->listen[i][0] != ':' ? "" : nl_http_ipv6(http[i]) ?
+			" on every IPv4 and IPv6 address" : " on every IPv4 address",
+			web->client_auth == NL_CLIENT_AUTH_REQUIRE_VERIFY ? ", client certificates required" :
+			web->client_auth == NL_CLIENT_AUTH_VERIFY_IF_GIVEN ? ", client certificates checked" : "",
+			a->basic_auth ? ", basic auth" : "",
+			a->interval, a->po.cgroup_depth, a->po.nr_cgroup_patterns ? " + patterns" : "", a->po.top_procs);
+	}
+}
+
+int nl_cmd_export(int argc, char **argv)
+{
+	struct nl_export_args a;
+	struct export_state x = { .mu = PTHREAD_MUTEX_INITIALIZER, .heavy = PTHREAD_MUTEX_INITIALIZER, .a = &a };
+	struct nl_http *http[NL_EXPORT_MAX_LISTEN] = {};
+	struct nl_web_config web = {};
+	struct nl_cli_session s;
+	bool bpf = false;
+	int rc, e;
+
+	nl_export_opts_parse(argc, argv, &a);
+	/* the whole file is checked, certificates loaded, before any bind */
+	rc = load_web_config(&a, &web);
+	if (rc)
+		return rc;
+	a.po.cgroup_patterns = a.patterns;
+	a.po.version = NL_VERSION;
+	snprintf(x.hierarchy, sizeof(x.hierarchy), "synthetic");
+	rc = start_servers(&a, &x, &web, http);
+	if (rc) {
 		nl_web_config_free(&web);
-		return e == -EADDRINUSE || e == -EINVAL || e == -EADDRNOTAVAIL || e == -EACCES ?
-			NL_EXIT_USAGE : NL_EXIT_FAIL;
+		return rc;
 	}
 	nl_cli_install_signals();	/* before the load: a signal during it exits 0 */
 	if (!a.synth_cgroups) {
-		struct nl_cli_open_opts oo = {
-			.btf = a.btf,
-			.cg_mode = a.cg_mode, .track_class = !a.no_class, .verbose = a.verbose,
-			.alloc_sample = a.alloc_sample,
-			.prog = "numalens export", .self_cost = a.self_cost,
-			/* no export family carries process RSS: skip numa_maps */
-			.rss_max_procs = -1,
-			/* intervals, rounded up, so the last counts get scraped */
-			.cgroup_grace = (int)(a.grace / a.interval + 0.999),
-		};
-
-		if (!oo.cgroup_grace)
-			oo.cgroup_grace = 1;
-		rc = nl_cli_open(&s, &oo);
+		rc = open_bpf(&a, &x, &s);
 		if (rc) {
 			stop_servers(http, a.nr_listen);
 			nl_web_config_free(&web);
 			return rc;
 		}
 		bpf = true;
-		snprintf(x.missing, sizeof(x.missing), "%s", s.bpf.missing);
-		snprintf(x.hierarchy, sizeof(x.hierarchy), "%s (%s)",
-			 s.mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2", s.root[0] ? s.root : "not mounted");
-		if (s.bpf.missing[0])
-			fprintf(stderr, "numalens export: running without: %s\n", s.bpf.missing);
-		if (s.root[0])
-			warn_unmatched_patterns(&a, s.root);
 	}
-	for (int i = 0; i < a.nr_listen; i++) {
-		char url[600];
-
-		/* the bound port, not the asked one (":0" picks a free port);
-		 * an empty ADDR is the IPv6 wildcard, dual-stack: every address */
-		listen_url(&a, i, http[i], url, sizeof(url));
-		fprintf(stderr, "numalens export: serving %s%s%s%s (interval %g s, cgroups depth <= %d%s, top %d processes)\n",
-			url, a.listen[i][0] != ':' ? "" : nl_http_ipv6(http[i]) ?
-			" on every IPv4 and IPv6 address" : " on every IPv4 address",
-			web.client_auth == NL_CLIENT_AUTH_REQUIRE_VERIFY ? ", client certificates required" :
-			web.client_auth == NL_CLIENT_AUTH_VERIFY_IF_GIVEN ? ", client certificates checked" : "",
-			a.basic_auth ? ", basic auth" : "",
-			a.interval, a.po.cgroup_depth, a.po.nr_cgroup_patterns ? " + patterns" : "", a.po.top_procs);
-	}
+	announce(&a, http, &web);
 	if (a.json && (e = print_startup_json(&a, &x, bpf ? &s : NULL, http, &web)) && e != -EPIPE)
 		fprintf(stderr, "numalens export: writing the start-up facts failed: %s\n", strerror(-e));
 	rc = serve(&x, bpf ? s.col : NULL);

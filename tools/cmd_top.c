@@ -129,62 +129,53 @@ static const char *const sort_names[NL_NR_SORT_KEYS] = {
 	[NL_SORT_MIGRATIONS] = "migrations", [NL_SORT_PID] = "pid",
 };
 
-static error_t top_parse(int key, char *arg, struct argp_state *st)
+/* -p: a pid filter. */
+static void parse_pid(struct top_args *a, const char *arg, struct argp_state *st)
+{
+	long pid = nl_cli_parse_long(arg, 1, 4194304, "-p", st);
+	char buf[32], keep[sizeof(a->view.filter.cgroup)];
+
+	/* the parser replaces the whole filter: keep a -c given before */
+	memcpy(keep, a->view.filter.cgroup, sizeof(keep));
+	snprintf(buf, sizeof(buf), "%ld", pid);
+	nl_filter_parse(&a->view.filter, buf);
+	memcpy(a->view.filter.cgroup, keep, sizeof(keep));
+}
+
+/* -c: a cgroup filter, keeping a -p given before. */
+static void parse_cgroup(struct top_args *a, char *arg, struct argp_state *st)
+{
+	pid_t keep;
+
+	nl_cli_check_cgroup_path(arg, "-c", st);
+	keep = a->view.filter.pid;
+	if (nl_filter_parse(&a->view.filter, arg))
+		argp_failure(st, NL_EXIT_USAGE, 0, "-c: cgroup path too long");
+	a->view.filter.pid = keep;
+}
+
+/* -s: a sort key by name. */
+static void parse_sort(struct top_args *a, const char *arg, struct argp_state *st)
+{
+	int k = -1;
+
+	for (int i = 0; i < NL_NR_SORT_KEYS; i++)
+		if (sort_names[i] && !strcmp(arg, sort_names[i]))
+			k = i;
+	if (k < 0)
+		argp_failure(st, NL_EXIT_USAGE, 0,
+			     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid",
+			     nl_cli_shown(arg));
+	a->view.sort = (enum nl_sort_key)k;
+}
+
+/* The options of what is collected (the sources and opt-ins), apart from
+ * those of what is shown. */
+static error_t top_parse_collect(int key, char *arg, struct argp_state *st)
 {
 	struct top_args *a = st->input;
 
 	switch (key) {
-	case 'd':
-		a->delay = nl_cli_parse_seconds(arg, 0.1, 3600, "-d", st);
-		break;
-	case 'n':
-		a->count = nl_cli_parse_long(arg, 1, 1000000000L, "-n", st);
-		break;
-	case 'p': {
-		long pid = nl_cli_parse_long(arg, 1, 4194304, "-p", st);
-		char buf[32];
-
-		char keep[sizeof(a->view.filter.cgroup)];
-
-		/* the parser replaces the whole filter: keep a -c given before */
-		memcpy(keep, a->view.filter.cgroup, sizeof(keep));
-		snprintf(buf, sizeof(buf), "%ld", pid);
-		nl_filter_parse(&a->view.filter, buf);
-		memcpy(a->view.filter.cgroup, keep, sizeof(keep));
-		break;
-	}
-	case 'c':
-		nl_cli_check_cgroup_path(arg, "-c", st);
-		{
-			pid_t keep = a->view.filter.pid;
-
-			if (nl_filter_parse(&a->view.filter, arg))
-				argp_failure(st, NL_EXIT_USAGE, 0, "-c: cgroup path too long");
-			a->view.filter.pid = keep;
-		}
-		break;
-	case 's': {
-		int k = -1;
-
-		for (int i = 0; i < NL_NR_SORT_KEYS; i++)
-			if (sort_names[i] && !strcmp(arg, sort_names[i]))
-				k = i;
-		if (k < 0)
-			argp_failure(st, NL_EXIT_USAGE, 0,
-				     "unknown sort key '%s': use remote, local, ratio, locality, cpu, runtime, rss, migrations or pid",
-				     nl_cli_shown(arg));
-		a->view.sort = (enum nl_sort_key)k;
-		break;
-	}
-	case 't':
-		a->view.top_n = (int)nl_cli_parse_long(arg, 1, 1000000, "-t", st);
-		break;
-	case 'b':
-		a->batch = true;
-		break;
-	case 'j':
-		a->json = true;
-		break;
 	case OPT_CG_HIER:
 		a->cg_mode = nl_cli_parse_cg_mode(arg, st);
 		break;
@@ -214,6 +205,44 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	case OPT_PAGE_LIFE:
 		a->page_life = arg ? nl_cli_parse_long(arg, 1, 1000000, "--page-lifetime", st) : 64;
 		break;
+	case NL_CLI_OPT_BTF:
+		a->btf = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t top_parse(int key, char *arg, struct argp_state *st)
+{
+	struct top_args *a = st->input;
+
+	switch (key) {
+	case 'd':
+		a->delay = nl_cli_parse_seconds(arg, 0.1, 3600, "-d", st);
+		break;
+	case 'n':
+		a->count = nl_cli_parse_long(arg, 1, 1000000000L, "-n", st);
+		break;
+	case 'p':
+		parse_pid(a, arg, st);
+		break;
+	case 'c':
+		parse_cgroup(a, arg, st);
+		break;
+	case 's':
+		parse_sort(a, arg, st);
+		break;
+	case 't':
+		a->view.top_n = (int)nl_cli_parse_long(arg, 1, 1000000, "-t", st);
+		break;
+	case 'b':
+		a->batch = true;
+		break;
+	case 'j':
+		a->json = true;
+		break;
 	case OPT_ACTIVE:
 		a->active = true;
 		break;
@@ -229,9 +258,6 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 	case 'V':
 		printf("numalens %s\n", NL_VERSION);
 		exit(0);
-	case NL_CLI_OPT_BTF:
-		a->btf = arg;
-		break;
 	case 'v':
 		a->verbose = true;
 		break;
@@ -239,7 +265,7 @@ static error_t top_parse(int key, char *arg, struct argp_state *st)
 		argp_failure(st, NL_EXIT_USAGE, 0, "unexpected argument '%s'", nl_cli_shown(arg));
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return top_parse_collect(key, arg, st);
 	}
 	return 0;
 }

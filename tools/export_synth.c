@@ -64,6 +64,89 @@ static void synth_vmscan(struct nl_vmscan_figs *v, uint64_t k, uint64_t seq, int
 	}
 }
 
+/* Node @n of @nr_nodes: 16 CPUs, 64 GiB, steady numastat and kswapd counts. */
+static void synth_node(struct nl_node *x, int n, int nr_nodes, uint64_t seq)
+{
+	x->nid = n;
+	x->nr_cpus = 16;
+	snprintf(x->cpulist, sizeof(x->cpulist), "%d-%d", n * 16, n * 16 + 15);
+	x->mem_total_bytes = 64ull << 30;
+	x->mem_free_bytes = (32ull << 30) - seq * 4096;
+	x->numastat_total = (struct nl_numastat){ seq * 1000, seq * 10, seq * 10, seq, seq * 990, seq * 10 };
+	x->vmscan_total[NL_VS_KSWAPD].scanned[1] = seq * 100000 / (uint64_t)nr_nodes;
+	x->vmscan_total[NL_VS_KSWAPD].freed[1] = seq * 90000 / (uint64_t)nr_nodes;
+}
+
+/* The path of cgroup @i: the root, then pod slices of PER_POD containers
+ * each (*@pod: the index of the current pod); 1 % of the containers get a
+ * new name every churn generation @gen. */
+static void synth_path(struct nl_snapshot *s, int i, int *pod, uint64_t gen)
+{
+	struct nl_cgroup *c = &s->cgroups[i];
+
+	if (i == 0) {
+		snprintf(c->path, sizeof(c->path), "/");
+	} else if ((i - 1) % (PER_POD + 1) == 0) {
+		*pod = i;
+		c->depth = 1;
+		c->parent_id = 1;
+		snprintf(c->path, sizeof(c->path), "/kubepods-burstable-pod%08x_1b2c_4d5e_8f90_%012x.slice",
+			 (unsigned)i, (unsigned)i * 2654435761u);
+	} else {
+		/* 1 % of the containers get a new name every 10 seqs */
+		uint64_t g = (uint64_t)i % 100 == 0 ? gen : 0;
+
+		c->depth = 2;
+		c->parent_id = (uint64_t)*pod + 1;
+		char leaf[96];
+
+		/* a 64-digit id, as containerd names its scopes */
+		snprintf(leaf, sizeof(leaf), "/cri-containerd-%016llx%016llx%016llx%016llx.scope",
+			 (unsigned long long)i * 0x9e3779b97f4a7c15ull, (unsigned long long)g,
+			 (unsigned long long)i, 0ull);
+		snprintf(c->path, sizeof(c->path), "%.400s%s", s->cgroups[*pod].path, leaf);
+	}
+}
+
+/* Cgroup @i's figures, memory and reclaim. Returns 0 or -ENOMEM. */
+static int synth_cgroup(struct nl_cgroup *c, int i, int nr_nodes, uint64_t seq)
+{
+	c->id = (uint64_t)i + 1;
+	nl_cg_ident_parse(c->path, &c->ident);
+	c->numa_stat_known = true;
+	for (int n = 0; n < nr_nodes; n++) {
+		c->anon_bytes_by_node[n] = (uint64_t)(i + 1) << 20;
+		c->file_bytes_by_node[n] = (uint64_t)(n + 1) << 20;
+	}
+	synth_figs(&c->f, (uint64_t)i, seq, nr_nodes);
+	c->vmscan = calloc(1, nl_vmscan_figs_size(nr_nodes));
+	if (!c->vmscan)
+		return -ENOMEM;
+	synth_vmscan(c->vmscan, (uint64_t)i, seq, nr_nodes);
+	return 0;
+}
+
+/* SYNTH_PROCS processes and two BPF programs' run counts. */
+static void synth_procs(struct nl_snapshot *s, int nr_nodes, uint64_t seq)
+{
+	s->nr_procs = SYNTH_PROCS;
+	for (int i = 0; i < SYNTH_PROCS; i++) {
+		struct nl_proc *p = &s->procs[i];
+
+		p->pid = 1000 + i;
+		snprintf(p->comm, sizeof(p->comm), "worker-%d", i);
+		p->alive = true;
+		synth_figs(&p->f, (uint64_t)i, seq, nr_nodes);
+	}
+	s->self.nr_progs = 2;
+	snprintf(s->self.progs[0].name, sizeof(s->self.progs[0].name), "nl_sched_switch");
+	snprintf(s->self.progs[1].name, sizeof(s->self.progs[1].name), "nl_page_alloc");
+	for (int k = 0; k < 2; k++) {
+		s->self.progs[k].run_cnt = seq * 100000;
+		s->self.progs[k].run_time_ns = seq * 15000000;
+	}
+}
+
 int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_t seq)
 {
 	uint64_t gen = seq / 10;	/* churn generation */
@@ -87,74 +170,16 @@ int nl_export_synth(struct nl_snapshot *s, int nr_cgroups, int nr_nodes, uint64_
 		return -ENOMEM;
 	}
 	s->nr_nodes = nr_nodes;
-	for (int n = 0; n < nr_nodes; n++) {
-		struct nl_node *x = &s->nodes[n];
-
-		x->nid = n;
-		x->nr_cpus = 16;
-		snprintf(x->cpulist, sizeof(x->cpulist), "%d-%d", n * 16, n * 16 + 15);
-		x->mem_total_bytes = 64ull << 30;
-		x->mem_free_bytes = (32ull << 30) - seq * 4096;
-		x->numastat_total = (struct nl_numastat){ seq * 1000, seq * 10, seq * 10, seq, seq * 990, seq * 10 };
-		x->vmscan_total[NL_VS_KSWAPD].scanned[1] = seq * 100000 / (uint64_t)nr_nodes;
-		x->vmscan_total[NL_VS_KSWAPD].freed[1] = seq * 90000 / (uint64_t)nr_nodes;
-	}
+	for (int n = 0; n < nr_nodes; n++)
+		synth_node(&s->nodes[n], n, nr_nodes, seq);
 	s->nr_cgroups = nr_cgroups;
 	for (int i = 0; i < nr_cgroups; i++) {
-		struct nl_cgroup *c = &s->cgroups[i];
-
-		c->id = (uint64_t)i + 1;
-		if (i == 0) {
-			snprintf(c->path, sizeof(c->path), "/");
-		} else if ((i - 1) % (PER_POD + 1) == 0) {
-			pod = i;
-			c->depth = 1;
-			c->parent_id = 1;
-			snprintf(c->path, sizeof(c->path), "/kubepods-burstable-pod%08x_1b2c_4d5e_8f90_%012x.slice",
-				 (unsigned)i, (unsigned)i * 2654435761u);
-		} else {
-			/* 1 % of the containers get a new name every 10 seqs */
-			uint64_t g = (uint64_t)i % 100 == 0 ? gen : 0;
-
-			c->depth = 2;
-			c->parent_id = (uint64_t)pod + 1;
-			char leaf[96];
-
-			/* a 64-digit id, as containerd names its scopes */
-			snprintf(leaf, sizeof(leaf), "/cri-containerd-%016llx%016llx%016llx%016llx.scope",
-				 (unsigned long long)i * 0x9e3779b97f4a7c15ull, (unsigned long long)g,
-				 (unsigned long long)i, 0ull);
-			snprintf(c->path, sizeof(c->path), "%.400s%s", s->cgroups[pod].path, leaf);
-		}
-		nl_cg_ident_parse(c->path, &c->ident);
-		c->numa_stat_known = true;
-		for (int n = 0; n < nr_nodes; n++) {
-			c->anon_bytes_by_node[n] = (uint64_t)(i + 1) << 20;
-			c->file_bytes_by_node[n] = (uint64_t)(n + 1) << 20;
-		}
-		synth_figs(&c->f, (uint64_t)i, seq, nr_nodes);
-		c->vmscan = calloc(1, nl_vmscan_figs_size(nr_nodes));
-		if (!c->vmscan) {
+		synth_path(s, i, &pod, gen);
+		if (synth_cgroup(&s->cgroups[i], i, nr_nodes, seq)) {
 			nl_snapshot_free(s);
 			return -ENOMEM;
 		}
-		synth_vmscan(c->vmscan, (uint64_t)i, seq, nr_nodes);
 	}
-	s->nr_procs = SYNTH_PROCS;
-	for (int i = 0; i < SYNTH_PROCS; i++) {
-		struct nl_proc *p = &s->procs[i];
-
-		p->pid = 1000 + i;
-		snprintf(p->comm, sizeof(p->comm), "worker-%d", i);
-		p->alive = true;
-		synth_figs(&p->f, (uint64_t)i, seq, nr_nodes);
-	}
-	s->self.nr_progs = 2;
-	snprintf(s->self.progs[0].name, sizeof(s->self.progs[0].name), "nl_sched_switch");
-	snprintf(s->self.progs[1].name, sizeof(s->self.progs[1].name), "nl_page_alloc");
-	for (int k = 0; k < 2; k++) {
-		s->self.progs[k].run_cnt = seq * 100000;
-		s->self.progs[k].run_time_ns = seq * 15000000;
-	}
+	synth_procs(s, nr_nodes, seq);
 	return 0;
 }

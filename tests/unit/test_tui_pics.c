@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "snapshot.h"
+#include "tui_hist.h"
 #include "tui_pics.h"
 
 static void test_meter(void **state)

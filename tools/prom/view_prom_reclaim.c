@@ -38,14 +38,9 @@ static uint64_t f_passes(const struct nl_reclaim_agent_figs *a) { return a->pass
 static uint64_t f_steps(const struct nl_reclaim_agent_figs *a) { return a->steps_total; }
 static uint64_t f_noprog(const struct nl_reclaim_agent_figs *a) { return a->no_progress_stops_total; }
 
-void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
+/* numalens_reclaim_agent_info: who manages each cgroup, and how. */
+static void fam_info(struct nl_buf *b, const struct nl_snapshot *s)
 {
-	bool any = false;
-
-	for (int i = 0; i < s->nr_cgroups && !any; i++)
-		any = s->cgroups[i].agent != NULL;
-	if (!any)
-		return;
 	family(b, "info", "gauge", "A numalens reclaim agent manages this cgroup (always 1): its pid, "
 	       "the backend in use, the victim rule, dry run, and where the weights' scanned/rotated "
 	       "figures come from (vmscan, or the cold-start prior).");
@@ -62,30 +57,12 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 		nl_prom_label(b, "scan_source", a->scan_vmscan ? "vmscan" : "prior");
 		nl_prom_close_u64(b, 1);
 	}
-	fam_scalar(b, s, "reclaiming", "gauge", "1 while usage is between crossing the high watermark and "
-		   "reaching the low one (hysteresis), else 0.", f_reclaiming);
-	fam_scalar(b, s, "high_bytes", "gauge", "High watermark in bytes (--high resolved against memory.max).",
-		   f_high);
-	fam_scalar(b, s, "low_bytes", "gauge", "Low watermark in bytes: reclaim stops at or below it.", f_low);
-	fam_scalar(b, s, "passes_total", "counter", "Background reclaim passes (each at most --pass-steps steps).",
-		   f_passes);
-	fam_scalar(b, s, "steps_total", "counter", "Reclaim steps (each at most --step pages from one drawn node).",
-		   f_steps);
-	fam_scalar(b, s, "no_progress_stops_total", "counter",
-		   "Passes stopped because three steps in a row freed nothing.", f_noprog);
-	family(b, "over_high_seconds_total", "counter", "Time the cgroup's usage spent above the high watermark.");
-	for (int i = 0; i < s->nr_cgroups; i++)
-		if (s->cgroups[i].agent) {
-			open_row(b, "over_high_seconds_total", &s->cgroups[i]);
-			nl_prom_close_dbl(b, s->cgroups[i].agent->over_high_seconds_total, 6);
-		}
-	family(b, "reclaim_seconds_total", "counter", "Wall time the agent spent in its own reclaim calls "
-	       "(accounted apart from direct-reclaim stalls).");
-	for (int i = 0; i < s->nr_cgroups; i++)
-		if (s->cgroups[i].agent) {
-			open_row(b, "reclaim_seconds_total", &s->cgroups[i]);
-			nl_prom_close_dbl(b, s->cgroups[i].agent->agent_seconds_total, 6);
-		}
+}
+
+/* The families by node: the victim weights, the draws by source and the
+ * freed memory by backend. */
+static void fam_by_node(struct nl_buf *b, const struct nl_snapshot *s)
+{
 	family(b, "node_weight", "gauge", "Victim-node weight of the node (scan_weight Nn in --status, "
 	       "dimensionless page-equivalents); tickets are proportional to it.");
 	for (int i = 0; i < s->nr_cgroups; i++)
@@ -126,4 +103,40 @@ void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
 				nl_prom_label(b, "backend", nl_agent_backend_names[x]);
 				nl_prom_close_u64(b, s->cgroups[i].agent->pages_total[x][nid] * (uint64_t)s->page_size);
 			}
+}
+
+void nl_prom_render_reclaim_agent(struct nl_buf *b, const struct nl_snapshot *s)
+{
+	bool any = false;
+
+	for (int i = 0; i < s->nr_cgroups && !any; i++)
+		any = s->cgroups[i].agent != NULL;
+	if (!any)
+		return;
+	fam_info(b, s);
+	fam_scalar(b, s, "reclaiming", "gauge", "1 while usage is between crossing the high watermark and "
+		   "reaching the low one (hysteresis), else 0.", f_reclaiming);
+	fam_scalar(b, s, "high_bytes", "gauge", "High watermark in bytes (--high resolved against memory.max).",
+		   f_high);
+	fam_scalar(b, s, "low_bytes", "gauge", "Low watermark in bytes: reclaim stops at or below it.", f_low);
+	fam_scalar(b, s, "passes_total", "counter", "Background reclaim passes (each at most --pass-steps steps).",
+		   f_passes);
+	fam_scalar(b, s, "steps_total", "counter", "Reclaim steps (each at most --step pages from one drawn node).",
+		   f_steps);
+	fam_scalar(b, s, "no_progress_stops_total", "counter",
+		   "Passes stopped because three steps in a row freed nothing.", f_noprog);
+	family(b, "over_high_seconds_total", "counter", "Time the cgroup's usage spent above the high watermark.");
+	for (int i = 0; i < s->nr_cgroups; i++)
+		if (s->cgroups[i].agent) {
+			open_row(b, "over_high_seconds_total", &s->cgroups[i]);
+			nl_prom_close_dbl(b, s->cgroups[i].agent->over_high_seconds_total, 6);
+		}
+	family(b, "reclaim_seconds_total", "counter", "Wall time the agent spent in its own reclaim calls "
+	       "(accounted apart from direct-reclaim stalls).");
+	for (int i = 0; i < s->nr_cgroups; i++)
+		if (s->cgroups[i].agent) {
+			open_row(b, "reclaim_seconds_total", &s->cgroups[i]);
+			nl_prom_close_dbl(b, s->cgroups[i].agent->agent_seconds_total, 6);
+		}
+	fam_by_node(b, s);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The pictures of `numalens top`, as text: per-node meters, the shading
- * glyphs, sparklines over a recorded history, and the placement picture
+ * glyphs, sparkline cells (their history: tui_hist.h), and the placement picture
  * (where a process or cgroup runs against where its memory is). Pure
- * functions of numbers, no ncurses: view_tui.c places them on the screen
+ * functions of numbers, no ncurses: the tui_*.c windows place them on the screen
  * and colours them by nl_pic_level(). Every glyph has an ASCII twin for
  * terminals whose locale is not UTF-8.
  */
@@ -38,50 +38,6 @@ const char *nl_pic_tick(double frac, bool utf8);
  * then "░" from 1%, "▒" from 25%, "▓" from 50%, "█" from 75% (ASCII ".",
  * ":", "+", "*", "#"); " " for NaN. */
 const char *nl_pic_shade(double frac, bool utf8);
-
-/* --- history for sparklines ------------------------------------------- */
-
-#define NL_HIST_SAMPLES 64	/* per series: a minute at 1 s, with room */
-#define NL_HIST_VALUES 2	/* values per sample (remote share, locality) */
-
-/* One series: the last NL_HIST_SAMPLES samples of one key (a cgroup id),
- * oldest first from @head. t_ms is milliseconds on the caller's clock. */
-struct nl_hist_series {
-	uint64_t key;
-	uint64_t t_ms[NL_HIST_SAMPLES];
-	float v[NL_HIST_VALUES][NL_HIST_SAMPLES];	/* NaN: no value then */
-	int head, n;
-};
-
-/* Series sorted by key. Zero-initialise; nl_hist_free() releases. */
-struct nl_hist {
-	struct nl_hist_series *s;
-	int n, cap;
-};
-
-/* nl_hist_add - append a sample of @v (NL_HIST_VALUES values, NaN allowed)
- * at @t_ms to @key's series, creating it. 0 or -ENOMEM. */
-int nl_hist_add(struct nl_hist *h, uint64_t key, uint64_t t_ms, const double *v);
-
-/* nl_hist_find - @key's series or NULL. */
-const struct nl_hist_series *nl_hist_find(const struct nl_hist *h, uint64_t key);
-
-/* nl_hist_prune - drop the series whose last sample is older than
- * @now_ms - @keep_ms (cgroups that went away). */
-void nl_hist_prune(struct nl_hist *h, uint64_t now_ms, uint64_t keep_ms);
-
-/* nl_hist_free - release @h and zero it. */
-void nl_hist_free(struct nl_hist *h);
-
-/*
- * nl_hist_spark - a sparkline of value @which of @s over the last @span_ms
- * before @now_ms, in @width cells (each cell the mean of the samples that
- * fall in its 1/@width of the span; a cell with none is blank), oldest on
- * the left, scaled 0..1. @s NULL gives blanks. Returns @buf (@sz >= 4 *
- * @width + 1).
- */
-char *nl_hist_spark(char *buf, size_t sz, const struct nl_hist_series *s, int which,
-		    uint64_t now_ms, uint64_t span_ms, int width, bool utf8);
 
 /* --- the placement picture --------------------------------------------- */
 

@@ -589,12 +589,76 @@ static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
 	}
 }
 
+/* What is measured in this session, and how the machine is set up. */
+static void add_sources(struct jb *j, cJSON *root, const struct nl_snapshot *s)
+{
+	cJSON *src, *arr;
+
+	if (!(src = add_obj(j, root, "sources")))
+		return;
+	add_bool(j, src, "sched", s->src.sched);
+	add_bool(j, src, "alloc", s->src.alloc);
+	add_bool(j, src, "alloc_class", s->src.alloc_class);
+	add_bool(j, src, "migrate", s->src.migrate);
+	add_bool(j, src, "numa_balancing", s->src.numa_balancing);
+	add_bool(j, src, "vm_numa_stat", s->src.vm_numa_stat);
+	add_bool(j, src, "sched_ext", s->src.sched_ext);
+	add_u64(j, src, "alloc_sample_period", s->src.alloc_sample_period ? s->src.alloc_sample_period : 1);
+	add_str(j, src, "cgroup_mode",
+		s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
+	add_str(j, src, "cgroup_root", s->src.cgroup_root);
+	add_str(j, src, "missing", s->src.missing);
+	add_bool(j, src, "vmscan", s->src.vmscan);
+	add_bool(j, src, "vmscan_memcg_arg", s->src.vmscan_memcg_arg);
+	add_bool(j, src, "mglru", s->src.mglru);
+	if ((arr = add_obj(j, src, "sysctl"))) {
+		add_i64(j, arr, "kernel.numa_balancing", s->src.sysctl_numa_balancing);
+		add_i64(j, arr, "vm.numa_stat", s->src.sysctl_numa_stat);
+		add_i64(j, arr, "vm.zone_reclaim_mode", s->src.sysctl_zone_reclaim_mode);
+	}
+}
+
+/* The process and cgroup rows, sorted, filtered and cut to top-N as @o
+ * says. Returns 0, or -1 when out of memory. */
+static int add_rows(struct jb *j, cJSON *root, const struct nl_snapshot *s,
+		    const struct nl_view_opts *o)
+{
+	int *idx, n, cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
+	cJSON *arr;
+
+	idx = malloc((cap ? cap : 1) * sizeof(*idx));
+	if (!idx)
+		return -1;
+	if ((arr = add_arr(j, root, "processes"))) {
+		n = nl_sort_procs(s, o->sort, &o->filter, idx);
+		if (n < 0)
+			goto fail;
+		if (o->top_n > 0 && o->top_n < n)
+			n = o->top_n;
+		for (int k = 0; k < n; k++)
+			add_proc(j, arr, &s->procs[idx[k]]);
+	}
+	if ((arr = add_arr(j, root, "cgroups"))) {
+		n = nl_sort_cgroups(s, o->sort, &o->filter, true, idx);
+		if (n < 0)
+			goto fail;
+		if (o->top_n > 0 && o->top_n < n)
+			n = o->top_n;
+		for (int k = 0; k < n; k++)
+			add_cgroup(j, arr, &s->cgroups[idx[k]], nl_vs_cgroup(s, &s->cgroups[idx[k]]));
+	}
+	free(idx);
+	return 0;
+fail:
+	free(idx);
+	return -1;
+}
+
 cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 {
 	struct jb j = { .s = s };
 	struct nl_view_opts def;
 	cJSON *root, *src, *arr;
-	int *idx = NULL, n, cap;
 
 	if (!s)
 		return NULL;
@@ -610,28 +674,7 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 	add_u64(&j, root, "interval_ns", s->interval_ns);
 	add_str(&j, root, "kernel", s->kernel);
 	add_i64(&j, root, "page_size", s->page_size);
-	if ((src = add_obj(&j, root, "sources"))) {
-		add_bool(&j, src, "sched", s->src.sched);
-		add_bool(&j, src, "alloc", s->src.alloc);
-		add_bool(&j, src, "alloc_class", s->src.alloc_class);
-		add_bool(&j, src, "migrate", s->src.migrate);
-		add_bool(&j, src, "numa_balancing", s->src.numa_balancing);
-		add_bool(&j, src, "vm_numa_stat", s->src.vm_numa_stat);
-		add_bool(&j, src, "sched_ext", s->src.sched_ext);
-		add_u64(&j, src, "alloc_sample_period", s->src.alloc_sample_period ? s->src.alloc_sample_period : 1);
-		add_str(&j, src, "cgroup_mode",
-			s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2");
-		add_str(&j, src, "cgroup_root", s->src.cgroup_root);
-		add_str(&j, src, "missing", s->src.missing);
-		add_bool(&j, src, "vmscan", s->src.vmscan);
-		add_bool(&j, src, "vmscan_memcg_arg", s->src.vmscan_memcg_arg);
-		add_bool(&j, src, "mglru", s->src.mglru);
-		if ((arr = add_obj(&j, src, "sysctl"))) {
-			add_i64(&j, arr, "kernel.numa_balancing", s->src.sysctl_numa_balancing);
-			add_i64(&j, arr, "vm.numa_stat", s->src.sysctl_numa_stat);
-			add_i64(&j, arr, "vm.zone_reclaim_mode", s->src.sysctl_zone_reclaim_mode);
-		}
-	}
+	add_sources(&j, root, s);
 	if ((arr = add_arr(&j, root, "nodes")))
 		for (int i = 0; i < s->nr_nodes; i++)
 			add_node(&j, arr, &s->nodes[i], s);
@@ -644,29 +687,8 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 		add_alloc_stacks(&j, root, &s->alloc_stacks);
 	if (s->page_life.enabled)
 		add_page_lifetime(&j, root, &s->page_life);
-
-	cap = s->nr_procs > s->nr_cgroups ? s->nr_procs : s->nr_cgroups;
-	idx = malloc((cap ? cap : 1) * sizeof(*idx));
-	if (!idx)
+	if (add_rows(&j, root, s, o))
 		goto fail;
-	if ((arr = add_arr(&j, root, "processes"))) {
-		n = nl_sort_procs(s, o->sort, &o->filter, idx);
-		if (n < 0)
-			goto fail;
-		if (o->top_n > 0 && o->top_n < n)
-			n = o->top_n;
-		for (int k = 0; k < n; k++)
-			add_proc(&j, arr, &s->procs[idx[k]]);
-	}
-	if ((arr = add_arr(&j, root, "cgroups"))) {
-		n = nl_sort_cgroups(s, o->sort, &o->filter, true, idx);
-		if (n < 0)
-			goto fail;
-		if (o->top_n > 0 && o->top_n < n)
-			n = o->top_n;
-		for (int k = 0; k < n; k++)
-			add_cgroup(&j, arr, &s->cgroups[idx[k]], nl_vs_cgroup(s, &s->cgroups[idx[k]]));
-	}
 	add_self(&j, root, &s->self);
 	/* tasks outside our pid namespace: null when numalens sees them all */
 	if (!s->in_child_pidns) {
@@ -678,10 +700,8 @@ cJSON *nl_json_build(const struct nl_snapshot *s, const struct nl_view_opts *o)
 	}
 	if (j.oom)
 		goto fail;
-	free(idx);
 	return root;
 fail:
-	free(idx);
 	cJSON_Delete(root);
 	return NULL;
 }

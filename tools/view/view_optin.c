@@ -87,7 +87,7 @@ static void write_lifetime(FILE *out, const struct nl_page_lifetime *l)
 	}
 }
 
-void nl_text_write_optin(FILE *out, const struct nl_snapshot *s)
+void nl_optin_write(FILE *out, const struct nl_snapshot *s)
 {
 	if (s->alloc_stacks.enabled)
 		write_stacks(out, &s->alloc_stacks);

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include "snapshot.h"
 
-/* nl_text_write_optin - the opt-in sections of @s that were asked for
+/* nl_optin_write - the opt-in sections of @s that were asked for
  * (nothing otherwise). Write errors show in @out's error flag. */
-void nl_text_write_optin(FILE *out, const struct nl_snapshot *s);
+void nl_optin_write(FILE *out, const struct nl_snapshot *s);
 
 #endif

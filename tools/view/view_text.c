@@ -270,10 +270,50 @@ static int print_procs(FILE *out, const struct nl_snapshot *s, const struct nl_v
 	return 0;
 }
 
+/* One cgroup's row, its name indented by depth in a column @namew wide. */
+static void print_cgroup_row(FILE *out, const struct nl_snapshot *s, const struct nl_cgroup *c,
+			     int namew)
+{
+	char col[32], bar[16], name[600], cell[4 * 64 + 1];
+	int depth = c->depth < 0 ? 0 : c->depth > 30 ? 30 : c->depth;
+	char rn[NL_UNIT_NAME_MAX];
+
+	/* a pod, container or service by its short form (cgident.h) */
+	snprintf(name, sizeof(name), "%*s%s%s", 2 * depth, "",
+		 nl_cgroup_row_name(c, rn, sizeof(rn)), c->removed ? " (removed)" : "");
+	/* padded by columns (a name's UTF-8 characters are one byte or
+	 * more), cut with "~" past the column's 64 */
+	fprintf(out, "%s", fit(cell, sizeof(cell), name, namew));
+	print_figs_run(out, s, &c->f);
+	print_alloc_loc(out, s, &c->f);
+	fprintf(out, " |%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
+					    nl_locality_source_ok(s)));
+	for (int i = 0; i < s->nr_nodes; i++) {
+		int nid = s->nodes[i].nid;
+
+		if (nid < 0 || nid >= NL_MAX_NODES)
+			fprintf(out, " %11s", "-");
+		else
+			fprintf(out, " %11.1f", c->f.run_ns_by_node[nid] / 1e6);
+	}
+	if (c->numa_stat_known)
+		fprintf(out, " %9.1f",
+			(nl_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
+			 nl_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
+	else
+		fprintf(out, " %9s", "-");
+	print_mig(out, &c->f);
+	const struct nl_vmscan_figs *vs = nl_vs_cgroup(s, c);
+
+	print_reclaim(out, s, vs ? vs->pages : NULL, vs ? vs->pages_total : NULL);
+	nl_agent_fmt_rate(col, sizeof(col), s, c, false);
+	fprintf(out, " %8s\n", col);
+}
+
 static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl_view_opts *o)
 {
 	int *idx = malloc((s->nr_cgroups ? s->nr_cgroups : 1) * sizeof(*idx));
-	char col[32], bar[16], name[600], cell[4 * 64 + 1];
+	char col[32];
 	int namew = 24;
 	static struct nl_filter f;	/* 5 KiB: not on the stack */
 
@@ -314,42 +354,8 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 		fprintf(out, " %11s", col);
 	}
 	fprintf(out, " %9s %7s %6s %10s %8s\n", "MEM", "MIGR", "MOVES", "RCLM/s", "AGT/s");
-	for (int k = 0; k < shown; k++) {
-		const struct nl_cgroup *c = &s->cgroups[idx[k]];
-		int depth = c->depth < 0 ? 0 : c->depth > 30 ? 30 : c->depth;
-		char rn[NL_UNIT_NAME_MAX];
-
-		/* a pod, container or service by its short form (cgident.h) */
-		snprintf(name, sizeof(name), "%*s%s%s", 2 * depth, "",
-			 nl_cgroup_row_name(c, rn, sizeof(rn)), c->removed ? " (removed)" : "");
-		/* padded by columns (a name's UTF-8 characters are one byte or
-		 * more), cut with "~" past the column's 64 */
-		fprintf(out, "%s", fit(cell, sizeof(cell), name, namew));
-		print_figs_run(out, s, &c->f);
-		print_alloc_loc(out, s, &c->f);
-		fprintf(out, " |%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
-						    nl_locality_source_ok(s)));
-		for (int i = 0; i < s->nr_nodes; i++) {
-			int nid = s->nodes[i].nid;
-
-			if (nid < 0 || nid >= NL_MAX_NODES)
-				fprintf(out, " %11s", "-");
-			else
-				fprintf(out, " %11.1f", c->f.run_ns_by_node[nid] / 1e6);
-		}
-		if (c->numa_stat_known)
-			fprintf(out, " %9.1f",
-				(nl_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
-				 nl_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
-		else
-			fprintf(out, " %9s", "-");
-		print_mig(out, &c->f);
-		const struct nl_vmscan_figs *vs = nl_vs_cgroup(s, c);
-
-		print_reclaim(out, s, vs ? vs->pages : NULL, vs ? vs->pages_total : NULL);
-		nl_agent_fmt_rate(col, sizeof(col), s, c, false);
-		fprintf(out, " %8s\n", col);
-	}
+	for (int k = 0; k < shown; k++)
+		print_cgroup_row(out, s, &s->cgroups[idx[k]], namew);
 	free(idx);
 	nl_agent_text_section(out, s, &o->filter);
 	return 0;
@@ -407,7 +413,7 @@ int nl_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_view_o
 	err = print_procs(out, s, o);
 	if (!err)
 		err = print_cgroups(out, s, o);
-	nl_text_write_optin(out, s);
+	nl_optin_write(out, s);
 	fprintf(out, "\n");
 	/* errno of the flush itself, not a stale one from earlier calls */
 	errno = 0;

@@ -19,6 +19,12 @@
  *
  * View switches, sorting, scrolling, filtering and resizes are handled
  * inside nl_tui_poll_key, redrawn from the last rendered snapshot.
+ *
+ * The TUI's files: view_tui.c opens, renders, closes, draws the frame and
+ * waits for keys; tui_state.h holds what they share; one file per window
+ * (tui_procs.c, tui_cgroups.c, tui_nodes.c, tui_detail.c, tui_help.c), the
+ * lines around them (tui_head.c), the drawing pieces (tui_draw.c, with the
+ * pure column layout in tui_layout.c) and what each key does (tui_keys.c).
  */
 #ifndef NL_VIEW_TUI_H
 #define NL_VIEW_TUI_H
@@ -28,23 +34,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "snapshot.h"
+#include "tui_layout.h"
+#include "tui_window.h"
 #include "view_sort.h"
-
-/* What the CLI must do after a key. */
-enum nl_tui_action {
-	NL_TUI_NONE = 0,	/* nothing: keep waiting */
-	NL_TUI_QUIT,		/* 'q', or the stop flag was raised */
-	NL_TUI_REFRESH,		/* 'r': collect a new snapshot now */
-};
-
-/* The windows. */
-enum nl_tui_view {
-	NL_TUI_VIEW_PROC = 0,	/* home: processes (numatop WIN1) */
-	NL_TUI_VIEW_CGROUP,	/* cgroup tree */
-	NL_TUI_VIEW_NODE,	/* node overview (numatop WIN11) */
-	NL_TUI_VIEW_DETAIL,	/* one process or cgroup, broken down by node */
-	NL_TUI_VIEW_HELP,
-};
 
 struct nl_tui;
 
@@ -55,7 +47,6 @@ struct nl_tui;
  * unknown, ENOMEM).
  */
 struct nl_tui *nl_tui_open(const struct nl_view_opts *init);
-
 
 /* As nl_tui_open on an explicit terminal: @term type (NULL: $TERM), output
  * and input streams (a pty in tests). */
@@ -95,34 +86,5 @@ enum nl_tui_view nl_tui_current_view(const struct nl_tui *t);
  * modes) and free @t. NULL and repeated calls on a closed pointer are not
  * allowed; NULL is ignored. Call from the main loop, not a signal handler. */
 void nl_tui_close(struct nl_tui *t);
-
-/* --- pure pieces, exposed for tests ------------------------------------ */
-
-/* One table column. Lower @prio survives longer when space runs out; prio 0
- * is never dropped. A @flex column takes the width left over (at least
- * @width). */
-struct nl_tui_col {
-	const char *name;
-	int width;
-	int prio;
-	bool flex;
-	bool left;		/* left-aligned (text) instead of right (numbers) */
-};
-
-/*
- * Decide which of @n columns fit in @width terminal cells, one space between
- * columns. Drops the highest-@prio columns first (rightmost first on ties).
- * Sets @shown[i]; returns the width of the flex column (0 if none is shown),
- * which absorbs the remaining space.
- */
-int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown);
-
-/*
- * Copy @src (cleaned text, names.h) into @dst (room for 4 * @width + 1
- * bytes) fitted to exactly @width cells: padded with spaces, or cut on a
- * character boundary with '~' marking the cut. @keep_tail keeps the end
- * ("~ork/a", for paths), otherwise the start. Returns @dst.
- */
-char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail);
 
 #endif /* NL_VIEW_TUI_H */

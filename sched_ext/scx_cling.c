@@ -367,7 +367,7 @@ static int check_machine(void)
 		return EX_PRIV;
 	}
 	/* the same BTF check and message as numalens' commands */
-	if (nl_btf_check(NULL, NULL, berr, sizeof(berr))) {
+	if (nl_bpf_btf_check(NULL, NULL, berr, sizeof(berr))) {
 		cling_report_error("%s", berr);
 		return EX_KERNEL;
 	}

@@ -153,7 +153,7 @@ void nl_cli_sleep_until(struct timespec *deadline)
 
 int nl_cli_cgroup_root_check(const char *prog, const char *root)
 {
-	if (nl_cgroup_is_root(root) != 0)
+	if (nl_mount_is_root(root) != 0)
 		return 0;
 	fprintf(stderr, "%s: %s is not the top of its cgroup hierarchy (a container's own cgroup mount): "
 		"mount the host's /sys/fs/cgroup there to see the host's cgroups\n", prog, root);
@@ -195,19 +195,19 @@ int nl_cli_open(struct nl_cli_session *s, const struct nl_cli_open_opts *o)
 	int rc, e;
 
 	memset(s, 0, sizeof(*s));
-	if (nl_node_limit_check("/sys", err, sizeof(err)) < 0) {
+	if (nl_topo_node_limit_check("/sys", err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", o->prog, err);
 		return NL_EXIT_USAGE;
 	}
 	s->mode = NL_CG_V2;
-	e = nl_cgroup_detect("/proc/self/mounts", &s->mode, s->root, sizeof(s->root));
+	e = nl_mount_detect("/proc/self/mounts", &s->mode, s->root, sizeof(s->root));
 	if (e) {
 		fprintf(stderr, "%s: no cgroup hierarchy is mounted: cgroup figures are off\n", o->prog);
 		s->mode = NL_CG_V2;
 	}
 	if (o->cg_mode >= 0 && o->cg_mode != (int)s->mode) {
 		/* the user's choice: find that hierarchy's mount */
-		e = nl_cgroup_find_mount("/proc/self/mounts", o->cg_mode, s->root, sizeof(s->root));
+		e = nl_mount_find("/proc/self/mounts", o->cg_mode, s->root, sizeof(s->root));
 		if (e) {
 			fprintf(stderr, "%s: no %s cgroup hierarchy is mounted: use --cgroup-hierarchy=auto\n",
 				o->prog, o->cg_mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");

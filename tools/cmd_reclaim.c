@@ -391,14 +391,14 @@ static int pick_hierarchy(const struct rc_args *a, const char *prog, enum nl_cgr
 			  char *root, size_t len)
 {
 	if (a->cg_mode < 0) {
-		if (nl_cgroup_detect("/proc/self/mounts", mode, root, len)) {
+		if (nl_mount_detect("/proc/self/mounts", mode, root, len)) {
 			fprintf(stderr, "%s: no cgroup hierarchy is mounted\n", prog);
 			return NL_EXIT_FAIL;
 		}
 		return nl_cli_cgroup_root_check(prog, root);
 	}
 	*mode = (enum nl_cgroup_mode)a->cg_mode;
-	if (nl_cgroup_find_mount("/proc/self/mounts", *mode, root, len)) {
+	if (nl_mount_find("/proc/self/mounts", *mode, root, len)) {
 		fprintf(stderr, "%s: no %s hierarchy is mounted: use --cgroup-hierarchy=auto\n",
 			prog, *mode == NL_CG_V2 ? "cgroup v2" : "v1 memory");
 		return NL_EXIT_USAGE;
@@ -543,7 +543,7 @@ static int rc_setup(struct rc_args *a, int argc, char **argv, enum nl_cgroup_mod
 		fprintf(stderr, "%s: --status reclaims nothing anyway: leave out --dry-run\n", argv[0]);
 		return NL_EXIT_USAGE;
 	}
-	if (nl_node_limit_check("/sys", err, sizeof(err)) < 0) {
+	if (nl_topo_node_limit_check("/sys", err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return NL_EXIT_USAGE;
 	}

@@ -138,7 +138,7 @@ static void parse_pid(struct top_args *a, const char *arg, struct argp_state *st
 	/* the parser replaces the whole filter: keep a -c given before */
 	memcpy(keep, a->view.filter.cgroup, sizeof(keep));
 	snprintf(buf, sizeof(buf), "%ld", pid);
-	nl_filter_parse(&a->view.filter, buf);
+	nl_sort_filter_parse(&a->view.filter, buf);
 	memcpy(a->view.filter.cgroup, keep, sizeof(keep));
 }
 
@@ -149,7 +149,7 @@ static void parse_cgroup(struct top_args *a, char *arg, struct argp_state *st)
 
 	nl_cli_check_cgroup_path(arg, "-c", st);
 	keep = a->view.filter.pid;
-	if (nl_filter_parse(&a->view.filter, arg))
+	if (nl_sort_filter_parse(&a->view.filter, arg))
 		argp_failure(st, NL_EXIT_USAGE, 0, "-c: cgroup path too long");
 	a->view.filter.pid = keep;
 }

@@ -147,8 +147,8 @@ int nl_cmd_vmscan(int argc, char **argv)
 			break;
 		}
 		a.view.wall_ns += snap.interval_ns;
-		e = a.json ? nl_vs_json_write(stdout, &snap, &a.view)
-			   : nl_vs_text_write(stdout, &snap, &a.view);
+		e = a.json ? nl_vmscan_json_write(stdout, &snap, &a.view)
+			   : nl_vmscan_text_write(stdout, &snap, &a.view);
 		if (e) {	/* a closed pipe ends the run quietly */
 			if (e != -EPIPE)
 				fprintf(stderr, "numalens vmscan: writing the report failed: %s\n", strerror(-e));

@@ -112,7 +112,7 @@ static void synth_path(struct nl_snapshot *s, int i, int *pod, uint64_t gen)
 static int synth_cgroup(struct nl_cgroup *c, int i, int nr_nodes, uint64_t seq)
 {
 	c->id = (uint64_t)i + 1;
-	nl_cg_ident_parse(c->path, &c->ident);
+	nl_cgident_parse(c->path, &c->ident);
 	c->numa_stat_known = true;
 	for (int n = 0; n < nr_nodes; n++) {
 		c->anon_bytes_by_node[n] = (uint64_t)(i + 1) << 20;

@@ -71,7 +71,7 @@ static inline void fix_finish_figs(struct nl_figs *f, bool numa_balancing)
 	for (int b = 0; b < NL_LOC_BUCKETS; b++)
 		sum += f->loc.bucket_ns[b];
 	f->loc.available = numa_balancing && sum > 0;
-	f->loc.mean = f->loc.available ? nl_locality_mean(f->loc.bucket_ns) : __builtin_nan("");
+	f->loc.mean = f->loc.available ? nl_snapshot_locality_mean(f->loc.bucket_ns) : __builtin_nan("");
 }
 
 /* Build the fixture into @s (free with nl_snapshot_free). Returns 0 or -1. */

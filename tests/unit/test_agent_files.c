@@ -125,7 +125,7 @@ static void test_pid_reuse(void **state)
 	(void)state;
 	child = agent_child(d);
 	assert_int_equal(nl_proc_start_ticks("/proc", child, &start), 0);
-	nl_boot_id("/proc", boot, sizeof(boot));
+	nl_proc_boot_id("/proc", boot, sizeof(boot));
 	snprintf(name, sizeof(name), "%d.json", (int)child);
 	snprintf(text, sizeof(text), "numalens-agent pid=%d start=%" PRIu64 " boot=%s\n{}",
 		 (int)child, start - 1, boot);

@@ -145,9 +145,9 @@ static void test_table(void **state)
 		const struct row *r = &rows[i];
 		struct nl_cg_ident id;
 		char sh[400];
-		bool any = nl_cg_ident_parse(r->path, &id);
+		bool any = nl_cgident_parse(r->path, &id);
 
-		size_t shn = nl_cg_ident_short(&id, sh, sizeof(sh));
+		size_t shn = nl_cgident_short(&id, sh, sizeof(sh));
 
 		if (strcmp(id.pod_uid, r->pod) || strcmp(id.container_id, r->ctr) ||
 		    strcmp(id.unit, r->unit) || id.runtime != r->runtime || id.kind != r->kind ||
@@ -171,19 +171,19 @@ static void test_long(void **state)
 	for (int i = 0; i < 200; i++)
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "/d%d", i);
 	snprintf(path + n, sizeof(path) - n, SD_POD "/docker-" CID ".scope");
-	assert_true(nl_cg_ident_parse(path, &id));
+	assert_true(nl_cgident_parse(path, &id));
 	assert_string_equal(id.pod_uid, UID);
 	assert_string_equal(id.container_id, CID);
 	memset(path, 'a', 300);
 	memcpy(path, "/", 1);
 	strcpy(path + 300, ".service");
-	assert_false(nl_cg_ident_parse(path, &id));
+	assert_false(nl_cgident_parse(path, &id));
 	memset(path, 'a', 255);
 	path[0] = '/';
 	strcpy(path + 247, ".service");	/* 254 bytes of name: fits with its NUL */
-	assert_true(nl_cg_ident_parse(path, &id));
+	assert_true(nl_cgident_parse(path, &id));
 	assert_int_equal(strlen(id.unit), 254);
-	assert_true(nl_cg_ident_parse(NULL, &id) == false);
+	assert_true(nl_cgident_parse(NULL, &id) == false);
 }
 
 /* The short form cut to a small buffer, like snprintf; and the runtime names. */
@@ -192,15 +192,15 @@ static void test_short_cut(void **state)
 	struct nl_cg_ident id;
 	char sh[8];
 
-	nl_cg_ident_parse(SD_POD "/crio-" CID ".scope", &id);
-	assert_int_equal(nl_cg_ident_short(&id, sh, sizeof(sh)), strlen("pod:1a2b3c4d/ctr:0123456789ab"));
+	nl_cgident_parse(SD_POD "/crio-" CID ".scope", &id);
+	assert_int_equal(nl_cgident_short(&id, sh, sizeof(sh)), strlen("pod:1a2b3c4d/ctr:0123456789ab"));
 	assert_string_equal(sh, "pod:1a2");
-	assert_int_equal(nl_cg_ident_short(&id, NULL, 0), 29);
-	assert_string_equal(nl_ctr_runtime_name(NL_RT_CONTAINERD), "containerd");
-	assert_string_equal(nl_ctr_runtime_name(NL_RT_CRIO), "cri-o");
-	assert_string_equal(nl_ctr_runtime_name(NL_RT_DOCKER), "docker");
-	assert_null(nl_ctr_runtime_name(NL_RT_NONE));
-	assert_null(nl_ctr_runtime_name(99));
+	assert_int_equal(nl_cgident_short(&id, NULL, 0), 29);
+	assert_string_equal(nl_cgident_ctr_runtime_name(NL_RT_CONTAINERD), "containerd");
+	assert_string_equal(nl_cgident_ctr_runtime_name(NL_RT_CRIO), "cri-o");
+	assert_string_equal(nl_cgident_ctr_runtime_name(NL_RT_DOCKER), "docker");
+	assert_null(nl_cgident_ctr_runtime_name(NL_RT_NONE));
+	assert_null(nl_cgident_ctr_runtime_name(99));
 }
 
 int main(void)

@@ -62,11 +62,11 @@ static void test_detect(void **state)
 		 "sysfs /sys sysfs rw 0 0\ncgroup2 %s/v2 cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate 0 0\n", r);
 	wfile(r, "m_v2", mounts);
 	snprintf(mp, sizeof(mp), "%s/m_v2", r);
-	assert_int_equal(nl_cgroup_detect(mp, &mode, root, sizeof(root)), 0);
+	assert_int_equal(nl_mount_detect(mp, &mode, root, sizeof(root)), 0);
 	assert_int_equal(mode, NL_CG_V2);
 	snprintf(want, sizeof(want), "%s/v2", r);
 	assert_string_equal(root, want);
-	assert_int_equal(nl_cgroup_detect(mp, &mode, root, 4), -ENAMETOOLONG);
+	assert_int_equal(nl_mount_detect(mp, &mode, root, 4), -ENAMETOOLONG);
 
 	/* hybrid (this host): v2 at unified holds only hugetlb; v1 memory
 	 * mount point with an escaped space */
@@ -80,7 +80,7 @@ static void test_detect(void **state)
 		 "cgroup2 %s/unified cgroup2 rw,relatime 0 0\n", r, r, r, r, r);
 	wfile(r, "m_hy", mounts);
 	snprintf(mp, sizeof(mp), "%s/m_hy", r);
-	assert_int_equal(nl_cgroup_detect(mp, &mode, root, sizeof(root)), 0);
+	assert_int_equal(nl_mount_detect(mp, &mode, root, sizeof(root)), 0);
 	assert_int_equal(mode, NL_CG_V1_MEMORY);
 	snprintf(want, sizeof(want), "%s/my mem", r);
 	assert_string_equal(root, want);
@@ -90,7 +90,7 @@ static void test_detect(void **state)
 	wfile(r, "m_v2nomem", mounts);
 	snprintf(mp, sizeof(mp), "%s/m_v2nomem", r);
 	mode = 99;
-	assert_int_equal(nl_cgroup_detect(mp, &mode, root, sizeof(root)), 0);
+	assert_int_equal(nl_mount_detect(mp, &mode, root, sizeof(root)), 0);
 	assert_int_equal(mode, NL_CG_V2);
 	snprintf(want, sizeof(want), "%s/unified", r);
 	assert_string_equal(root, want);
@@ -98,8 +98,8 @@ static void test_detect(void **state)
 	/* none */
 	wfile(r, "m_none", "proc /proc proc rw 0 0\ncgroup %s/cpu cgroup rw,cpu 0 0\n");
 	snprintf(mp, sizeof(mp), "%s/m_none", r);
-	assert_int_equal(nl_cgroup_detect(mp, &mode, root, sizeof(root)), -ENOENT);
-	assert_int_equal(nl_cgroup_detect("/nonexistent/mounts", &mode, root, sizeof(root)), -ENOENT);
+	assert_int_equal(nl_mount_detect(mp, &mode, root, sizeof(root)), -ENOENT);
+	assert_int_equal(nl_mount_detect("/nonexistent/mounts", &mode, root, sizeof(root)), -ENOENT);
 }
 
 static void test_detect_host(void **state)
@@ -109,7 +109,7 @@ static void test_detect_host(void **state)
 	struct stat st;
 
 	(void)state;
-	if (nl_cgroup_detect("/proc/self/mounts", &mode, root, sizeof(root)) == -ENOENT)
+	if (nl_mount_detect("/proc/self/mounts", &mode, root, sizeof(root)) == -ENOENT)
 		skip();
 	assert_true(mode == NL_CG_V2 || mode == NL_CG_V1_MEMORY);
 	assert_int_equal(stat(root, &st), 0);
@@ -260,7 +260,7 @@ static void test_map_host(void **state)
 	int n;
 
 	(void)state;
-	if (nl_cgroup_detect("/proc/self/mounts", &mode, root, sizeof(root)))
+	if (nl_mount_detect("/proc/self/mounts", &mode, root, sizeof(root)))
 		skip();
 	t0 = now_ms();
 	n = nl_cgroup_map_build(&m, root);
@@ -693,19 +693,19 @@ static void test_ns_join(void **state)
 	char out[64];
 
 	(void)state;
-	assert_int_equal(nl_cgroup_ns_join("", "/b/c", out, sizeof(out)), 0);
+	assert_int_equal(nl_mount_ns_join("", "/b/c", out, sizeof(out)), 0);
 	assert_string_equal(out, "/b/c");
-	assert_int_equal(nl_cgroup_ns_join("/kubepods/pod1", "/", out, sizeof(out)), 0);
+	assert_int_equal(nl_mount_ns_join("/kubepods/pod1", "/", out, sizeof(out)), 0);
 	assert_string_equal(out, "/kubepods/pod1");
 	/* outside the namespace's root: /proc/<pid>/cgroup climbs with ".." */
-	assert_int_equal(nl_cgroup_ns_join("/kubepods/pod1", "/../pod2/c", out, sizeof(out)), 0);
+	assert_int_equal(nl_mount_ns_join("/kubepods/pod1", "/../pod2/c", out, sizeof(out)), 0);
 	assert_string_equal(out, "/kubepods/pod2/c");
-	assert_int_equal(nl_cgroup_ns_join("/kubepods/pod1", "/../..", out, sizeof(out)), 0);
+	assert_int_equal(nl_mount_ns_join("/kubepods/pod1", "/../..", out, sizeof(out)), 0);
 	assert_string_equal(out, "/");
-	assert_int_equal(nl_cgroup_ns_join("/a", "/../..", out, sizeof(out)), -EINVAL);
-	assert_int_equal(nl_cgroup_ns_join("/a", "/./b/", out, sizeof(out)), 0);
+	assert_int_equal(nl_mount_ns_join("/a", "/../..", out, sizeof(out)), -EINVAL);
+	assert_int_equal(nl_mount_ns_join("/a", "/./b/", out, sizeof(out)), 0);
 	assert_string_equal(out, "/a/b");
-	assert_int_equal(nl_cgroup_ns_join("/a", "/bbbbbbbbbbbb", out, 8), -ENAMETOOLONG);
+	assert_int_equal(nl_mount_ns_join("/a", "/bbbbbbbbbbbb", out, 8), -ENAMETOOLONG);
 }
 
 static void test_ns_prefix(void **state)

@@ -39,7 +39,7 @@ static void test_record_and_orphan(void **state)
 	assert_non_null(fgets(text, sizeof(text), f));
 	fclose(f);
 	assert_int_equal(nl_proc_start_ticks("/proc", getpid(), &start), 0);
-	nl_boot_id("/proc", boot, sizeof(boot));
+	nl_proc_boot_id("/proc", boot, sizeof(boot));
 	{
 		char want[256];
 

@@ -25,7 +25,7 @@
 static bool clean_text(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		int n = nl_utf8_seq(p, strlen((const char *)p));
+		int n = nl_name_utf8_seq(p, strlen((const char *)p));
 
 		if (n <= 0 || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0))
 			return false;
@@ -38,10 +38,10 @@ static void check_comm(const char *raw, const char *want)
 {
 	char out[NL_NAME_MAX], again[NL_NAME_MAX];
 
-	nl_comm_clean(out, raw);
+	nl_name_comm_clean(out, raw);
 	assert_string_equal(out, want);
 	assert_true(clean_text(out));
-	nl_comm_clean(again, out);	/* idempotent (short enough here) */
+	nl_name_comm_clean(again, out);	/* idempotent (short enough here) */
 	if (strlen(out) <= NL_COMM_BYTES)
 		assert_string_equal(again, out);
 	nl_name_clean(again, sizeof(again), out, strlen(out), 0, NULL);
@@ -73,7 +73,7 @@ static void test_comm_rule(void **state)
 	/* the widest comm: 15 control bytes, 60 bytes cleaned */
 	char out[NL_NAME_MAX];
 
-	nl_comm_clean(out, "\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b");
+	nl_name_comm_clean(out, "\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b");
 	assert_int_equal(strlen(out), 60);
 }
 
@@ -94,12 +94,12 @@ static void test_clean_bounds(void **state)
 
 static void test_utf8_seq(void **state)
 {
-	assert_int_equal(nl_utf8_seq((const unsigned char *)"a", 1), 1);
-	assert_int_equal(nl_utf8_seq((const unsigned char *)"\xe6\xad\xa5", 3), 3);
-	assert_int_equal(nl_utf8_seq((const unsigned char *)"\xe6\xad", 2), -2);
-	assert_int_equal(nl_utf8_seq((const unsigned char *)"\xe6", 1), -1);
-	assert_int_equal(nl_utf8_seq((const unsigned char *)"\xe6x", 2), 0);
-	assert_int_equal(nl_utf8_seq((const unsigned char *)"\xff", 1), 0);
+	assert_int_equal(nl_name_utf8_seq((const unsigned char *)"a", 1), 1);
+	assert_int_equal(nl_name_utf8_seq((const unsigned char *)"\xe6\xad\xa5", 3), 3);
+	assert_int_equal(nl_name_utf8_seq((const unsigned char *)"\xe6\xad", 2), -2);
+	assert_int_equal(nl_name_utf8_seq((const unsigned char *)"\xe6", 1), -1);
+	assert_int_equal(nl_name_utf8_seq((const unsigned char *)"\xe6x", 2), 0);
+	assert_int_equal(nl_name_utf8_seq((const unsigned char *)"\xff", 1), 0);
 }
 
 static void test_columns(void **state)
@@ -107,36 +107,36 @@ static void test_columns(void **state)
 	char b[64];
 	int used;
 
-	assert_int_equal(nl_text_cols("inner-job-\xe5\x90\x8c"), 12);	/* 同 is wide */
-	assert_int_equal(nl_text_cols("w\xef\xbf\xbdx"), 3);
+	assert_int_equal(nl_name_text_cols("inner-job-\xe5\x90\x8c"), 12);	/* 同 is wide */
+	assert_int_equal(nl_name_text_cols("w\xef\xbf\xbdx"), 3);
 	/* a wide character never straddles the cut */
-	assert_int_equal(nl_text_head("ab\xe5\x90\x8c", 3, &used), 2);
+	assert_int_equal(nl_name_text_head("ab\xe5\x90\x8c", 3, &used), 2);
 	assert_int_equal(used, 2);
-	assert_int_equal(nl_text_tail("\xe5\x90\x8c" "ab", 3, &used), 3);
+	assert_int_equal(nl_name_text_tail("\xe5\x90\x8c" "ab", 3, &used), 3);
 	assert_int_equal(used, 2);
-	assert_string_equal(nl_text_pad(b, sizeof(b), "\xe5\x90\x8c", 4, true), "\xe5\x90\x8c  ");
-	assert_string_equal(nl_text_pad(b, sizeof(b), "w\xef\xbf\xbdx", 5, false), "  w\xef\xbf\xbdx");
+	assert_string_equal(nl_name_text_pad(b, sizeof(b), "\xe5\x90\x8c", 4, true), "\xe5\x90\x8c  ");
+	assert_string_equal(nl_name_text_pad(b, sizeof(b), "w\xef\xbf\xbdx", 5, false), "  w\xef\xbf\xbdx");
 	/* an escape written by the cleaning is never cut in two: 15 columns
 	 * of "evil\x1b[31mname" end before the "\x1b", not inside it */
-	assert_string_equal(nl_text_pad(b, sizeof(b), "abcdefghijkl\\x1b[31m", 15, true),
+	assert_string_equal(nl_name_text_pad(b, sizeof(b), "abcdefghijkl\\x1b[31m", 15, true),
 			    "abcdefghijkl   ");
-	assert_int_equal(nl_text_head("ab\\x1bc", 5, &used), 2);
-	assert_int_equal(nl_text_tail("a\\x1bc", 4, &used), 5);
-	assert_int_equal(nl_text_tail("a\\x1bc", 5, &used), 1);
+	assert_int_equal(nl_name_text_head("ab\\x1bc", 5, &used), 2);
+	assert_int_equal(nl_name_text_tail("a\\x1bc", 4, &used), 5);
+	assert_int_equal(nl_name_text_tail("a\\x1bc", 5, &used), 1);
 	assert_int_equal(used, 5);
 	/* cgroup labels: the path itself, "#id" when altered, "...#id" when cut */
-	assert_false(nl_path_label(b, sizeof(b), "/a/b", 7));
+	assert_false(nl_name_path_label(b, sizeof(b), "/a/b", 7));
 	assert_string_equal(b, "/a/b");
-	assert_true(nl_path_label(b, sizeof(b), "/a\x1b", 7));
+	assert_true(nl_name_path_label(b, sizeof(b), "/a\x1b", 7));
 	assert_string_equal(b, "/a\\x1b#7");
-	assert_true(nl_path_label(b, 16, "/aaaaaaaaaaaaaaaaaaaa", 42));
+	assert_true(nl_name_path_label(b, 16, "/aaaaaaaaaaaaaaaaaaaa", 42));
 	assert_string_equal(b, "/aaaaaaaa...#42");
 	/* the TUI cell fitter: cut by cells, with its '~' */
-	assert_string_equal(nl_tui_fit(b, "inner-job-\xe5\x90\x8c", 11, true, false), "inner-job-~");
-	assert_string_equal(nl_tui_fit(b, "inner-job-\xe5\x90\x8c", 12, true, false),
+	assert_string_equal(nl_layout_fit(b, "inner-job-\xe5\x90\x8c", 11, true, false), "inner-job-~");
+	assert_string_equal(nl_layout_fit(b, "inner-job-\xe5\x90\x8c", 12, true, false),
 			    "inner-job-\xe5\x90\x8c");
-	assert_string_equal(nl_tui_fit(b, "ab\xe5\x90\x8c\xe5\x90\x8c", 4, true, true), "~ \xe5\x90\x8c");
-	assert_string_equal(nl_tui_fit(b, "\xef\xbf\xbd\xef\xbf\xbdxyz", 3, true, false),
+	assert_string_equal(nl_layout_fit(b, "ab\xe5\x90\x8c\xe5\x90\x8c", 4, true, true), "~ \xe5\x90\x8c");
+	assert_string_equal(nl_layout_fit(b, "\xef\xbf\xbd\xef\xbf\xbdxyz", 3, true, false),
 			    "\xef\xbf\xbd\xef\xbf\xbd~");
 }
 
@@ -163,7 +163,7 @@ static void test_text_columns(void **state)
 		char *cpu = strstr(l, "CPU%");
 
 		if (!strncmp(l, "    PID COMM", 12) && cpu) {
-			head = nl_text_cols(l) - nl_text_cols(cpu) + 4;	/* cells to CPU%'s end */
+			head = nl_name_text_cols(l) - nl_name_text_cols(cpu) + 4;	/* cells to CPU%'s end */
 			continue;
 		}
 		if (head < 0)
@@ -181,7 +181,7 @@ static void test_text_columns(void **state)
 			while (*p && *p != ' ')
 				p++;
 			*p = '\0';
-			assert_int_equal(nl_text_cols(l), head);
+			assert_int_equal(nl_name_text_cols(l), head);
 			rows++;
 		}
 	}
@@ -202,7 +202,7 @@ static void test_prom_label(void **state)
 	assert_int_equal(fix_build(&s, true), 0);
 	nl_prom_opts_default(&o);
 	o.top_procs = 5;
-	nl_comm_clean(clean, "w\xff\x1b");
+	nl_name_comm_clean(clean, "w\xff\x1b");
 	snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "%s", clean);
 	char *t = prom_render(&s, &o);
 

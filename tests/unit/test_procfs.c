@@ -45,7 +45,7 @@ static void test_numa_maps(void **state)
 	      "7f1000000000 bind:1 anon=512 dirty=512 active=0 N1=512 kernelpagesize_kB=4\n"
 	      "7ffd00000000 default stack anon=2 dirty=2 N3=2 N20=5 N64=7 kernelpagesize_kB=4\n"
 	      "7ffe00000000 default\n");
-	assert_int_equal(nl_numa_maps_read(r, 1234, pages), 0);
+	assert_int_equal(nl_proc_numa_maps_read(r, 1234, pages), 0);
 	assert_int_equal(pages[0], 9);
 	assert_int_equal(pages[1], 4 + 3 * (uint64_t)huge_mult + 512);
 	assert_int_equal(pages[2], 0);
@@ -56,10 +56,10 @@ static void test_numa_maps(void **state)
 	/* kernel thread: empty file */
 	wfile(r, "2/numa_maps", "");
 	pages[0] = 99;
-	assert_int_equal(nl_numa_maps_read(r, 2, pages), 0);
+	assert_int_equal(nl_proc_numa_maps_read(r, 2, pages), 0);
 	assert_int_equal(pages[0], 0);
 	/* gone */
-	assert_int_equal(nl_numa_maps_read(r, 999999, pages), -ENOENT);
+	assert_int_equal(nl_proc_numa_maps_read(r, 999999, pages), -ENOENT);
 }
 
 /* The policy column: the task's (on the most lines) and the mbind one with
@@ -76,7 +76,7 @@ static void test_numa_maps_policy(void **state)
 	      "7f1000000000 bind:1 anon=512 dirty=512 active=0 N1=512 kernelpagesize_kB=4\n"
 	      "7ffd00000000 default stack anon=2 dirty=2 N0=2 kernelpagesize_kB=4\n"
 	      "7ffe00000000 default\n");
-	assert_int_equal(nl_numa_maps_read_policy(r, 1234, pages, &pol), 0);
+	assert_int_equal(nl_proc_numa_maps_read_policy(r, 1234, pages, &pol), 0);
 	assert_string_equal(pol.task, "default");
 	assert_string_equal(pol.vma, "bind:1");
 	assert_int_equal(pages[0], 5);
@@ -87,7 +87,7 @@ static void test_numa_maps_policy(void **state)
 	      "55d0c0a00000 interleave:0-3 file=/usr/bin/cat mapped=3 N0=3 kernelpagesize_kB=4\n"
 	      "55d0c0c00000 interleave:0-3 heap anon=8 dirty=8 N0=2 N1=2 N2=2 N3=2 kernelpagesize_kB=4\n"
 	      "7ffd00000000 interleave:0-3 stack anon=2 dirty=2 N3=2 kernelpagesize_kB=4\n");
-	assert_int_equal(nl_numa_maps_read_policy(r, 40, pages, &pol), 0);
+	assert_int_equal(nl_proc_numa_maps_read_policy(r, 40, pages, &pol), 0);
 	assert_string_equal(pol.task, "interleave:0-3");
 	assert_string_equal(pol.vma, "");
 
@@ -97,20 +97,20 @@ static void test_numa_maps_policy(void **state)
 	      "2000 weighted interleave:0-1 file=/lib/x.so mapped=1 N0=1 kernelpagesize_kB=4\n"
 	      "3000 prefer (many):0,2 anon=3 N2=3 kernelpagesize_kB=4\n"
 	      "4000 bind=static:1 anon=9 N1=9 kernelpagesize_kB=4\n");
-	assert_int_equal(nl_numa_maps_read_policy(r, 41, pages, &pol), 0);
+	assert_int_equal(nl_proc_numa_maps_read_policy(r, 41, pages, &pol), 0);
 	assert_string_equal(pol.task, "weighted interleave:0-1");
 	assert_string_equal(pol.vma, "bind=static:1");
 	wfile(r, "42/numa_maps", "3000 prefer (many):0,2 anon=3 N2=3 kernelpagesize_kB=4\n");
-	assert_int_equal(nl_numa_maps_read_policy(r, 42, pages, &pol), 0);
+	assert_int_equal(nl_proc_numa_maps_read_policy(r, 42, pages, &pol), 0);
 	assert_string_equal(pol.task, "prefer (many):0,2");
 	assert_int_equal(pages[2], 3);
 
 	/* a kernel thread has none; a gone process leaves both empty */
 	wfile(r, "2/numa_maps", "");
-	assert_int_equal(nl_numa_maps_read_policy(r, 2, pages, &pol), 0);
+	assert_int_equal(nl_proc_numa_maps_read_policy(r, 2, pages, &pol), 0);
 	assert_string_equal(pol.task, "");
 	strcpy(pol.task, "x");
-	assert_int_equal(nl_numa_maps_read_policy(r, 999999, pages, &pol), -ENOENT);
+	assert_int_equal(nl_proc_numa_maps_read_policy(r, 999999, pages, &pol), -ENOENT);
 	assert_string_equal(pol.task, "");
 	assert_string_equal(pol.vma, "");
 }
@@ -122,7 +122,7 @@ static void test_numa_maps_self(void **state)
 	(void)state;
 	if (access("/proc/self/numa_maps", R_OK))
 		skip();
-	assert_int_equal(nl_numa_maps_read("/proc", getpid(), pages), 0);
+	assert_int_equal(nl_proc_numa_maps_read("/proc", getpid(), pages), 0);
 	for (int n = 0; n < NL_MAX_NODES; n++)
 		sum += pages[n];
 	assert_true(sum > 10);	/* at least our text, stack and heap */
@@ -138,16 +138,16 @@ static void test_numastat(void **state)
 	wfile(r, "devices/system/node/node1/numastat",
 	      "numa_hit 2043268\nnuma_miss 17\nnuma_foreign 5\ninterleave_hit 1116\n"
 	      "local_node 2043000\nother_node 285\nnew_future_key 9\n");
-	assert_int_equal(nl_numastat_read(r, 1, &s), 0);
+	assert_int_equal(nl_proc_numastat_read(r, 1, &s), 0);
 	assert_int_equal(s.numa_hit, 2043268);
 	assert_int_equal(s.numa_miss, 17);
 	assert_int_equal(s.numa_foreign, 5);
 	assert_int_equal(s.interleave_hit, 1116);
 	assert_int_equal(s.local_node, 2043000);
 	assert_int_equal(s.other_node, 285);
-	assert_int_equal(nl_numastat_read(r, 7, &s), -ENOENT);
+	assert_int_equal(nl_proc_numastat_read(r, 7, &s), -ENOENT);
 	wfile(r, "devices/system/node/node2/numastat", "garbage\n");
-	assert_int_equal(nl_numastat_read(r, 2, &s), -ENODATA);
+	assert_int_equal(nl_proc_numastat_read(r, 2, &s), -ENODATA);
 }
 
 static void test_numastat_host(void **state)
@@ -157,7 +157,7 @@ static void test_numastat_host(void **state)
 	(void)state;
 	if (access("/sys/devices/system/node/node0/numastat", R_OK))
 		skip();
-	assert_int_equal(nl_numastat_read("/sys", 0, &s), 0);
+	assert_int_equal(nl_proc_numastat_read("/sys", 0, &s), 0);
 	assert_true(s.numa_hit > 0);
 	assert_true(s.local_node > 0);
 }
@@ -179,7 +179,7 @@ static void test_memcg_v2(void **state)
 	      "file_mapped N0=999 N1=0 N2=0 N3=0\n"
 	      "workingset_refault_anon N0=0 N1=0 N2=0 N3=0\n");
 	snprintf(path, sizeof(path), "%s/cg2/memory.numa_stat", r);
-	assert_int_equal(nl_memcg_numa_stat_read(path, anon, file, 4096), 1);
+	assert_int_equal(nl_proc_memcg_numa_stat_read(path, anon, file, 4096), 1);
 	assert_int_equal(anon[0], 1048576);
 	assert_int_equal(anon[1], 8192);
 	assert_int_equal(anon[3], 4096);
@@ -205,7 +205,7 @@ static void test_memcg_v1(void **state)
 	      "hierarchical_anon=1622 N0=1606 N1=16\n"
 	      "hierarchical_unevictable=3394 N0=3394 N1=0\n");
 	snprintf(path, sizeof(path), "%s/cg1/memory.numa_stat", r);
-	assert_int_equal(nl_memcg_numa_stat_read(path, anon, file, 4096), 2);
+	assert_int_equal(nl_proc_memcg_numa_stat_read(path, anon, file, 4096), 2);
 	assert_int_equal(anon[0], 1606ULL * 4096);	/* hierarchical, pages -> bytes */
 	assert_int_equal(anon[1], 16ULL * 4096);
 	assert_int_equal(file[0], 119000ULL * 4096);
@@ -215,7 +215,7 @@ static void test_memcg_v1(void **state)
 	wfile(r, "cg1b/memory.numa_stat",
 	      "total=4929 N0=4900 N1=29\nfile=1161 N0=1161 N1=0\nanon=374 N0=370 N1=4\n");
 	snprintf(path, sizeof(path), "%s/cg1b/memory.numa_stat", r);
-	assert_int_equal(nl_memcg_numa_stat_read(path, anon, file, 16384), 2);
+	assert_int_equal(nl_proc_memcg_numa_stat_read(path, anon, file, 16384), 2);
 	assert_int_equal(anon[0], 370ULL * 16384);
 	assert_int_equal(anon[1], 4ULL * 16384);
 	assert_int_equal(file[0], 1161ULL * 16384);
@@ -223,9 +223,9 @@ static void test_memcg_v1(void **state)
 	/* neither anon nor file */
 	wfile(r, "cg1c/memory.numa_stat", "total=1 N0=1\n");
 	snprintf(path, sizeof(path), "%s/cg1c/memory.numa_stat", r);
-	assert_int_equal(nl_memcg_numa_stat_read(path, anon, file, 4096), -ENODATA);
+	assert_int_equal(nl_proc_memcg_numa_stat_read(path, anon, file, 4096), -ENODATA);
 	snprintf(path, sizeof(path), "%s/nope/memory.numa_stat", r);
-	assert_int_equal(nl_memcg_numa_stat_read(path, anon, file, 4096), -ENOENT);
+	assert_int_equal(nl_proc_memcg_numa_stat_read(path, anon, file, 4096), -ENOENT);
 }
 
 static void test_memcg_host(void **state)
@@ -235,7 +235,7 @@ static void test_memcg_host(void **state)
 	(void)state;
 	if (access("/sys/fs/cgroup/memory/memory.numa_stat", R_OK))
 		skip();
-	assert_int_equal(nl_memcg_numa_stat_read("/sys/fs/cgroup/memory/memory.numa_stat", anon, file,
+	assert_int_equal(nl_proc_memcg_numa_stat_read("/sys/fs/cgroup/memory/memory.numa_stat", anon, file,
 						 sysconf(_SC_PAGESIZE)), 2);
 	assert_true(anon[0] + file[0] > 0);
 }
@@ -256,7 +256,7 @@ static void test_cpu_times(void **state)
 	      "cpu1 200 10 50 700 0 5 5 0 0 0\n"
 	      "cpu3 300 0 200 1500 50 0 0 0 0 0\n"
 	      "intr 12345 0 0\nctxt 999\n");
-	assert_int_equal(nl_cpu_times_read(r, a, 8), 4);
+	assert_int_equal(nl_proc_cpu_times_read(r, a, 8), 4);
 	assert_true(a[0].present);
 	assert_false(a[2].present);
 	assert_int_equal(a[0].busy, 150);
@@ -265,7 +265,7 @@ static void test_cpu_times(void **state)
 	assert_int_equal(a[1].total, 970);
 	assert_int_equal(a[3].busy, 500);
 	/* CPUs beyond max_cpus are ignored */
-	assert_int_equal(nl_cpu_times_read(r, b, 2), 2);
+	assert_int_equal(nl_proc_cpu_times_read(r, b, 2), 2);
 
 	wfile(r, "stat",
 	      "cpu  0 0 0 0 0 0 0 0 0 0\n"
@@ -273,18 +273,18 @@ static void test_cpu_times(void **state)
 	      "cpu1 200 10 50 800 0 5 5 0 0 0\n"	/* +0 busy, +100 total */
 	      "cpu2 10 0 0 10 0 0 0 0 0 0\n"		/* came online: skipped */
 	      "cpu3 380 0 200 1520 50 0 0 0 0 0\n");	/* +80 busy, +100 total */
-	assert_int_equal(nl_cpu_times_read(r, b, 8), 4);
+	assert_int_equal(nl_proc_cpu_times_read(r, b, 8), 4);
 
 	t.nr_cpu_ids = 4;
 	t.cpu_nid = cpu_nid;
 	t.node[0].online = t.node[1].online = t.node[2].online = true;
-	assert_int_equal(nl_node_busy_pct(&t, a, b, 4, pct), 2);
+	assert_int_equal(nl_proc_node_busy_pct(&t, a, b, 4, pct), 2);
 	assert_float_equal(pct[0], 25.0, 1e-9);	/* 50 / 200 */
 	assert_float_equal(pct[1], 80.0, 1e-9);	/* cpu3 only */
 	assert_true(isnan(pct[2]));		/* memory-only node */
 	assert_true(isnan(pct[5]));		/* offline */
 
-	assert_int_equal(nl_cpu_times_read("/nonexistent", a, 8), -ENOENT);
+	assert_int_equal(nl_proc_cpu_times_read("/nonexistent", a, 8), -ENOENT);
 }
 
 static void test_cpu_times_host(void **state)
@@ -292,7 +292,7 @@ static void test_cpu_times_host(void **state)
 	struct nl_cpu_times a[1024];
 
 	(void)state;
-	assert_true(nl_cpu_times_read("/proc", a, 1024) >= (int)sysconf(_SC_NPROCESSORS_ONLN));
+	assert_true(nl_proc_cpu_times_read("/proc", a, 1024) >= (int)sysconf(_SC_NPROCESSORS_ONLN));
 	assert_true(a[0].present && a[0].total >= a[0].busy && a[0].total > 0);
 }
 
@@ -317,24 +317,24 @@ static void test_pids_comm(void **state)
 		char p[PATH_MAX];
 
 		snprintf(p, sizeof(p), "%s/pids", r);
-		assert_int_equal(nl_list_pids(p, pids, 8), 2);
+		assert_int_equal(nl_proc_list_pids(p, pids, 8), 2);
 		assert_true((pids[0] == 1 && pids[1] == 42) || (pids[0] == 42 && pids[1] == 1));
-		assert_int_equal(nl_list_pids(p, pids, 1), 2);	/* total, though only 1 stored */
-		assert_true(nl_pid_alive(p, 1));
-		assert_false(nl_pid_alive(p, 42));	/* zombie; ')' inside comm */
-		assert_false(nl_pid_alive(p, 43));
-		assert_int_equal(nl_read_comm(p, 1, comm, sizeof(comm)), 0);
+		assert_int_equal(nl_proc_list_pids(p, pids, 1), 2);	/* total, though only 1 stored */
+		assert_true(nl_proc_pid_alive(p, 1));
+		assert_false(nl_proc_pid_alive(p, 42));	/* zombie; ')' inside comm */
+		assert_false(nl_proc_pid_alive(p, 43));
+		assert_int_equal(nl_proc_read_comm(p, 1, comm, sizeof(comm)), 0);
 		assert_string_equal(comm, "systemd");
-		assert_int_equal(nl_read_comm(p, 42, comm, 8), 0);
+		assert_int_equal(nl_proc_read_comm(p, 42, comm, 8), 0);
 		assert_string_equal(comm, "a-very-");
-		assert_int_equal(nl_read_comm(p, 43, comm, sizeof(comm)), -ENOENT);
+		assert_int_equal(nl_proc_read_comm(p, 43, comm, sizeof(comm)), -ENOENT);
 		uint64_t res = 0;
 
-		assert_int_equal(nl_statm_resident(p, 1, &res), 0);
+		assert_int_equal(nl_proc_statm_resident(p, 1, &res), 0);
 		assert_int_equal(res, 3012);	/* the second field: resident pages */
-		assert_int_equal(nl_statm_resident(p, 42, &res), -EINVAL);
-		assert_int_equal(nl_statm_resident(p, 43, &res), -ENOENT);
-		assert_int_equal(nl_statm_resident("/proc", getpid(), &res), 0);
+		assert_int_equal(nl_proc_statm_resident(p, 42, &res), -EINVAL);
+		assert_int_equal(nl_proc_statm_resident(p, 43, &res), -ENOENT);
+		assert_int_equal(nl_proc_statm_resident("/proc", getpid(), &res), 0);
 		assert_true(res > 0);
 	}
 	{	/* thread 51 of process 50 */
@@ -371,16 +371,16 @@ static void test_pids_comm(void **state)
 		 * (stat reads the per-CPU rss counters unsummed) */
 		assert_int_equal(nl_proc_rss_comm("/proc", getpid(), &res, c16, sizeof(c16)), 0);
 		assert_string_equal(c16, "test_procfs");
-		assert_int_equal(nl_statm_resident("/proc", getpid(), &statm), 0);
+		assert_int_equal(nl_proc_statm_resident("/proc", getpid(), &statm), 0);
 		assert_true(res > 0 && statm > 0);
 	}
 	/* live */
-	assert_true(nl_pid_alive("/proc", getpid()));
-	assert_int_equal(nl_read_comm("/proc", getpid(), comm, sizeof(comm)), 0);
+	assert_true(nl_proc_pid_alive("/proc", getpid()));
+	assert_int_equal(nl_proc_read_comm("/proc", getpid(), comm, sizeof(comm)), 0);
 	assert_string_equal(comm, "test_procfs");
 	{
 		static pid_t all[65536];
-		int n = nl_list_pids("/proc", all, 65536), found = 0;
+		int n = nl_proc_list_pids("/proc", all, 65536), found = 0;
 
 		assert_true(n > 1);
 		for (int i = 0; i < n && i < 65536; i++)
@@ -410,14 +410,14 @@ static void test_proc_start(void **state)
 	assert_true(ns == 123456ULL * (1000000000ULL / (uint64_t)hz));
 	assert_int_equal(nl_proc_start_ticks(p, 78, &t), -EINVAL);
 	assert_int_equal(nl_proc_start_ticks(p, 79, &t), -ENOENT);
-	nl_boot_id(p, boot, sizeof(boot));
+	nl_proc_boot_id(p, boot, sizeof(boot));
 	assert_string_equal(boot, "0a1b2c3d-0000-4000-8000-00000000abcd");
-	nl_boot_id("/nonexistent", boot, sizeof(boot));
+	nl_proc_boot_id("/nonexistent", boot, sizeof(boot));
 	assert_string_equal(boot, "");
 	/* the live one: this process started before now, after boot */
 	assert_int_equal(nl_proc_start_ticks("/proc", getpid(), &t), 0);
 	assert_true(t > 0);
-	nl_boot_id("/proc", boot, sizeof(boot));
+	nl_proc_boot_id("/proc", boot, sizeof(boot));
 	assert_int_equal(strlen(boot), 36);
 }
 
@@ -460,7 +460,7 @@ static void test_pid_list(void **state)
 	 * its newline */
 	wfile(r, "cg/cgroup.procs", "12\n0\n7\n4194304");
 	snprintf(path, sizeof(path), "%s/cg/cgroup.procs", r);
-	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), 3);
+	assert_int_equal(nl_proc_read_pid_list(path, &v, &n, &cap), 3);
 	assert_int_equal(n, 3);
 	assert_int_equal(v[0], 12);
 	assert_int_equal(v[1], 7);
@@ -468,13 +468,13 @@ static void test_pid_list(void **state)
 	/* appends */
 	wfile(r, "cg2/cgroup.procs", "");
 	snprintf(path, sizeof(path), "%s/cg2/cgroup.procs", r);
-	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), 0);
+	assert_int_equal(nl_proc_read_pid_list(path, &v, &n, &cap), 0);
 	wfile(r, "cg2/cgroup.procs", "5\n");
-	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), 1);
+	assert_int_equal(nl_proc_read_pid_list(path, &v, &n, &cap), 1);
 	assert_int_equal(n, 4);
 	assert_int_equal(v[3], 5);
 	snprintf(path, sizeof(path), "%s/nope/cgroup.procs", r);
-	assert_int_equal(nl_read_pid_list(path, &v, &n, &cap), -ENOENT);
+	assert_int_equal(nl_proc_read_pid_list(path, &v, &n, &cap), -ENOENT);
 	assert_int_equal(n, 4);
 	free(v);
 }
@@ -490,17 +490,17 @@ static void test_sysctl(void **state)
 	wfile(r, "sys/vm/numa_stat", "0\n");
 	wfile(r, "sys/vm/weird", "abc\n");
 	wfile(r, "sys/vm/neg", "-5\n");
-	assert_int_equal(nl_sysctl_read_int(r, "kernel/numa_balancing"), 1);
-	assert_int_equal(nl_sysctl_read_int(r, "kernel.numa_balancing"), 1);
-	assert_int_equal(nl_sysctl_read_int(r, "vm/numa_stat"), 0);
-	assert_int_equal(nl_sysctl_read_int(r, "vm/nope"), -ENOENT);
-	assert_int_equal(nl_sysctl_read_int(r, "vm/weird"), -EINVAL);
-	assert_int_equal(nl_sysctl_read_int(r, "vm/neg"), -ERANGE);
-	assert_int_equal(nl_sysctl_read_long(r, "vm.neg", &v), 0);
+	assert_int_equal(nl_proc_sysctl_read_int(r, "kernel/numa_balancing"), 1);
+	assert_int_equal(nl_proc_sysctl_read_int(r, "kernel.numa_balancing"), 1);
+	assert_int_equal(nl_proc_sysctl_read_int(r, "vm/numa_stat"), 0);
+	assert_int_equal(nl_proc_sysctl_read_int(r, "vm/nope"), -ENOENT);
+	assert_int_equal(nl_proc_sysctl_read_int(r, "vm/weird"), -EINVAL);
+	assert_int_equal(nl_proc_sysctl_read_int(r, "vm/neg"), -ERANGE);
+	assert_int_equal(nl_proc_sysctl_read_long(r, "vm.neg", &v), 0);
 	assert_int_equal(v, -5);
 	/* live: exists on any NUMA-capable kernel */
 	if (!access("/proc/sys/kernel/numa_balancing", R_OK))
-		assert_in_range(nl_sysctl_read_int("/proc", "kernel.numa_balancing"), 0, 3);
+		assert_in_range(nl_proc_sysctl_read_int("/proc", "kernel.numa_balancing"), 0, 3);
 }
 
 /* One call reads a process's identity: comm (cleaned), cgroup, statm and

@@ -48,29 +48,29 @@ static void test_cpulist(void **state)
 	uint8_t m[2];
 
 	(void)state;
-	assert_int_equal(nl_parse_cpulist("0-3,8,10-11", m, 16), 7);
+	assert_int_equal(nl_topo_parse_cpulist("0-3,8,10-11", m, 16), 7);
 	assert_int_equal(m[0], 0x0f);
 	assert_int_equal(m[1], 0x0d);	/* 8, 10, 11 */
-	assert_int_equal(nl_parse_cpulist("0-3,8,10-11\n", m, 16), 7);
-	assert_int_equal(nl_parse_cpulist("", m, 16), 0);
+	assert_int_equal(nl_topo_parse_cpulist("0-3,8,10-11\n", m, 16), 7);
+	assert_int_equal(nl_topo_parse_cpulist("", m, 16), 0);
 	assert_int_equal(m[0], 0);
-	assert_int_equal(nl_parse_cpulist("\n", m, 16), 0);
-	assert_int_equal(nl_parse_cpulist("5", m, 16), 1);
+	assert_int_equal(nl_topo_parse_cpulist("\n", m, 16), 0);
+	assert_int_equal(nl_topo_parse_cpulist("5", m, 16), 1);
 	assert_int_equal(m[0], 0x20);
-	assert_int_equal(nl_parse_cpulist("0-3,2", m, 16), 4);	/* duplicates once */
-	assert_int_equal(nl_parse_cpulist("15", m, 16), 1);
+	assert_int_equal(nl_topo_parse_cpulist("0-3,2", m, 16), 4);	/* duplicates once */
+	assert_int_equal(nl_topo_parse_cpulist("15", m, 16), 1);
 	assert_true(nl_mask_test(m, 15));
 	assert_false(nl_mask_test(m, 14));
-	assert_int_equal(nl_parse_cpulist("16", m, 16), -ERANGE);
-	assert_int_equal(nl_parse_cpulist("3-1", m, 16), -EINVAL);
-	assert_int_equal(nl_parse_cpulist("a", m, 16), -EINVAL);
-	assert_int_equal(nl_parse_cpulist("1,,2", m, 16), -EINVAL);
-	assert_int_equal(nl_parse_cpulist("0-", m, 16), -EINVAL);
-	assert_int_equal(nl_parse_cpulist("-1", m, 16), -EINVAL);
-	assert_int_equal(nl_parse_cpulist("1 2", m, 16), -EINVAL);
-	assert_int_equal(nl_cpulist_max("0-3,8,10-11"), 11);
-	assert_int_equal(nl_cpulist_max(""), -1);
-	assert_int_equal(nl_cpulist_max("x"), -EINVAL);
+	assert_int_equal(nl_topo_parse_cpulist("16", m, 16), -ERANGE);
+	assert_int_equal(nl_topo_parse_cpulist("3-1", m, 16), -EINVAL);
+	assert_int_equal(nl_topo_parse_cpulist("a", m, 16), -EINVAL);
+	assert_int_equal(nl_topo_parse_cpulist("1,,2", m, 16), -EINVAL);
+	assert_int_equal(nl_topo_parse_cpulist("0-", m, 16), -EINVAL);
+	assert_int_equal(nl_topo_parse_cpulist("-1", m, 16), -EINVAL);
+	assert_int_equal(nl_topo_parse_cpulist("1 2", m, 16), -EINVAL);
+	assert_int_equal(nl_topo_cpulist_max("0-3,8,10-11"), 11);
+	assert_int_equal(nl_topo_cpulist_max(""), -1);
+	assert_int_equal(nl_topo_cpulist_max("x"), -EINVAL);
 }
 
 /* ---- nl_topo_load ---- */
@@ -234,23 +234,23 @@ static void test_node_limit(void **state)
 	char *r = mktree(), err[192] = "";
 
 	(void)state;
-	assert_int_equal(nl_node_possible(r), 1);	/* no NUMA */
+	assert_int_equal(nl_topo_node_possible(r), 1);	/* no NUMA */
 	wfile(r, "devices/system/node/online", "0-3\n");
-	assert_int_equal(nl_node_possible(r), 4);	/* no possible file: online */
+	assert_int_equal(nl_topo_node_possible(r), 4);	/* no possible file: online */
 	wfile(r, "devices/system/node/possible", "0-23\n");
-	assert_int_equal(nl_node_possible(r), 24);
-	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), 24);
+	assert_int_equal(nl_topo_node_possible(r), 24);
+	assert_int_equal(nl_topo_node_limit_check(r, err, sizeof(err)), 24);
 	wfile(r, "devices/system/node/possible", "0,5\n");
-	assert_int_equal(nl_node_possible(r), 6);	/* sparse: sized by the highest id */
+	assert_int_equal(nl_topo_node_possible(r), 6);	/* sparse: sized by the highest id */
 	wfile(r, "devices/system/node/possible", "0-63\n");
-	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), 64);
+	assert_int_equal(nl_topo_node_limit_check(r, err, sizeof(err)), 64);
 	wfile(r, "devices/system/node/possible", "0-64\n");
-	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), -E2BIG);
+	assert_int_equal(nl_topo_node_limit_check(r, err, sizeof(err)), -E2BIG);
 	assert_non_null(strstr(err, "up to 64"));
 	assert_non_null(strstr(err, "at most 64 nodes"));
 	assert_null(strchr(err, '\n'));	/* one line */
 	wfile(r, "devices/system/node/possible", "0-y\n");
-	assert_int_equal(nl_node_limit_check(r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(nl_topo_node_limit_check(r, err, sizeof(err)), -EINVAL);
 	rmtree(r);
 }
 
@@ -260,17 +260,17 @@ static void test_cpulist_format(void **state)
 	char b[32], tiny[4];
 
 	(void)state;
-	assert_int_equal(nl_parse_cpulist("0-3,8,10-11", m, 16), 7);
-	assert_int_equal(nl_cpulist_format(m, 16, b, sizeof(b)), 7);
+	assert_int_equal(nl_topo_parse_cpulist("0-3,8,10-11", m, 16), 7);
+	assert_int_equal(nl_topo_cpulist_format(m, 16, b, sizeof(b)), 7);
 	assert_string_equal(b, "0-3,8,10-11");
-	assert_int_equal(nl_parse_cpulist("15", m, 16), 1);
-	assert_int_equal(nl_cpulist_format(m, 16, b, sizeof(b)), 1);
+	assert_int_equal(nl_topo_parse_cpulist("15", m, 16), 1);
+	assert_int_equal(nl_topo_cpulist_format(m, 16, b, sizeof(b)), 1);
 	assert_string_equal(b, "15");
 	memset(m, 0, sizeof(m));
-	assert_int_equal(nl_cpulist_format(m, 16, b, sizeof(b)), 0);
+	assert_int_equal(nl_topo_cpulist_format(m, 16, b, sizeof(b)), 0);
 	assert_string_equal(b, "");
-	assert_int_equal(nl_parse_cpulist("0-3,8,10-11", m, 16), 7);
-	assert_int_equal(nl_cpulist_format(m, 16, tiny, sizeof(tiny)), 7);	/* still counts */
+	assert_int_equal(nl_topo_parse_cpulist("0-3,8,10-11", m, 16), 7);
+	assert_int_equal(nl_topo_cpulist_format(m, 16, tiny, sizeof(tiny)), 7);	/* still counts */
 	assert_int_equal(strlen(tiny), 3);	/* cut, terminated */
 }
 

@@ -54,13 +54,13 @@ static void test_median(void **state)
 	uint64_t b[NL_LOC_BUCKETS] = { 0 };
 
 	(void)state;
-	assert_true(isnan(nl_locality_median(b)));
+	assert_true(isnan(nl_snapshot_locality_median(b)));
 	b[7] = 100;			/* all in the top bucket: its middle */
-	assert_float_equal(nl_locality_median(b), 7.5 / 8, 1e-9);
+	assert_float_equal(nl_snapshot_locality_median(b), 7.5 / 8, 1e-9);
 	b[0] = 100;			/* half at the bottom: the bottom's top */
-	assert_float_equal(nl_locality_median(b), 1.0 / 8, 1e-9);
+	assert_float_equal(nl_snapshot_locality_median(b), 1.0 / 8, 1e-9);
 	b[0] = 300;			/* 3/4 at the bottom: 2/3 into it */
-	assert_float_equal(nl_locality_median(b), (2.0 / 3) / 8, 1e-9);
+	assert_float_equal(nl_snapshot_locality_median(b), (2.0 / 3) / 8, 1e-9);
 }
 
 static void test_history(void **state)

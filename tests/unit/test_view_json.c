@@ -323,10 +323,10 @@ static void test_cgroups(void **state)
 
 	assert_int_equal(fix_build(&s, true), 0);
 	/* what the model read from a CRI-O container's and a service's path */
-	nl_cg_ident_parse("/kubepods.slice/kubepods-pod1a2b3c4d_5e6f_4a0b_8c9d_0e1f2a3b4c5d.slice/crio-"
+	nl_cgident_parse("/kubepods.slice/kubepods-pod1a2b3c4d_5e6f_4a0b_8c9d_0e1f2a3b4c5d.slice/crio-"
 			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
 			  &s.cgroups[2].ident);
-	nl_cg_ident_parse("/system.slice/nginx.service", &s.cgroups[4].ident);
+	nl_cgident_parse("/system.slice/nginx.service", &s.cgroups[4].ident);
 	cJSON *r = parse(&s, NULL, NULL), *cgs = get(r, "cgroups"), *c;
 	static const char *const order[] = { "/", "/work", "/work/a", "/work/b", "/other" };
 	int i = 0;
@@ -580,7 +580,7 @@ static void test_opts_and_write(void **state)
 
 	assert_int_equal(fix_build(&s, true), 0);
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "300"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "300"), 0);
 	cJSON *r = parse(&s, &o, NULL);
 	assert_int_equal(cJSON_GetArraySize(get(r, "processes")), 1);
 	assert_near(num(cJSON_GetArrayItem(get(r, "processes"), 0), "pid"), 300, 0);

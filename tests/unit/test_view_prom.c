@@ -355,11 +355,11 @@ static void test_cgroup_info(void **state)
 	char *t;
 
 	(void)state;
-	nl_cg_ident_parse("/kubepods/burstable/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", &s.cgroups[1].ident);
-	nl_cg_ident_parse("/kubepods/burstable/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d/"
+	nl_cgident_parse("/kubepods/burstable/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", &s.cgroups[1].ident);
+	nl_cgident_parse("/kubepods/burstable/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d/"
 			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/system.slice/cron.service",
 			  &s.cgroups[2].ident);
-	nl_cg_ident_parse("/system.slice/systemd-fsck@dev-disk-by\\x2dlabel-root.service", &s.cgroups[4].ident);
+	nl_cgident_parse("/system.slice/systemd-fsck@dev-disk-by\\x2dlabel-root.service", &s.cgroups[4].ident);
 	nl_prom_opts_default(&o);
 	o.cgroup_depth = 1;	/* /, /work and /other: not /work/a */
 	t = prom_render(&s, &o);

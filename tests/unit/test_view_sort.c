@@ -78,52 +78,52 @@ static void test_proc_filter(void **state)
 	const struct nl_snapshot *s = *state;
 	struct nl_filter f;
 
-	assert_int_equal(nl_filter_parse(&f, "200"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "200"), 0);
 	assert_int_equal(f.pid, 200);
 	check_procs(s, NL_SORT_CPU, &f, (pid_t[]){ 200 }, 1);
-	assert_int_equal(nl_filter_parse(&f, "/work"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "/work"), 0);
 	assert_int_equal(f.pid, 0);
 	check_procs(s, NL_SORT_CPU, &f, (pid_t[]){ 100, 200 }, 2);
-	assert_int_equal(nl_filter_parse(&f, " /work/ "), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, " /work/ "), 0);
 	assert_string_equal(f.cgroup, "/work");
 	check_procs(s, NL_SORT_PID, &f, (pid_t[]){ 100, 200 }, 2);
 	/* component match: "/wor" is not a parent of "/work/a" */
-	assert_int_equal(nl_filter_parse(&f, "/wor"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "/wor"), 0);
 	check_procs(s, NL_SORT_CPU, &f, NULL, 0);
-	assert_int_equal(nl_filter_parse(&f, "/"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "/"), 0);
 	check_procs(s, NL_SORT_CPU, &f, (pid_t[]){ 100, 300, 200 }, 3);
 	/* both filters must hold */
 	f.pid = 300;
 	strcpy(f.cgroup, "/work");
 	check_procs(s, NL_SORT_CPU, &f, NULL, 0);
 
-	assert_int_equal(nl_filter_parse(&f, "0"), -EINVAL);
+	assert_int_equal(nl_sort_filter_parse(&f, "0"), -EINVAL);
 	assert_int_equal(f.pid, 300);	/* untouched on error */
 	/* anything else is a part of a process name (the fixture's memhog,
 	 * sleeper and remote); cgroups are not filtered by it */
-	assert_int_equal(nl_filter_parse(&f, "mem"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "mem"), 0);
 	assert_string_equal(f.comm, "mem");
 	assert_int_equal(f.pid, 0);
-	assert_true(nl_filter_active(&f));
+	assert_true(nl_sort_filter_active(&f));
 	check_procs(s, NL_SORT_CPU, &f, (pid_t[]){ 100 }, 1);
-	assert_int_equal(nl_filter_parse(&f, "e"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "e"), 0);
 	check_procs(s, NL_SORT_PID, &f, (pid_t[]){ 100, 200, 300 }, 3);
-	assert_int_equal(nl_filter_parse(&f, "12a"), 0);	/* a name, not a pid */
+	assert_int_equal(nl_sort_filter_parse(&f, "12a"), 0);	/* a name, not a pid */
 	check_procs(s, NL_SORT_CPU, &f, NULL, 0);
-	assert_true(nl_filter_cgroup(&f, &s->cgroups[0]));
+	assert_true(nl_sort_filter_cgroup(&f, &s->cgroups[0]));
 	static char longc[80];
 	memset(longc, 'c', sizeof(longc) - 1);
-	assert_int_equal(nl_filter_parse(&f, longc), -ENAMETOOLONG);
-	assert_int_equal(nl_filter_parse(&f, ""), 0);
-	assert_false(nl_filter_active(&f));
+	assert_int_equal(nl_sort_filter_parse(&f, longc), -ENAMETOOLONG);
+	assert_int_equal(nl_sort_filter_parse(&f, ""), 0);
+	assert_false(nl_sort_filter_active(&f));
 	/* cgroup paths go up to PATH_MAX - 1 bytes (filters match full paths) */
 	static char longp[4097];
 	memset(longp, 'x', sizeof(longp));
 	longp[0] = '/';
 	longp[4096] = '\0';
-	assert_int_equal(nl_filter_parse(&f, longp), -ENAMETOOLONG);
+	assert_int_equal(nl_sort_filter_parse(&f, longp), -ENAMETOOLONG);
 	longp[4095] = '\0';
-	assert_int_equal(nl_filter_parse(&f, longp), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, longp), 0);
 	assert_int_equal(strlen(f.cgroup), 4095);
 }
 
@@ -140,14 +140,14 @@ static void test_proc_filter_escaped_cgroup(void **state)
 
 	assert_int_equal(g->id, s->procs[1].cgroup_id);
 	strcpy(saved, g->path);
-	nl_path_label(g->path, sizeof(g->path), raw, g->id);
+	nl_name_path_label(g->path, sizeof(g->path), raw, g->id);
 	g->long_path = raw;
 	strcpy(s->procs[1].cgroup_path, g->path);
 	assert_string_not_equal(g->path, raw);
 
-	assert_int_equal(nl_filter_parse(&f, raw), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, raw), 0);
 	check_procs(s, NL_SORT_CPU, &f, (pid_t[]){ 200 }, 1);
-	assert_int_equal(nl_filter_parse(&f, "/work"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "/work"), 0);
 	check_procs(s, NL_SORT_PID, &f, (pid_t[]){ 100, 200 }, 2);
 
 	g->long_path = NULL;
@@ -157,12 +157,12 @@ static void test_proc_filter_escaped_cgroup(void **state)
 
 static void test_cgroup_under(void **state)
 {
-	assert_true(nl_cgroup_under("/a", "/a"));
-	assert_true(nl_cgroup_under("/a/b", "/a"));
-	assert_false(nl_cgroup_under("/ab", "/a"));
-	assert_true(nl_cgroup_under("/ab", "/"));
-	assert_true(nl_cgroup_under("/", "/"));
-	assert_false(nl_cgroup_under("/a", "/a/b"));
+	assert_true(nl_sort_cgroup_under("/a", "/a"));
+	assert_true(nl_sort_cgroup_under("/a/b", "/a"));
+	assert_false(nl_sort_cgroup_under("/ab", "/a"));
+	assert_true(nl_sort_cgroup_under("/ab", "/"));
+	assert_true(nl_sort_cgroup_under("/", "/"));
+	assert_false(nl_sort_cgroup_under("/a", "/a/b"));
 }
 
 static void check_cgroups(const struct nl_snapshot *s, enum nl_sort_key key,
@@ -194,11 +194,11 @@ static void test_cgroup_sort(void **state)
 	/* /other has no numa_stat: RSS unknown, last */
 	check_cgroups(s, NL_SORT_RSS, NULL, false,
 		      (const char *[]){ "/", "/work", "/work/a", "/work/b", "/other" }, 5);
-	assert_int_equal(nl_filter_parse(&f, "/work"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "/work"), 0);
 	check_cgroups(s, NL_SORT_CPU, &f, true,
 		      (const char *[]){ "/work", "/work/a", "/work/b" }, 3);
 	/* a pid filter alone keeps the whole tree */
-	assert_int_equal(nl_filter_parse(&f, "100"), 0);
+	assert_int_equal(nl_sort_filter_parse(&f, "100"), 0);
 	check_cgroups(s, NL_SORT_CPU, &f, true,
 		      (const char *[]){ "/", "/work", "/work/a", "/work/b", "/other" }, 5);
 }
@@ -236,22 +236,22 @@ static void test_sort_keys_chars(void **state)
 	struct nl_view_opts o;
 	nl_view_opts_default(&o);
 	assert_int_equal(o.sort, NL_SORT_CPU);
-	assert_false(nl_filter_active(&o.filter));
+	assert_false(nl_sort_filter_active(&o.filter));
 }
 
 static void test_missing_without(void **state)
 {
 	char out[64];
 
-	nl_missing_without(out, sizeof(out), "locality: NUMA balancing is off (x); reclaim: y; "
+	nl_snapshot_missing_without(out, sizeof(out), "locality: NUMA balancing is off (x); reclaim: y; "
 			   "locality: sched_ext z", "locality:");
 	assert_string_equal(out, "reclaim: y");
-	nl_missing_without(out, sizeof(out), "a; b", "locality:");
+	nl_snapshot_missing_without(out, sizeof(out), "a; b", "locality:");
 	assert_string_equal(out, "a; b");
-	nl_missing_without(out, sizeof(out), "", "x");
+	nl_snapshot_missing_without(out, sizeof(out), "", "x");
 	assert_string_equal(out, "");
 	/* an entry that does not fit is left out whole, never cut */
-	nl_missing_without(out, 12, "abc; 0123456789ab; d", "x");
+	nl_snapshot_missing_without(out, 12, "abc; 0123456789ab; d", "x");
 	assert_string_equal(out, "abc; d");
 }
 
@@ -259,17 +259,17 @@ static void test_locality_mean(void **state)
 {
 	uint64_t b[NL_LOC_BUCKETS] = { 0 };
 
-	assert_true(isnan(nl_locality_mean(b)));
+	assert_true(isnan(nl_snapshot_locality_mean(b)));
 	b[0] = 5;
-	assert_near(nl_locality_mean(b), 1.0 / 16, 1e-12);
+	assert_near(nl_snapshot_locality_mean(b), 1.0 / 16, 1e-12);
 	b[0] = 0;
 	b[6] = 1000000000ull;
 	b[7] = 3000000000ull;
-	assert_near(nl_locality_mean(b), 29.0 / 32, 1e-12);
+	assert_near(nl_snapshot_locality_mean(b), 29.0 / 32, 1e-12);
 	/* sums past 2^64 must not wrap */
 	for (int i = 0; i < NL_LOC_BUCKETS; i++)
 		b[i] = UINT64_MAX / 4;
-	assert_near(nl_locality_mean(b), 0.5, 1e-9);
+	assert_near(nl_snapshot_locality_mean(b), 0.5, 1e-9);
 }
 
 static void test_snapshot_free(void **state)
@@ -314,15 +314,15 @@ static void test_fmt(void **state)
 	assert_string_equal(nl_fmt_num(buf, sizeof(buf), 12345), "12.3K");
 	assert_string_equal(nl_fmt_num(buf, sizeof(buf), 4.5e6), "4.5M");
 	assert_string_equal(nl_fmt_num(buf, sizeof(buf), -1), "-");
-	assert_string_equal(nl_cgroup_name("/work/a"), "a");
-	assert_string_equal(nl_cgroup_name("/"), "/");
+	assert_string_equal(nl_fmt_cgroup_name("/work/a"), "a");
+	assert_string_equal(nl_fmt_cgroup_name("/"), "/");
 
 	double r = -1;
-	assert_true(nl_remote_ratio(&s->procs[2].f.alloc, &r));
+	assert_true(nl_fmt_remote_ratio(&s->procs[2].f.alloc, &r));
 	assert_near(r, 0.9, 1e-12);
-	assert_false(nl_remote_ratio(&s->procs[1].f.alloc, &r));
-	assert_near(nl_rate(1000, FIX_INTERVAL_NS), 500.0, 1e-9);
-	assert_near(nl_rate(1000, 0), 0, 0);
+	assert_false(nl_fmt_remote_ratio(&s->procs[1].f.alloc, &r));
+	assert_near(nl_fmt_rate(1000, FIX_INTERVAL_NS), 500.0, 1e-9);
+	assert_near(nl_fmt_rate(1000, 0), 0, 0);
 }
 
 int main(void)

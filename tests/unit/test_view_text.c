@@ -258,7 +258,7 @@ static void test_cut_names(void **state)
 
 	(void)state;
 	assert_int_equal(fix_build(&s, true), 0);
-	nl_comm_clean(s.procs[0].comm, "\x1b\x1b\x1bmemhog");
+	nl_name_comm_clean(s.procs[0].comm, "\x1b\x1b\x1bmemhog");
 	memset(s.cgroups[4].path, 'o', 100);
 	s.cgroups[4].path[0] = '/';
 	s.cgroups[4].path[100] = '\0';
@@ -295,7 +295,7 @@ static void test_opts(void **state)
 	free(out);
 
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "/work"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "/work"), 0);
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "100 memhog"));
 	assert_non_null(strstr(out, "200 sleeper"));
@@ -363,10 +363,10 @@ static void test_cgroups(void **state)
 	free(out);
 	/* a pod's container and a service by their short forms, the rest
 	 * as before */
-	nl_cg_ident_parse("/kubepods.slice/kubepods-pod1a2b3c4d_5e6f_4a0b_8c9d_0e1f2a3b4c5d.slice/docker-"
+	nl_cgident_parse("/kubepods.slice/kubepods-pod1a2b3c4d_5e6f_4a0b_8c9d_0e1f2a3b4c5d.slice/docker-"
 			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
 			  &s.cgroups[2].ident);
-	nl_cg_ident_parse("/system.slice/b.service", &s.cgroups[3].ident);
+	nl_cgident_parse("/system.slice/b.service", &s.cgroups[3].ident);
 	out = render(&s, NULL);
 	assert_non_null(strstr(out, "\n  work "));
 	assert_non_null(strstr(out, "\n    pod:1a2b3c4d/ctr:0123456789ab "));
@@ -439,11 +439,11 @@ static void test_agent(void **state)
 		struct nl_view_opts o;
 
 		nl_view_opts_default(&o);
-		assert_int_equal(nl_filter_parse(&o.filter, "/work"), 0);
+		assert_int_equal(nl_sort_filter_parse(&o.filter, "/work"), 0);
 		out = render(&s, &o);
 		assert_non_null(strstr(out, "RECLAIM AGENTS  1 cgroup "));
 		free(out);
-		assert_int_equal(nl_filter_parse(&o.filter, "/other"), 0);
+		assert_int_equal(nl_sort_filter_parse(&o.filter, "/other"), 0);
 		out = render(&s, &o);
 		assert_null(strstr(out, "RECLAIM AGENTS"));
 		free(out);
@@ -495,7 +495,7 @@ static void test_pid_hint(void **state)
 
 	assert_int_equal(fix_build(&s, true), 0);
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "100"), 0);
 	strcpy(o.filter.cgroup, "/other");
 	char *out = render(&s, &o);
 	assert_non_null(strstr(out, "PROCESSES  0 of 3 shown"));
@@ -503,13 +503,13 @@ static void test_pid_hint(void **state)
 	free(out);
 
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "999"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "999"), 0);
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "pid 999 is not in this snapshot"));
 	free(out);
 
 	nl_view_opts_default(&o);	/* a match: no hint */
-	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "100"), 0);
 	out = render(&s, &o);
 	assert_null(strstr(out, "pid 100 is"));
 	/* and the cgroups are its own and its ancestors', not the tree */
@@ -543,7 +543,7 @@ static void test_pid_chain_cleaned_label(void **state)
 		if (s.procs[i].pid == 100)
 			strcpy(s.procs[i].cgroup_path, "/work/a\\x1b#3");
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "100"), 0);
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
 	assert_non_null(strstr(out, "\n    a\\x1b#3 "));
@@ -566,7 +566,7 @@ static void test_pid_chain_after_exit(void **state)
 	(void)state;
 	assert_int_equal(fix_build(&s, true), 0);
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "100"), 0);
 	nl_snapshot_set_focus(&s, 100, NULL);
 	assert_string_equal(s.focus.cgroup, "/work/a");
 	free(render(&s, &o));
@@ -581,7 +581,7 @@ static void test_pid_chain_after_exit(void **state)
 	assert_non_null(strstr(out, "\n    a "));
 	assert_null(strstr(out, "\n    b "));
 	free(out);
-	assert_int_equal(nl_filter_parse(&o.filter, "999"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "999"), 0);
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "CGROUPS  0 of 5 shown"));
 	free(out);
@@ -604,7 +604,7 @@ static void test_pid_chain_only_from_snapshot(void **state)
 	(void)state;
 	assert_int_equal(fix_build(&s, true), 0);
 	nl_view_opts_default(&o);
-	assert_int_equal(nl_filter_parse(&o.filter, "100"), 0);
+	assert_int_equal(nl_sort_filter_parse(&o.filter, "100"), 0);
 	out = render(&s, &o);
 	assert_non_null(strstr(out, "CGROUPS  3 of 5 shown"));
 	free(out);

@@ -92,12 +92,12 @@ static void test_fit(void **state)
 {
 	char b[32];
 
-	assert_string_equal(nl_tui_fit(b, "abc", 5, true, false), "abc  ");
-	assert_string_equal(nl_tui_fit(b, "abc", 5, false, false), "  abc");
-	assert_string_equal(nl_tui_fit(b, "/system.slice/x", 8, true, true), "~slice/x");
-	assert_string_equal(nl_tui_fit(b, "memhogmemhog", 6, true, false), "memho~");
-	assert_string_equal(nl_tui_fit(b, "abc", 1, true, false), "~");
-	assert_string_equal(nl_tui_fit(b, "abc", 0, true, false), "");
+	assert_string_equal(nl_layout_fit(b, "abc", 5, true, false), "abc  ");
+	assert_string_equal(nl_layout_fit(b, "abc", 5, false, false), "  abc");
+	assert_string_equal(nl_layout_fit(b, "/system.slice/x", 8, true, true), "~slice/x");
+	assert_string_equal(nl_layout_fit(b, "memhogmemhog", 6, true, false), "memho~");
+	assert_string_equal(nl_layout_fit(b, "abc", 1, true, false), "~");
+	assert_string_equal(nl_layout_fit(b, "abc", 0, true, false), "");
 }
 
 /* TERM=dumb, unknown or unset: no full-screen view (the CLI falls back to
@@ -364,7 +364,7 @@ static void scr_feed(struct screen *s, const char *buf, size_t len)
 				break;	/* split across reads: not in these tests */
 			memcpy(u, buf + i, (size_t)n);
 			i += (size_t)n - 1;
-			for (int k = nl_text_cols(u); k > 0; k--)
+			for (int k = nl_name_text_cols(u); k > 0; k--)
 				scr_put(s, 'U');
 		}
 	}
@@ -479,7 +479,7 @@ static void child(void)
 	strcpy(s.procs[2].mempolicy.task, "bind:0");	/* pid 300, "remote" */
 	strcpy(s.procs[2].mempolicy.vma, "interleave:0-1");
 	/* /work as the model reads a pod's cgroup: the tree shows its short form */
-	nl_cg_ident_parse("/kubepods/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", &s.cgroups[1].ident);
+	nl_cgident_parse("/kubepods/pod1a2b3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d", &s.cgroups[1].ident);
 	if (child_comm)
 		snprintf(s.procs[0].comm, sizeof(s.procs[0].comm), "%s", child_comm);
 	t = nl_tui_open_term("xterm", stdout, stdin, NULL);

@@ -35,7 +35,7 @@ static uint64_t ino_of(const char *root, const char *rel)
 static void reclaim(struct nl_vs_raw *r, uint64_t id, int ctx, int nid, int t, uint64_t scanned,
 		    uint64_t rotated, uint64_t freed)
 {
-	struct nl_vs_counts *c = nl_vs_raw_get(r, id);
+	struct nl_vs_counts *c = nl_vmscan_raw_get(r, id);
 
 	assert_non_null(c);
 	c->pages[ctx][nid].scanned[t] += scanned;
@@ -45,7 +45,7 @@ static void reclaim(struct nl_vs_raw *r, uint64_t id, int ctx, int nid, int t, u
 
 static void episode(struct nl_vs_raw *r, uint64_t id, int ctx, uint64_t ns)
 {
-	struct nl_vs_counts *c = nl_vs_raw_get(r, id);
+	struct nl_vs_counts *c = nl_vmscan_raw_get(r, id);
 	int b = 0;
 
 	while (b + 1 < NL_VS_HIST && (ns >> (b + 1)))
@@ -85,7 +85,7 @@ static uint64_t field(const struct nl_vs_page_figs *p, const struct nl_vs_time_f
 		      const char *name)
 {
 	struct nl_vs_field f[NL_VS_MAX_FIELDS];
-	int n = nl_vs_fields(ctx, p, t, f);
+	int n = nl_vmscan_fields(ctx, p, t, f);
 
 	for (int i = 0; i < n; i++)
 		if (!strcmp(f[i].name, name))
@@ -100,7 +100,7 @@ static void check_invariants(const struct nl_vmscan_figs *v)
 {
 	for (int x = 0; x < NL_VS_NR_CTX; x++) {
 		const struct nl_vs_page_figs *p = &v->pages_total[x];
-		const char *c = nl_vs_ctx_name(x);
+		const char *c = nl_vmscan_figs_ctx_name(x);
 		char k[3][64];
 		struct nl_vs_page_figs sum = {};
 
@@ -146,7 +146,7 @@ static void test_fold_tree(void **state)
 	a = ino_of(root, "A");
 	b = ino_of(root, "A/B");
 	c = ino_of(root, "A/C");
-	assert_int_equal(nl_vs_state_new(&st), 0);
+	assert_int_equal(nl_vmscan_figs_state_new(&st), 0);
 
 	reclaim(&raw, b, NL_VS_LIMIT, 0, 1, 1000, 100, 600);	/* file on node 0 */
 	reclaim(&raw, b, NL_VS_LIMIT, 1, 0, 500, 450, 20);	/* anon on node 1 */
@@ -156,7 +156,7 @@ static void test_fold_tree(void **state)
 	episode(&raw, b, NL_VS_LIMIT, 1500);		/* bucket 10 */
 	episode(&raw, c, NL_VS_LIMIT, 1u << 20);	/* bucket 20 */
 	snap_from_map(&s, &m);
-	assert_int_equal(nl_vs_fill(st, &raw, &m, &s), 0);
+	assert_int_equal(nl_vmscan_figs_fill(st, &raw, &m, &s), 0);
 
 	vb = figs_of(&s, b);
 	va = figs_of(&s, a);
@@ -185,13 +185,13 @@ static void test_fold_tree(void **state)
 	assert_int_equal(s.nodes[0].vmscan_total[NL_VS_LIMIT].scanned[1], 1300);
 	assert_int_equal(s.nodes[0].vmscan_total[NL_VS_KSWAPD].freed[1], 4000);
 	assert_int_equal(s.nodes[1].vmscan_total[NL_VS_LIMIT].scanned[0], 500);
-	/* D never reclaimed: no figures, zeros through nl_vs_cgroup() */
+	/* D never reclaimed: no figures, zeros through nl_vmscan_figs_cgroup() */
 	for (int i = 0; i < s.nr_cgroups; i++)
 		if (s.cgroups[i].id == ino_of(root, "D")) {
 			assert_null(s.cgroups[i].vmscan);
-			assert_null(nl_vs_cgroup(&s, &s.cgroups[i]));	/* src.vmscan false */
+			assert_null(nl_vmscan_figs_cgroup(&s, &s.cgroups[i]));	/* src.vmscan false */
 			s.src.vmscan = true;
-			assert_int_equal(nl_vs_cgroup(&s, &s.cgroups[i])->pages_total[NL_VS_LIMIT].scanned[1], 0);
+			assert_int_equal(nl_vmscan_figs_cgroup(&s, &s.cgroups[i])->pages_total[NL_VS_LIMIT].scanned[1], 0);
 		} else {
 			check_invariants(s.cgroups[i].vmscan);
 		}
@@ -210,7 +210,7 @@ static void test_fold_tree(void **state)
 	s.cgroups[s.nr_cgroups].id = c;
 	s.cgroups[s.nr_cgroups].removed = true;
 	s.nr_cgroups++;
-	assert_int_equal(nl_vs_fill(st, &raw, &m, &s), 0);
+	assert_int_equal(nl_vmscan_figs_fill(st, &raw, &m, &s), 0);
 	assert_int_equal(figs_of(&s, c)->pages_total[NL_VS_LIMIT].scanned[1], 300);
 	assert_int_equal(figs_of(&s, c)->pages[NL_VS_LIMIT].scanned[1], 0);
 	assert_int_equal(figs_of(&s, c)->time_total[NL_VS_LIMIT].hist[20], 1);
@@ -229,17 +229,17 @@ static void test_fold_tree(void **state)
 
 	for (int i = 0; i < raw.n; i++)
 		if (raw.ids[i] != c)
-			*nl_vs_raw_get(&raw2, raw.ids[i]) = raw.c[i];
+			*nl_vmscan_raw_get(&raw2, raw.ids[i]) = raw.c[i];
 	snap_from_map(&s, &m);
-	assert_int_equal(nl_vs_fill(st, &raw2, &m, &s), 0);
+	assert_int_equal(nl_vmscan_figs_fill(st, &raw2, &m, &s), 0);
 	va = figs_of(&s, a);
 	assert_int_equal(va->pages_total[NL_VS_LIMIT].scanned[1], 1400);
 	assert_int_equal(va->pages[NL_VS_LIMIT].scanned[1], 0);
 
 	nl_snapshot_free(&s);
-	nl_vs_raw_free(&raw);
-	nl_vs_raw_free(&raw2);
-	nl_vs_state_free(st);
+	nl_vmscan_raw_free(&raw);
+	nl_vmscan_raw_free(&raw2);
+	nl_vmscan_figs_state_free(st);
 	nl_cgroup_map_free(&m);
 	rmtree(root);
 }
@@ -257,7 +257,7 @@ static void test_ratios_seed(void **state)
 	struct nl_vs_ratios r;
 
 	(void)state;
-	nl_vs_ratios(&p, &t, 249640000000ull, &r);
+	nl_vmscan_figs_ratios(&p, &t, 249640000000ull, &r);
 	assert_float_equal(r.freed_per_scanned, 1005141.0 / 3867645.0, 1e-12);
 	assert_float_equal(r.freed_per_scanned, 0.260, 0.0005);
 	assert_float_equal(r.anon_share_scanned, 0.393, 0.0005);
@@ -281,7 +281,7 @@ static void test_ratios_empty(void **state)
 	struct nl_vs_ratios r;
 
 	(void)state;
-	nl_vs_ratios(&p, &t, 0, &r);
+	nl_vmscan_figs_ratios(&p, &t, 0, &r);
 	assert_true(isnan(r.freed_per_scanned));
 	assert_true(isnan(r.anon_share_scanned));
 	assert_true(isnan(r.ns_per_freed));
@@ -297,12 +297,12 @@ static void test_sums_and_names(void **state)
 	p[NL_VS_LIMIT].scanned[0] = 1;
 	p[NL_VS_KSWAPD].scanned[0] = 10;
 	p[NL_VS_PROACTIVE].freed[1] = 100;
-	nl_vs_pages_sum(p, 1u << NL_VS_LIMIT | 1u << NL_VS_KSWAPD, &sum);
+	nl_vmscan_figs_pages_sum(p, 1u << NL_VS_LIMIT | 1u << NL_VS_KSWAPD, &sum);
 	assert_int_equal(sum.scanned[0], 11);
 	assert_int_equal(sum.freed[1], 0);
-	assert_string_equal(nl_vs_ctx_name(NL_VS_DIRECT), "direct");
-	assert_null(nl_vs_ctx_name(NL_VS_NR_CTX));
-	assert_int_equal(nl_vs_fields(NL_VS_PROACTIVE, &p[NL_VS_PROACTIVE], NULL, f), 14);
+	assert_string_equal(nl_vmscan_figs_ctx_name(NL_VS_DIRECT), "direct");
+	assert_null(nl_vmscan_figs_ctx_name(NL_VS_NR_CTX));
+	assert_int_equal(nl_vmscan_fields(NL_VS_PROACTIVE, &p[NL_VS_PROACTIVE], NULL, f), 14);
 	assert_string_equal(f[0].name, "scanned_pages_by_proactive");
 	assert_string_equal(f[8].name, "freed_file_pages_by_proactive");
 	assert_int_equal(f[6].v, 100);	/* freed_pages_by_proactive */
@@ -316,7 +316,7 @@ static char *text_of(const struct nl_snapshot *s, const struct nl_vs_view_opts *
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(nl_vs_text_write(f, s, o), 0);
+	assert_int_equal(nl_vmscan_text_write(f, s, o), 0);
 	fclose(f);
 	return buf;
 }

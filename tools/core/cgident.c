@@ -185,7 +185,7 @@ static bool unit_comp(struct comp c)
 	return true;
 }
 
-bool nl_cg_ident_parse(const char *path, struct nl_cg_ident *id)
+bool nl_cgident_parse(const char *path, struct nl_cg_ident *id)
 {
 	struct comp prev = { "", 0 };
 	/* the last component was a pod's: the next one must be a container */
@@ -241,15 +241,15 @@ bool nl_cg_ident_parse(const char *path, struct nl_cg_ident *id)
 		}
 		prev = c;
 	}
-	return nl_cg_ident_any(id);
+	return nl_cgident_any(id);
 }
 
-bool nl_cg_ident_any(const struct nl_cg_ident *id)
+bool nl_cgident_any(const struct nl_cg_ident *id)
 {
 	return id->pod_uid[0] || id->container_id[0] || id->unit[0];
 }
 
-size_t nl_cg_ident_short(const struct nl_cg_ident *id, char *out, size_t len)
+size_t nl_cgident_short(const struct nl_cg_ident *id, char *out, size_t len)
 {
 	int n = 0;
 
@@ -274,7 +274,7 @@ size_t nl_cg_ident_short(const struct nl_cg_ident *id, char *out, size_t len)
 	return n > 0 ? (size_t)n : 0;
 }
 
-const char *nl_ctr_runtime_name(int runtime)
+const char *nl_cgident_ctr_runtime_name(int runtime)
 {
 	switch (runtime) {
 	case NL_RT_CONTAINERD: return "containerd";

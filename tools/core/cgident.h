@@ -73,18 +73,18 @@ struct nl_cg_ident {
 };
 
 /*
- * nl_cg_ident_parse - the identity of the cgroup at @path (relative to its
+ * nl_cgident_parse - the identity of the cgroup at @path (relative to its
  * hierarchy's root, "/" for the root; NULL is taken as "/") into @id,
  * which is overwritten. Returns true if the path names a pod, a container
  * or a service.
  */
-bool nl_cg_ident_parse(const char *path, struct nl_cg_ident *id);
+bool nl_cgident_parse(const char *path, struct nl_cg_ident *id);
 
-/* nl_cg_ident_any - true when @id names a pod, a container or a unit. */
-bool nl_cg_ident_any(const struct nl_cg_ident *id);
+/* nl_cgident_any - true when @id names a pod, a container or a unit. */
+bool nl_cgident_any(const struct nl_cg_ident *id);
 
 /*
- * nl_cg_ident_short - the short form of what the cgroup itself is, for a
+ * nl_cgident_short - the short form of what the cgroup itself is, for a
  * row of top's cgroup tree: "pod:1a2b3c4d" (a pod), "pod:1a2b3c4d/ctr:
  * 0123456789ab" (a pod's container), "ctr:0123456789ab" (a container of
  * no pod), the unit name (a service). A cgroup that only lies inside one
@@ -92,11 +92,11 @@ bool nl_cg_ident_any(const struct nl_cg_ident *id);
  * @len > 0) and returns its length as snprintf does (>= @len: cut), 0 when
  * there is none.
  */
-size_t nl_cg_ident_short(const struct nl_cg_ident *id, char *out, size_t len);
+size_t nl_cgident_short(const struct nl_cg_ident *id, char *out, size_t len);
 
-/* nl_ctr_runtime_name - "containerd", "cri-o" or "docker" (the names the
+/* nl_cgident_ctr_runtime_name - "containerd", "cri-o" or "docker" (the names the
  * Kubernetes container status puts before "://" in its container ids), or
  * NULL for NL_RT_NONE and unknown values. */
-const char *nl_ctr_runtime_name(int runtime);
+const char *nl_cgident_ctr_runtime_name(int runtime);
 
 #endif /* NL_CGIDENT_H */

@@ -245,7 +245,7 @@ static bool procs_lists(const char *dir, pid_t pid)
 	bool hit = false;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	r = nl_read_pid_list(path, &v, &n, &cap);
+	r = nl_proc_read_pid_list(path, &v, &n, &cap);
 	for (int i = 0; r >= 0 && i < n && !hit; i++)
 		hit = v[i] == pid;
 	free(v);

@@ -58,7 +58,7 @@ static bool v2_has_memory(const char *mnt)
 	char path[PATH_MAX], buf[1024];
 
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-	if (nl_read_file(path, buf, sizeof(buf)) < 0)
+	if (nl_file_read(path, buf, sizeof(buf)) < 0)
 		return false;
 	return word_in(buf, "memory", " \t\n");
 }
@@ -71,7 +71,7 @@ static int set_root(char *root, size_t len, const char *mnt)
 	return 0;
 }
 
-int nl_cgroup_find_mount(const char *mounts_path, int mode, char *out, size_t len)
+int nl_mount_find(const char *mounts_path, int mode, char *out, size_t len)
 {
 	FILE *f = fopen(mounts_path, "re");
 	char dev[256], dir[512], type[64], opts[1024];
@@ -92,7 +92,7 @@ int nl_cgroup_find_mount(const char *mounts_path, int mode, char *out, size_t le
 	return e;
 }
 
-int nl_cgroup_detect(const char *mounts_path, enum nl_cgroup_mode *mode, char *root, size_t len)
+int nl_mount_detect(const char *mounts_path, enum nl_cgroup_mode *mode, char *root, size_t len)
 {
 	char v2_mem[PATH_MAX] = "", v1_mem[PATH_MAX] = "", v2_any[PATH_MAX] = "";
 	char *line = NULL;
@@ -135,7 +135,7 @@ int nl_cgroup_detect(const char *mounts_path, enum nl_cgroup_mode *mode, char *r
 	return -ENOENT;
 }
 
-int nl_cgroup_is_root(const char *mnt)
+int nl_mount_is_root(const char *mnt)
 {
 	struct stat st;
 
@@ -144,7 +144,7 @@ int nl_cgroup_is_root(const char *mnt)
 	return st.st_ino == 1;
 }
 
-int nl_cgroup_ns_join(const char *prefix, const char *rel, char *out, size_t len)
+int nl_mount_ns_join(const char *prefix, const char *rel, char *out, size_t len)
 {
 	char buf[2 * PATH_MAX];
 	size_t o = 0;

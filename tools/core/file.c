@@ -6,7 +6,7 @@
 
 #include "file.h"
 
-ssize_t nl_read_file(const char *path, char *buf, size_t len)
+ssize_t nl_file_read(const char *path, char *buf, size_t len)
 {
 	size_t off = 0;
 	int fd;

@@ -11,10 +11,10 @@
 #include <sys/types.h>
 
 /*
- * nl_read_file - read up to @len - 1 bytes of @path into @buf, NUL-terminated.
+ * nl_file_read - read up to @len - 1 bytes of @path into @buf, NUL-terminated.
  * Returns the byte count, or -errno (-ENOENT, -EACCES, ...). Content longer
  * than the buffer is truncated silently.
  */
-ssize_t nl_read_file(const char *path, char *buf, size_t len);
+ssize_t nl_file_read(const char *path, char *buf, size_t len);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "names.h"
 
-int nl_utf8_seq(const unsigned char *s, size_t avail)
+int nl_name_utf8_seq(const unsigned char *s, size_t avail)
 {
 	unsigned char c, lo = 0x80, hi = 0xbf;
 	int n;
@@ -65,7 +65,7 @@ size_t nl_name_clean(char *out, size_t outlen, const char *in, size_t inlen, uns
 	while (i < inlen) {
 		char rep[16];
 		size_t rl = 0;
-		int n = nl_utf8_seq(s + i, inlen - i);
+		int n = nl_name_utf8_seq(s + i, inlen - i);
 
 		if (n < 0 && (flags & NL_NAME_MAYBE_CUT)) {
 			alt = true;	/* the kernel's cut: drop the half character */
@@ -105,7 +105,7 @@ size_t nl_name_clean(char *out, size_t outlen, const char *in, size_t inlen, uns
 	return total;
 }
 
-void nl_comm_clean(char out[NL_NAME_MAX], const char *comm)
+void nl_name_comm_clean(char out[NL_NAME_MAX], const char *comm)
 {
 	size_t n = strnlen(comm, NL_COMM_BYTES);
 
@@ -146,7 +146,7 @@ static int cols_at(const unsigned char *s, int *n)
 		*n = 4;
 		return 4;
 	}
-	k = nl_utf8_seq(s, strnlen((const char *)s, 4));
+	k = nl_name_utf8_seq(s, strnlen((const char *)s, 4));
 
 	if (k <= 0) {	/* not cleaned text after all: count the byte alone */
 		*n = 1;
@@ -156,7 +156,7 @@ static int cols_at(const unsigned char *s, int *n)
 	return char_cols(decode(s, k));
 }
 
-int nl_text_cols(const char *s)
+int nl_name_text_cols(const char *s)
 {
 	int cols = 0, n;
 
@@ -165,7 +165,7 @@ int nl_text_cols(const char *s)
 	return cols;
 }
 
-size_t nl_text_head(const char *s, int cols, int *used)
+size_t nl_name_text_head(const char *s, int cols, int *used)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int w = 0, n;
@@ -183,7 +183,7 @@ size_t nl_text_head(const char *s, int cols, int *used)
 	return (size_t)(p - (const unsigned char *)s);
 }
 
-size_t nl_text_tail(const char *s, int cols, int *used)
+size_t nl_name_text_tail(const char *s, int cols, int *used)
 {
 	size_t len = strlen(s), at = len;
 	int w = 0;
@@ -215,7 +215,7 @@ size_t nl_text_tail(const char *s, int cols, int *used)
 	return at;
 }
 
-char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left)
+char *nl_name_text_pad(char *out, size_t outlen, const char *s, int cols, bool left)
 {
 	int w;
 	size_t n, o = 0;
@@ -224,11 +224,11 @@ char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left)
 		return out;
 	if (cols < 0)
 		cols = 0;
-	n = nl_text_head(s, cols, &w);
+	n = nl_name_text_head(s, cols, &w);
 	if (n + (size_t)(cols - w) >= outlen) {	/* caller's buffer: cut, no pad */
 		int c = cols;
 
-		while (c > 0 && (n = nl_text_head(s, c, &w)) >= outlen)
+		while (c > 0 && (n = nl_name_text_head(s, c, &w)) >= outlen)
 			c--;
 		if (!c)
 			n = 0;
@@ -247,7 +247,7 @@ char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left)
 	return out;
 }
 
-bool nl_path_label(char *out, size_t len, const char *path, uint64_t id)
+bool nl_name_path_label(char *out, size_t len, const char *path, uint64_t id)
 {
 	char tail[32];
 	size_t tl, need, pl = strlen(path);

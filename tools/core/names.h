@@ -35,11 +35,11 @@
 
 #define NL_NAME_MAYBE_CUT 1u	/* the input may end inside a character */
 
-/* nl_utf8_seq - length (1-4) of the valid UTF-8 character at @s of @avail
+/* nl_name_utf8_seq - length (1-4) of the valid UTF-8 character at @s of @avail
  * bytes, 0 if @s does not start one (RFC 3629: no overlong forms, no
  * surrogates, nothing past U+10FFFF), or -n when the n available bytes are
  * a valid but incomplete start of one. */
-int nl_utf8_seq(const unsigned char *s, size_t avail);
+int nl_name_utf8_seq(const unsigned char *s, size_t avail);
 
 /* nl_name_clean - clean @inlen bytes of @in into @out (@outlen bytes, may
  * be 0 with @out NULL) by the rule above. Writes only whole cleaned
@@ -49,36 +49,36 @@ int nl_utf8_seq(const unsigned char *s, size_t avail);
 size_t nl_name_clean(char *out, size_t outlen, const char *in, size_t inlen, unsigned flags,
 		     bool *altered);
 
-/* nl_comm_clean - clean the kernel comm @comm (NUL-terminated, as read
+/* nl_name_comm_clean - clean the kernel comm @comm (NUL-terminated, as read
  * from /proc/PID/comm or a BPF map) into @out of NL_NAME_MAX bytes; a comm
  * of the full 15 bytes may have been cut inside a character by the kernel. */
-void nl_comm_clean(char out[NL_NAME_MAX], const char *comm);
+void nl_name_comm_clean(char out[NL_NAME_MAX], const char *comm);
 
-/* nl_text_cols - terminal columns of the cleaned (valid UTF-8) text @s:
+/* nl_name_text_cols - terminal columns of the cleaned (valid UTF-8) text @s:
  * one per character, two for East Asian wide ones. */
-int nl_text_cols(const char *s);
+int nl_name_text_cols(const char *s);
 
-/* nl_text_head - bytes of the longest head of the cleaned text @s that
+/* nl_name_text_head - bytes of the longest head of the cleaned text @s that
  * takes at most @cols columns and ends on a character boundary; its
  * width goes to @used if not NULL. */
-size_t nl_text_head(const char *s, int cols, int *used);
+size_t nl_name_text_head(const char *s, int cols, int *used);
 
-/* nl_text_tail - byte offset in @s of the shortest tail that takes at
+/* nl_name_text_tail - byte offset in @s of the shortest tail that takes at
  * most @cols columns and starts on a character boundary; its width goes
  * to @used if not NULL. */
-size_t nl_text_tail(const char *s, int cols, int *used);
+size_t nl_name_text_tail(const char *s, int cols, int *used);
 
-/* nl_text_pad - copy the cleaned text @s into @out (@outlen bytes), cut to
+/* nl_name_text_pad - copy the cleaned text @s into @out (@outlen bytes), cut to
  * @cols columns on a character boundary and padded with spaces to exactly
  * @cols columns (on the right when @left, else on the left). Returns @out. */
-char *nl_text_pad(char *out, size_t outlen, const char *s, int cols, bool left);
+char *nl_name_text_pad(char *out, size_t outlen, const char *s, int cols, bool left);
 
-/* nl_path_label - cgroup @path as a label in @out (@len bytes, the
+/* nl_name_path_label - cgroup @path as a label in @out (@len bytes, the
  * snapshot's fixed buffers), cleaned by the rule above. A path that does
  * not fit keeps its head, cut on a character boundary; a cut or altered
  * path ends in "...#<id>" (cut) or "#<id>" (altered, @id its cgroup id),
  * so two cgroups never share a label (export series and JSON keys would
  * collide). Returns true if the label is not the path itself. */
-bool nl_path_label(char *out, size_t len, const char *path, uint64_t id);
+bool nl_name_path_label(char *out, size_t len, const char *path, uint64_t id);
 
 #endif /* NL_NAMES_H */

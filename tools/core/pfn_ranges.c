@@ -134,7 +134,7 @@ static int block_pages(const char *sysfs_root, long page_size, uint64_t *out)
 	char *end;
 
 	snprintf(path, sizeof(path), "%s/devices/system/memory/block_size_bytes", sysfs_root);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	errno = 0;

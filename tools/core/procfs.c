@@ -113,12 +113,12 @@ static void tally_pick(const struct policy_tally *t, struct nl_mempolicy *pol)
 		snprintf(pol->vma, sizeof(pol->vma), "%s", t->s[vma].name);
 }
 
-int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES])
+int nl_proc_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES])
 {
-	return nl_numa_maps_read_policy(procfs_root, pid, pages_by_node, NULL);
+	return nl_proc_numa_maps_read_policy(procfs_root, pid, pages_by_node, NULL);
 }
 
-int nl_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES],
+int nl_proc_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES],
 			     struct nl_mempolicy *pol)
 {
 	struct policy_tally tally = { .n = 0 };
@@ -183,7 +183,7 @@ int nl_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_
 	return ret;
 }
 
-int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out)
+int nl_proc_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out)
 {
 	static const struct {
 		const char *key;
@@ -202,7 +202,7 @@ int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out)
 
 	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/numastat", sysfs_root, nid);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -279,7 +279,7 @@ static void numa_stat_line(struct numa_stat_parse *ps, char *line, uint64_t *ano
 	}
 }
 
-int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
+int nl_proc_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
 			    uint64_t file_bytes[NL_MAX_NODES], long page_size)
 {
 	struct numa_stat_parse ps = { .fmt = 0 };
@@ -317,7 +317,7 @@ int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
 	return -ENODATA;
 }
 
-int nl_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max_cpus)
+int nl_proc_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max_cpus)
 {
 	char path[PATH_MAX], *line = NULL;
 	size_t cap = 0;
@@ -352,7 +352,7 @@ int nl_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max
 	return hi < 0 ? -ENODATA : hi + 1;
 }
 
-int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
+int nl_proc_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
 		     const struct nl_cpu_times *cur, int n, double pct[NL_MAX_NODES])
 {
 	uint64_t busy[NL_MAX_NODES] = { 0 }, total[NL_MAX_NODES] = { 0 };
@@ -381,12 +381,12 @@ int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
 	return cnt;
 }
 
-bool nl_pid_alive(const char *procfs_root, pid_t pid)
+bool nl_proc_pid_alive(const char *procfs_root, pid_t pid)
 {
 	char path[PATH_MAX], buf[512], *rp;
 
 	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
-	if (nl_read_file(path, buf, sizeof(buf)) <= 0)
+	if (nl_file_read(path, buf, sizeof(buf)) <= 0)
 		return false;
 	/* "pid (comm) S ..."; comm may hold ')' so take the last one */
 	rp = strrchr(buf, ')');
@@ -421,7 +421,7 @@ int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks)
 	int n;
 
 	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
-	n = nl_read_file(path, buf, sizeof(buf));
+	n = nl_file_read(path, buf, sizeof(buf));
 	if (n < 0)
 		return n;
 	p = stat_field(buf, 22);	/* starttime */
@@ -431,12 +431,12 @@ int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks)
 	return 0;
 }
 
-void nl_boot_id(const char *procfs_root, char *buf, size_t len)
+void nl_proc_boot_id(const char *procfs_root, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", procfs_root);
-	if (nl_read_file(path, buf, len) < 0)
+	if (nl_file_read(path, buf, len) < 0)
 		buf[0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 }
@@ -456,7 +456,7 @@ int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns)
 	return 0;
 }
 
-int nl_list_pids(const char *procfs_root, pid_t *out, int max)
+int nl_proc_list_pids(const char *procfs_root, pid_t *out, int max)
 {
 	struct dirent *de;
 	int n = 0;
@@ -481,7 +481,7 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max)
 	return n;
 }
 
-int nl_read_pid_list(const char *path, pid_t **v, int *n, int *cap)
+int nl_proc_read_pid_list(const char *path, pid_t **v, int *n, int *cap)
 {
 	char buf[16384], part[16];
 	int fd = open(path, O_RDONLY | O_CLOEXEC), added = 0, ret = 0;
@@ -535,13 +535,13 @@ int nl_read_pid_list(const char *path, pid_t **v, int *n, int *cap)
 	return ret ? ret : added;
 }
 
-int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
+int nl_proc_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages)
 {
 	char path[PATH_MAX], buf[256];
 	unsigned long long size, res;
 
 	snprintf(path, sizeof(path), "%s/%d/statm", procfs_root, (int)pid);
-	ssize_t r = nl_read_file(path, buf, sizeof(buf));
+	ssize_t r = nl_file_read(path, buf, sizeof(buf));
 
 	if (r < 0)
 		return (int)r;
@@ -559,7 +559,7 @@ int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *
 	ssize_t r;
 
 	snprintf(path, sizeof(path), "%s/%d/stat", procfs_root, (int)pid);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	open = strchr(buf, '(');
@@ -578,13 +578,13 @@ int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *
 	return 0;
 }
 
-int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
+int nl_proc_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len)
 {
 	char path[PATH_MAX], buf[64];
 	ssize_t r;
 
 	snprintf(path, sizeof(path), "%s/%d/comm", procfs_root, (int)pid);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	/* only the newline procfs adds: a comm may hold newlines of its own */
@@ -604,7 +604,7 @@ int nl_proc_tgid(const char *procfs_root, pid_t tid, pid_t *tgid)
 	ssize_t r;
 
 	snprintf(path, sizeof(path), "%s/%d/status", procfs_root, (int)tid);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	t = strstr(buf, "\nTgid:");
@@ -689,14 +689,14 @@ int nl_proc_ident_read(const char *procfs_root, pid_t pid, int cg_mode, unsigned
 	int e = 0, first = 0;
 
 	id->got = 0;
-	if (want & NL_IDENT_NUMA) {	/* as nl_numa_maps_read_policy() leaves them */
+	if (want & NL_IDENT_NUMA) {	/* as nl_proc_numa_maps_read_policy() leaves them */
 		memset(id->pages_by_node, 0, sizeof(id->pages_by_node));
 		memset(&id->pol, 0, sizeof(id->pol));
 	}
 	if (want & NL_IDENT_COMM) {
-		e = nl_read_comm(procfs_root, pid, raw, sizeof(raw));
+		e = nl_proc_read_comm(procfs_root, pid, raw, sizeof(raw));
 		if (!e)
-			nl_comm_clean(id->comm, raw);
+			nl_name_comm_clean(id->comm, raw);
 		id->got |= e ? 0 : NL_IDENT_COMM;
 		first = first ? first : e;
 	}
@@ -706,19 +706,19 @@ int nl_proc_ident_read(const char *procfs_root, pid_t pid, int cg_mode, unsigned
 		first = first ? first : e;
 	}
 	if ((want & NL_IDENT_STATM) && !proc_gone(first)) {
-		e = nl_statm_resident(procfs_root, pid, &id->statm_pages);
+		e = nl_proc_statm_resident(procfs_root, pid, &id->statm_pages);
 		id->got |= e ? 0 : NL_IDENT_STATM;
 		first = first ? first : e;
 	}
 	if ((want & NL_IDENT_NUMA) && !proc_gone(first)) {
-		e = nl_numa_maps_read_policy(procfs_root, pid, id->pages_by_node, &id->pol);
+		e = nl_proc_numa_maps_read_policy(procfs_root, pid, id->pages_by_node, &id->pol);
 		id->got |= e ? 0 : NL_IDENT_NUMA;
 		first = first ? first : e;
 	}
 	return first;
 }
 
-int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val)
+int nl_proc_sysctl_read_long(const char *procfs_root, const char *name, long *val)
 {
 	char path[PATH_MAX], buf[64], *end, *q;
 	ssize_t r;
@@ -732,7 +732,7 @@ int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val)
 	for (const char *p = name; *p; p++)
 		*q++ = *p == '.' ? '/' : *p;
 	*q = '\0';
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	errno = 0;
@@ -743,10 +743,10 @@ int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val)
 	return 0;
 }
 
-int nl_sysctl_read_int(const char *procfs_root, const char *name)
+int nl_proc_sysctl_read_int(const char *procfs_root, const char *name)
 {
 	long v;
-	int r = nl_sysctl_read_long(procfs_root, name, &v);
+	int r = nl_proc_sysctl_read_long(procfs_root, name, &v);
 
 	if (r < 0)
 		return r;

@@ -29,7 +29,7 @@ struct nl_topo;
 
 
 /*
- * nl_numa_maps_read - resident pages per node of process @pid, summed over
+ * nl_proc_numa_maps_read - resident pages per node of process @pid, summed over
  * all lines of <procfs_root>/<pid>/numa_maps ("N<nid>=<pages>" items).
  * @pages_by_node: output, zeroed first, in base pages (sysconf page size).
  *   A line's counts are in units of its mapping's page size
@@ -39,7 +39,7 @@ struct nl_topo;
  * Returns 0 (also for kernel threads: empty file, all zeros), -ENOENT or
  * -ESRCH if the process is gone, -EACCES/-EPERM without permission, -errno.
  */
-int nl_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES]);
+int nl_proc_numa_maps_read(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES]);
 
 /* Longest memory policy text kept: the kernel formats it in 64 bytes. */
 #define NL_MEMPOLICY_MAX 64
@@ -59,23 +59,23 @@ struct nl_mempolicy {
 	char vma[NL_MEMPOLICY_MAX];
 };
 
-/* nl_numa_maps_read_policy - nl_numa_maps_read() that also fills @pol
+/* nl_proc_numa_maps_read_policy - nl_proc_numa_maps_read() that also fills @pol
  * (zeroed first; NULL skips it) from the same single read of the file. */
-int nl_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES],
+int nl_proc_numa_maps_read_policy(const char *procfs_root, pid_t pid, uint64_t pages_by_node[NL_MAX_NODES],
 			     struct nl_mempolicy *pol);
 
 /*
- * nl_numastat_read - <sysfs_root>/devices/system/node/node<nid>/numastat
+ * nl_proc_numastat_read - <sysfs_root>/devices/system/node/node<nid>/numastat
  * (numa_hit, numa_miss, numa_foreign, interleave_hit, local_node,
  * other_node; events, absolute since boot) into @out (zeroed first; missing
  * keys stay 0, unknown keys are ignored).
  * Returns 0, -ENOENT if the node has no numastat, -ENODATA if no known key
  * was found, or -errno.
  */
-int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out);
+int nl_proc_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out);
 
 /*
- * nl_memcg_numa_stat_read - per-node anon and file memory of one memory
+ * nl_proc_memcg_numa_stat_read - per-node anon and file memory of one memory
  * cgroup, from its memory.numa_stat file @path, in bytes.
  * Both formats:
  *  - cgroup v2: "<key> N0=<bytes> N1=<bytes> ..." per key; uses "anon" and
@@ -89,7 +89,7 @@ int nl_numastat_read(const char *sysfs_root, int nid, struct nl_numastat *out);
  * Returns 1 for a v2 file, 2 for v1 (>0 = success), -ENODATA if neither
  * anon nor file was found, -ENOENT if @path does not exist, or -errno.
  */
-int nl_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
+int nl_proc_memcg_numa_stat_read(const char *path, uint64_t anon_bytes[NL_MAX_NODES],
 			    uint64_t file_bytes[NL_MAX_NODES], long page_size);
 
 /* Busy and total jiffies of one CPU (USER_HZ ticks) from /proc/stat. */
@@ -100,15 +100,15 @@ struct nl_cpu_times {
 };
 
 /*
- * nl_cpu_times_read - per-CPU times from <procfs_root>/stat into @out[0..max_cpus)
+ * nl_proc_cpu_times_read - per-CPU times from <procfs_root>/stat into @out[0..max_cpus)
  * (zeroed first; CPU c goes to out[c]; CPUs >= max_cpus are ignored).
  * Returns the highest CPU id seen + 1 (capped at @max_cpus), or -errno
  * (-ENODATA if there is no cpuN line).
  */
-int nl_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max_cpus);
+int nl_proc_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max_cpus);
 
 /*
- * nl_node_busy_pct - per-node CPU busy percentage between two /proc/stat
+ * nl_proc_node_busy_pct - per-node CPU busy percentage between two /proc/stat
  * readings: 100 * Σ_cpu∈node Δbusy / Σ_cpu∈node Δtotal.
  * @t:         topology (cpu -> node)
  * @prev/@cur: readings of @n entries each (CPU c at index c); CPUs not
@@ -117,12 +117,12 @@ int nl_cpu_times_read(const char *procfs_root, struct nl_cpu_times *out, int max
  *             with Δtotal == 0 get NAN
  * Returns the number of nodes with a value.
  */
-int nl_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
+int nl_proc_node_busy_pct(const struct nl_topo *t, const struct nl_cpu_times *prev,
 		     const struct nl_cpu_times *cur, int n, double pct[NL_MAX_NODES]);
 
-/* nl_pid_alive - true if <procfs_root>/<pid> exists and the task is not a
+/* nl_proc_pid_alive - true if <procfs_root>/<pid> exists and the task is not a
  * zombie/dead (state Z or X in <pid>/stat). */
-bool nl_pid_alive(const char *procfs_root, pid_t pid);
+bool nl_proc_pid_alive(const char *procfs_root, pid_t pid);
 
 /*
  * nl_proc_start_ticks - when process @pid started: field 22 of
@@ -133,9 +133,9 @@ bool nl_pid_alive(const char *procfs_root, pid_t pid);
  */
 int nl_proc_start_ticks(const char *procfs_root, pid_t pid, uint64_t *ticks);
 
-/* nl_boot_id - this boot's random id (<procfs_root>/sys/kernel/random/boot_id,
+/* nl_proc_boot_id - this boot's random id (<procfs_root>/sys/kernel/random/boot_id,
  * newline cut) in @buf; "" when it cannot be read. */
-void nl_boot_id(const char *procfs_root, char *buf, size_t len);
+void nl_proc_boot_id(const char *procfs_root, char *buf, size_t len);
 
 /*
  * nl_proc_start_ns - when process @pid started, in ns since boot (field 22
@@ -147,14 +147,14 @@ void nl_boot_id(const char *procfs_root, char *buf, size_t len);
 int nl_proc_start_ns(const char *procfs_root, pid_t pid, uint64_t *boot_ns);
 
 /*
- * nl_list_pids - numeric entries of @procfs_root (thread-group ids).
+ * nl_proc_list_pids - numeric entries of @procfs_root (thread-group ids).
  * Fills up to @max into @out (any order). Returns the total number found
  * (may exceed @max: call again with a larger array) or -errno.
  */
-int nl_list_pids(const char *procfs_root, pid_t *out, int max);
+int nl_proc_list_pids(const char *procfs_root, pid_t *out, int max);
 
 /*
- * nl_read_pid_list - the pids a cgroup.procs file (or any file of one
+ * nl_proc_read_pid_list - the pids a cgroup.procs file (or any file of one
  * decimal number a line) lists, appended to *@v (grown with realloc;
  * *@n entries, *@cap slots). Lets a reader learn the cgroup of every
  * process of a cgroup with one read instead of one /proc/<pid>/cgroup
@@ -162,16 +162,16 @@ int nl_list_pids(const char *procfs_root, pid_t *out, int max);
  * what it had), or the -errno of the open or read (-EOPNOTSUPP: a
  * threaded cgroup v2, whose cgroup.procs cannot be read).
  */
-int nl_read_pid_list(const char *path, pid_t **v, int *n, int *cap);
+int nl_proc_read_pid_list(const char *path, pid_t **v, int *n, int *cap);
 
 /*
- * nl_statm_resident - resident pages of process @pid, the second field of
+ * nl_proc_statm_resident - resident pages of process @pid, the second field of
  * <procfs_root>/<pid>/statm (pages of the kernel's page size; 0 for a
  * kernel thread). Cheap beside numa_maps: used to rank processes by size
  * before reading their numa_maps. Returns 0, or -errno (-ENOENT if gone,
  * -EINVAL if unparsable).
  */
-int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
+int nl_proc_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
 
 /*
  * nl_proc_rss_comm - resident pages and comm of process @pid from one read
@@ -185,9 +185,9 @@ int nl_statm_resident(const char *procfs_root, pid_t pid, uint64_t *pages);
  */
 int nl_proc_rss_comm(const char *procfs_root, pid_t pid, uint64_t *pages, char *comm, size_t len);
 
-/* nl_read_comm - <procfs_root>/<pid>/comm without the newline into @out
+/* nl_proc_read_comm - <procfs_root>/<pid>/comm without the newline into @out
  * (truncated to @len - 1). Returns 0 or -errno (-ENOENT if gone). */
-int nl_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);
+int nl_proc_read_comm(const char *procfs_root, pid_t pid, char *out, size_t len);
 
 /* nl_proc_tgid - the process (thread group) id of thread @tid, from the
  * "Tgid:" line of <procfs_root>/<tid>/status; @tid itself for a process.
@@ -218,7 +218,7 @@ struct nl_proc_ident {
 	char comm[NL_NAME_MAX];			/* cleaned, as every output prints it */
 	char cgroup[4096];			/* as nl_proc_cgroup_path() gives it */
 	uint64_t statm_pages;			/* resident pages (kernel page size) */
-	uint64_t pages_by_node[NL_MAX_NODES];	/* as nl_numa_maps_read() gives them */
+	uint64_t pages_by_node[NL_MAX_NODES];	/* as nl_proc_numa_maps_read() gives them */
 	struct nl_mempolicy pol;
 	unsigned got;				/* NL_IDENT_* parts read */
 };
@@ -237,17 +237,17 @@ int nl_proc_ident_read(const char *procfs_root, pid_t pid, int cg_mode, unsigned
 		       struct nl_proc_ident *id);
 
 /*
- * nl_sysctl_read_long - read integer sysctl @name ("kernel/numa_balancing"
+ * nl_proc_sysctl_read_long - read integer sysctl @name ("kernel/numa_balancing"
  * or "kernel.numa_balancing") from <procfs_root>/sys/ into @val.
  * Returns 0, -ENOENT if the sysctl does not exist, -EINVAL if not a number.
  */
-int nl_sysctl_read_long(const char *procfs_root, const char *name, long *val);
+int nl_proc_sysctl_read_long(const char *procfs_root, const char *name, long *val);
 
 /*
- * nl_sysctl_read_int - like nl_sysctl_read_long() but returns the value
+ * nl_proc_sysctl_read_int - like nl_proc_sysctl_read_long() but returns the value
  * itself (>= 0) or -errno; only for non-negative sysctls such as
  * kernel.numa_balancing (0, 1, 2, 3) and vm.numa_stat (0, 1).
  */
-int nl_sysctl_read_int(const char *procfs_root, const char *name);
+int nl_proc_sysctl_read_int(const char *procfs_root, const char *name);
 
 #endif /* NL_PROCFS_H */

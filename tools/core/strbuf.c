@@ -64,7 +64,7 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-char *nl_put_u64_at(char *w, uint64_t v)
+char *nl_buf_put_u64_at(char *w, uint64_t v)
 {
 	char tmp[NL_PUT_U64_MAX];
 	char *q = tmp + sizeof(tmp);
@@ -85,13 +85,13 @@ char *nl_put_u64_at(char *w, uint64_t v)
 	return nl_put_mem_at(w, q, (size_t)(tmp + sizeof(tmp) - q));
 }
 
-char *nl_put_ns_as_s_at(char *w, uint64_t ns)
+char *nl_buf_put_ns_as_s_at(char *w, uint64_t ns)
 {
 	uint32_t f = (uint32_t)(ns % 1000000000ull);
 	char frac[10];
 	int n = 9;
 
-	w = nl_put_u64_at(w, ns / 1000000000ull);
+	w = nl_buf_put_u64_at(w, ns / 1000000000ull);
 	if (!f)
 		return w;
 	frac[0] = '.';
@@ -108,7 +108,7 @@ void nl_buf_put_u64(struct nl_buf *b, uint64_t v)
 	char *w = nl_buf_room(b, NL_PUT_U64_MAX);
 
 	if (w)
-		nl_buf_commit(b, nl_put_u64_at(w, v));
+		nl_buf_commit(b, nl_buf_put_u64_at(w, v));
 }
 
 void nl_buf_put_ns_as_s(struct nl_buf *b, uint64_t ns)
@@ -116,7 +116,7 @@ void nl_buf_put_ns_as_s(struct nl_buf *b, uint64_t ns)
 	char *w = nl_buf_room(b, NL_PUT_NS_AS_S_MAX);
 
 	if (w)
-		nl_buf_commit(b, nl_put_ns_as_s_at(w, ns));
+		nl_buf_commit(b, nl_buf_put_ns_as_s_at(w, ns));
 }
 
 int nl_buf_drain(struct nl_buf *b)

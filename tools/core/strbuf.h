@@ -73,15 +73,15 @@ static inline char *nl_put_mem_at(char *w, const char *s, size_t n)
 	return w + n;
 }
 
-/* Longest output of nl_put_u64_at() and nl_put_ns_as_s_at(). */
+/* Longest output of nl_buf_put_u64_at() and nl_buf_put_ns_as_s_at(). */
 #define NL_PUT_U64_MAX 20
 #define NL_PUT_NS_AS_S_MAX 30
 
 /* Write @v in decimal at @w; returns the end. */
-char *nl_put_u64_at(char *w, uint64_t v);
+char *nl_buf_put_u64_at(char *w, uint64_t v);
 
 /* Write @ns as seconds at @w, as nl_buf_put_ns_as_s(); returns the end. */
-char *nl_put_ns_as_s_at(char *w, uint64_t ns);
+char *nl_buf_put_ns_as_s_at(char *w, uint64_t ns);
 
 /* Hand what @b holds to its drain (if set and @b has no error) and empty
  * it. 0 or ->err. */

@@ -80,7 +80,7 @@ static int mask_set(long lo, long hi, void *vctx)
 	return 0;
 }
 
-int nl_parse_cpulist(const char *s, uint8_t *mask, int nbits)
+int nl_topo_parse_cpulist(const char *s, uint8_t *mask, int nbits)
 {
 	struct mask_ctx c = { mask, nbits, 0 };
 	int r;
@@ -104,7 +104,7 @@ static int max_fn(long lo, long hi, void *vctx)
 	return 0;
 }
 
-int nl_cpulist_max(const char *s)
+int nl_topo_cpulist_max(const char *s)
 {
 	long m = -1;
 	int r = cpulist_walk(s, max_fn, &m);
@@ -148,7 +148,7 @@ static int read_node_mem(const char *sysfs_root, int nid, struct nl_topo_node *n
 	ssize_t r;
 
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/meminfo", sysfs_root, nid);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -210,7 +210,7 @@ static int topo_read_online(struct nl_topo *t, const char *sysfs_root, bool *num
 
 	*numa = true;
 	snprintf(path, sizeof(path), "%s/devices/system/node/online", sysfs_root);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r == -ENOENT) {
 		*numa = false;
 		t->node[0].online = true;
@@ -233,8 +233,8 @@ static int topo_max_possible_cpu(const char *sysfs_root)
 	int max_cpu = -1;
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", sysfs_root);
-	if (nl_read_file(path, buf, sizeof(buf)) >= 0) {
-		max_cpu = nl_cpulist_max(buf);
+	if (nl_file_read(path, buf, sizeof(buf)) >= 0) {
+		max_cpu = nl_topo_cpulist_max(buf);
 		if (max_cpu < -1)
 			max_cpu = -1;
 	}
@@ -252,7 +252,7 @@ static int topo_read_cpulist(struct nl_topo *t, const char *sysfs_root, int n, c
 	int m;
 
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root, n);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0) {
 		set_err(t, "%s: %s", path, strerror((int)-r));
 		return (int)r;
@@ -266,7 +266,7 @@ static int topo_read_cpulist(struct nl_topo *t, const char *sysfs_root, int n, c
 		l = sizeof(nd->cpulist) - 1;	/* display only; the mask is exact */
 	memcpy(nd->cpulist, buf, l);
 	nd->cpulist[l] = '\0';
-	m = nl_cpulist_max(buf);
+	m = nl_topo_cpulist_max(buf);
 	if (m < -1) {
 		set_err(t, "%s: cannot parse \"%s\"", path, buf);
 		return -EINVAL;
@@ -306,7 +306,7 @@ static void read_node_distance(const struct nl_topo *t, const char *sysfs_root, 
 	int i = 0;
 
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/distance", sysfs_root, nid);
-	if (nl_read_file(path, buf, sizeof(buf)) < 0)
+	if (nl_file_read(path, buf, sizeof(buf)) < 0)
 		return;
 	for (; i < t->nr_nodes; i++) {
 		unsigned long v = strtoul(p, &end, 10);
@@ -337,7 +337,7 @@ static int topo_fill_node(struct nl_topo *t, const char *sysfs_root, int n, cons
 		snprintf(nd->cpulist, sizeof(nd->cpulist), "0-%d", t->nr_cpu_ids - 1);
 		return 0;
 	}
-	ret = nl_parse_cpulist(list, nd->cpus, t->nr_cpu_ids);
+	ret = nl_topo_parse_cpulist(list, nd->cpus, t->nr_cpu_ids);
 	if (ret < 0)
 		return ret;
 	nd->nr_cpus = ret;
@@ -384,7 +384,7 @@ int nl_topo_load(struct nl_topo *t, const char *sysfs_root)
 	return ret;
 }
 
-int nl_node_possible(const char *sysfs_root)
+int nl_topo_node_possible(const char *sysfs_root)
 {
 	static const char *const files[] = { "possible", "online" };
 	char path[PATH_MAX], buf[4096];
@@ -394,12 +394,12 @@ int nl_node_possible(const char *sysfs_root)
 		int m;
 
 		snprintf(path, sizeof(path), "%s/devices/system/node/%s", sysfs_root, files[i]);
-		r = nl_read_file(path, buf, sizeof(buf));
+		r = nl_file_read(path, buf, sizeof(buf));
 		if (r == -ENOENT)
 			continue;
 		if (r < 0)
 			return (int)r;
-		m = nl_cpulist_max(buf);
+		m = nl_topo_cpulist_max(buf);
 		if (m < -1)
 			return m;
 		return m < 0 ? 1 : m + 1;
@@ -407,9 +407,9 @@ int nl_node_possible(const char *sysfs_root)
 	return 1;	/* no NUMA: node 0 only */
 }
 
-int nl_node_limit_check(const char *sysfs_root, char *err, size_t errlen)
+int nl_topo_node_limit_check(const char *sysfs_root, char *err, size_t errlen)
 {
-	int n = nl_node_possible(sysfs_root);
+	int n = nl_topo_node_possible(sysfs_root);
 
 	if (n < 0) {
 		snprintf(err, errlen, "cannot read %s/devices/system/node/possible: %s", sysfs_root,
@@ -424,7 +424,7 @@ int nl_node_limit_check(const char *sysfs_root, char *err, size_t errlen)
 	return n;
 }
 
-int nl_cpulist_format(const uint8_t *mask, int nbits, char *buf, size_t len)
+int nl_topo_cpulist_format(const uint8_t *mask, int nbits, char *buf, size_t len)
 {
 	size_t at = 0;
 	int count = 0;
@@ -458,11 +458,11 @@ static int read_cpu_online(const struct nl_topo *t, const char *sysfs_root, uint
 	ssize_t r;
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sysfs_root);
-	r = nl_read_file(path, buf, sizeof(buf));
+	r = nl_file_read(path, buf, sizeof(buf));
 	if (r < 0)
 		return (int)r;
 	/* -ERANGE: a CPU beyond possible came online; count those we know */
-	r = nl_parse_cpulist(buf, mask, t->nr_cpu_ids);
+	r = nl_topo_parse_cpulist(buf, mask, t->nr_cpu_ids);
 	if (r == -ERANGE) {
 		memset(mask, 0xff, ((size_t)t->nr_cpu_ids + 7) / 8);
 		r = 0;
@@ -484,7 +484,7 @@ static void topo_apply_online(struct nl_topo *t, int nid, const uint8_t *online)
 		else if (t->cpu_nid[c] == nid)
 			t->cpu_nid[c] = -1;
 	}
-	nd->nr_cpus = nl_cpulist_format(nd->cpus, t->nr_cpu_ids, nd->cpulist, sizeof(nd->cpulist));
+	nd->nr_cpus = nl_topo_cpulist_format(nd->cpus, t->nr_cpu_ids, nd->cpulist, sizeof(nd->cpulist));
 }
 
 int nl_topo_refresh_cpus(struct nl_topo *t, const char *sysfs_root)
@@ -509,10 +509,10 @@ int nl_topo_refresh_cpus(struct nl_topo *t, const char *sysfs_root)
 		ssize_t n;
 
 		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist", sysfs_root, nid);
-		n = nl_read_file(path, buf, sizeof(buf));
+		n = nl_file_read(path, buf, sizeof(buf));
 		if (n == -ENOENT)
 			continue;	/* no NUMA (node 0 holds every CPU), or node gone */
-		if (n < 0 || nl_parse_cpulist(buf, m, t->nr_cpu_ids) < 0) {
+		if (n < 0 || nl_topo_parse_cpulist(buf, m, t->nr_cpu_ids) < 0) {
 			if (!ret)
 				ret = n < 0 ? (int)n : -EINVAL;
 			continue;

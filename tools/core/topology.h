@@ -66,22 +66,22 @@ struct nl_topo {
 int nl_topo_load(struct nl_topo *t, const char *sysfs_root);
 
 /*
- * nl_node_possible - 1 + the highest node id in
+ * nl_topo_node_possible - 1 + the highest node id in
  * devices/system/node/possible under @sysfs_root (falling back to
  * .../online; 1 without devices/system/node, CONFIG_NUMA=n). This is the
  * count per-node BPF values are sized for. Returns it, or -EINVAL on an
  * unparsable list, or another -errno from reading.
  */
-int nl_node_possible(const char *sysfs_root);
+int nl_topo_node_possible(const char *sysfs_root);
 
 /*
- * nl_node_limit_check - whether numalens can run on the machine under
+ * nl_topo_node_limit_check - whether numalens can run on the machine under
  * @sysfs_root: every possible node id below NL_MAX_NODES. Returns the
- * possible node count (as nl_node_possible()), or -E2BIG with a one-line
+ * possible node count (as nl_topo_node_possible()), or -E2BIG with a one-line
  * message in @err naming the limit and the highest node id, or another
  * -errno (message in @err).
  */
-int nl_node_limit_check(const char *sysfs_root, char *err, size_t errlen);
+int nl_topo_node_limit_check(const char *sysfs_root, char *err, size_t errlen);
 
 /*
  * nl_topo_refresh_cpus - follow CPU hotplug: re-read the cpulist of every
@@ -94,11 +94,11 @@ int nl_node_limit_check(const char *sysfs_root, char *err, size_t errlen);
 int nl_topo_refresh_cpus(struct nl_topo *t, const char *sysfs_root);
 
 /*
- * nl_cpulist_format - write bitmap @mask of @nbits bits as a sysfs list
+ * nl_topo_cpulist_format - write bitmap @mask of @nbits bits as a sysfs list
  * ("0-3,8") into @buf of @len bytes ("" when empty; cut short, never
  * overrun, when too long). Returns the number of bits set.
  */
-int nl_cpulist_format(const uint8_t *mask, int nbits, char *buf, size_t len);
+int nl_topo_cpulist_format(const uint8_t *mask, int nbits, char *buf, size_t len);
 
 /*
  * nl_topo_refresh_mem - re-read MemTotal/MemFree of every online node of @t
@@ -114,17 +114,17 @@ void nl_topo_free(struct nl_topo *t);
 int nl_topo_cpu_nid(const struct nl_topo *t, int cpu);
 
 /*
- * nl_parse_cpulist - parse a sysfs list ("0-3,8,10-11", "" or "\n" = empty)
+ * nl_topo_parse_cpulist - parse a sysfs list ("0-3,8,10-11", "" or "\n" = empty)
  * into bitmap @mask of @nbits bits (cleared first; bit b is
  * mask[b / 8] >> (b % 8) & 1). Whitespace around items is allowed.
  *
  * Returns the number of bits set, -EINVAL on bad syntax (including a
  * descending range "5-3"), -ERANGE if an id is >= @nbits.
  */
-int nl_parse_cpulist(const char *s, uint8_t *mask, int nbits);
+int nl_topo_parse_cpulist(const char *s, uint8_t *mask, int nbits);
 
-/* nl_cpulist_max - highest id in list @s, -1 if empty, -EINVAL on bad syntax. */
-int nl_cpulist_max(const char *s);
+/* nl_topo_cpulist_max - highest id in list @s, -1 if empty, -EINVAL on bad syntax. */
+int nl_topo_cpulist_max(const char *s);
 
 /* nl_mask_test - true if bit @bit of bitmap @mask is set. */
 static inline bool nl_mask_test(const uint8_t *mask, int bit)

@@ -27,7 +27,7 @@ int nl_zone_names(const char *zoneinfo_path, char names[][NL_ZONE_NAME_MAX], int
 	return n;
 }
 
-int nl_vmstat_pgalloc(const char *procfs_root, char names[][NL_ZONE_NAME_MAX], int n, uint64_t *out)
+int nl_zone_vmstat_pgalloc(const char *procfs_root, char names[][NL_ZONE_NAME_MAX], int n, uint64_t *out)
 {
 	char path[512], line[128], key[64];
 	unsigned long long v;

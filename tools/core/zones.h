@@ -20,10 +20,10 @@
  * or a negative errno when the file cannot be read. */
 int nl_zone_names(const char *zoneinfo_path, char names[][NL_ZONE_NAME_MAX], int max);
 
-/* nl_vmstat_pgalloc - the pgalloc_<zone> counters of <@procfs_root>/vmstat
+/* nl_zone_vmstat_pgalloc - the pgalloc_<zone> counters of <@procfs_root>/vmstat
  * (base pages allocated from zones of that type, all nodes summed) for
  * the @n zones @names (matched without case), into @out (0 where the
  * kernel has no such line). Returns 0 or a negative errno. */
-int nl_vmstat_pgalloc(const char *procfs_root, char names[][NL_ZONE_NAME_MAX], int n, uint64_t *out);
+int nl_zone_vmstat_pgalloc(const char *procfs_root, char names[][NL_ZONE_NAME_MAX], int n, uint64_t *out);
 
 #endif

@@ -76,7 +76,7 @@ static bool set_lru_mode(struct nl_collector *c)
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/kernel/mm/lru_gen/enabled", c->o.sysfs_root);
-	return nl_vs_set_lru_mode(c->b, path) != 0;
+	return nl_vmscan_read_set_lru_mode(c->b, path) != 0;
 }
 
 /* The pfn -> node table BPF places pages by. 0 or -errno (message in @err). */
@@ -111,7 +111,7 @@ static int open_parts(struct nl_collector *c)
 	if (!e && !(c->ra_rd = nl_ra_reader_new()))
 		e = -ENOMEM;
 	if (!e && c->b->vmscan) {
-		e = nl_vs_state_new(&c->vs);
+		e = nl_vmscan_figs_state_new(&c->vs);
 		set_lru_mode(c);
 	}
 	if (!e && o->alloc_latency_sample && !(c->lat = nl_alloc_latency_start(o->alloc_latency_sample)))
@@ -156,7 +156,7 @@ int nl_collect_open(struct nl_collector **out, struct nl_bpf *b, const struct nl
 	c->o = *o;
 	nl_raw_counts_ops_bpf(b, &c->ops);
 	/* before the first interval, so its slices are binned only if balancing runs */
-	nl_bpf_set_numa_balancing(b, nl_sysctl_read_int(c->o.procfs_root, "kernel/numa_balancing") > 0);
+	nl_bpf_set_numa_balancing(b, nl_proc_sysctl_read_int(c->o.procfs_root, "kernel/numa_balancing") > 0);
 	if (!c->o.rss_max_procs)
 		c->o.rss_max_procs = 64;
 	e = nl_collect_nodes_open(&c->nodes, o->sysfs_root, o->procfs_root, err, errlen);
@@ -251,7 +251,7 @@ static int fill_rows(struct nl_collector *c, struct nl_snapshot *s, uint64_t now
 		s->src.mglru = set_lru_mode(c);
 		e = nl_raw_counts_read_vmscan(c->b, &c->raw);
 		if (!e)
-			e = nl_vs_fill(c->vs, &c->raw.vs, tree, s);
+			e = nl_vmscan_figs_fill(c->vs, &c->raw.vs, tree, s);
 	}
 	if (!e && tree->n) {
 		int n = nl_ra_read(c->ra_rd, c->o.reclaim_dir, c->o.cgroup_mode, s);
@@ -300,7 +300,7 @@ void nl_collect_close(struct nl_collector *c)
 	nl_collect_procs_free(c->procs);
 	nl_collect_cgroups_free(c->cgroups);
 	nl_raw_counts_free(&c->raw);
-	nl_vs_state_free(c->vs);
+	nl_vmscan_figs_state_free(c->vs);
 	nl_ra_reader_free(c->ra_rd);
 	nl_alloc_latency_stop(c->lat);
 	nl_alloc_attrib_stop(c->attrib);

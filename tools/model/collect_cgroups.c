@@ -45,9 +45,9 @@ struct nl_collect_cgroups {
  * (pod, container, unit). Returns 0 or -ENOMEM. */
 static int set_cgroup_path(struct nl_cgroup *g, const char *path)
 {
-	nl_cg_ident_parse(path, &g->ident);
+	nl_cgident_parse(path, &g->ident);
 	g->long_path = NULL;
-	if (!nl_path_label(g->path, sizeof(g->path), path, g->id))
+	if (!nl_name_path_label(g->path, sizeof(g->path), path, g->id))
 		return 0;
 	g->long_path = strdup(path);
 	return g->long_path ? 0 : -ENOMEM;
@@ -83,7 +83,7 @@ static void fill_numa_stat(struct nl_collect_cgroups *c, struct nl_cgroup *g, co
 
 	snprintf(p, sizeof(p), "%s%s%smemory.numa_stat", c->root,
 		 strcmp(path, "/") ? path : "", "/");
-	g->numa_stat_known = nl_memcg_numa_stat_read(p, g->anon_bytes_by_node,
+	g->numa_stat_known = nl_proc_memcg_numa_stat_read(p, g->anon_bytes_by_node,
 						     g->file_bytes_by_node, page_size) > 0;
 }
 

@@ -35,7 +35,7 @@ static void read_numastat(struct nl_collect_nodes *c, struct nl_numastat out[NL_
 	for (int i = 0; i < c->topo.nr_nodes; i++) {
 		int nid = c->topo.nids[i];
 
-		nl_numastat_read(c->sysfs_root, nid, &out[nid]);
+		nl_proc_numastat_read(c->sysfs_root, nid, &out[nid]);
 	}
 }
 
@@ -60,7 +60,7 @@ int nl_collect_nodes_open(struct nl_collect_nodes **out, const char *sysfs_root,
 	snprintf(zoneinfo, sizeof(zoneinfo), "%s/zoneinfo", procfs_root);
 	n = nl_zone_names(zoneinfo, c->zone_names, NL_NR_ZONES);
 	c->nr_zones = n > 0 ? n : 0;
-	nl_vmstat_pgalloc(procfs_root, c->zone_names, c->nr_zones, c->pgalloc_prev);
+	nl_zone_vmstat_pgalloc(procfs_root, c->zone_names, c->nr_zones, c->pgalloc_prev);
 	c->nr_cpu_slots = c->topo.nr_cpu_ids > 0 ? c->topo.nr_cpu_ids : 1;
 	if (c->nr_cpu_slots > MAX_CPUS)
 		c->nr_cpu_slots = MAX_CPUS;
@@ -81,7 +81,7 @@ const struct nl_topo *nl_collect_nodes_topo(const struct nl_collect_nodes *c)
 
 void nl_collect_nodes_start(struct nl_collect_nodes *c)
 {
-	nl_cpu_times_read(c->procfs_root, c->cpu_prev, c->nr_cpu_slots);
+	nl_proc_cpu_times_read(c->procfs_root, c->cpu_prev, c->nr_cpu_slots);
 	read_numastat(c, c->numastat_prev);
 }
 
@@ -103,8 +103,8 @@ void nl_collect_nodes_after_baseline(struct nl_collect_nodes *c)
 		want += c->topo.node[c->topo.nids[i]].nr_cpus > 0;
 	/* counts are in USER_HZ ticks (10 ms at 100 Hz) */
 	for (int i = 0; i < 25; i++) {
-		if (nl_cpu_times_read(c->procfs_root, c->cpu_cur, c->nr_cpu_slots) < 0 ||
-		    nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy) >= want)
+		if (nl_proc_cpu_times_read(c->procfs_root, c->cpu_cur, c->nr_cpu_slots) < 0 ||
+		    nl_proc_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy) >= want)
 			return;
 		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	}
@@ -125,7 +125,7 @@ static void fill_zones(struct nl_collect_nodes *c, struct nl_snapshot *s)
 
 	s->nr_zones = c->nr_zones;
 	memcpy(s->zone_names, c->zone_names, sizeof(s->zone_names));
-	if (nl_vmstat_pgalloc(c->procfs_root, c->zone_names, c->nr_zones, cur))
+	if (nl_zone_vmstat_pgalloc(c->procfs_root, c->zone_names, c->nr_zones, cur))
 		return;
 	for (int z = 0; z < c->nr_zones; z++)
 		s->pgalloc[z] = d64(cur[z], c->pgalloc_prev[z]);
@@ -162,8 +162,8 @@ int nl_collect_nodes_fill(struct nl_collect_nodes *c, const struct nl_node_count
 	nl_topo_refresh_mem(&c->topo, c->sysfs_root);
 	nl_topo_refresh_cpus(&c->topo, c->sysfs_root);	/* CPU hotplug */
 	read_numastat(c, ns);
-	nl_cpu_times_read(c->procfs_root, c->cpu_cur, c->nr_cpu_slots);
-	nl_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy);
+	nl_proc_cpu_times_read(c->procfs_root, c->cpu_cur, c->nr_cpu_slots);
+	nl_proc_node_busy_pct(&c->topo, c->cpu_prev, c->cpu_cur, c->nr_cpu_slots, busy);
 	s->nodes = calloc((size_t)c->topo.nr_nodes, sizeof(*s->nodes));
 	if (!s->nodes)
 		return -ENOMEM;

@@ -125,7 +125,7 @@ static void exited_proc(const struct nl_collect_procs *c, struct nl_proc *p)
 		p->cgroup_id = e->cgroup_id;
 	}
 	if (c->raw->exits && !nl_exit_names_lookup(c->raw->exits, (uint32_t)p->pid, raw, sizeof(raw)))
-		nl_comm_clean(p->comm, raw);
+		nl_name_comm_clean(p->comm, raw);
 	else if (!e)
 		snprintf(p->comm, sizeof(p->comm), "<exited>");
 }
@@ -168,7 +168,7 @@ static void proc_set_cgroup(struct nl_collect_procs *c, struct nl_proc *p, const
 
 	p->cgroup_id = id;
 	/* a path longer than cgroup_path[] gets a label like the cgroup's */
-	nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
+	nl_name_path_label(p->cgroup_path, sizeof(p->cgroup_path), rel, id);
 }
 
 static int cmp_cg_of(const void *a, const void *b)
@@ -202,7 +202,7 @@ static void cgroup_scan(struct nl_collect_procs *c, int want)
 
 		snprintf(path, sizeof(path), "%s%s/cgroup.procs", c->o.cgroup_root,
 			 strcmp(ent->path, "/") ? ent->path : "");
-		r = nl_read_pid_list(path, &c->scan_pids, &np, &c->cap_scan_pids);
+		r = nl_proc_read_pid_list(path, &c->scan_pids, &np, &c->cap_scan_pids);
 		if (r == -ENOENT)
 			continue;	/* removed since the walk: it had no process */
 		if (r < 0) {
@@ -251,13 +251,13 @@ static void proc_place(struct nl_collect_procs *c, struct nl_proc *p,
 {
 	if (ent) {
 		p->cgroup_id = ent->id;
-		nl_path_label(p->cgroup_path, sizeof(p->cgroup_path), ent->path, ent->id);
+		nl_name_path_label(p->cgroup_path, sizeof(p->cgroup_path), ent->path, ent->id);
 		return;
 	}
 	if (c->cg_ns_prefix[0]) {
 		char host[4096];
 
-		if (!nl_cgroup_ns_join(c->cg_ns_prefix, rel, host, sizeof(host)))
+		if (!nl_mount_ns_join(c->cg_ns_prefix, rel, host, sizeof(host)))
 			memcpy(rel, host, 4096);
 	}
 	proc_set_cgroup(c, p, rel);
@@ -357,7 +357,7 @@ static int idle_stat(struct nl_collect_procs *c, pid_t pid, bool valid, uint64_t
 		/* a new entry's age starts between 0 and 4 s so the re-reads
 		 * of a thousand processes spread over the seconds */
 		n->at_ns = e ? now : now - (uint64_t)(pid % 5) * (IDLE_STAT_MAX_NS / 5);
-		nl_comm_clean(n->comm, raw);
+		nl_name_comm_clean(n->comm, raw);
 	}
 	*res = n->res;
 	memcpy(comm, n->comm, sizeof(n->comm));
@@ -379,7 +379,7 @@ static int list_pids(struct nl_collect_procs *c, pid_t **out)
 			break;
 		pids = np;
 		cap = want;
-		got = nl_list_pids(c->o.procfs_root, pids, cap);
+		got = nl_proc_list_pids(c->o.procfs_root, pids, cap);
 		if (got <= cap)
 			break;
 		want = got + 64;
@@ -409,7 +409,7 @@ static bool idle_proc(struct nl_collect_procs *c, pid_t pid, bool valid, uint64_
 	if (c->idle_next)
 		memcpy(p->comm, comm, sizeof(p->comm));
 	else
-		nl_comm_clean(p->comm, comm);
+		nl_name_comm_clean(p->comm, comm);
 	if (c->idle_res)
 		c->idle_res[c->nr_idle_res++] = (struct nl_pid_pages){ p->pid, res };
 	return true;
@@ -501,7 +501,7 @@ static int fill_active(struct nl_collect_procs *c, struct nl_snapshot *s, uint64
 		if (pid <= 0)
 			continue;
 		p->pid = pid;
-		p->alive = nl_pid_alive(c->o.procfs_root, pid);
+		p->alive = nl_proc_pid_alive(c->o.procfs_root, pid);
 		/* dead since the read: count its tail before its entries go */
 		if (!p->alive && c->ops && c->ops->reread_tgid)
 			c->ops->reread_tgid(c->ops->ctx, ic->id, &ic->c);
@@ -529,7 +529,7 @@ static int fill_active(struct nl_collect_procs *c, struct nl_snapshot *s, uint64
  * figures (watched_idle) at s->procs[n]. Returns the rows added (0 or 1). */
 static int add_watched(struct nl_collect_procs *c, struct nl_snapshot *s, int n)
 {
-	if (c->o.watch_pid <= 0 || !nl_pid_alive(c->o.procfs_root, c->o.watch_pid))
+	if (c->o.watch_pid <= 0 || !nl_proc_pid_alive(c->o.procfs_root, c->o.watch_pid))
 		return 0;
 	for (int i = 0; i < n; i++)
 		if (s->procs[i].pid == c->o.watch_pid)

@@ -35,8 +35,8 @@ static void add_missing(struct nl_sources *src, const char *what)
 void nl_collect_sources_fill(struct nl_bpf *b, const struct nl_collect_opts *o, struct nl_snapshot *s)
 {
 	struct nl_sources *src = &s->src;
-	int nb = nl_sysctl_read_int(o->procfs_root, "kernel/numa_balancing");
-	int ns = nl_sysctl_read_int(o->procfs_root, "vm/numa_stat");
+	int nb = nl_proc_sysctl_read_int(o->procfs_root, "kernel/numa_balancing");
+	int ns = nl_proc_sysctl_read_int(o->procfs_root, "vm/numa_stat");
 
 	src->sched = b->have_sched;
 	src->alloc = b->have_alloc;
@@ -49,7 +49,7 @@ void nl_collect_sources_fill(struct nl_bpf *b, const struct nl_collect_opts *o, 
 	src->vm_numa_stat = ns != 0;	/* absent sysctl (old kernels): always counted */
 	src->sysctl_numa_balancing = nb < 0 ? -1 : nb;
 	src->sysctl_numa_stat = ns < 0 ? -1 : ns;
-	src->sysctl_zone_reclaim_mode = nl_sysctl_read_int(o->procfs_root, "vm/zone_reclaim_mode");
+	src->sysctl_zone_reclaim_mode = nl_proc_sysctl_read_int(o->procfs_root, "vm/zone_reclaim_mode");
 	if (src->sysctl_zone_reclaim_mode < 0)
 		src->sysctl_zone_reclaim_mode = -1;
 	src->cgroup_mode = o->cgroup_mode;

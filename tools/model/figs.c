@@ -38,7 +38,7 @@ void nl_figs_compute(struct nl_figs *f, const struct nl_counts *cur, const struc
 	}
 	f->loc.nofault_ns = d(cur->nofault_ns, p->nofault_ns);
 	f->loc.available = numa_balancing && loc_sum > 0;
-	f->loc.mean = f->loc.available ? nl_locality_mean(f->loc.bucket_ns) : NAN;
+	f->loc.mean = f->loc.available ? nl_snapshot_locality_mean(f->loc.bucket_ns) : NAN;
 
 	a->events_local = d(cur->events_local, p->events_local);
 	a->events_remote = d(cur->events_remote, p->events_remote);

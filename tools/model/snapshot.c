@@ -110,7 +110,7 @@ void nl_snapshot_set_focus(struct nl_snapshot *s, pid_t pid, const struct nl_foc
 		s->focus.cgroup[0] = '\0';
 }
 
-double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])
+double nl_snapshot_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])
 {
 	/* long double: a busy cgroup's ns sums stay exact well past 2^53 */
 	long double sum = 0, w = 0;
@@ -124,7 +124,7 @@ double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS])
 	return (double)(w / sum);
 }
 
-double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS])
+double nl_snapshot_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS])
 {
 	long double sum = 0, half, below = 0;
 
@@ -141,7 +141,7 @@ double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS])
 	return 1.0;	/* not reached: the buckets sum to more than half */
 }
 
-const char *nl_drop_name(unsigned int i)
+const char *nl_snapshot_drop_name(unsigned int i)
 {
 	static const char *const names[NL_NR_DROPS] = {
 		[NL_DROP_TASK_MAP_FULL] = "task_map_full",
@@ -156,7 +156,7 @@ const char *nl_drop_name(unsigned int i)
 	return i < NL_NR_DROPS && names[i] ? names[i] : "unknown";
 }
 
-void nl_missing_without(char *out, size_t sz, const char *missing, const char *prefix)
+void nl_snapshot_missing_without(char *out, size_t sz, const char *missing, const char *prefix)
 {
 	size_t l = 0, pl = strlen(prefix);
 	const char *p = missing;

@@ -226,7 +226,7 @@ struct nl_cgroup {
 	struct nl_figs f;
 	/* reclaim (owned by the snapshot); NULL when the vmscan program is
 	 * not loaded or the cgroup never reclaimed: read it through
-	 * nl_vs_cgroup() (vmscan_figs.h) */
+	 * nl_vmscan_figs_cgroup() (vmscan_figs.h) */
 	struct nl_vmscan_figs *vmscan;
 	/* the reclaim agent managing this cgroup (owned by the snapshot);
 	 * NULL when none runs for it */
@@ -488,11 +488,11 @@ int nl_snapshot_copy(struct nl_snapshot *dst, const struct nl_snapshot *src);
 
 /* Return the locality mean in [0,1] of @bucket_ns (CPU-time weighted,
  * bucket midpoints (b+0.5)/8), or NAN if the buckets sum to 0. */
-double nl_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
+double nl_snapshot_locality_mean(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
 /* Return the CPU-time median locality of @bucket_ns in [0,1]: the point
  * where half of the time lies below, taken linearly inside the bucket
  * that holds it (bucket b spans [b/8, (b+1)/8)); NAN if they sum to 0. */
-double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
+double nl_snapshot_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
 
 /*
  * Copy @missing (the snapshot's "; "-separated list of what is unavailable)
@@ -500,10 +500,10 @@ double nl_locality_median(const uint64_t bucket_ns[NL_LOC_BUCKETS]);
  * already says that part another way or does not show it. Entries that do
  * not fit @sz are left out whole.
  */
-void nl_missing_without(char *out, size_t sz, const char *missing, const char *prefix);
+void nl_snapshot_missing_without(char *out, size_t sz, const char *missing, const char *prefix);
 
-/* nl_drop_name - the name views give drop reason @i (enum nl_drop):
+/* nl_snapshot_drop_name - the name views give drop reason @i (enum nl_drop):
  * "task_map_full", ...; "unknown" past the last. */
-const char *nl_drop_name(unsigned int i);
+const char *nl_snapshot_drop_name(unsigned int i);
 
 #endif /* NL_SNAPSHOT_H */

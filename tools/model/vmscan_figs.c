@@ -25,7 +25,7 @@ struct nl_vs_state {
 	struct nl_vs_pages node_prev[NL_VS_NR_CTX][NL_MAX_NODES];
 };
 
-int nl_vs_state_new(struct nl_vs_state **st)
+int nl_vmscan_figs_state_new(struct nl_vs_state **st)
 {
 	struct nl_vs_state *s = calloc(1, sizeof(*s));
 
@@ -35,13 +35,13 @@ int nl_vs_state_new(struct nl_vs_state **st)
 	return 0;
 }
 
-void nl_vs_state_free(struct nl_vs_state *st)
+void nl_vmscan_figs_state_free(struct nl_vs_state *st)
 {
 	if (!st)
 		return;
 	nl_cgroup_fold_free(&st->fold);
-	nl_vs_raw_free(&st->prev);
-	nl_vs_raw_free(&st->cur);
+	nl_vmscan_raw_free(&st->prev);
+	nl_vmscan_raw_free(&st->cur);
 	free(st);
 }
 
@@ -207,14 +207,14 @@ static int fold_for_nodes(struct nl_vs_state *st, const struct nl_snapshot *s)
 		if (nids[k] >= st->nr_nids)
 			st->nr_nids = nids[k] + 1;
 	st->width = NL_VS_NR_CTX * (size_t)nn * PAGE_W + NL_VS_NR_CTX * TIME_W;
-	nl_vs_raw_clear(&st->prev);
+	nl_vmscan_raw_clear(&st->prev);
 	if (nl_cgroup_fold_init(&st->fold, (int)st->width))
 		return -EINVAL;
 	st->fold_ready = true;
 	return 0;
 }
 
-int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct nl_cgroup_map *m,
+int nl_vmscan_figs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct nl_cgroup_map *m,
 	       struct nl_snapshot *s)
 {
 	static const uint64_t none;
@@ -238,11 +238,11 @@ int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct
 	e = nl_cgroup_fold_run(&st->fold, m, raw->n ? raw->ids : &none, own, raw->n, tot);
 	if (e)
 		goto out;
-	nl_vs_raw_clear(&st->cur);
+	nl_vmscan_raw_clear(&st->cur);
 	for (int i = 0; i < s->nr_cgroups; i++) {
 		struct nl_cgroup *g = &s->cgroups[i];
 		int mi = nl_cgroup_map_index(m, g->id);
-		const struct nl_vs_counts *prev = nl_vs_raw_find(&st->prev, g->id);
+		const struct nl_vs_counts *prev = nl_vmscan_raw_find(&st->prev, g->id);
 		struct nl_vs_counts *c;
 
 		if (mi >= 0) {
@@ -255,10 +255,10 @@ int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct
 			memset(&st->tmp, 0, sizeof(st->tmp));
 		}
 		/* most cgroups never reclaim: no figures and no state for them
-		 * (views read zeros through nl_vs_cgroup()) */
+		 * (views read zeros through nl_vmscan_figs_cgroup()) */
 		if (!prev && all_zero(&st->tmp))
 			continue;
-		c = nl_vs_raw_get(&st->cur, g->id);
+		c = nl_vmscan_raw_get(&st->cur, g->id);
 		g->vmscan = malloc(nl_vmscan_figs_size(st->nr_nids));
 		if (!c || !g->vmscan) {
 			e = -ENOMEM;
@@ -280,7 +280,7 @@ out:
 	return e;
 }
 
-void nl_vs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_mask,
+void nl_vmscan_figs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_mask,
 		     struct nl_vs_page_figs *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -289,7 +289,7 @@ void nl_vs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_
 			add_pages(out, &f[x]);
 }
 
-void nl_vs_time_sum(const struct nl_vs_time_figs t[NL_VS_NR_CTX], unsigned ctx_mask,
+void nl_vmscan_figs_time_sum(const struct nl_vs_time_figs t[NL_VS_NR_CTX], unsigned ctx_mask,
 		    struct nl_vs_time_figs *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -303,7 +303,7 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : NAN;
 }
 
-void nl_vs_ratios(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
+void nl_vmscan_figs_ratios(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
 		  uint64_t wall_ns, struct nl_vs_ratios *out)
 {
 	uint64_t sc = p->scanned[0] + p->scanned[1];
@@ -322,27 +322,27 @@ void nl_vs_ratios(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs 
 	out->reclaim_time_share = ratio(t->elapsed_ns, wall_ns);
 }
 
-const char *nl_vs_ctx_name(int ctx)
+const char *nl_vmscan_figs_ctx_name(int ctx)
 {
 	static const char *const names[NL_VS_NR_CTX] = { "limit", "direct", "kswapd", "proactive" };
 
 	return ctx >= 0 && ctx < NL_VS_NR_CTX ? names[ctx] : NULL;
 }
 
-void nl_vs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
+void nl_vmscan_figs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
 		     const struct nl_vs_page_figs t[NL_VS_NR_CTX], struct nl_vs_summary *out)
 {
 	struct nl_vs_page_figs a, b;
 
-	nl_vs_pages_sum(d, ~0u, &a);
-	nl_vs_pages_sum(t, ~0u, &b);
+	nl_vmscan_figs_pages_sum(d, ~0u, &a);
+	nl_vmscan_figs_pages_sum(t, ~0u, &b);
 	out->scanned = a.scanned[0] + a.scanned[1] + a.pageout_scanned;
 	out->freed = a.freed[0] + a.freed[1] + a.pageout_freed;
 	out->scanned_total = b.scanned[0] + b.scanned[1] + b.pageout_scanned;
 	out->freed_total = b.freed[0] + b.freed[1] + b.pageout_freed;
 }
 
-const struct nl_vmscan_figs *nl_vs_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g)
+const struct nl_vmscan_figs *nl_vmscan_figs_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g)
 {
 	static const struct nl_vmscan_figs none;
 

@@ -18,13 +18,13 @@
 struct nl_vs_state;
 
 /* Allocate the fold state. 0 or -ENOMEM. */
-int nl_vs_state_new(struct nl_vs_state **st);
+int nl_vmscan_figs_state_new(struct nl_vs_state **st);
 
 /* Free it. Safe on NULL. */
-void nl_vs_state_free(struct nl_vs_state *st);
+void nl_vmscan_figs_state_free(struct nl_vs_state *st);
 
 /*
- * nl_vs_fill - fold one interval's @raw counters over the tree @m and fill
+ * nl_vmscan_figs_fill - fold one interval's @raw counters over the tree @m and fill
  * s->cgroups[i].vmscan (allocated here, left NULL for a cgroup that never
  * reclaimed; live cgroups from the fold, removed ones from their last record) and s->nodes[i].vmscan[_total] (sums of
  * every id's own counters: each event once). Deltas are against the
@@ -32,17 +32,17 @@ void nl_vs_state_free(struct nl_vs_state *st);
  * that went down gives a 0 delta.
  * Returns 0, -EINVAL (empty map) or -ENOMEM.
  */
-int nl_vs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct nl_cgroup_map *m,
+int nl_vmscan_figs_fill(struct nl_vs_state *st, const struct nl_vs_raw *raw, const struct nl_cgroup_map *m,
 	       struct nl_snapshot *s);
 
 /* Reclaim figures of cgroup @g of @s: its own, zeros when it never
  * reclaimed (g->vmscan NULL), NULL when the vmscan program is not loaded. */
-const struct nl_vmscan_figs *nl_vs_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g);
+const struct nl_vmscan_figs *nl_vmscan_figs_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g);
 
 /* Sum of @f over the contexts whose bit is set in @ctx_mask (1 << ctx). */
-void nl_vs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_mask,
+void nl_vmscan_figs_pages_sum(const struct nl_vs_page_figs f[NL_VS_NR_CTX], unsigned ctx_mask,
 		     struct nl_vs_page_figs *out);
-void nl_vs_time_sum(const struct nl_vs_time_figs t[NL_VS_NR_CTX], unsigned ctx_mask,
+void nl_vmscan_figs_time_sum(const struct nl_vs_time_figs t[NL_VS_NR_CTX], unsigned ctx_mask,
 		    struct nl_vs_time_figs *out);
 
 /* Derived ratios of one set of figures; NAN where the denominator is 0. */
@@ -59,7 +59,7 @@ struct nl_vs_ratios {
 };
 
 /* Ratios of @p (pages) and @t (time) over @wall_ns (0: share is NAN). */
-void nl_vs_ratios(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
+void nl_vmscan_figs_ratios(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
 		  uint64_t wall_ns, struct nl_vs_ratios *out);
 
 /* One row's reclaim for the top views: pages scanned and freed (anon +
@@ -69,11 +69,11 @@ struct nl_vs_summary {
 };
 
 /* Summarise the deltas @d and totals @t of every context into @out. */
-void nl_vs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
+void nl_vmscan_figs_summarize(const struct nl_vs_page_figs d[NL_VS_NR_CTX],
 		     const struct nl_vs_page_figs t[NL_VS_NR_CTX], struct nl_vs_summary *out);
 
 /* Context names as in the seed's field suffixes: "limit", "direct"
  * (the seed's "system"), "kswapd", "proactive". NULL if out of range. */
-const char *nl_vs_ctx_name(int ctx);
+const char *nl_vmscan_figs_ctx_name(int ctx);
 
 #endif

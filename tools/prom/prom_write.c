@@ -241,7 +241,7 @@ static void row_line(struct nl_buf *b, const struct nl_prom_pieces *p, int h, co
 
 	if (!w)
 		return;
-	w = seconds ? nl_put_ns_as_s_at(w, v) : nl_put_u64_at(w, v);
+	w = seconds ? nl_buf_put_ns_as_s_at(w, v) : nl_buf_put_u64_at(w, v);
 	*w++ = '\n';
 	nl_buf_commit(b, w);
 	nl_buf_drain_point(b);

@@ -191,7 +191,7 @@ static void fam_alloc_classes(struct nl_buf *b, const struct nl_prom_rows *r, co
 	int h = nl_prom_piece_head(&pc, r->prefix, name, NULL), tail[NL_NR_CLASSES];
 
 	for (int c = first; c <= last; c++)
-		tail[c] = nl_prom_piece_tail(&pc, label, nl_class_name(c), NULL, NULL);
+		tail[c] = nl_prom_piece_tail(&pc, label, nl_fmt_class_name(c), NULL, NULL);
 	nl_prom_family_pre(b, r->prefix, name, "counter", help);
 	for (int i = 0; i < r->n; i++)
 		for (int c = first; c <= last; c++)

@@ -47,7 +47,7 @@ void nl_prom_self_render(struct nl_buf *b, const struct nl_snapshot *s)
 	       "Events a BPF program could not count in full, by reason (a full map, an out-of-range node, "
 	       "a pfn outside the node table).");
 	for (int k = 0; k < NL_NR_DROPS; k++)
-		nl_prom_sample1_u64(b, "numalens_map_drops_total", "reason", nl_drop_name(k), x->drops[k]);
+		nl_prom_sample1_u64(b, "numalens_map_drops_total", "reason", nl_snapshot_drop_name(k), x->drops[k]);
 	nl_prom_family(b, "numalens_evicted_processes_total", "counter", "Exited processes removed from the BPF maps.");
 	nl_prom_sample_u64(b, "numalens_evicted_processes_total", x->procs_evicted);
 	nl_prom_family(b, "numalens_evicted_cgroups_total", "counter",

@@ -77,7 +77,7 @@ static struct vs_row *gather_rows(const struct nl_snapshot *s, const struct nl_p
 	uint64_t ps = (uint64_t)s->page_size;
 
 	for (int i = 0; v && i < r->n; i++) {
-		const struct nl_vmscan_figs *f = nl_vs_cgroup(s, r->cg[i]);
+		const struct nl_vmscan_figs *f = nl_vmscan_figs_cgroup(s, r->cg[i]);
 
 		for (int x = 0; x < NL_VS_NR_CTX; x++) {
 			for (int k = 0; k < NR_PG; k++)
@@ -97,7 +97,7 @@ static void cgroup_pages(struct nl_buf *b, const struct nl_prom_cgroup_rows *r, 
 
 	for (int x = 0; x < NL_VS_NR_CTX; x++)
 		for (int t = 0; t < NR_LRU; t++)
-			tail[x][t] = nl_prom_piece_tail(&pc, "context", nl_vs_ctx_name(x), "lru", lru_names[t]);
+			tail[x][t] = nl_prom_piece_tail(&pc, "context", nl_vmscan_figs_ctx_name(x), "lru", lru_names[t]);
 	nl_prom_family(b, pg_fam[k].cgroup_name, "counter", pg_fam[k].help);
 	for (int i = 0; i < r->n; i++)
 		for (int x = 0; x < NL_VS_NR_CTX; x++) {
@@ -119,7 +119,7 @@ static void node_pages(struct nl_buf *b, const struct nl_snapshot *s, enum pg_ki
 			for (int t = 0; t < NR_LRU; t++) {
 				nl_prom_open(b, pg_fam[k].node_name, NULL);
 				nl_prom_label_u64(b, "node", (uint64_t)s->nodes[i].nid);
-				nl_prom_label(b, "context", nl_vs_ctx_name(x));
+				nl_prom_label(b, "context", nl_vmscan_figs_ctx_name(x));
 				nl_prom_label(b, "lru", lru_names[t]);
 				nl_prom_close_u64(b, pg_value(&s->nodes[i].vmscan_total[x], k, t) * ps);
 			}
@@ -132,7 +132,7 @@ static void cgroup_seconds(struct nl_buf *b, const struct nl_prom_cgroup_rows *r
 	int h = nl_prom_piece_head(&pc, name, "", NULL), tail[NL_VS_NR_CTX];
 
 	for (int x = 0; x < NL_VS_NR_CTX; x++)
-		tail[x] = nl_prom_piece_tail(&pc, "context", nl_vs_ctx_name(x), NULL, NULL);
+		tail[x] = nl_prom_piece_tail(&pc, "context", nl_vmscan_figs_ctx_name(x), NULL, NULL);
 	nl_prom_family(b, name, "counter",
 		       "Wall-clock time tasks spent in reclaim episodes (begin -> end per task, sleeps and "
 		       "throttling included: elapsed_ns_by_* in numalens vmscan), by reclaim context. Equal to "
@@ -159,7 +159,7 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 	struct nl_buf le = {};
 
 	for (int x = 0; x < NL_VS_NR_CTX; x++) {
-		const char *cx = nl_vs_ctx_name(x);
+		const char *cx = nl_vmscan_figs_ctx_name(x);
 
 		for (int k = 0; k < NL_PROM_RECLAIM_LE; k++) {
 			nl_buf_reset(&le);
@@ -176,7 +176,7 @@ static void cgroup_histogram(struct nl_buf *b, const struct nl_snapshot *s, cons
 		       "bounds are every second log2 ns bucket of the BPF histogram, (2^k - 1) ns for even "
 		       "k = 10..34 (~1 us to ~17 s).");
 	for (int i = 0; i < r->n; i++) {
-		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, r->cg[i]);
+		const struct nl_vmscan_figs *v = nl_vmscan_figs_cgroup(s, r->cg[i]);
 
 		if (!all_cgroups && r->cg[i]->depth > 0)
 			continue;

@@ -139,7 +139,7 @@ int nl_agent_add(struct nl_ra *a, const char *rel)
 	c->id = id;
 	/* whoever can name a cgroup the pattern matches must not reach
 	 * root's terminal or break the JSON: show it cleaned, as top does */
-	nl_path_label(c->label, sizeof(c->label), c->rel, id);
+	nl_name_path_label(c->label, sizeof(c->label), c->rel, id);
 	nl_psi_init(&c->psi, a->cfg.psi_us_s, 1.0, 30.0);
 	nl_rcg_events_max(c->dir, a->cfg.v1, &c->events_max0);
 	c->last_s = nl_agent_now();

@@ -43,7 +43,7 @@ int nl_feed_snapshot(struct nl_scan_src *src, const struct nl_snapshot *s,
 
 			if (g->id != ids[i] || g->removed)
 				continue;
-			nl_feed_delta_from_vmscan(nl_vs_cgroup(s, g), NL_MAX_NODES, s->src.mglru, d);
+			nl_feed_delta_from_vmscan(nl_vmscan_figs_cgroup(s, g), NL_MAX_NODES, s->src.mglru, d);
 			if (!nl_scan_feed(src, ids[i], d, NL_MAX_NODES))
 				fed++;
 			break;

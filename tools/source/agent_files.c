@@ -55,7 +55,7 @@ int nl_agent_files_put(const char *dir, const char *ext, const char *text, size_
 		e = nl_proc_start_ticks("/proc", getpid(), &start);
 		if (e)
 			return e;
-		nl_boot_id("/proc", boot, sizeof(boot));
+		nl_proc_boot_id("/proc", boot, sizeof(boot));
 		stamped = getpid();
 	}
 	f = fopen(tmp, "we");
@@ -176,7 +176,7 @@ static bool writer_alive(int pid, const char *head, const struct stat *st)
 	k = sscanf(head + strlen(STAMP), "pid=%d start=%llu boot=%63s", &spid, &start, rboot);
 	if (k < 2 || spid != pid || nl_proc_start_ticks("/proc", pid, &now) || now != start)
 		return false;
-	nl_boot_id("/proc", boot, sizeof(boot));
+	nl_proc_boot_id("/proc", boot, sizeof(boot));
 	return k < 3 || !boot[0] || !strcmp(rboot, "-") || !strcmp(rboot, boot);
 }
 

@@ -38,7 +38,7 @@ int nl_damon_state_record(const char *dir, int idx)
 		return e;
 	path_of(dir, idx, p, sizeof(p));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", p);
-	nl_boot_id("/proc", boot, sizeof(boot));
+	nl_proc_boot_id("/proc", boot, sizeof(boot));
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
@@ -76,7 +76,7 @@ bool nl_damon_state_orphan(const char *dir, int idx, char *who, size_t len)
 	if (k < 2)
 		return false;	/* not a record we can read: leave it alone */
 	snprintf(who, len, "pid %d", pid);
-	nl_boot_id("/proc", boot, sizeof(boot));
+	nl_proc_boot_id("/proc", boot, sizeof(boot));
 	if (k == 3 && strcmp(boot, rboot))
 		return false;	/* a record from before a reboot: today's kdamond is not it */
 	return pid != (int)getpid() && start_of(pid) != start;

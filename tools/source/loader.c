@@ -92,7 +92,7 @@ static struct btf *kernel_btf(void)
 	return vm ? vm : btf__load_vmlinux_btf();
 }
 
-int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
+int nl_bpf_btf_check(const char *path, struct btf **out, char *err, size_t errlen)
 {
 	struct btf *vm;
 	char shown[512];	/* --btf as the messages echo it: cleaned */
@@ -460,7 +460,7 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 			 nl_bpf_caps_missing());
 		return NL_EXIT_PRIV;
 	}
-	e = nl_btf_check(o->btf_path, &btf, err, errlen);
+	e = nl_bpf_btf_check(o->btf_path, &btf, err, errlen);
 	if (e)
 		return e;
 	e = nl_kbtf_read(&k, btf, o);
@@ -488,7 +488,7 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 		nl_kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
-	b->nr_nodes = nl_node_possible("/sys");
+	b->nr_nodes = nl_topo_node_possible("/sys");
 	if (b->nr_nodes < 1 || b->nr_nodes > NL_MAX_NODES) {
 		/* nl_cli_open() has refused more nodes than that already */
 		snprintf(err, errlen, "cannot read the possible NUMA nodes from /sys/devices/system/node (%s)",

@@ -26,14 +26,14 @@ struct btf;
  */
 const char *nl_bpf_caps_missing(void);
 
-/* nl_btf_check - the one BTF check of every command: the BTF numalens'
+/* nl_bpf_btf_check - the one BTF check of every command: the BTF numalens'
  * CO-RE programs relocate against is @path (--btf) when given, else the
  * kernel's own (NL_KERNEL_BTF); it must parse and describe a kernel
  * (struct task_struct). Returns 0 and, when @out is not NULL, the parsed
  * BTF in *@out (btf__free it); else NL_EXIT_USAGE (@path unreadable, not
  * BTF, not a kernel's) or NL_EXIT_KERNEL (no kernel BTF), with a one-line
  * message naming the BTF in @err. */
-int nl_btf_check(const char *path, struct btf **out, char *err, size_t errlen);
+int nl_bpf_btf_check(const char *path, struct btf **out, char *err, size_t errlen);
 
 /* Check privileges, BTF, bpffs and tracefs (mounting those two when
  * absent), then open, size, load and attach every object whose

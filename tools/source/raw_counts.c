@@ -21,7 +21,7 @@ int nl_raw_counts_read(const struct nl_bpf *b, const char *cling_pin_dir, struct
 
 int nl_raw_counts_read_vmscan(const struct nl_bpf *b, struct nl_raw_counts *r)
 {
-	return nl_vs_read(b, &r->vs);
+	return nl_vmscan_read(b, &r->vs);
 }
 
 void nl_raw_counts_take_cling(struct nl_raw_counts *r, bool *running, struct nl_cling_stats *out)
@@ -44,7 +44,7 @@ static int forget(void *ctx, int kind, uint64_t *ids, int n)
 	/* a removed cgroup's reclaim entries go too; the vmscan fold retires
 	 * it next */
 	if (kind == NL_KIND_CGROUP)
-		nl_vs_forget(ctx, ids, n);
+		nl_vmscan_read_forget(ctx, ids, n);
 	return done;
 }
 
@@ -67,7 +67,7 @@ void nl_raw_counts_free(struct nl_raw_counts *r)
 {
 	nl_counts_free(&r->tgids);
 	nl_counts_free(&r->cgroups);
-	nl_vs_raw_free(&r->vs);
+	nl_vmscan_raw_free(&r->vs);
 	nl_cling_stats_free(&r->cling);
 	memset(r, 0, sizeof(*r));
 }

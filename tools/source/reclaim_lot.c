@@ -134,13 +134,13 @@ int nl_lot_open(struct nl_lot_bpf **out, int cg_mode, bool attach_limit, bool ve
 	lot_verbose = verbose;
 	libbpf_set_print(lot_print);
 	/* the same BTF check and message as the other commands */
-	e = nl_btf_check(btf_path, NULL, err, errlen);
+	e = nl_bpf_btf_check(btf_path, NULL, err, errlen);
 	if (e) {
 		free(l);
 		return e;
 	}
 	l->nr_cpus = libbpf_num_possible_cpus();
-	l->nr_nodes = nl_node_possible("/sys");
+	l->nr_nodes = nl_topo_node_possible("/sys");
 	if (l->nr_nodes > 0 && l->nr_nodes < min_nodes)
 		l->nr_nodes = min_nodes;
 	if (l->nr_nodes < 1 || l->nr_nodes > NL_LOT_MAX_NODES) {

@@ -20,7 +20,7 @@ struct nl_lot_bpf;
  * @attach_limit, attach the mm_vmscan_memcg_reclaim_begin hook (missing
  * tracepoint: *@*have_limit = false, not an error). libbpf's log goes to
  * stderr only when @verbose. @btf_path: --btf (NULL: the kernel's BTF),
- * checked by nl_btf_check(). Draws are counted per node for the possible
+ * checked by nl_bpf_btf_check(). Draws are counted per node for the possible
  * nodes (/sys/devices/system/node/possible), or for @min_nodes when that is
  * more (a test drawing over a table of more nodes than its host has; 0 for
  * real use). Returns 0 or an enum nl_exit code with a one-line message in

@@ -20,7 +20,7 @@ static int find_idx(const struct nl_vs_raw *r, uint64_t id, int *at)
 	return lo < r->n && r->ids[lo] == id;
 }
 
-struct nl_vs_counts *nl_vs_raw_get(struct nl_vs_raw *r, uint64_t id)
+struct nl_vs_counts *nl_vmscan_raw_get(struct nl_vs_raw *r, uint64_t id)
 {
 	int at;
 
@@ -48,19 +48,19 @@ struct nl_vs_counts *nl_vs_raw_get(struct nl_vs_raw *r, uint64_t id)
 	return &r->c[at];
 }
 
-const struct nl_vs_counts *nl_vs_raw_find(const struct nl_vs_raw *r, uint64_t id)
+const struct nl_vs_counts *nl_vmscan_raw_find(const struct nl_vs_raw *r, uint64_t id)
 {
 	int at;
 
 	return find_idx(r, id, &at) ? &r->c[at] : NULL;
 }
 
-void nl_vs_raw_clear(struct nl_vs_raw *r)
+void nl_vmscan_raw_clear(struct nl_vs_raw *r)
 {
 	r->n = 0;
 }
 
-void nl_vs_raw_free(struct nl_vs_raw *r)
+void nl_vmscan_raw_free(struct nl_vs_raw *r)
 {
 	free(r->ids);
 	free(r->c);

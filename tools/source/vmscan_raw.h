@@ -29,13 +29,13 @@ struct nl_vs_raw {
 
 /* Counters of @id in @r, inserted zeroed (keeping ids sorted) if absent.
  * NULL on -ENOMEM. */
-struct nl_vs_counts *nl_vs_raw_get(struct nl_vs_raw *r, uint64_t id);
+struct nl_vs_counts *nl_vmscan_raw_get(struct nl_vs_raw *r, uint64_t id);
 
 /* Counters of @id in @r, or NULL when absent. */
-const struct nl_vs_counts *nl_vs_raw_find(const struct nl_vs_raw *r, uint64_t id);
+const struct nl_vs_counts *nl_vmscan_raw_find(const struct nl_vs_raw *r, uint64_t id);
 
 /* Empty @r keeping its memory / free it and zero it. */
-void nl_vs_raw_clear(struct nl_vs_raw *r);
-void nl_vs_raw_free(struct nl_vs_raw *r);
+void nl_vmscan_raw_clear(struct nl_vs_raw *r);
+void nl_vmscan_raw_free(struct nl_vs_raw *r);
 
 #endif

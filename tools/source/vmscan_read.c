@@ -19,7 +19,7 @@ static void add_percpu(uint64_t *dst, const uint64_t *vals, size_t words, int cp
 			dst[k] += vals[(size_t)c * words + k];
 }
 
-int nl_vs_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path)
+int nl_vmscan_read_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path)
 {
 	FILE *f = fopen(lru_gen_path, "r");
 	unsigned long caps = 0;
@@ -36,7 +36,7 @@ int nl_vs_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path)
 	return on;
 }
 
-int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r)
+int nl_vmscan_read(const struct nl_bpf *b, struct nl_vs_raw *r)
 {
 	struct nl_vs_key pk, pnext;
 	struct nl_vs_tkey tk, tnext;
@@ -45,7 +45,7 @@ int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r)
 	void *prev = NULL;
 	int fd;
 
-	nl_vs_raw_clear(r);
+	nl_vmscan_raw_clear(r);
 	if (!b->vmscan)
 		return 0;
 	vals = malloc((size_t)b->nr_cpus * (tw > pw ? tw : pw) * 8);
@@ -59,7 +59,7 @@ int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r)
 		prev = &pk;
 		if (pk.ctx >= NL_VS_NR_CTX || pk.nid >= NL_MAX_NODES || bpf_map_lookup_elem(fd, &pk, vals))
 			continue;
-		c = nl_vs_raw_get(r, pk.cgroup_id);
+		c = nl_vmscan_raw_get(r, pk.cgroup_id);
 		if (!c)
 			goto nomem;
 		add_percpu((uint64_t *)&c->pages[pk.ctx][pk.nid], vals, pw, b->nr_cpus);
@@ -73,7 +73,7 @@ int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r)
 		prev = &tk;
 		if (tk.ctx >= NL_VS_NR_CTX || bpf_map_lookup_elem(fd, &tk, vals))
 			continue;
-		c = nl_vs_raw_get(r, tk.cgroup_id);
+		c = nl_vmscan_raw_get(r, tk.cgroup_id);
 		if (!c)
 			goto nomem;
 		add_percpu((uint64_t *)&c->time[tk.ctx], vals, tw, b->nr_cpus);
@@ -93,7 +93,7 @@ static bool listed(uint64_t id, const uint64_t *ids, int n)
 	return false;
 }
 
-int nl_vs_forget(const struct nl_bpf *b, const uint64_t *ids, int n)
+int nl_vmscan_read_forget(const struct nl_bpf *b, const uint64_t *ids, int n)
 {
 	struct nl_vs_key pk, pnext;
 	struct nl_vs_tkey tk, tnext;

@@ -12,15 +12,15 @@
  * at open and before every read, since the mode can change at run time.
  * Returns 1 for MGLRU, 0 for the classic LRU (also without the vmscan
  * object). */
-int nl_vs_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path);
+int nl_vmscan_read_set_lru_mode(const struct nl_bpf *b, const char *lru_gen_path);
 
 /* Sum the per-CPU values of both maps of @b into @r (cleared first), by
  * cgroup id. Entries with a context or node out of range are skipped.
  * Returns 0 (also without the vmscan object: @r stays empty) or -ENOMEM. */
-int nl_vs_read(const struct nl_bpf *b, struct nl_vs_raw *r);
+int nl_vmscan_read(const struct nl_bpf *b, struct nl_vs_raw *r);
 
 /* Delete the entries of the cgroups @ids[@n] (removed, their counts folded
  * into their parents) from both maps. Returns the number deleted. */
-int nl_vs_forget(const struct nl_bpf *b, const uint64_t *ids, int n);
+int nl_vmscan_read_forget(const struct nl_bpf *b, const uint64_t *ids, int n);
 
 #endif

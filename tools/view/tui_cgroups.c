@@ -32,7 +32,7 @@ void nl_tui_cgroups_record(struct nl_tui *t)
 {
 	const struct nl_snapshot *s = &t->snap;
 	uint64_t now = hist_now_ms(t);
-	bool loc_ok = nl_locality_source_ok(s);
+	bool loc_ok = nl_fmt_locality_source_ok(s);
 
 	if (!t->have_snap || s->seq == t->hist_seq)
 		return;
@@ -46,8 +46,8 @@ void nl_tui_cgroups_record(struct nl_tui *t)
 		const struct nl_cgroup *c = &s->cgroups[i];
 		double v[NL_HIST_VALUES], r;
 
-		v[0] = nl_remote_ratio(&c->f.alloc, &r) ? r : NAN;
-		v[1] = loc_ok && c->f.loc.available ? nl_locality_median(c->f.loc.bucket_ns) : NAN;
+		v[0] = nl_fmt_remote_ratio(&c->f.alloc, &r) ? r : NAN;
+		v[1] = loc_ok && c->f.loc.available ? nl_snapshot_locality_median(c->f.loc.bucket_ns) : NAN;
 		if (nl_hist_add(&t->hist, c->id, now, v))
 			break;	/* out of memory: the sparklines stop growing */
 	}
@@ -68,7 +68,7 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 		return;
 	switch (kind) {
 	case CC_NAME:
-		snprintf(b, sz, "%*s%s%s", 2 * depth, "", nl_cgroup_row_name(c, rn, sizeof(rn)),
+		snprintf(b, sz, "%*s%s%s", 2 * depth, "", nl_fmt_cgroup_row_name(c, rn, sizeof(rn)),
 			 c->removed ? " (removed)" : "");
 		break;
 	case CC_SPARK_RMT: case CC_SPARK_LOC:
@@ -77,7 +77,7 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 		break;
 	case CC_BAR:
 		snprintf(b, sz, "|%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
-						      nl_locality_source_ok(s)));
+						      nl_fmt_locality_source_ok(s)));
 		break;
 	case CC_EXEC:
 		if (!nid_ok)
@@ -89,13 +89,13 @@ static void cg_cell(struct nl_tui *t, const void *row, int kind, int ni, char *b
 		if (!c->numa_stat_known)
 			snprintf(b, sz, "-");
 		else
-			snprintf(b, sz, "%.1f", (nl_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
-						 nl_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
+			snprintf(b, sz, "%.1f", (nl_fmt_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
+						 nl_fmt_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
 		break;
-	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&c->f)); break;
+	case CC_MIGR: nl_fmt_num(b, sz, (double)nl_fmt_migrated_pages(&c->f)); break;
 	case CC_MOVES: nl_fmt_num(b, sz, (double)(c->f.mig.move_numa + c->f.mig.swap_numa)); break;
 	case CC_RCLM: {
-		const struct nl_vmscan_figs *v = nl_vs_cgroup(s, c);
+		const struct nl_vmscan_figs *v = nl_vmscan_figs_cgroup(s, c);
 
 		nl_tui_draw_reclaim(b, sz, s, v ? v->pages : NULL, v ? v->pages_total : NULL);
 		break;

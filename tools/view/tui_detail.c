@@ -106,9 +106,9 @@ static void detail_nodes(const struct nl_snapshot *s, struct nl_tui_lines *L, co
 			snprintf(mem, sizeof(mem), "%.1f",
 				 (c->anon_bytes_by_node[nid] + c->file_bytes_by_node[nid]) / MIB);
 		nl_tui_detail_add(L, "%4d %7.1f %10.1f %10s %12llu %12.1f", nid,
-		     nl_pct(f->run_ns_by_node[nid], f->run_ns), f->run_ns_by_node[nid] / 1e6, mem,
+		     nl_fmt_pct(f->run_ns_by_node[nid], f->run_ns), f->run_ns_by_node[nid] / 1e6, mem,
 		     (unsigned long long)a->pages_by_node[nid],
-		     nl_rate(a->pages_by_node[nid], s->interval_ns));
+		     nl_fmt_rate(a->pages_by_node[nid], s->interval_ns));
 	}
 }
 
@@ -119,7 +119,7 @@ static void detail_alloc(struct nl_tui_lines *L, const struct nl_alloc_figs *a)
 	char num[16];
 	double r;
 
-	if (nl_remote_ratio(a, &r))
+	if (nl_fmt_remote_ratio(a, &r))
 		snprintf(num, sizeof(num), "%.1f%%", r * 100);
 	else
 		snprintf(num, sizeof(num), "n/a");
@@ -152,7 +152,7 @@ static void detail_locality(const struct nl_snapshot *s, struct nl_tui_lines *L,
 	uint64_t locsum = 0;
 
 	nl_tui_detail_add(L, "NUMA-fault locality (CPU time per bucket this interval): mean %s",
-	     nl_fmt_locality(loc, sizeof(loc), &f->loc, nl_locality_source_ok(s)));
+	     nl_fmt_locality(loc, sizeof(loc), &f->loc, nl_fmt_locality_source_ok(s)));
 	for (int b = 0; b < NL_LOC_BUCKETS; b++)
 		locsum += f->loc.bucket_ns[b];
 	if (f->loc.available && locsum) {
@@ -163,12 +163,12 @@ static void detail_locality(const struct nl_snapshot *s, struct nl_tui_lines *L,
 		if (w < 4)
 			w = 4;
 		for (int b = 0; b < NL_LOC_BUCKETS; b++)
-			nl_tui_detail_add(L, "  %-10s |%s| %5.1f%% %9.1f ms", nl_bucket_label(b),
+			nl_tui_detail_add(L, "  %-10s |%s| %5.1f%% %9.1f ms", nl_fmt_bucket_label(b),
 			     nl_fmt_hbar(bar, w, (double)f->loc.bucket_ns[b] / locsum),
-			     nl_pct(f->loc.bucket_ns[b], locsum), f->loc.bucket_ns[b] / 1e6);
+			     nl_fmt_pct(f->loc.bucket_ns[b], locsum), f->loc.bucket_ns[b] / 1e6);
 	}
 	/* with NUMA balancing off every slice is "no-fault": say nothing then */
-	if (nl_locality_source_ok(s))
+	if (nl_fmt_locality_source_ok(s))
 		nl_tui_detail_add(L, "  no-fault run time %.1f ms", f->loc.nofault_ns / 1e6);
 }
 
@@ -237,8 +237,8 @@ void nl_tui_detail_build(struct nl_tui *t, struct nl_tui_lines *L)
 		if (c->ident.pod_uid[0])
 			nl_tui_detail_add(L, "Pod uid %s", c->ident.pod_uid);
 		if (c->ident.container_id[0])
-			nl_tui_detail_add(L, "Container %s%s%s", nl_ctr_runtime_name(c->ident.runtime) ?: "",
-			     nl_ctr_runtime_name(c->ident.runtime) ? "://" : "", c->ident.container_id);
+			nl_tui_detail_add(L, "Container %s%s%s", nl_cgident_ctr_runtime_name(c->ident.runtime) ?: "",
+			     nl_cgident_ctr_runtime_name(c->ident.runtime) ? "://" : "", c->ident.container_id);
 		if (c->ident.unit[0])
 			nl_tui_detail_add(L, "Systemd unit %s", c->ident.unit);
 		detail_figs(t, L, &c->f, NULL, c);

@@ -35,7 +35,7 @@ void nl_tui_draw_ascii(char *buf)
 	char *o = buf, ch[5];
 
 	for (const char *p = buf; *p;) {
-		int n = nl_utf8_seq((const unsigned char *)p, strnlen(p, 4));
+		int n = nl_name_utf8_seq((const unsigned char *)p, strnlen(p, 4));
 
 		if (n == 1) {
 			*o++ = *p++;
@@ -45,7 +45,7 @@ void nl_tui_draw_ascii(char *buf)
 		memcpy(ch, p, (size_t)n);
 		ch[n] = '\0';
 		p += n;
-		for (int k = nl_text_cols(ch); k > 0; k--)
+		for (int k = nl_name_text_cols(ch); k > 0; k--)
 			*o++ = '?';
 	}
 	*o = '\0';
@@ -68,7 +68,7 @@ void nl_tui_draw_line(int y, attr_t attr, const char *fmt, ...)
 	clrtoeol();
 	attron(attr);
 	/* clip by cells: names hold multi-byte characters */
-	addnstr(buf, (int)nl_text_head(buf, COLS, NULL));
+	addnstr(buf, (int)nl_name_text_head(buf, COLS, NULL));
 	attroff(attr);
 }
 
@@ -99,11 +99,11 @@ int nl_tui_draw_cells(attr_t attr, const char *text)
 	room = COLS - x;
 	if (room <= 0)
 		return 0;
-	n = (int)nl_text_head(text, room, NULL);
+	n = (int)nl_name_text_head(text, room, NULL);
 	attron(attr);
 	addnstr(text, n);
 	attroff(attr);
-	return nl_text_cols(text) < room ? nl_text_cols(text) : room;
+	return nl_name_text_cols(text) < room ? nl_name_text_cols(text) : room;
 }
 
 void nl_tui_draw_col(struct nl_tui_table *tb, const char *name, int width, int prio, bool flex,
@@ -151,7 +151,7 @@ void nl_tui_draw_row(struct nl_tui_table *tb, int y, attr_t attr, nl_tui_cell_fn
 			cell(t, row, tb->kind[i], tb->node[i], c, sizeof(c), &own);
 		else
 			snprintf(c, sizeof(c), "%s", tb->cols[i].name);
-		nl_tui_fit(fit, c, w, tb->cols[i].left, tb->cols[i].flex && tb->kind[i] != 0);
+		nl_layout_fit(fit, c, w, tb->cols[i].left, tb->cols[i].flex && tb->kind[i] != 0);
 		if (!utf8_term)
 			nl_tui_draw_ascii(fit);
 		if (!first)
@@ -185,9 +185,9 @@ static void mark_alert(const struct nl_tui *t, const struct nl_figs *f, bool is_
 	/* compared as shown (one decimal), so "25.0" at --alert-remote 25
 	 * is marked whatever the next digits were */
 	if (is_rmt)
-		hit = nl_remote_ratio(&f->alloc, &r) && lround(r * 1000) >= t->opts.alert_remote_pct * 10L;
+		hit = nl_fmt_remote_ratio(&f->alloc, &r) && lround(r * 1000) >= t->opts.alert_remote_pct * 10L;
 	else
-		hit = nl_locality_source_ok(&t->snap) && f->loc.available && isfinite(f->loc.mean) &&
+		hit = nl_fmt_locality_source_ok(&t->snap) && f->loc.available && isfinite(f->loc.mean) &&
 		      lround(f->loc.mean * 1000) <= t->opts.alert_locality_pct * 10L;
 	if (!hit)
 		return;
@@ -236,19 +236,19 @@ bool nl_tui_draw_figs_cell(struct nl_tui *t, const struct nl_figs *f, int kind, 
 		if (nid < 0 || nid >= NL_MAX_NODES || !f->run_ns)
 			snprintf(b, sz, "-");
 		else
-			snprintf(b, sz, "%.1f", nl_pct(f->run_ns_by_node[nid], f->run_ns));
+			snprintf(b, sz, "%.1f", nl_fmt_pct(f->run_ns_by_node[nid], f->run_ns));
 		break;
-	case FC_RMT: nl_fmt_num(b, sz, nl_rate(f->alloc.pages_remote, s->interval_ns)); break;
-	case FC_LCL: nl_fmt_num(b, sz, nl_rate(f->alloc.pages_local, s->interval_ns)); break;
+	case FC_RMT: nl_fmt_num(b, sz, nl_fmt_rate(f->alloc.pages_remote, s->interval_ns)); break;
+	case FC_LCL: nl_fmt_num(b, sz, nl_fmt_rate(f->alloc.pages_local, s->interval_ns)); break;
 	case FC_RMTPCT:
-		if (nl_remote_ratio(&f->alloc, &r))
+		if (nl_fmt_remote_ratio(&f->alloc, &r))
 			snprintf(b, sz, "%.1f", r * 100);
 		else
 			snprintf(b, sz, "n/a");
 		mark_alert(t, f, true, b, sz, own);
 		break;
 	case FC_LOC:
-		nl_fmt_locality(b, sz, &f->loc, nl_locality_source_ok(s));
+		nl_fmt_locality(b, sz, &f->loc, nl_fmt_locality_source_ok(s));
 		mark_alert(t, f, false, b, sz, own);
 		break;
 	default:
@@ -267,6 +267,6 @@ void nl_tui_draw_reclaim(char *b, size_t sz, const struct nl_snapshot *s,
 		snprintf(b, sz, "-");
 		return;
 	}
-	nl_vs_summarize(d, tot, &sum);
-	nl_fmt_num(b, sz, nl_rate(sum.freed, s->interval_ns));
+	nl_vmscan_figs_summarize(d, tot, &sum);
+	nl_fmt_num(b, sz, nl_fmt_rate(sum.freed, s->interval_ns));
 }

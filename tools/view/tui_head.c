@@ -47,12 +47,12 @@ void nl_tui_head_title(struct nl_tui *t)
 		 * moot (the kernel runs no NUMA balancing there), so neither
 		 * it nor its missing entries are shown; elsewhere the field
 		 * says why it is off, with the fix, once */
-		nl_missing_without(missing, sizeof(missing), s->src.missing,
+		nl_snapshot_missing_without(missing, sizeof(missing), s->src.missing,
 				   s->nr_nodes == 1 ? "locality:" : "locality: NUMA balancing is off");
 		if (s->nr_nodes == 1)
 			snprintf(loc, sizeof(loc), "one node: every page is local");
 		else
-			snprintf(loc, sizeof(loc), "locality: %s", nl_locality_source_ok(s) ? "on" :
+			snprintf(loc, sizeof(loc), "locality: %s", nl_fmt_locality_source_ok(s) ? "on" :
 				 (s->src.numa_balancing ? "unavail (no sched program)" :
 				  "off (sysctl kernel.numa_balancing=1 turns it on)"));
 		char alloc[32];
@@ -74,8 +74,8 @@ void nl_tui_head_title(struct nl_tui *t)
 		char shown[448];	/* 100 columns of up to 4 bytes, "..." */
 
 		nl_name_clean(shown, sizeof(shown), typed, strlen(typed), 0, NULL);
-		if (nl_text_cols(shown) > 100)	/* a header line */
-			strcpy(shown + nl_text_head(shown, 100, NULL), "...");
+		if (nl_name_text_cols(shown) > 100)	/* a header line */
+			strcpy(shown + nl_name_text_head(shown, 100, NULL), "...");
 		snprintf(filt, sizeof(filt), "  filter: %s %s", t->opts.filter.cgroup[0] ? "cgroup" : "name",
 			 shown);
 	}

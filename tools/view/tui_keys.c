@@ -87,7 +87,7 @@ static void prompt_key(struct nl_tui *t, int key)
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
 		t->prompt = false;
-		err = nl_filter_parse(&f, t->pbuf);
+		err = nl_sort_filter_parse(&f, t->pbuf);
 		if (err)
 			snprintf(t->msg, sizeof(t->msg), "bad filter \"%.60s\": type a pid, a part of a"
 				 " process name, or a cgroup path starting with /", t->pbuf);

@@ -32,7 +32,7 @@ int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown)
 	return cols[flex].width + (width > used ? width - used : 0);
 }
 
-char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail)
+char *nl_layout_fit(char *dst, const char *src, int width, bool left, bool keep_tail)
 {
 	size_t room = 4 * (size_t)(width > 0 ? width : 0) + 1, n;
 	int used;
@@ -41,18 +41,18 @@ char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tai
 		dst[0] = '\0';
 		return dst;
 	}
-	if (nl_text_cols(src) <= width)
-		return nl_text_pad(dst, room, src, width, left);
+	if (nl_name_text_cols(src) <= width)
+		return nl_name_text_pad(dst, room, src, width, left);
 	/* cut by terminal cells, not bytes: a name's characters may take
 	 * several bytes (and a wide one two cells, hence the padding) */
 	if (width == 1) {
 		snprintf(dst, room, "~");
 	} else if (keep_tail) {
-		size_t at = nl_text_tail(src, width - 1, &used);
+		size_t at = nl_name_text_tail(src, width - 1, &used);
 
 		snprintf(dst, room, "~%*s%s", width - 1 - used, "", src + at);
 	} else {
-		n = nl_text_head(src, width - 1, &used);
+		n = nl_name_text_head(src, width - 1, &used);
 		snprintf(dst, room, "%.*s%*s~", (int)n, src, width - 1 - used, "");
 	}
 	return dst;

@@ -34,6 +34,6 @@ int nl_tui_layout(const struct nl_tui_col *cols, int n, int width, bool *shown);
  * character boundary with '~' marking the cut. @keep_tail keeps the end
  * ("~ork/a", for paths), otherwise the start. Returns @dst.
  */
-char *nl_tui_fit(char *dst, const char *src, int width, bool left, bool keep_tail);
+char *nl_layout_fit(char *dst, const char *src, int width, bool left, bool keep_tail);
 
 #endif /* NL_TUI_LAYOUT_H */

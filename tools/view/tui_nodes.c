@@ -64,7 +64,7 @@ static void fmt_zone_shares(char *b, size_t sz, const struct nl_snapshot *s, con
 	for (int z = 0; z < s->nr_zones && l < sz; z++)
 		if (pages[z])
 			l += (size_t)snprintf(b + l, sz - l, "%s%s %.1f%%", l ? " " : "", s->zone_names[z],
-					      nl_pct(pages[z], sum));
+					      nl_fmt_pct(pages[z], sum));
 }
 
 /* Upper edge (ns) of the log2 bucket holding quantile @q of the calls
@@ -138,7 +138,7 @@ static void draw_alloc_stacks(const struct nl_alloc_stacks *a, int *y, int end)
 		nl_tui_draw_line((*y)++, 0, "  %4.1f%% %s %s%s o%u: %s",
 			a->sampled ? 100.0 * (double)s->events / (double)a->sampled : 0.0,
 			(s->kind & NL_STK_REMOTE) ? ((s->kind & NL_STK_MISS) ? "remote+miss" : "remote") : "miss",
-			nl_class_name(s->class), s->thp ? " thp" : "", s->order, fr);
+			nl_fmt_class_name(s->class), s->thp ? " thp" : "", s->order, fr);
 	}
 }
 

@@ -26,7 +26,7 @@ static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 	case PC_PID: snprintf(b, sz, "%d", (int)p->pid); break;
 	case PC_COMM: snprintf(b, sz, "%s%s", p->comm, p->alive ? "" : "*"); break;
 	case PC_RSS:
-		if (nl_proc_rss_pages(p, s->nr_nodes, &rss))
+		if (nl_fmt_proc_rss_pages(p, s->nr_nodes, &rss))
 			snprintf(b, sz, "%.1f", rss * (double)s->page_size / MIB);
 		else
 			snprintf(b, sz, "-");
@@ -37,7 +37,7 @@ static void proc_cell(struct nl_tui *t, const void *row, int kind, int ni, char 
 		else
 			snprintf(b, sz, "%.1f", p->rss_pages_by_node[nid] * (double)s->page_size / MIB);
 		break;
-	case PC_MIGR: nl_fmt_num(b, sz, (double)nl_migrated_pages(&p->f)); break;
+	case PC_MIGR: nl_fmt_num(b, sz, (double)nl_fmt_migrated_pages(&p->f)); break;
 	case PC_CGROUP: snprintf(b, sz, "%s", p->cgroup_path[0] ? p->cgroup_path : "?"); break;
 	default: b[0] = '\0';
 	}
@@ -101,5 +101,5 @@ void nl_tui_procs_draw(struct nl_tui *t)
 			"process id; / then Enter clears the filter)", (int)t->opts.filter.pid);
 	else if (!n)
 		nl_tui_draw_line(HEAD_LINES(t), 0, "  no process matches%s",
-			nl_filter_active(&t->opts.filter) ? " the filter (/ then Enter clears it)" : "");
+			nl_sort_filter_active(&t->opts.filter) ? " the filter (/ then Enter clears it)" : "");
 }

@@ -17,9 +17,9 @@ void nl_agent_fmt_rate(char *b, size_t sz, const struct nl_snapshot *s, const st
 	else if (c->agent->dry_run)
 		snprintf(b, sz, "dry");
 	else if (compact)
-		nl_fmt_num(b, sz, nl_rate(c->agent->pages_delta, s->interval_ns));
+		nl_fmt_num(b, sz, nl_fmt_rate(c->agent->pages_delta, s->interval_ns));
 	else
-		snprintf(b, sz, "%.1f", nl_rate(c->agent->pages_delta, s->interval_ns));
+		snprintf(b, sz, "%.1f", nl_fmt_rate(c->agent->pages_delta, s->interval_ns));
 }
 
 static uint64_t node_pages(const struct nl_reclaim_agent_figs *a, int nid)
@@ -36,7 +36,7 @@ void nl_agent_text_section(FILE *out, const struct nl_snapshot *s, const struct 
 	int n = 0;
 
 	for (int i = 0; i < s->nr_cgroups; i++)
-		n += s->cgroups[i].agent && (!f || nl_filter_cgroup(f, &s->cgroups[i]));
+		n += s->cgroups[i].agent && (!f || nl_sort_filter_cgroup(f, &s->cgroups[i]));
 	if (!n)
 		return;
 	fprintf(out, "\nRECLAIM AGENTS  %d cgroup%s managed by numalens reclaim; counters since each agent "
@@ -52,7 +52,7 @@ void nl_agent_text_section(FILE *out, const struct nl_snapshot *s, const struct 
 		const struct nl_reclaim_agent_figs *a = c->agent;
 		uint64_t pages = 0;
 
-		if (!a || (f && !nl_filter_cgroup(f, c)))
+		if (!a || (f && !nl_sort_filter_cgroup(f, c)))
 			continue;
 		for (int k = 0; k < s->nr_nodes; k++)
 			if (s->nodes[k].nid >= 0 && s->nodes[k].nid < NL_MAX_NODES)

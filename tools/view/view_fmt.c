@@ -4,14 +4,14 @@
 #include <string.h>
 #include "view_fmt.h"
 
-double nl_rate(uint64_t delta, uint64_t interval_ns)
+double nl_fmt_rate(uint64_t delta, uint64_t interval_ns)
 {
 	if (!interval_ns)
 		return 0;
 	return (double)delta * 1e9 / (double)interval_ns;
 }
 
-bool nl_remote_ratio(const struct nl_alloc_figs *a, double *out)
+bool nl_fmt_remote_ratio(const struct nl_alloc_figs *a, double *out)
 {
 	uint64_t all = a->pages_local + a->pages_remote;
 
@@ -21,12 +21,12 @@ bool nl_remote_ratio(const struct nl_alloc_figs *a, double *out)
 	return true;
 }
 
-double nl_pct(uint64_t part, uint64_t whole)
+double nl_fmt_pct(uint64_t part, uint64_t whole)
 {
 	return whole ? (double)part * 100.0 / (double)whole : 0;
 }
 
-uint64_t nl_sum_nodes(const uint64_t *v, int nr_nodes)
+uint64_t nl_fmt_sum_nodes(const uint64_t *v, int nr_nodes)
 {
 	uint64_t sum = 0;
 
@@ -35,25 +35,25 @@ uint64_t nl_sum_nodes(const uint64_t *v, int nr_nodes)
 	return sum;
 }
 
-bool nl_proc_rss_pages(const struct nl_proc *p, int nr_nodes, uint64_t *out)
+bool nl_fmt_proc_rss_pages(const struct nl_proc *p, int nr_nodes, uint64_t *out)
 {
 	if (!p->rss_known)
 		return false;
-	*out = nl_sum_nodes(p->rss_pages_by_node, nr_nodes);
+	*out = nl_fmt_sum_nodes(p->rss_pages_by_node, nr_nodes);
 	return true;
 }
 
-uint64_t nl_migrated_pages(const struct nl_figs *f)
+uint64_t nl_fmt_migrated_pages(const struct nl_figs *f)
 {
 	return f->mig.pages_ok + f->mig.pages_fail;
 }
 
-bool nl_locality_source_ok(const struct nl_snapshot *s)
+bool nl_fmt_locality_source_ok(const struct nl_snapshot *s)
 {
 	return s->src.numa_balancing && s->src.sched;
 }
 
-const char *nl_locality_why(const struct nl_snapshot *s)
+const char *nl_fmt_locality_why(const struct nl_snapshot *s)
 {
 	if (!s->src.sched)
 		return "no_sched_program";
@@ -132,7 +132,7 @@ const char *nl_fmt_num(char *buf, size_t sz, double v)
 	return buf;
 }
 
-const char *nl_cgroup_name(const char *path)
+const char *nl_fmt_cgroup_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -141,16 +141,16 @@ const char *nl_cgroup_name(const char *path)
 	return slash + 1;
 }
 
-const char *nl_cgroup_row_name(const struct nl_cgroup *c, char *buf, size_t sz)
+const char *nl_fmt_cgroup_row_name(const struct nl_cgroup *c, char *buf, size_t sz)
 {
-	size_t n = nl_cg_ident_short(&c->ident, buf, sz);
+	size_t n = nl_cgident_short(&c->ident, buf, sz);
 
 	if (n && n < sz)
 		return buf;
-	return c->depth ? nl_cgroup_name(c->path) : c->path;
+	return c->depth ? nl_fmt_cgroup_name(c->path) : c->path;
 }
 
-const char *nl_bucket_label(int b)
+const char *nl_fmt_bucket_label(int b)
 {
 	static const char *const labels[NL_LOC_BUCKETS] = {
 		"0-12.5%", "12.5-25%", "25-37.5%", "37.5-50%",
@@ -160,7 +160,7 @@ const char *nl_bucket_label(int b)
 	return b >= 0 && b < NL_LOC_BUCKETS ? labels[b] : "?";
 }
 
-const char *nl_class_name(int c)
+const char *nl_fmt_class_name(int c)
 {
 	static const char *const names[NL_NR_CLASSES] = {
 		"kernel", "reclaimable", "movable", "anon", "file", "shmem",

@@ -15,34 +15,34 @@
 #define NL_LOCBAR_WIDTH NL_LOC_BUCKETS
 
 /* @delta per second over @interval_ns; 0 when the interval is 0. */
-double nl_rate(uint64_t delta, uint64_t interval_ns);
+double nl_fmt_rate(uint64_t delta, uint64_t interval_ns);
 
 /* pages_remote / (pages_local + pages_remote) in [0,1] into *@out.
  * Returns false (and leaves *@out alone) when there were no allocations. */
-bool nl_remote_ratio(const struct nl_alloc_figs *a, double *out);
+bool nl_fmt_remote_ratio(const struct nl_alloc_figs *a, double *out);
 
 /* Share of @part in @whole as a percentage; 0 when @whole is 0. */
-double nl_pct(uint64_t part, uint64_t whole);
+double nl_fmt_pct(uint64_t part, uint64_t whole);
 
 /* Sum of the first @nr_nodes entries of @v. */
-uint64_t nl_sum_nodes(const uint64_t *v, int nr_nodes);
+uint64_t nl_fmt_sum_nodes(const uint64_t *v, int nr_nodes);
 
 /* Resident pages of @p over all nodes; false when numa_maps was unreadable. */
-bool nl_proc_rss_pages(const struct nl_proc *p, int nr_nodes, uint64_t *out);
+bool nl_fmt_proc_rss_pages(const struct nl_proc *p, int nr_nodes, uint64_t *out);
 
 /* Pages migrated (succeeded + failed) over the interval: the MIGR figure. */
-uint64_t nl_migrated_pages(const struct nl_figs *f);
+uint64_t nl_fmt_migrated_pages(const struct nl_figs *f);
 
 /* Whether locality can be measured at all in this session (NUMA balancing
  * on, sched program attached): decides "unavail" versus "n/a". */
-bool nl_locality_source_ok(const struct nl_snapshot *s);
+bool nl_fmt_locality_source_ok(const struct nl_snapshot *s);
 
 /* Why a row's locality is unavailable in @s, as a short token for JSON:
  * "no_sched_program", "numa_balancing_off", "sched_ext" (a sched_ext
  * scheduler runs: its tasks take no NUMA hinting faults, and a row is
  * binned only when its fault counters moved), or "no_faults" (nothing
  * binned this interval). */
-const char *nl_locality_why(const struct nl_snapshot *s);
+const char *nl_fmt_locality_why(const struct nl_snapshot *s);
 
 /*
  * The locality mean of @l as "90.6%" into @buf. When @l is not available:
@@ -71,19 +71,19 @@ const char *nl_fmt_hbar(char *buf, int width, double frac);
 const char *nl_fmt_num(char *buf, size_t sz, double v);
 
 /* Last component of a cgroup path ("/a/b" -> "b"); "/" stays "/". */
-const char *nl_cgroup_name(const char *path);
+const char *nl_fmt_cgroup_name(const char *path);
 
 /* The name of cgroup @c in a row of the cgroup tree (top, batch text):
  * the short form of the pod, container or service it is
  * ("pod:1a2b3c4d", "pod:1a2b3c4d/ctr:0123456789ab", "nginx.service";
  * cgident.h) written to @buf (@sz bytes), else its last path component
  * (the whole path for the root). Returns @buf or a part of c->path. */
-const char *nl_cgroup_row_name(const struct nl_cgroup *c, char *buf, size_t sz);
+const char *nl_fmt_cgroup_row_name(const struct nl_cgroup *c, char *buf, size_t sz);
 
 /* Human name of locality bucket @b ("0-12.5%", ..., "87.5-100%"). */
-const char *nl_bucket_label(int b);
+const char *nl_fmt_bucket_label(int b);
 
 /* Name of enum nl_alloc_class @c as used in JSON ("kernel", ...). */
-const char *nl_class_name(int c);
+const char *nl_fmt_class_name(int c);
 
 #endif /* NL_VIEW_FMT_H */

@@ -148,14 +148,14 @@ static void add_reclaim(struct jb *j, cJSON *obj, bool have, const struct nl_vs_
 	}
 	if (!(o = add_obj(j, obj, "reclaim")))
 		return;
-	nl_vs_summarize(d, t, &sum);
+	nl_vmscan_figs_summarize(d, t, &sum);
 	add_u64(j, o, "scanned_pages", sum.scanned);
 	add_u64(j, o, "freed_pages", sum.freed);
 	add_u64(j, o, "scanned_pages_total", sum.scanned_total);
 	add_u64(j, o, "freed_pages_total", sum.freed_total);
 	if ((c = add_obj(j, o, "freed_pages_by_context")))
 		for (int x = 0; x < NL_VS_NR_CTX; x++)
-			add_u64(j, c, nl_vs_ctx_name(x), d[x].freed[0] + d[x].freed[1] + d[x].pageout_freed);
+			add_u64(j, c, nl_vmscan_figs_ctx_name(x), d[x].freed[0] + d[x].freed[1] + d[x].pageout_freed);
 }
 
 static void add_node(struct jb *j, cJSON *arr, const struct nl_node *n, const struct nl_snapshot *s)
@@ -203,7 +203,7 @@ static void add_locality(struct jb *j, cJSON *obj, const struct nl_figs *f)
 	if (f->loc.available)
 		add_null(j, o, "unavailable_reason");
 	else
-		add_str(j, o, "unavailable_reason", nl_locality_why(j->s));
+		add_str(j, o, "unavailable_reason", nl_fmt_locality_why(j->s));
 	add_u64_array(j, o, "buckets_ns", f->loc.bucket_ns, NL_LOC_BUCKETS);
 	add_u64(j, o, "nofault_ns", f->loc.nofault_ns);
 	if (f->loc.available)
@@ -232,14 +232,14 @@ static void add_alloc(struct jb *j, cJSON *obj, const struct nl_alloc_figs *a)
 	add_u64(j, o, "events_remote", a->events_remote);
 	add_u64(j, o, "pages_local", a->pages_local);
 	add_u64(j, o, "pages_remote", a->pages_remote);
-	if (nl_remote_ratio(a, &ratio))
+	if (nl_fmt_remote_ratio(a, &ratio))
 		add_double(j, o, "remote_ratio", ratio);
 	else
 		add_null(j, o, "remote_ratio");
 	add_by_node(j, o, "pages_by_node", a->pages_by_node);
 	if ((c = add_obj(j, o, "pages_by_class"))) {
 		for (int i = 0; i < NL_NR_CLASSES; i++)
-			add_u64(j, c, nl_class_name(i), a->pages_by_class[i]);
+			add_u64(j, c, nl_fmt_class_name(i), a->pages_by_class[i]);
 		add_u64(j, c, "unclassified", a->pages_unclassified);
 	}
 	add_u64(j, o, "fail_events", a->fail_events);
@@ -407,7 +407,7 @@ static void add_alloc_stacks(struct jb *j, cJSON *root, const struct nl_alloc_st
 		add_double(j, site, "share", a->sampled ? (double)s->events / (double)a->sampled : 0.0);
 		add_bool(j, site, "remote", s->kind & NL_STK_REMOTE);
 		add_bool(j, site, "miss", s->kind & NL_STK_MISS);
-		add_str(j, site, "class", nl_class_name(s->class));
+		add_str(j, site, "class", nl_fmt_class_name(s->class));
 		add_u64(j, site, "order", s->order);
 		add_bool(j, site, "thp", s->thp);
 		add_u64(j, site, "gfp", s->gfp);
@@ -518,10 +518,10 @@ static void add_ident(struct jb *j, cJSON *o, const struct nl_cg_ident *id)
 {
 	char sh[NL_UNIT_NAME_MAX];
 
-	nl_cg_ident_short(id, sh, sizeof(sh));
+	nl_cgident_short(id, sh, sizeof(sh));
 	add_str_or_null(j, o, "pod_uid", id->pod_uid);
 	add_str_or_null(j, o, "container_id", id->container_id);
-	add_str_or_null(j, o, "container_runtime", nl_ctr_runtime_name(id->runtime));
+	add_str_or_null(j, o, "container_runtime", nl_cgident_ctr_runtime_name(id->runtime));
 	add_str_or_null(j, o, "systemd_unit", id->unit);
 	add_str_or_null(j, o, "short_name", sh);
 }
@@ -566,7 +566,7 @@ static void add_self(struct jb *j, cJSON *root, const struct nl_self *self)
 		return;
 	if ((d = add_obj(j, o, "drops")))
 		for (int i = 0; i < NL_NR_DROPS; i++)
-			add_u64(j, d, nl_drop_name(i), self->drops[i]);
+			add_u64(j, d, nl_snapshot_drop_name(i), self->drops[i]);
 	add_u64(j, o, "procs_evicted", self->procs_evicted);
 	add_u64(j, o, "cgroups_evicted", self->cgroups_evicted);
 	add_u64(j, o, "numa_maps_read", self->numa_maps_read);
@@ -645,7 +645,7 @@ static int add_rows(struct jb *j, cJSON *root, const struct nl_snapshot *s,
 		if (o->top_n > 0 && o->top_n < n)
 			n = o->top_n;
 		for (int k = 0; k < n; k++)
-			add_cgroup(j, arr, &s->cgroups[idx[k]], nl_vs_cgroup(s, &s->cgroups[idx[k]]));
+			add_cgroup(j, arr, &s->cgroups[idx[k]], nl_vmscan_figs_cgroup(s, &s->cgroups[idx[k]]));
 	}
 	free(idx);
 	return 0;

@@ -31,7 +31,7 @@ static void write_stacks(FILE *out, const struct nl_alloc_stacks *a)
 
 		fprintf(out, "#%d %" PRIu64 " sampled (%.1f%%) %" PRIu64 " pages  %s  class %s%s  order %u  gfp %s\n",
 			i + 1, s->events, a->sampled ? 100.0 * (double)s->events / (double)a->sampled : 0.0,
-			s->pages, kind_name(s->kind), nl_class_name(s->class), s->thp ? " thp" : "",
+			s->pages, kind_name(s->kind), nl_fmt_class_name(s->class), s->thp ? " thp" : "",
 			s->order, s->gfp_names);
 		for (int f = 0; f < s->nr_frames && f < TEXT_FRAMES; f++)
 			fprintf(out, "    %s\n", s->frames[f]);

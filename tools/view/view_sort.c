@@ -49,7 +49,7 @@ const char *nl_sort_key_about(enum nl_sort_key k)
 	return (unsigned)k < NL_NR_SORT_KEYS ? about[k] : "?";
 }
 
-int nl_filter_parse(struct nl_filter *f, const char *text)
+int nl_sort_filter_parse(struct nl_filter *f, const char *text)
 {
 	size_t len;
 
@@ -96,12 +96,12 @@ int nl_filter_parse(struct nl_filter *f, const char *text)
 	return 0;
 }
 
-bool nl_filter_active(const struct nl_filter *f)
+bool nl_sort_filter_active(const struct nl_filter *f)
 {
 	return f && (f->pid > 0 || f->cgroup[0] || f->comm[0]);
 }
 
-bool nl_cgroup_under(const char *path, const char *prefix)
+bool nl_sort_cgroup_under(const char *path, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
@@ -133,31 +133,31 @@ static bool filter_proc_path(const struct nl_filter *f, const struct nl_proc *p,
 		return true;
 	if (f->pid > 0 && p->pid != f->pid)
 		return false;
-	if (f->cgroup[0] && !nl_cgroup_under(path, f->cgroup))
+	if (f->cgroup[0] && !nl_sort_cgroup_under(path, f->cgroup))
 		return false;
 	if (f->comm[0] && !strstr(p->comm, f->comm))
 		return false;
 	return true;
 }
 
-bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p)
+bool nl_sort_filter_proc(const struct nl_filter *f, const struct nl_proc *p)
 {
 	return filter_proc_path(f, p, p->cgroup_path);
 }
 
-bool nl_filter_proc_in(const struct nl_snapshot *s, const struct nl_filter *f,
+bool nl_sort_filter_proc_in(const struct nl_snapshot *s, const struct nl_filter *f,
 		       const struct nl_proc *p)
 {
 	return filter_proc_path(f, p, f && f->cgroup[0] ? proc_cgroup_path(s, p) : p->cgroup_path);
 }
 
-bool nl_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c)
+bool nl_sort_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c)
 {
-	if (f && f->chain_of && !nl_cgroup_under(f->chain_of, nl_cgroup_full_path(c)))
+	if (f && f->chain_of && !nl_sort_cgroup_under(f->chain_of, nl_cgroup_full_path(c)))
 		return false;
 	if (!f || !f->cgroup[0])
 		return true;
-	return nl_cgroup_under(nl_cgroup_full_path(c), f->cgroup);
+	return nl_sort_cgroup_under(nl_cgroup_full_path(c), f->cgroup);
 }
 
 /*
@@ -177,13 +177,13 @@ static struct sort_val figs_val(const struct nl_snapshot *s, const struct nl_fig
 
 	switch (key) {
 	case NL_SORT_REMOTE_RATE:
-		r.v = nl_rate(f->alloc.pages_remote, s->interval_ns);
+		r.v = nl_fmt_rate(f->alloc.pages_remote, s->interval_ns);
 		break;
 	case NL_SORT_LOCAL_RATE:
-		r.v = nl_rate(f->alloc.pages_local, s->interval_ns);
+		r.v = nl_fmt_rate(f->alloc.pages_local, s->interval_ns);
 		break;
 	case NL_SORT_REMOTE_RATIO:
-		r.known = nl_remote_ratio(&f->alloc, &r.v);
+		r.known = nl_fmt_remote_ratio(&f->alloc, &r.v);
 		break;
 	case NL_SORT_LOCALITY:
 		r.known = f->loc.available && isfinite(f->loc.mean);
@@ -196,7 +196,7 @@ static struct sort_val figs_val(const struct nl_snapshot *s, const struct nl_fig
 		r.v = (double)f->run_ns_total;
 		break;
 	case NL_SORT_MIGRATIONS:
-		r.v = (double)nl_migrated_pages(f);
+		r.v = (double)nl_fmt_migrated_pages(f);
 		break;
 	default:
 		r.known = false;
@@ -266,11 +266,11 @@ int nl_sort_procs(const struct nl_snapshot *s, enum nl_sort_key key,
 		const struct nl_proc *p = &s->procs[i];
 		uint64_t rss;
 
-		if (!nl_filter_proc_in(s, f, p))
+		if (!nl_sort_filter_proc_in(s, f, p))
 			continue;
 		idx[n++] = i;
 		if (key == NL_SORT_RSS) {
-			vals[i].known = nl_proc_rss_pages(p, s->nr_nodes, &rss);
+			vals[i].known = nl_fmt_proc_rss_pages(p, s->nr_nodes, &rss);
 			vals[i].v = (double)rss * vals[i].known;
 		} else if (key == NL_SORT_PID) {
 			vals[i] = (struct sort_val){ true, (double)p->pid };
@@ -291,8 +291,8 @@ static struct sort_val cgroup_val(const struct nl_snapshot *s, const struct nl_c
 		struct sort_val r = { c->numa_stat_known, 0 };
 
 		if (r.known)
-			r.v = (double)(nl_sum_nodes(c->anon_bytes_by_node, s->nr_nodes) +
-				       nl_sum_nodes(c->file_bytes_by_node, s->nr_nodes));
+			r.v = (double)(nl_fmt_sum_nodes(c->anon_bytes_by_node, s->nr_nodes) +
+				       nl_fmt_sum_nodes(c->file_bytes_by_node, s->nr_nodes));
 		return r;
 	}
 	if (key == NL_SORT_PID)		/* equal values: the path tiebreak orders */
@@ -344,7 +344,7 @@ int nl_sort_cgroups(const struct nl_snapshot *s, enum nl_sort_key key,
 		goto out;
 
 	for (int i = 0; i < s->nr_cgroups; i++) {
-		if (!nl_filter_cgroup(f, &s->cgroups[i]))
+		if (!nl_sort_filter_cgroup(f, &s->cgroups[i]))
 			continue;
 		keep[i] = true;
 		sorted[n++] = i;

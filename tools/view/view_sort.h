@@ -79,27 +79,27 @@ const char *nl_sort_key_about(enum nl_sort_key k);
  * part of a process name (cgroups are then not filtered), empty clears.
  * Returns 0, or -EINVAL (bad text, @f untouched) or -ENAMETOOLONG.
  */
-int nl_filter_parse(struct nl_filter *f, const char *text);
+int nl_sort_filter_parse(struct nl_filter *f, const char *text);
 
 /* True when @f is not empty. */
-bool nl_filter_active(const struct nl_filter *f);
+bool nl_sort_filter_active(const struct nl_filter *f);
 
 /*
  * True when @path is @prefix or lies below it, comparing whole path
  * components: "/a" covers "/a" and "/a/b" but not "/ab". "/" covers all.
  */
-bool nl_cgroup_under(const char *path, const char *prefix);
+bool nl_sort_cgroup_under(const char *path, const char *prefix);
 
 /* Filter tests: a process needs both pid and cgroup to match; a cgroup
  * only the cgroup prefix (a pid filter alone keeps every cgroup). */
-bool nl_filter_proc(const struct nl_filter *f, const struct nl_proc *p);
-/* nl_filter_proc_in - nl_filter_proc() with the cgroup path taken from
+bool nl_sort_filter_proc(const struct nl_filter *f, const struct nl_proc *p);
+/* nl_sort_filter_proc_in - nl_sort_filter_proc() with the cgroup path taken from
  * @s's cgroup row of @p's cgroup id (its full path, not the cleaned or cut
  * label @p carries), so -c matches a process in a cgroup whose name needed
  * escaping or is longer than the label; the label when @s has no such row. */
-bool nl_filter_proc_in(const struct nl_snapshot *s, const struct nl_filter *f,
+bool nl_sort_filter_proc_in(const struct nl_snapshot *s, const struct nl_filter *f,
 		       const struct nl_proc *p);
-bool nl_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c);
+bool nl_sort_filter_cgroup(const struct nl_filter *f, const struct nl_cgroup *c);
 
 /*
  * Write to @idx (room for s->nr_procs) the indexes of the processes that

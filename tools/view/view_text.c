@@ -50,7 +50,7 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 		s->src.cgroup_mode == NL_CG_V1_MEMORY ? "v1-memory" : "v2",
 		s->src.cgroup_root[0] ? s->src.cgroup_root : "?");
 	fprintf(out, "missing: %s\n", s->src.missing[0] ? s->src.missing : "nothing");
-	if (!nl_locality_source_ok(s))
+	if (!nl_fmt_locality_source_ok(s))
 		fprintf(out, "locality: unavailable in this session (needs kernel.numa_balancing "
 			"on and the sched program); shown as \"unavail\", not 0\n");
 	else if (s->src.sched_ext)
@@ -60,7 +60,7 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 
 	fprintf(out, "self: drops");
 	for (int i = 0; i < NL_NR_DROPS; i++)
-		fprintf(out, " %s=%llu", nl_drop_name(i), (unsigned long long)s->self.drops[i]);
+		fprintf(out, " %s=%llu", nl_snapshot_drop_name(i), (unsigned long long)s->self.drops[i]);
 	/* not losses: entries of exited processes and removed cgroups freed
 	 * from the BPF maps once read, which the drops above would count */
 	fprintf(out, "; freed after exit (normal): procs_evicted=%llu cgroups_evicted=%llu\n",
@@ -71,8 +71,8 @@ static void print_header(FILE *out, const struct nl_snapshot *s)
 
 		fprintf(out, "other pid namespaces: CPU%% %.1f  LCL/s %.1f  RMT/s %.1f  (tasks numalens' "
 			"pid namespace cannot see: summed here, not listed)\n", f->cpu_pct,
-			nl_rate(f->alloc.pages_local, s->interval_ns),
-			nl_rate(f->alloc.pages_remote, s->interval_ns));
+			nl_fmt_rate(f->alloc.pages_local, s->interval_ns),
+			nl_fmt_rate(f->alloc.pages_remote, s->interval_ns));
 	}
 }
 
@@ -87,8 +87,8 @@ static void print_reclaim(FILE *out, const struct nl_snapshot *s, const struct n
 		fprintf(out, " %10s", "-");
 		return;
 	}
-	nl_vs_summarize(d, t, &sum);
-	fprintf(out, " %10.1f", nl_rate(sum.freed, s->interval_ns));
+	nl_vmscan_figs_summarize(d, t, &sum);
+	fprintf(out, " %10.1f", nl_fmt_rate(sum.freed, s->interval_ns));
 }
 
 static void print_nodes(FILE *out, const struct nl_snapshot *s)
@@ -144,7 +144,7 @@ static void print_figs_run(FILE *out, const struct nl_snapshot *s, const struct 
 		if (nid < 0 || nid >= NL_MAX_NODES || !f->run_ns)
 			fprintf(out, " %7s", "-");
 		else
-			fprintf(out, " %7.1f", nl_pct(f->run_ns_by_node[nid], f->run_ns));
+			fprintf(out, " %7.1f", nl_fmt_pct(f->run_ns_by_node[nid], f->run_ns));
 	}
 }
 
@@ -153,18 +153,18 @@ static void print_alloc_loc(FILE *out, const struct nl_snapshot *s, const struct
 	char loc[16];
 	double ratio;
 
-	fprintf(out, " %10.1f %10.1f", nl_rate(f->alloc.pages_local, s->interval_ns),
-		nl_rate(f->alloc.pages_remote, s->interval_ns));
-	if (nl_remote_ratio(&f->alloc, &ratio))
+	fprintf(out, " %10.1f %10.1f", nl_fmt_rate(f->alloc.pages_local, s->interval_ns),
+		nl_fmt_rate(f->alloc.pages_remote, s->interval_ns));
+	if (nl_fmt_remote_ratio(&f->alloc, &ratio))
 		fprintf(out, " %6.1f", ratio * 100);
 	else
 		fprintf(out, " %6s", "n/a");
-	fprintf(out, " %8s", nl_fmt_locality(loc, sizeof(loc), &f->loc, nl_locality_source_ok(s)));
+	fprintf(out, " %8s", nl_fmt_locality(loc, sizeof(loc), &f->loc, nl_fmt_locality_source_ok(s)));
 }
 
 static void print_mig(FILE *out, const struct nl_figs *f)
 {
-	fprintf(out, " %7llu %6llu", (unsigned long long)nl_migrated_pages(f),
+	fprintf(out, " %7llu %6llu", (unsigned long long)nl_fmt_migrated_pages(f),
 		(unsigned long long)(f->mig.move_numa + f->mig.swap_numa));
 }
 
@@ -177,9 +177,9 @@ static char *fit(char *out, size_t len, const char *s, int cols)
 	int used;
 	size_t n;
 
-	if (nl_text_cols(s) <= cols)
-		return nl_text_pad(out, len, s, cols, true);
-	n = nl_text_head(s, cols - 1, &used);
+	if (nl_name_text_cols(s) <= cols)
+		return nl_name_text_pad(out, len, s, cols, true);
+	n = nl_name_text_head(s, cols - 1, &used);
 	snprintf(out, len, "%.*s~%*s", (int)n, s, cols - 1 - used, "");
 	return out;
 }
@@ -280,14 +280,14 @@ static void print_cgroup_row(FILE *out, const struct nl_snapshot *s, const struc
 
 	/* a pod, container or service by its short form (cgident.h) */
 	snprintf(name, sizeof(name), "%*s%s%s", 2 * depth, "",
-		 nl_cgroup_row_name(c, rn, sizeof(rn)), c->removed ? " (removed)" : "");
+		 nl_fmt_cgroup_row_name(c, rn, sizeof(rn)), c->removed ? " (removed)" : "");
 	/* padded by columns (a name's UTF-8 characters are one byte or
 	 * more), cut with "~" past the column's 64 */
 	fprintf(out, "%s", fit(cell, sizeof(cell), name, namew));
 	print_figs_run(out, s, &c->f);
 	print_alloc_loc(out, s, &c->f);
 	fprintf(out, " |%s|", nl_fmt_locbar(bar, sizeof(bar), &c->f.loc,
-					    nl_locality_source_ok(s)));
+					    nl_fmt_locality_source_ok(s)));
 	for (int i = 0; i < s->nr_nodes; i++) {
 		int nid = s->nodes[i].nid;
 
@@ -298,12 +298,12 @@ static void print_cgroup_row(FILE *out, const struct nl_snapshot *s, const struc
 	}
 	if (c->numa_stat_known)
 		fprintf(out, " %9.1f",
-			(nl_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
-			 nl_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
+			(nl_fmt_sum_nodes(c->anon_bytes_by_node, NL_MAX_NODES) +
+			 nl_fmt_sum_nodes(c->file_bytes_by_node, NL_MAX_NODES)) / MIB);
 	else
 		fprintf(out, " %9s", "-");
 	print_mig(out, &c->f);
-	const struct nl_vmscan_figs *vs = nl_vs_cgroup(s, c);
+	const struct nl_vmscan_figs *vs = nl_vmscan_figs_cgroup(s, c);
 
 	print_reclaim(out, s, vs ? vs->pages : NULL, vs ? vs->pages_total : NULL);
 	nl_agent_fmt_rate(col, sizeof(col), s, c, false);
@@ -338,7 +338,7 @@ static int print_cgroups(FILE *out, const struct nl_snapshot *s, const struct nl
 	for (int k = 0; k < shown; k++) {
 		const struct nl_cgroup *c = &s->cgroups[idx[k]];
 		char rn[NL_UNIT_NAME_MAX];
-		int w = 2 * c->depth + nl_text_cols(nl_cgroup_row_name(c, rn, sizeof(rn)));
+		int w = 2 * c->depth + nl_name_text_cols(nl_fmt_cgroup_row_name(c, rn, sizeof(rn)));
 
 		if (w > namew)
 			namew = w < 64 ? w : 64;

@@ -17,10 +17,10 @@ static void field(struct nl_vs_field *f, int *n, const char *what, const char *c
 	(*n)++;
 }
 
-int nl_vs_fields(int ctx, const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
+int nl_vmscan_fields(int ctx, const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
 		 struct nl_vs_field out[NL_VS_MAX_FIELDS])
 {
-	const char *c = nl_vs_ctx_name(ctx);
+	const char *c = nl_vmscan_figs_ctx_name(ctx);
 	int n = 0;
 
 	if (!c)
@@ -56,7 +56,7 @@ static bool no_filter(const struct nl_vs_view_opts *o)
 
 static bool wanted(const struct nl_cgroup *g, const struct nl_vs_view_opts *o)
 {
-	return no_filter(o) || nl_cgroup_under(nl_cgroup_full_path(g), o->cgroup);
+	return no_filter(o) || nl_sort_cgroup_under(nl_cgroup_full_path(g), o->cgroup);
 }
 
 static bool ctx_active(const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t)
@@ -87,8 +87,8 @@ static void text_ratios(FILE *out, int x, const struct nl_vs_page_figs *p,
 {
 	struct nl_vs_ratios r;
 
-	nl_vs_ratios(p, t, wall_ns, &r);
-	fprintf(out, "  ratios_by_%s", nl_vs_ctx_name(x));
+	nl_vmscan_figs_ratios(p, t, wall_ns, &r);
+	fprintf(out, "  ratios_by_%s", nl_vmscan_figs_ctx_name(x));
 	pr_ratio(out, "freed/scanned", r.freed_per_scanned, "%.3f");
 	pr_ratio(out, "rotated/scanned", r.rotated_per_scanned, "%.3f");
 	pr_ratio(out, "rotated/scanned_anon", r.rotated_per_scanned_type[0], "%.3f");
@@ -103,7 +103,7 @@ static void text_ratios(FILE *out, int x, const struct nl_vs_page_figs *p,
 static void text_cgroup(FILE *out, const struct nl_snapshot *s, const struct nl_cgroup *g,
 			const struct nl_vs_view_opts *o, uint64_t wall_ns)
 {
-	const struct nl_vmscan_figs *v = nl_vs_cgroup(s, g);
+	const struct nl_vmscan_figs *v = nl_vmscan_figs_cgroup(s, g);
 
 	fprintf(out, "cgroup %s%s\n", g->path, g->removed ? " (removed)" : "");
 	for (int x = 0; x < NL_VS_NR_CTX; x++) {
@@ -112,7 +112,7 @@ static void text_cgroup(FILE *out, const struct nl_snapshot *s, const struct nl_
 
 		if (!o->all && !ctx_active(&v->pages_total[x], &v->time_total[x]))
 			continue;
-		n = nl_vs_fields(x, &v->pages_total[x], &v->time_total[x], f);
+		n = nl_vmscan_fields(x, &v->pages_total[x], &v->time_total[x], f);
 		for (int i = 0; i < n; i++) {
 			fprintf(out, "  %-32s %" PRIu64, f[i].name, f[i].v);
 			if (strncmp(f[i].name, "elapsed", 7) && strncmp(f[i].name, "episodes", 8) &&
@@ -123,7 +123,7 @@ static void text_cgroup(FILE *out, const struct nl_snapshot *s, const struct nl_
 
 					if (nid < 0 || nid >= NL_MAX_NODES)
 						continue;
-					nl_vs_fields(x, &nl_vs_node(v, nid)->total[x], NULL, nf);
+					nl_vmscan_fields(x, &nl_vs_node(v, nid)->total[x], NULL, nf);
 					for (int j = 0; j < NL_VS_MAX_FIELDS; j++)
 						if (!strcmp(nf[j].name, f[i].name)) {
 							fprintf(out, " N%d=%" PRIu64, nid, nf[j].v);
@@ -146,7 +146,7 @@ static bool listed(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 	return no_filter(o);
 }
 
-int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
+int nl_vmscan_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 {
 	int shown = 0;
 
@@ -156,7 +156,7 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 	if (!s->src.vmscan) {
 		char missing[sizeof(s->src.missing)];
 
-		nl_missing_without(missing, sizeof(missing), s->src.missing, "locality:");
+		nl_snapshot_missing_without(missing, sizeof(missing), s->src.missing, "locality:");
 		fprintf(out, "reclaim figures unavailable: %s\n", missing);
 		return fflush(out) ? -errno : 0;
 	}
@@ -195,7 +195,7 @@ int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_
 				fprintf(out, "whole host, every cgroup (not only %s):\n", asked);
 			fprintf(out, "node %d %-9s scanned %" PRIu64 " (anon %" PRIu64 " file %" PRIu64
 				     ") rotated %" PRIu64 " freed %" PRIu64 " (anon %" PRIu64 " file %" PRIu64 ")",
-				n->nid, nl_vs_ctx_name(x), p->scanned[0] + p->scanned[1], p->scanned[0],
+				n->nid, nl_vmscan_figs_ctx_name(x), p->scanned[0] + p->scanned[1], p->scanned[0],
 				p->scanned[1], p->rotated[0] + p->rotated[1], p->freed[0] + p->freed[1],
 				p->freed[0], p->freed[1]);
 			/* MADV_PAGEOUT/DAMON pages have no anon/file split: apart */
@@ -235,7 +235,7 @@ static bool add_fields(cJSON *o, const struct nl_vs_page_figs p[NL_VS_NR_CTX],
 {
 	for (int x = 0; x < NL_VS_NR_CTX; x++) {
 		struct nl_vs_field f[NL_VS_MAX_FIELDS];
-		int n = nl_vs_fields(x, &p[x], t ? &t[x] : NULL, f);
+		int n = nl_vmscan_fields(x, &p[x], t ? &t[x] : NULL, f);
 
 		for (int i = 0; i < n; i++)
 			if (!add_u64(o, f[i].name, f[i].v))
@@ -253,7 +253,7 @@ static bool add_extras(cJSON *o, const struct nl_vs_page_figs p[NL_VS_NR_CTX],
 		struct nl_vs_ratios r;
 		cJSON *h, *ro;
 
-		snprintf(k, sizeof(k), "latency_log2_ns_by_%s", nl_vs_ctx_name(x));
+		snprintf(k, sizeof(k), "latency_log2_ns_by_%s", nl_vmscan_figs_ctx_name(x));
 		h = cJSON_AddArrayToObject(o, k);
 		if (!h)
 			return false;
@@ -263,8 +263,8 @@ static bool add_extras(cJSON *o, const struct nl_vs_page_figs p[NL_VS_NR_CTX],
 			snprintf(buf, sizeof(buf), "%" PRIu64, t[x].hist[b]);
 			cJSON_AddItemToArray(h, cJSON_CreateRaw(buf));
 		}
-		nl_vs_ratios(&p[x], &t[x], wall_ns, &r);
-		snprintf(k, sizeof(k), "ratios_by_%s", nl_vs_ctx_name(x));
+		nl_vmscan_figs_ratios(&p[x], &t[x], wall_ns, &r);
+		snprintf(k, sizeof(k), "ratios_by_%s", nl_vmscan_figs_ctx_name(x));
 		ro = cJSON_AddObjectToObject(o, k);
 		if (!ro)
 			return false;
@@ -284,7 +284,7 @@ static bool add_extras(cJSON *o, const struct nl_vs_page_figs p[NL_VS_NR_CTX],
 
 static cJSON *json_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g, uint64_t wall_ns)
 {
-	const struct nl_vmscan_figs *v = nl_vs_cgroup(s, g);
+	const struct nl_vmscan_figs *v = nl_vmscan_figs_cgroup(s, g);
 	cJSON *o = cJSON_CreateObject(), *nodes, *iv;
 
 	if (!o)
@@ -319,7 +319,7 @@ static cJSON *json_cgroup(const struct nl_snapshot *s, const struct nl_cgroup *g
 	return o;
 }
 
-cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
+cJSON *nl_vmscan_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 {
 	cJSON *root = cJSON_CreateObject(), *cgs, *nodes;
 	char missing[sizeof(s->src.missing)];
@@ -336,7 +336,7 @@ cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opt
 	cJSON_AddStringToObject(root, "memcg_attribution",
 				s->src.vmscan_memcg_arg ? "kernel" : "reclaiming_task");
 	/* locality is not a vmscan figure: its entries would only mislead */
-	nl_missing_without(missing, sizeof(missing), s->src.missing, "locality:");
+	nl_snapshot_missing_without(missing, sizeof(missing), s->src.missing, "locality:");
 	cJSON_AddStringToObject(root, "missing", missing);
 	cgs = cJSON_AddArrayToObject(root, "cgroups");
 	for (int i = 0; cgs && s->src.vmscan && i < s->nr_cgroups; i++) {
@@ -368,9 +368,9 @@ cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opt
 	return root;
 }
 
-int nl_vs_json_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
+int nl_vmscan_json_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o)
 {
-	cJSON *j = nl_vs_json_build(s, o);
+	cJSON *j = nl_vmscan_json_build(s, o);
 	char *txt;
 	int e = 0;
 

@@ -27,22 +27,22 @@ struct nl_vs_field {
 	uint64_t v;
 };
 
-/* Max fields nl_vs_fields() writes for one context. */
+/* Max fields nl_vmscan_fields() writes for one context. */
 #define NL_VS_MAX_FIELDS 20
 
 /* Fields of context @ctx from pages @p and time @t (NULL: no time
  * fields, as for per-node figures), in report order: the seed's 10
  * (scanned/rotated/freed total, anon, file; elapsed_ns) then ours
  * (refill, pageout, episodes, throttled). Returns the number written. */
-int nl_vs_fields(int ctx, const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
+int nl_vmscan_fields(int ctx, const struct nl_vs_page_figs *p, const struct nl_vs_time_figs *t,
 		 struct nl_vs_field out[NL_VS_MAX_FIELDS]);
 
 /* The JSON object of @s (see docs/json.md), or NULL on -ENOMEM. */
-cJSON *nl_vs_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opts *o);
+cJSON *nl_vmscan_json_build(const struct nl_snapshot *s, const struct nl_vs_view_opts *o);
 
 /* Write the report of @s as text / as one JSON line. 0 or -errno
  * (-EPIPE when the reader went away). */
-int nl_vs_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o);
-int nl_vs_json_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o);
+int nl_vmscan_text_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o);
+int nl_vmscan_json_write(FILE *out, const struct nl_snapshot *s, const struct nl_vs_view_opts *o);
 
 #endif

@@ -85,15 +85,23 @@ grep -q "page allocations: .*needs CAP_DAC_READ_SEARCH" "$TMP/dac.err" ||
 note "as nobody without CAP_DAC_READ_SEARCH: $(cat "$TMP/dac.err")"
 
 # --- export: a scrape with the workload's allocations in it
+# stop_export PID: $! of a backgrounded as_root/as_user is the subshell
+# running the function; numalens (exec'd by setpriv) is its child, which a
+# kill of the subshell alone would leave running
+stop_export() {
+	pkill -P "$1" 2>/dev/null
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
 export_ok() {
 	local port; port=$(free_port) || skip "no free port"
 	"$1" "$2" "$NL" export --listen 127.0.0.1:$port --delay 1 --top-procs 400 > "$TMP/exp.log" 2>&1 &
 	local epid=$!
 	wait_until 60 curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" ||
-		{ kill $epid; fail "export with $2 ($1) did not answer: $(cat "$TMP/exp.log")"; }
+		{ stop_export $epid; fail "export with $2 ($1) did not answer: $(cat "$TMP/exp.log")"; }
 	sleep 2
-	curl -sf -o "$TMP/m" "http://127.0.0.1:$port/metrics" || { kill $epid; fail "scrape failed"; }
-	kill $epid; wait $epid
+	curl -sf -o "$TMP/m" "http://127.0.0.1:$port/metrics" || { stop_export $epid; fail "scrape failed"; }
+	stop_export $epid
 	grep -q "pid=\"$WPID\"" "$TMP/m" || fail "export with $2 ($1): no series for nlwork (pid $WPID)"
 	grep -q '^numalens_source_available{source="alloc"} 1' "$TMP/m" ||
 		fail "export with $2 ($1): the allocation source is not up: $(grep "^numalens_source_available" "$TMP/m" | tr '\n' ' ')"

@@ -125,6 +125,48 @@ owned_by_live_pid() {
 	done
 }
 
+# numalens_procs: "PID EXE" of every numalens or scx_cling process running
+# (any checkout's), under CI or NL_CHECK_LEFTOVERS=1 as kernel_state. A
+# live test that leaves one running fails: it would stay attached, count
+# and scrape beside every later test.
+numalens_procs() {
+	[ "${CI:-}" = true ] || [ "${NL_CHECK_LEFTOVERS:-}" = 1 ] || return 0
+	local d e
+	for d in /proc/[0-9]*; do
+		e=$(readlink "$d/exe" 2> /dev/null) || continue
+		case ${e% (deleted)} in */numalens|*/scx_cling) ;; *) continue;; esac
+		# the soak's exporter runs beside the whole live layer on purpose
+		[ -n "${SOAK_PID:-}" ] && descends_from "${d#/proc/}" "$SOAK_PID" && continue
+		echo "${d#/proc/} $e"
+	done
+}
+
+# descends_from PID ANCESTOR: whether ANCESTOR is PID's parent, or its
+# parent's, and so on.
+descends_from() {
+	local p=$1 n
+	for n in 1 2 3 4 5 6 7 8; do
+		p=$(awk '{ print $4 }' "/proc/$p/stat" 2> /dev/null) || return 1
+		case $p in ''|0|1) return 1;; "$2") return 0;; esac
+	done
+	return 1
+}
+
+# procs_left BEFORE: the processes numalens_procs lists now that BEFORE
+# (a file) did not, after a grace of 3 s for ones a test stopped but did
+# not wait for; those still running are killed, so that the next test
+# starts clean, and printed.
+procs_left() {
+	local n new
+	for n in 1 2 3 4 5 6; do
+		new=$(numalens_procs | sort | comm -13 "$1" -)
+		[ -z "$new" ] && return 0
+		sleep 0.5
+	done
+	echo "$new" | awk '{ print $1 }' | xargs -r kill -KILL 2> /dev/null
+	echo "$new" | awk '{ printf "process %s (%s) ", $1, $2 }'
+}
+
 run_live() {
 	local t name rc start secs left
 	# bpffs and tracefs first: on a machine that booted without them the
@@ -135,11 +177,15 @@ run_live() {
 	for t in tests/live/*.sh; do
 		[ -f "$t" ] || continue
 		name=live/$(basename "$t" .sh)
+		# NL_LIVE_TESTS="names ...": only those (a quick re-run of a few)
+		[ -n "${NL_LIVE_TESTS:-}" ] && case " $NL_LIVE_TESTS " in *" $(basename "$t" .sh) "*) ;; *) continue;; esac
 		start=$(date +%s%N)
 		kernel_state | sort > "$LOGS/state.before"
+		numalens_procs | sort > "$LOGS/procs.before"
 		timeout "$CAP" bash "$t" > "$LOGS/$(basename "$t").log" 2>&1; rc=$?
-		# a test that passes but leaves kernel state behind fails
+		# a test that passes but leaves kernel state or a process behind fails
 		left=$(kernel_state | sort | comm -13 "$LOGS/state.before" - | owned_by_live_pid | head -3 | tr '\n' ' ')
+		left="$left$(procs_left "$LOGS/procs.before")"
 		[ $rc = 0 ] && [ -n "$left" ] && { echo "left behind: $left" >> "$LOGS/$(basename "$t").log"; rc=3; }
 		secs=$(( ($(date +%s%N) - start) / 100000000 )); secs="$((secs / 10)).$((secs % 10))"
 		case $rc in

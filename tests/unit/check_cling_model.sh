@@ -16,10 +16,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 bad=0
-report() { # report RULE PROBLEMS(newline-separated, empty = ok)
-	if [ -z "$2" ]; then echo "ok - $1"
-	else echo "not ok - $1"; sed 's/^/# /' <<< "$2"; bad=1; fi
-}
+source "$(dirname "$0")/check_lib.bash"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -116,20 +116,14 @@ for f in $srcs; do
 	done < <(grep -n -E '^[[:space:]]*#[[:space:]]*include' "$f")
 done
 
-fail=0
-report() { # rule, then offending lines
-	local rule=$1; shift
-	if [ $# -eq 0 ]; then echo "ok - $rule"; return; fi
-	fail=1; echo "not ok - $rule"
-	printf '# %s\n' "$@"
-}
-report no-parent-includes "${parent[@]}"
-report layer-direction "${upward[@]}"
-report libbpf-confined "${libbpf[@]}"
-report unique-headers "${dups[@]}"
+source "$(dirname "$0")/check_lib.bash"
+report_each no-parent-includes "${parent[@]}"
+report_each layer-direction "${upward[@]}"
+report_each libbpf-confined "${libbpf[@]}"
+report_each unique-headers "${dups[@]}"
 # tsort names a loop on stderr ("input contains a loop") with its members.
 loops=$(printf '%s\n' "${edges[@]}" | sort -u | tsort 2>&1 >/dev/null | grep -v 'input contains a loop' | sed 's/^tsort: //')
-report no-include-cycles ${loops:+"modules in a loop: $(tr '\n' ' ' <<< "$loops")"}
+report_each no-include-cycles ${loops:+"modules in a loop: $(tr '\n' ' ' <<< "$loops")"}
 own=()
 for f in $srcs; do
 	case $f in tools/*/*.c) ;; *) continue;; esac
@@ -137,7 +131,7 @@ for f in $srcs; do
 	elif ! grep -q "^#include \"$(basename "${f%.c}").h\"" "$f"; then own+=("$f: does not include its header")
 	fi
 done
-report own-header "${own[@]}"
+report_each own-header "${own[@]}"
 # calls in code, not in comments (lines starting with /*, * or //)
 files=()
 while IFS= read -r hit; do files+=("$hit"); done < <(
@@ -146,7 +140,7 @@ while IFS= read -r hit; do files+=("$hit"); done < <(
 		[ -f "$f" ] && grep -nHE '\b(mkdir|mkdirat|rename|renameat2?|unlink|unlinkat|rmdir)[[:space:]]*\(' "$f" |
 			grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)'
 	done)
-report state-files-in-source "${files[@]}"
+report_each state-files-in-source "${files[@]}"
 
 tag='(\b(R[0-9]{1,2}|(LOC|CLG|EXE|GRP|HIE|TOOL)-[0-9]+)\b|seed_[a-z]+\.md|spec/|§|\b[Ii]ssue [0-9]+)'
 tags=()
@@ -155,7 +149,7 @@ while IFS= read -r hit; do tags+=("$hit"); done < <(
 		xargs -r grep -nE "\"[^\"]*$tag[^\"]*\"" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)'
 	  git ls-files -co --exclude-standard README.md 'docs/*.md' 'dashboards/*' 2>/dev/null |
 		xargs -r grep -nE "$tag"; } | cut -c1-160)
-report no-tags-in-user-text "${tags[@]}"
+report_each no-tags-in-user-text "${tags[@]}"
 
 # prefix-names-file. The awk finds function definitions at file scope: a
 # line at column 0 naming NAME( that is not static, extern or typedef and
@@ -202,5 +196,5 @@ done < <(git ls-files -co --exclude-standard 'tools/*.c' 2>/dev/null |
 		pend = FILENAME ":" FNR " " substr($0, RSTART, RLENGTH - 1)
 		if ($0 ~ /\{[ \t]*$/) { print pend; pend = "" }
 	}')
-report prefix-names-file "${prefix[@]}"
-exit $fail
+report_each prefix-names-file "${prefix[@]}"
+exit $bad

@@ -27,10 +27,7 @@ MAN=${OPTS_MAN_DIR:-man}
 TABLE=${OPTS_TABLE:-docs/options.md}
 CMDS="top export vmscan reclaim scx_cling"
 bad=0
-report() { # report RULE PROBLEMS(newline-separated, empty = ok)
-	if [ -z "$2" ]; then echo "ok - $1"
-	else echo "not ok - $1"; sed 's/^/# /' <<< "$2"; bad=1; fi
-}
+source "$(dirname "$0")/check_lib.bash"
 
 help_of() { # help_of CMD: the --help text
 	if [ "$1" = scx_cling ]; then "$B/scx_cling" --help 2>/dev/null

@@ -50,20 +50,14 @@ if [ -f "$EXC" ]; then
 	done < "$EXC"
 fi
 
-fail=0
-report() { # rule, then offending lines
-	local rule=$1; shift
-	if [ $# -eq 0 ]; then echo "ok - $rule"; return; fi
-	fail=1; echo "not ok - $rule"
-	printf '# %s\n' "$@"
-}
+source "$(dirname "$0")/check_lib.bash"
 # excepted RULE WHERE: true (and marked used) when the exceptions list it
 excepted() {
 	[ -n "${exc["$1 $2"]:-}" ] || return 1
 	used["$1 $2"]=1
 }
 
-report exceptions-file "${bad_exc[@]}"
+report_each exceptions-file "${bad_exc[@]}"
 
 big=()
 for f in $srcs; do
@@ -72,7 +66,7 @@ for f in $srcs; do
 	[ "$n" -le $MAX_FILE ] && continue
 	excepted file-size "$f" || big+=("$f: $n lines (at most $MAX_FILE)")
 done
-report file-size "${big[@]}"
+report_each file-size "${big[@]}"
 
 # FILE:START:LINES:NAME for every function body of the files given.
 # A body opens with "{" at column 0 after a signature that starts at
@@ -134,7 +128,7 @@ while IFS=: read -r f start n nm; do
 	[ "$n" -le $MAX_FN ] && continue
 	excepted function-size "$f:$nm" || long+=("$f:$start: $nm is $n lines (at most $MAX_FN)")
 done < <(files=(); for f in $srcs; do [ -f "$f" ] && files+=("$f"); done; measure "${files[@]}")
-report function-size "${long[@]}"
+report_each function-size "${long[@]}"
 
 tags=()
 while IFS= read -r hit; do
@@ -142,11 +136,11 @@ while IFS= read -r hit; do
 	excepted no-tags "$f" && continue
 	tags+=("$(cut -c1-160 <<< "$hit")")
 done < <(for f in $all; do [ -f "$f" ] && echo "$f"; done | xargs -r grep -nHE "$tag")
-report no-tags "${tags[@]}"
+report_each no-tags "${tags[@]}"
 
 stale=()
 for k in "${!exc[@]}"; do
 	[ -n "${used[$k]:-}" ] || stale+=("$EXC lists '$k', which is within the rule now: drop the line")
 done
-report exceptions-current "${stale[@]}"
-exit $fail
+report_each exceptions-current "${stale[@]}"
+exit $bad

@@ -136,14 +136,8 @@ static void cg_table(struct nl_tui *t, struct nl_tui_table *tb)
 
 int nl_tui_cgroups_order(struct nl_tui *t)
 {
-	int n = nl_sort_cgroups(&t->snap, t->opts.sort, &t->opts.filter, true, t->idx);
+	int n = nl_tui_draw_cut(t, 1, nl_sort_cgroups(&t->snap, t->opts.sort, &t->opts.filter, true, t->idx));
 
-	if (n < 0)
-		n = 0;
-	if (t->opts.top_n > 0 && n > t->opts.top_n)
-		n = t->opts.top_n;
-	t->nidx = n;
-	nl_tui_draw_fix_scroll(t, 1, n);
 	if (n)
 		t->sel_cg = t->snap.cgroups[t->idx[t->sel_idx[1]]].id;
 	return n;
@@ -152,13 +146,10 @@ int nl_tui_cgroups_order(struct nl_tui *t)
 void nl_tui_cgroups_draw(struct nl_tui *t)
 {
 	struct nl_tui_table tb;
-	int n = nl_tui_cgroups_order(t), h = nl_tui_draw_body_rows(t);
+	int n = nl_tui_cgroups_order(t);
 
 	cg_table(t, &tb);
-	nl_tui_draw_row(&tb, HEAD_LINES(t) - 1, A_BOLD | A_UNDERLINE, cg_cell, t, NULL);
-	for (int k = t->top[1], y = HEAD_LINES(t); k < n && y < HEAD_LINES(t) + h; k++, y++)
-		nl_tui_draw_row(&tb, y, k == t->sel_idx[1] ? A_REVERSE : 0, cg_cell, t,
-			 &t->snap.cgroups[t->idx[k]]);
+	nl_tui_draw_list(t, &tb, 1, n, cg_cell, t->snap.cgroups, sizeof(*t->snap.cgroups));
 	if (!n)
 		nl_tui_draw_line(HEAD_LINES(t), 0, "  no cgroup matches (a path filter takes whole "
 				 "components: /nu is not /nu-x)");

@@ -203,6 +203,28 @@ int nl_tui_draw_body_rows(const struct nl_tui *t)
 }
 
 /* Clamp the selection of list @v to @n rows and scroll it into view. */
+int nl_tui_draw_cut(struct nl_tui *t, int v, int n)
+{
+	if (n < 0)
+		n = 0;
+	if (t->opts.top_n > 0 && n > t->opts.top_n)
+		n = t->opts.top_n;
+	t->nidx = n;
+	nl_tui_draw_fix_scroll(t, v, n);
+	return n;
+}
+
+void nl_tui_draw_list(struct nl_tui *t, struct nl_tui_table *tb, int v, int n, nl_tui_cell_fn *cell,
+		      const void *rows, size_t stride)
+{
+	int h = nl_tui_draw_body_rows(t);
+
+	nl_tui_draw_row(tb, HEAD_LINES(t) - 1, A_BOLD | A_UNDERLINE, cell, t, NULL);
+	for (int k = t->top[v], y = HEAD_LINES(t); k < n && y < HEAD_LINES(t) + h; k++, y++)
+		nl_tui_draw_row(tb, y, k == t->sel_idx[v] ? A_REVERSE : 0, cell, t,
+				(const char *)rows + (size_t)t->idx[k] * stride);
+}
+
 void nl_tui_draw_fix_scroll(struct nl_tui *t, int v, int n)
 {
 	int h = nl_tui_draw_body_rows(t);

@@ -78,6 +78,15 @@ int nl_tui_draw_body_rows(const struct nl_tui *t);
  * rows and scroll it into view. */
 void nl_tui_draw_fix_scroll(struct nl_tui *t, int v, int n);
 
+/* Cut list @v's ordered row count @n (negative: an error, no rows) to
+ * --top, store it in t->nidx and keep the selection in view; returns it. */
+int nl_tui_draw_cut(struct nl_tui *t, int v, int n);
+
+/* The column names, then rows t->top[v] .. @n - 1 of list @v that fit:
+ * row k is @rows + t->idx[k] * @stride bytes, the selected one reversed. */
+void nl_tui_draw_list(struct nl_tui *t, struct nl_tui_table *tb, int v, int n, nl_tui_cell_fn *cell,
+		      const void *rows, size_t stride);
+
 /* One shared figure cell (FC_*) of @f into @b; false when @kind is not one
  * of them. */
 bool nl_tui_draw_figs_cell(struct nl_tui *t, const struct nl_figs *f, int kind, int ni, char *b,

@@ -70,16 +70,10 @@ static void proc_table(struct nl_tui *t, struct nl_tui_table *tb)
 
 int nl_tui_procs_order(struct nl_tui *t)
 {
-	int n = nl_sort_procs(&t->snap, t->opts.sort, &t->opts.filter, t->idx);
-
-	if (n < 0)
-		n = 0;
-	if (t->opts.top_n > 0 && n > t->opts.top_n)
-		n = t->opts.top_n;
-	t->nidx = n;
 	/* The selection keeps its row, not its process: following a process
 	 * that went idle would scroll the busiest rows off the screen. */
-	nl_tui_draw_fix_scroll(t, 0, n);
+	int n = nl_tui_draw_cut(t, 0, nl_sort_procs(&t->snap, t->opts.sort, &t->opts.filter, t->idx));
+
 	if (n)
 		t->sel_pid = t->snap.procs[t->idx[t->sel_idx[0]]].pid;
 	return n;
@@ -88,13 +82,10 @@ int nl_tui_procs_order(struct nl_tui *t)
 void nl_tui_procs_draw(struct nl_tui *t)
 {
 	struct nl_tui_table tb;
-	int n = nl_tui_procs_order(t), h = nl_tui_draw_body_rows(t);
+	int n = nl_tui_procs_order(t);
 
 	proc_table(t, &tb);
-	nl_tui_draw_row(&tb, HEAD_LINES(t) - 1, A_BOLD | A_UNDERLINE, proc_cell, t, NULL);
-	for (int k = t->top[0], y = HEAD_LINES(t); k < n && y < HEAD_LINES(t) + h; k++, y++)
-		nl_tui_draw_row(&tb, y, k == t->sel_idx[0] ? A_REVERSE : 0, proc_cell, t,
-			 &t->snap.procs[t->idx[k]]);
+	nl_tui_draw_list(t, &tb, 0, n, proc_cell, t->snap.procs, sizeof(*t->snap.procs));
 	/* a typed pid is matched as typed: a thread id matches no process row */
 	if (!n && t->opts.filter.pid > 0)
 		nl_tui_draw_line(HEAD_LINES(t), 0, "  no process %d: it has exited, or it is a thread id (type its "

@@ -125,19 +125,21 @@ owned_by_live_pid() {
 	done
 }
 
-# numalens_procs: "PID EXE" of every numalens or scx_cling process running
-# (any checkout's), under CI or NL_CHECK_LEFTOVERS=1 as kernel_state. A
-# live test that leaves one running fails: it would stay attached, count
-# and scrape beside every later test.
+# numalens_procs: the pids of this checkout's numalens and scx_cling
+# processes now running (a binary under $PWD/, rebuilt or not), under CI
+# or NL_CHECK_LEFTOVERS=1 as kernel_state; another checkout's are not
+# ours to judge. A live test that leaves one running fails: it would stay
+# attached, counting and scraping beside every later test.
 numalens_procs() {
 	[ "${CI:-}" = true ] || [ "${NL_CHECK_LEFTOVERS:-}" = 1 ] || return 0
 	local d e
 	for d in /proc/[0-9]*; do
 		e=$(readlink "$d/exe" 2> /dev/null) || continue
-		case ${e% (deleted)} in */numalens|*/scx_cling) ;; *) continue;; esac
+		e=${e% (deleted)}
+		case $e in "$PWD"/*/numalens|"$PWD"/*/scx_cling) ;; *) continue;; esac
 		# the soak's exporter runs beside the whole live layer on purpose
 		[ -n "${SOAK_PID:-}" ] && descends_from "${d#/proc/}" "$SOAK_PID" && continue
-		echo "${d#/proc/} $e"
+		echo "${d#/proc/}"
 	done
 }
 
@@ -152,19 +154,21 @@ descends_from() {
 	return 1
 }
 
-# procs_left BEFORE: the processes numalens_procs lists now that BEFORE
-# (a file) did not, after a grace of 3 s for ones a test stopped but did
-# not wait for; those still running are killed, so that the next test
-# starts clean, and printed.
+# procs_left BEFORE: the pids numalens_procs lists now that BEFORE (a
+# file) did not, after a grace of 3 s for ones a test stopped but did not
+# wait for; those still running are printed with their command line and
+# killed, so that the next test starts clean.
 procs_left() {
-	local n new
+	local n new p
 	for n in 1 2 3 4 5 6; do
 		new=$(numalens_procs | sort | comm -13 "$1" -)
 		[ -z "$new" ] && return 0
 		sleep 0.5
 	done
-	echo "$new" | awk '{ print $1 }' | xargs -r kill -KILL 2> /dev/null
-	echo "$new" | awk '{ printf "process %s (%s) ", $1, $2 }'
+	for p in $new; do
+		printf 'process %s (%s) ' "$p" "$(tr '\0' ' ' < "/proc/$p/cmdline" 2> /dev/null | cut -c1-80)"
+		kill -KILL "$p" 2> /dev/null
+	done
 }
 
 run_live() {

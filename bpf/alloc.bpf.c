@@ -507,7 +507,7 @@ int BPF_PROG(handle_lru_insertion, struct folio *folio)
 	 * record's PAGEMAP_ANONYMOUS, read through a pointer difference like
 	 * PAGE_KEY (the map's address is aligned, so the bit is mapping's);
 	 * swap-backed: PG_swapbacked */
-	mapping = PAGE_KEY(folio->mapping);
+	mapping = PAGE_KEY(nl_untrusted(folio, struct folio)->mapping);
 	barrier_var(mapping);	/* the verifier needs the difference first */
 	if (mapping & 1)
 		flags |= PAGEMAP_ANONYMOUS;

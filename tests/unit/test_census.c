@@ -2,7 +2,10 @@
 /* tools/core/census.c: the host's task count from loadavg's nr_threads,
  * its cgroup count as the largest of /proc/cgroups' num_cgroups and the
  * v2 root's descendants (dying ones too, the root itself counted), on a
- * v1, hybrid (unified/) or pure v2 layout; no task count is an error. */
+ * v1, hybrid (unified/) or pure v2 layout; no task count is an error.
+ * And the loader's table sizes from it (tools/source/load_common.c): twice
+ * the tasks and cgroups plus a margin, whatever the CPU count, the
+ * compiled sizes when the census is unknown. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +19,7 @@
 #include <cmocka.h>
 #include "fixture_fs.h"
 #include "census.h"
+#include "load_common.h"
 
 static void test_hybrid(void **state)
 {
@@ -64,11 +68,42 @@ static void test_missing(void **state)
 	rmtree(d);
 }
 
+static void test_sizes(void **state)
+{
+	struct nl_census small = { .tasks = 172, .cgroups = 69 };
+	struct nl_census big = { .tasks = 40000, .cgroups = 3000 };
+	struct nl_load_sizes s;
+
+	(void)state;
+	/* this host: 2 x 241 + 4,096 -> 5,120; alloc 4 x 241 + 4,096 -> 5,120;
+	 * reclaim 2 x 69 x 4 contexts (x 1 node) + 1,024 -> 2,048 */
+	nl_load_sizes_for(&s, &small, 1, 32u << 20);
+	assert_int_equal(s.budget, 32u << 20);
+	assert_int_equal(s.ids, 5120);
+	assert_int_equal(s.alloc, 5120);
+	assert_int_equal(s.vs_pages, 2048);
+	assert_int_equal(s.vs_time, 2048);
+	/* a big host wants more than the compiled sizes (the budget and
+	 * those cap it at load) */
+	nl_load_sizes_for(&s, &big, 8, 32u << 20);
+	assert_int_equal(s.ids, 90112);
+	assert_int_equal(s.alloc, 176128);
+	assert_int_equal(s.vs_pages, 193536);
+	assert_int_equal(s.vs_time, 25600);
+	/* unknown: every table at its compiled size */
+	nl_load_sizes_for(&s, NULL, 1, 1u << 20);
+	assert_int_equal(s.ids, UINT_MAX);
+	assert_int_equal(s.alloc, UINT_MAX);
+	assert_int_equal(s.vs_pages, UINT_MAX);
+	assert_int_equal(s.vs_time, UINT_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hybrid),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

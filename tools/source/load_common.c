@@ -66,16 +66,16 @@ static unsigned round_k(unsigned long n)
  * margin counts the events that found no entry as map-full drops, as
  * ever. A host whose counts cannot be read keeps the compiled sizes.
  */
-void nl_load_sizes_read(struct nl_load_sizes *s, int nr_nodes, size_t budget)
+void nl_load_sizes_for(struct nl_load_sizes *s, const struct nl_census *c, int nr_nodes,
+		       size_t budget)
 {
-	struct nl_census c;
 	unsigned long pop;
 
 	s->budget = budget;
 	s->ids = s->alloc = s->vs_pages = s->vs_time = UINT_MAX;
-	if (nl_census_read("/proc", "/sys", &c))
+	if (!c)
 		return;
-	pop = (unsigned long)c.tasks + c.cgroups;
+	pop = (unsigned long)c->tasks + c->cgroups;
 	/* a key per process and per cgroup: margin 4,096 (an interval of a
 	 * process starting every millisecond) */
 	s->ids = round_k(2 * pop + 4096);
@@ -84,8 +84,15 @@ void nl_load_sizes_read(struct nl_load_sizes *s, int nr_nodes, size_t budget)
 	 * in: twice the margin per process */
 	s->alloc = round_k(4 * pop + 4096);
 	/* a key per cgroup that reclaims, per context and node */
-	s->vs_pages = round_k(2ul * c.cgroups * NL_VS_NR_CTX * (unsigned long)nr_nodes + 1024);
-	s->vs_time = round_k(2ul * c.cgroups * NL_VS_NR_CTX + 1024);
+	s->vs_pages = round_k(2ul * c->cgroups * NL_VS_NR_CTX * (unsigned long)nr_nodes + 1024);
+	s->vs_time = round_k(2ul * c->cgroups * NL_VS_NR_CTX + 1024);
+}
+
+void nl_load_sizes_read(struct nl_load_sizes *s, int nr_nodes, size_t budget)
+{
+	struct nl_census c;
+
+	nl_load_sizes_for(s, nl_census_read("/proc", "/sys", &c) ? NULL : &c, nr_nodes, budget);
 }
 
 void nl_load_size_percpu(struct bpf_map *m, int cpus, size_t value_size, size_t budget,

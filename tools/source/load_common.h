@@ -36,9 +36,15 @@ struct nl_load_sizes {
 	unsigned vs_time;	/* reclaim episodes, by cgroup and context */
 };
 
-/* Fill @s for a host of @nr_nodes possible nodes with @budget bytes per
- * map; counts that cannot be read leave every table at its compiled
- * size. */
+struct nl_census;
+
+/* Fill @s for a host with census @c (NULL: not known, every table keeps
+ * its compiled size, UINT_MAX here) and @nr_nodes possible nodes, with
+ * @budget bytes per map. */
+void nl_load_sizes_for(struct nl_load_sizes *s, const struct nl_census *c, int nr_nodes,
+		       size_t budget);
+
+/* nl_load_sizes_for() with this host's census (/proc, /sys). */
 void nl_load_sizes_read(struct nl_load_sizes *s, int nr_nodes, size_t budget);
 
 /* Shrink the per-CPU hash @m to @want entries, and further so that

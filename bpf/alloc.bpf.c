@@ -21,6 +21,10 @@
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
+/* loads without the kernel's BTF too (the classic programs, with --btf):
+ * no kfunc, so the verifier's BTF searches on its pointer walks stay
+ * (nl_untrusted() in nl_common.bpf.h) */
+#define NL_NO_KFUNCS
 #include "nl_common.bpf.h"
 #include "cg_ancestry.bpf.h"
 #include "pfn_map.h"

@@ -22,6 +22,11 @@ const volatile u32 nl_cgroup_mode = NL_CG_V2;
  * initial one, else 0: process keys are then the kernel's tgids as they
  * are, with no cost on the hot paths. */
 const volatile u32 nl_pidns_inum = 0;
+/* Set by user space before load: the kernel has bpf_rdonly_cast() and
+ * CO-RE reads its own BTF (no --btf), so nl_untrusted() may cast. A
+ * constant, so the verifier drops the way not taken: no test at run
+ * time. */
+const volatile bool nl_rdonly_cast = false;
 
 /* Deepest pid namespace nesting the kernel allows (MAX_PID_NS_LEVEL). */
 #define NL_PIDNS_MAX_LEVEL 32
@@ -37,11 +42,19 @@ const volatile u32 nl_pidns_inum = 0;
  * on every path it walks: tens of ms of start-up over our programs.
  * The result cannot go to helpers that want a trusted task
  * (bpf_task_storage_get): walk with it, pass the original.
- * Kernels without the kfunc keep the trusted pointer.
+ * Without nl_rdonly_cast the pointer stays trusted. An object that
+ * must load without the kernel's BTF (alloc's classic programs, with
+ * --btf) defines NL_NO_KFUNCS first: libbpf resolves a kfunc, even one
+ * no program runs, only against the kernel's own BTF, and fails the
+ * whole object without it.
  */
+#ifdef NL_NO_KFUNCS
+#define nl_untrusted(p, type) ((type *)(p))
+#else
 #define nl_untrusted(p, type)							\
-	(bpf_ksym_exists(bpf_rdonly_cast) ?					\
+	(nl_rdonly_cast ?							\
 	 (type *)bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)) : (type *)(p))
+#endif
 
 /* Per-CPU drop counters, indexed by enum nl_drop. */
 struct {

@@ -68,6 +68,7 @@ static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct
 			nl_load_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
 	}
 	v->rodata->nl_cgroup_mode = o->cgroup_mode;
+	v->rodata->nl_rdonly_cast = kb->rdonly_cast;
 	if (pr_rng->found) {
 		for (int i = 0; i < 2; i++) {
 			v->rodata->nl_proactive_lo[i] = pr_rng->lo[i];

@@ -199,6 +199,7 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
 	s->rodata->nl_pidns_inum = b->pidns_inum;
+	s->rodata->nl_rdonly_cast = kb->rdonly_cast;
 	s->rodata->nl_nr_nodes = (u32)b->nr_nodes;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
 				  nl_kbtf_has_tp(kb, "sched_process_exit"));
@@ -256,10 +257,10 @@ static int map_alloc_slots(struct nl_bpf *b)
 }
 
 /* Open and load the alloc object, with the tp_btf programs when @by_page
- * (layout @pl), else the classic ones; @lru: the class join too. Returns
+ * (layout @kb->pl), else the classic ones; @lru: the class join too. Returns
  * the loaded object, or NULL with errno set. */
 static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o,
-				   const struct nl_page_layout *pl, bool by_page, bool lru,
+				   const struct nl_kbtf *kb, bool by_page, bool lru,
 				   const struct nl_load_sizes *sz)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
@@ -272,10 +273,10 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	a->rodata->nl_pidns_inum = b->pidns_inum;
 	a->rodata->nl_track_class = lru;
 	if (by_page) {
-		a->rodata->nl_node_shift = pl->node_shift;
-		a->rodata->nl_node_mask = pl->node_mask;
-		a->rodata->nl_zone_shift = pl->zone_shift;
-		a->rodata->nl_zone_mask = pl->zone_mask;
+		a->rodata->nl_node_shift = kb->pl.node_shift;
+		a->rodata->nl_node_mask = kb->pl.node_mask;
+		a->rodata->nl_zone_shift = kb->pl.zone_shift;
+		a->rodata->nl_zone_mask = kb->pl.zone_mask;
 	}
 	bpf_program__set_autoload(a->progs.handle_page_alloc, by_page);
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
@@ -303,7 +304,6 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
 		      const struct nl_load_sizes *sz)
 {
-	struct nl_page_layout pl = kb->pl;
 	bool by_page = kb->by_page;
 	struct nl_alloc *a;
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
@@ -319,7 +319,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	if (o->track_class && !lru)
 		nl_load_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = load_alloc(b, o, &pl, by_page, by_page ? lru && nl_kbtf_has_tp(kb, "mm_lru_insertion") : lru,
+	a = load_alloc(b, o, kb, by_page, by_page ? lru && nl_kbtf_has_tp(kb, "mm_lru_insertion") : lru,
 		       sz);
 	/* a verifier that refuses the struct page reads (older kernels) still
 	 * takes the classic programs and the pfn table */
@@ -328,7 +328,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 			fprintf(stderr, "numalens: the tp_btf allocation programs did not load (%s); using the pfn table\n",
 				strerror(errno));
 		by_page = false;
-		a = load_alloc(b, o, &pl, false, lru, sz);
+		a = load_alloc(b, o, kb, false, lru, sz);
 	}
 	if (!a) {
 		e = -errno;
@@ -384,6 +384,7 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	}
 	m->rodata->nl_cgroup_mode = o->cgroup_mode;
 	m->rodata->nl_pidns_inum = b->pidns_inum;
+	m->rodata->nl_rdonly_cast = kb->rdonly_cast;
 	nl_load_size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val),
 			    sz->budget / 2, sz->ids);
 	if (nl_migrate__load(m)) {

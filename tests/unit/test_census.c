@@ -4,8 +4,8 @@
  * v2 root's descendants (dying ones too, the root itself counted), on a
  * v1, hybrid (unified/) or pure v2 layout; no task count is an error.
  * And the loader's table sizes from it (tools/source/load_common.c): twice
- * the tasks and cgroups plus a margin, whatever the CPU count, the
- * compiled sizes when the census is unknown. */
+ * the tasks and cgroups plus a margin per CPU for the churn between two
+ * collections, the compiled sizes when the census is unknown. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,23 +75,28 @@ static void test_sizes(void **state)
 	struct nl_load_sizes s;
 
 	(void)state;
-	/* this host: 2 x 241 + 4,096 -> 5,120; alloc 4 x 241 + 4,096 -> 5,120;
-	 * reclaim 2 x 69 x 4 contexts (x 1 node) + 1,024 -> 2,048 */
-	nl_load_sizes_for(&s, &small, 1, 32u << 20);
+	/* this host, 2 CPUs: 2 x 241 + 2 x 2,048 -> 5,120; alloc 4 x 241 +
+	 * 2 x 8,192 -> 17,408; reclaim 2 x 69 x 4 contexts (x 1 node) +
+	 * 1,024 -> 2,048 */
+	nl_load_sizes_for(&s, &small, 1, 2, 32u << 20);
 	assert_int_equal(s.budget, 32u << 20);
 	assert_int_equal(s.ids, 5120);
-	assert_int_equal(s.alloc, 5120);
+	assert_int_equal(s.alloc, 17408);
 	assert_int_equal(s.vs_pages, 2048);
 	assert_int_equal(s.vs_time, 2048);
+	/* one CPU: the churn margin halves */
+	nl_load_sizes_for(&s, &small, 1, 1, 32u << 20);
+	assert_int_equal(s.ids, 3072);
+	assert_int_equal(s.alloc, 9216);
 	/* a big host wants more than the compiled sizes (the budget and
-	 * those cap it at load) */
-	nl_load_sizes_for(&s, &big, 8, 32u << 20);
-	assert_int_equal(s.ids, 90112);
-	assert_int_equal(s.alloc, 176128);
+	 * those cap it at load): nothing limits it by nodes or CPUs */
+	nl_load_sizes_for(&s, &big, 8, 64, 32u << 20);
+	assert_int_equal(s.ids, 217088);
+	assert_int_equal(s.alloc, 696320);
 	assert_int_equal(s.vs_pages, 193536);
 	assert_int_equal(s.vs_time, 25600);
 	/* unknown: every table at its compiled size */
-	nl_load_sizes_for(&s, NULL, 1, 1u << 20);
+	nl_load_sizes_for(&s, NULL, 1, 2, 1u << 20);
 	assert_int_equal(s.ids, UINT_MAX);
 	assert_int_equal(s.alloc, UINT_MAX);
 	assert_int_equal(s.vs_pages, UINT_MAX);

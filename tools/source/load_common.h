@@ -39,13 +39,13 @@ struct nl_load_sizes {
 struct nl_census;
 
 /* Fill @s for a host with census @c (NULL: not known, every table keeps
- * its compiled size, UINT_MAX here) and @nr_nodes possible nodes, with
- * @budget bytes per map. */
+ * its compiled size, UINT_MAX here), @nr_nodes possible nodes and @cpus
+ * possible CPUs, with @budget bytes per map. */
 void nl_load_sizes_for(struct nl_load_sizes *s, const struct nl_census *c, int nr_nodes,
-		       size_t budget);
+		       int cpus, size_t budget);
 
 /* nl_load_sizes_for() with this host's census (/proc, /sys). */
-void nl_load_sizes_read(struct nl_load_sizes *s, int nr_nodes, size_t budget);
+void nl_load_sizes_read(struct nl_load_sizes *s, int nr_nodes, int cpus, size_t budget);
 
 /* Shrink the per-CPU hash @m to @want entries, and further so that
  * entries * @cpus * @value_size (bytes) fits @budget bytes; never below 256

@@ -500,7 +500,8 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 		nl_kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
-	nl_load_sizes_read(&sz, b->nr_nodes, o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET);
+	nl_load_sizes_read(&sz, b->nr_nodes, b->nr_cpus,
+			   o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET);
 	e = o->vmscan_only ? 0 : open_sched(b, o, &k, &sz);
 	if (!e && !o->vmscan_only)
 		e = open_alloc(b, o, &k, &sz);

@@ -21,6 +21,10 @@
  * One event = one allocator call (what numastat counts); pages =
  * 1 << order.
  */
+/* loads without the kernel's BTF too (the classic programs, with --btf):
+ * no kfunc, so the verifier's BTF searches on its pointer walks stay
+ * (nl_untrusted() in nl_common.bpf.h) */
+#define NL_NO_KFUNCS
 #include "nl_common.bpf.h"
 #include "cg_ancestry.bpf.h"
 #include "pfn_map.h"
@@ -507,7 +511,7 @@ int BPF_PROG(handle_lru_insertion, struct folio *folio)
 	 * record's PAGEMAP_ANONYMOUS, read through a pointer difference like
 	 * PAGE_KEY (the map's address is aligned, so the bit is mapping's);
 	 * swap-backed: PG_swapbacked */
-	mapping = PAGE_KEY(folio->mapping);
+	mapping = PAGE_KEY(nl_untrusted(folio, struct folio)->mapping);
 	barrier_var(mapping);	/* the verifier needs the difference first */
 	if (mapping & 1)
 		flags |= PAGEMAP_ANONYMOUS;

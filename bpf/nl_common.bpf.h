@@ -22,9 +22,39 @@ const volatile u32 nl_cgroup_mode = NL_CG_V2;
  * initial one, else 0: process keys are then the kernel's tgids as they
  * are, with no cost on the hot paths. */
 const volatile u32 nl_pidns_inum = 0;
+/* Set by user space before load: the kernel has bpf_rdonly_cast() and
+ * CO-RE reads its own BTF (no --btf), so nl_untrusted() may cast. A
+ * constant, so the verifier drops the way not taken: no test at run
+ * time. */
+const volatile bool nl_rdonly_cast = false;
 
 /* Deepest pid namespace nesting the kernel allows (MAX_PID_NS_LEVEL). */
 #define NL_PIDNS_MAX_LEVEL 32
+
+/*
+ * @p, a BTF pointer to @type, as one the verifier does not trust, for
+ * walking pointer fields on hot paths. At run time nothing changes:
+ * bpf_rdonly_cast() becomes a register move, and a tracing program's loads
+ * through any BTF pointer are the same guarded direct loads (a NULL or a
+ * bad address reads as 0). At load time, each pointer field loaded
+ * through a trusted or RCU pointer makes the verifier search the whole
+ * kernel BTF by name several times (is the type marked safe to trust?)
+ * on every path it walks: tens of ms of start-up over our programs.
+ * The result cannot go to helpers that want a trusted task
+ * (bpf_task_storage_get): walk with it, pass the original.
+ * Without nl_rdonly_cast the pointer stays trusted. An object that
+ * must load without the kernel's BTF (alloc's classic programs, with
+ * --btf) defines NL_NO_KFUNCS first: libbpf resolves a kfunc, even one
+ * no program runs, only against the kernel's own BTF, and fails the
+ * whole object without it.
+ */
+#ifdef NL_NO_KFUNCS
+#define nl_untrusted(p, type) ((type *)(p))
+#else
+#define nl_untrusted(p, type)							\
+	(nl_rdonly_cast ?							\
+	 (type *)bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)) : (type *)(p))
+#endif
 
 /* Per-CPU drop counters, indexed by enum nl_drop. */
 struct {
@@ -79,8 +109,10 @@ static __always_inline void *nl_lookup_or_init(void *map, const void *key,
  * @t must be a BTF pointer (tp_btf argument or bpf_get_current_task_btf()):
  * the chain is then plain loads the verifier guards (a NULL reads as 0),
  * several times cheaper than bpf_probe_read_kernel per hop. */
-static __always_inline struct cgroup *nl_task_cgroup(struct task_struct *t)
+static __always_inline struct cgroup *nl_task_cgroup(struct task_struct *task)
 {
+	struct task_struct *t = nl_untrusted(task, struct task_struct);
+
 	if (nl_cgroup_mode == NL_CG_V1_MEMORY) {
 		if (!bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
 			return 0;

@@ -32,7 +32,7 @@
  * explicit alloc_pages_node() names. NL_NID_UNKNOWN past NL_MAX_NODES. */
 static __always_inline u8 pref_node(u32 cpu_nid, u8 page_nid)
 {
-	struct mempolicy *pol = bpf_get_current_task_btf()->mempolicy;
+	struct mempolicy *pol = nl_untrusted(bpf_get_current_task_btf(), struct task_struct)->mempolicy;
 	u64 mask;
 	u16 mode;
 

@@ -263,7 +263,7 @@ static __always_inline int slice_bucket(struct task_struct *prev, bool exiting)
 	u64 remote = 0, local = 0;
 	int bucket;
 
-	if (!prev->mm || exiting || !nl_numa_balancing_on)
+	if (!nl_untrusted(prev, struct task_struct)->mm || exiting || !nl_numa_balancing_on)
 		return -2;
 	if (bpf_core_field_exists(prev->numa_faults_locality)) {
 		remote = prev->numa_faults_locality[0];

@@ -150,7 +150,7 @@ static __always_inline u64 memcg_cgroup_id(struct mem_cgroup *memcg)
 
 	if (!memcg)
 		return 0;
-	cg = memcg->css.cgroup;
+	cg = nl_untrusted(memcg, struct mem_cgroup)->css.cgroup;
 	if (!cg)
 		return 0;
 	return cg->kn->id;

@@ -114,11 +114,48 @@ static void test_table(void **state)
 	rmtree(d);
 }
 
+/* In the kernel's sorted run, reading stops once every name was found and
+ * followed by a higher text address: a later line (here one no real
+ * kernel lists, below the found end) is not read. Lines out of order
+ * before that make it read to the end. */
+static void test_ranges_stop(void **state)
+{
+	char *d = fixture_tmpdir("ksymstop");
+	char path[4096];
+	const char *names[] = { "user_proactive_reclaim", "memory_reclaim" };
+	uint64_t lo[2], hi[2];
+
+	(void)state;
+	wfile(d, "sorted",
+	      "ffffffff81000000 T _stext\n"
+	      "ffffffff81100000 T user_proactive_reclaim\n"
+	      "ffffffff81100080 t next_a\n"
+	      "ffffffff81200000 t memory_reclaim\n"
+	      "ffffffff81200400 T next_b\n"
+	      "ffffffff81200200 t not_read\t[mod]\n");
+	snprintf(path, sizeof(path), "%s/sorted", d);
+	assert_int_equal(nl_ksym_ranges(path, names, 2, lo, hi), 2);
+	assert_true(lo[0] == 0xffffffff81100000ULL && hi[0] == 0xffffffff81100080ULL);
+	assert_true(lo[1] == 0xffffffff81200000ULL && hi[1] == 0xffffffff81200400ULL);
+	wfile(d, "unsorted",
+	      "ffffffff81000000 T _stext\n"
+	      "ffffffff81200000 t memory_reclaim\n"
+	      "ffffffff81100000 T user_proactive_reclaim\n"
+	      "ffffffff81100080 t next_a\n"
+	      "ffffffff81200400 T next_b\n"
+	      "ffffffff81200200 t read_too\t[mod]\n");
+	snprintf(path, sizeof(path), "%s/unsorted", d);
+	assert_int_equal(nl_ksym_ranges(path, names, 2, lo, hi), 2);
+	assert_true(lo[1] == 0xffffffff81200000ULL && hi[1] == 0xffffffff81200200ULL);
+	rmtree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_ranges_dup_and_hidden),
+		cmocka_unit_test(test_ranges_stop),
 		cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,9 +46,50 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * When nl_ksym_ranges() may stop reading: the kernel lists its own
+ * symbols first, sorted by address, and modules and BPF programs lie
+ * outside its image. So once every name was found in that sorted run,
+ * each followed by a higher text address in it, the rest of the file
+ * (two thirds of it on 6.18, for these names, and the kernel formats
+ * every line it hands out) cannot change a range. Lines out of order
+ * before that (not the kernel's sorted run, or a fixture) read on to the
+ * end, as the whole file decides then.
+ */
+struct stop_rule {
+	const char *const *names;
+	int n;
+	uint64_t *lo;		/* first address of names[i], 0 = not yet */
+	bool *ended;		/* a higher text address followed names[i] */
+	uint64_t last;		/* the previous text address */
+	bool unsorted;		/* a text address went down: read it all */
+};
+
+/* Note text symbol @name at @addr in @r; true when reading may stop. */
+static bool stop_after(struct stop_rule *r, const char *name, uint64_t addr)
+{
+	bool all = true;
+
+	if (addr < r->last)
+		r->unsorted = true;
+	r->last = addr;
+	if (r->unsorted)
+		return false;
+	for (int i = 0; i < r->n; i++) {
+		if (!r->lo[i] && !strcmp(name, r->names[i]))
+			r->lo[i] = addr;
+		else if (r->lo[i] && addr > r->lo[i])
+			r->ended[i] = true;
+		all = all && r->ended[i];
+	}
+	return all;
+}
+
 /* Every text symbol of @kallsyms_path, in file order, or sorted by
- * address when @sorted; NULL with errno set (nl_ksym_table_load). */
-static struct nl_ksym_table *table_read(const char *kallsyms_path, bool sorted)
+ * address when @sorted, up to where @stop says the rest cannot matter
+ * (NULL: all of it); NULL with errno set (nl_ksym_table_load). */
+static struct nl_ksym_table *table_read(const char *kallsyms_path, bool sorted,
+					struct stop_rule *stop)
 {
 	struct nl_ksym_table *t = calloc(1, sizeof(*t));
 	size_t cap = 0, ncap = 0, nlen = 0;
@@ -100,6 +141,8 @@ static struct nl_ksym_table *table_read(const char *kallsyms_path, bool sorted)
 		t->syms[t->nr].name = (uint32_t)nlen;
 		t->nr++;
 		nlen += l;
+		if (stop && stop_after(stop, name, addr))
+			break;
 	}
 	fclose(f);
 	free(buf);
@@ -122,7 +165,7 @@ fail:
 
 struct nl_ksym_table *nl_ksym_table_load(const char *kallsyms_path)
 {
-	return table_read(kallsyms_path, true);
+	return table_read(kallsyms_path, true, NULL);
 }
 
 const char *nl_ksym_table_name(const struct nl_ksym_table *t, uint64_t addr, uint64_t *off)
@@ -158,17 +201,24 @@ void nl_ksym_table_free(struct nl_ksym_table *t)
 int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,
 		   uint64_t *lo, uint64_t *hi)
 {
+	uint64_t *seen = n > 0 ? calloc((size_t)n, sizeof(*seen)) : NULL;
+	bool *ended = n > 0 ? calloc((size_t)n, sizeof(*ended)) : NULL;
+	struct stop_rule stop = { .names = names, .n = n, .lo = seen, .ended = ended };
 	struct nl_ksym_table *t;
-	int found = 0;
+	int found = 0, err;
 
 	for (int i = 0; i < n; i++)
 		lo[i] = hi[i] = 0;
 	/* in file order, unsorted: a few names need no sort of 100k+
 	 * symbols, and a name listed twice (static functions of two files)
 	 * is taken at its first line */
-	t = table_read(kallsyms_path, false);
+	/* without memory for the stop rule: the whole file */
+	t = table_read(kallsyms_path, false, seen && ended ? &stop : NULL);
+	err = t ? 0 : errno;
+	free(seen);
+	free(ended);
 	if (!t)
-		return errno == ENODATA ? 0 : -errno;
+		return err == ENODATA ? 0 : -err;
 	for (size_t k = 0; k < t->nr; k++)
 		for (int i = 0; i < n; i++)
 			if (!lo[i] && !strcmp(t->names + t->syms[k].name, names[i]))

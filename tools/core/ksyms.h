@@ -15,7 +15,8 @@
  * hi is the next higher text symbol's address (kallsyms has no sizes).
  * A name that is absent (inlined, or addresses hidden by kptr_restrict,
  * which shows them as 0) gets lo = hi = 0; a name listed twice is taken
- * at its first line. Read through nl_ksym_table_load (one reader).
+ * at its first line. Read through nl_ksym_table_load's reader, which
+ * stops where the kernel's address-sorted run has ended every name.
  * Returns how many names were found, or -errno if the file cannot be read.
  */
 int nl_ksym_ranges(const char *kallsyms_path, const char *const *names, int n,

@@ -117,6 +117,7 @@ int nl_kbtf_read(struct nl_kbtf *k, const struct btf *vm, const struct nl_bpf_op
 	const size_t pl = sizeof(prefix) - 1;
 	size_t len = 0, n = 0, at = 0;
 	__u32 cnt = btf__type_cnt(vm);
+	bool rdonly_cast = false;
 
 	memset(k, 0, sizeof(*k));
 	/* two passes over the types: sizes, then copies */
@@ -126,6 +127,9 @@ int nl_kbtf_read(struct nl_kbtf *k, const struct btf *vm, const struct nl_bpf_op
 			const char *nm;
 			size_t l;
 
+			if (!pass && btf_is_func(t) && !o->btf_path &&
+			    !strcmp(btf__name_by_offset(vm, t->name_off), "bpf_rdonly_cast"))
+				rdonly_cast = true;
 			if (!btf_is_typedef(t))
 				continue;
 			nm = btf__name_by_offset(vm, t->name_off);
@@ -154,6 +158,7 @@ int nl_kbtf_read(struct nl_kbtf *k, const struct btf *vm, const struct nl_bpf_op
 		}
 	}
 	k->nr_tps = n;
+	k->rdonly_cast = rdonly_cast;
 	qsort(k->tps, n, sizeof(*k->tps), str_cmp);
 	k->by_page = use_page_flags(vm, o, &k->pl);
 	k->vmscan_v7 = vmscan_v7(vm);

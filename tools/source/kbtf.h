@@ -38,6 +38,9 @@ struct nl_kbtf {
 	bool memcg_fn;		/* NL_MEMCG_RECLAIM_FN is a function of the BTF */
 	bool fentry;		/* the kernel takes an fentry program on it,
 				 * or was not asked */
+	bool rdonly_cast;	/* the kfunc bpf_rdonly_cast is in the
+				 * kernel's own BTF (not with --btf: CO-RE
+				 * type ids would come from that file) */
 };
 
 /* Fill @k from the kernel BTF @vm for a load with options @o (see struct

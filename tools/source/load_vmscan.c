@@ -30,7 +30,8 @@ struct proactive_ranges {
  * the load with the fentry program failed (some hosts refuse fentry with
  * EPERM), try again without it. */
 static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
-			    size_t budget, bool fentry, const struct proactive_ranges *pr_rng)
+			    const struct nl_load_sizes *sz, bool fentry,
+			    const struct proactive_ranges *pr_rng)
 {
 	struct nl_vmscan *v;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
@@ -67,6 +68,7 @@ static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct
 			nl_load_missing(b, "reclaim: tracepoint %s is missing", pr[i].tp);
 	}
 	v->rodata->nl_cgroup_mode = o->cgroup_mode;
+	v->rodata->nl_rdonly_cast = kb->rdonly_cast;
 	if (pr_rng->found) {
 		for (int i = 0; i < 2; i++) {
 			v->rodata->nl_proactive_lo[i] = pr_rng->lo[i];
@@ -79,8 +81,10 @@ static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct
 		nl_load_missing(b, "reclaim: no user_proactive_reclaim/memory_reclaim in /proc/kallsyms%s: memory.reclaim counts as limit reclaim",
 			    nl_cap_effective(CAP_SYSLOG) ? "" : " (its addresses need CAP_SYSLOG)");
 	}
-	nl_load_size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), budget / 2);
-	nl_load_size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), budget / 2);
+	nl_load_size_percpu(v->maps.vmscan_pages, b->nr_cpus, sizeof(struct nl_vs_pages), sz->budget / 2,
+			    sz->vs_pages);
+	nl_load_size_percpu(v->maps.vmscan_time, b->nr_cpus, sizeof(struct nl_vs_time), sz->budget / 2,
+			    sz->vs_time);
 	if (nl_vmscan__load(v)) {
 		int e = -errno;
 
@@ -102,7 +106,7 @@ static int open_with(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct
  * object tells), without on -EAGAIN. kallsyms is read once for both
  * tries: the kernel formats all of it on each read. */
 int nl_load_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
-		       size_t budget)
+		       const struct nl_load_sizes *sz)
 {
 	static const char *const proactive_fns[2] = { "user_proactive_reclaim", "memory_reclaim" };
 	struct proactive_ranges pr_rng = { 0 };
@@ -116,9 +120,9 @@ int nl_load_vmscan(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct n
 	}
 	fentry = kb->fentry;
 	pr_rng.found = nl_ksym_ranges("/proc/kallsyms", proactive_fns, 2, pr_rng.lo, pr_rng.hi) > 0;
-	r = open_with(b, o, kb, budget, fentry, &pr_rng);
+	r = open_with(b, o, kb, sz, fentry, &pr_rng);
 	if (r != -EAGAIN)
 		return r;
 	b->missing[len] = '\0';	/* the retry says it again */
-	return open_with(b, o, kb, budget, false, &pr_rng);
+	return open_with(b, o, kb, sz, false, &pr_rng);
 }

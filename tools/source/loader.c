@@ -185,7 +185,7 @@ void nl_bpf_set_alloc_sample(struct nl_bpf *b, uint32_t period)
 }
 
 static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
-		      size_t budget)
+		      const struct nl_load_sizes *sz)
 {
 	struct nl_sched *s;
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
@@ -199,6 +199,7 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		return -errno;
 	s->rodata->nl_cgroup_mode = o->cgroup_mode;
 	s->rodata->nl_pidns_inum = b->pidns_inum;
+	s->rodata->nl_rdonly_cast = kb->rdonly_cast;
 	s->rodata->nl_nr_nodes = (u32)b->nr_nodes;
 	bpf_program__set_autoload(s->progs.handle_process_exit,
 				  nl_kbtf_has_tp(kb, "sched_process_exit"));
@@ -206,7 +207,8 @@ static int open_sched(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		nl_sched__destroy(s);
 		return -EINVAL;
 	}
-	nl_load_size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes), budget);
+	nl_load_size_percpu(s->maps.sched_stats, b->nr_cpus, nl_sched_val_size(b->nr_nodes),
+			    sz->budget, sz->ids);
 	if (nl_sched__load(s)) {
 		int e = -errno;
 
@@ -255,11 +257,11 @@ static int map_alloc_slots(struct nl_bpf *b)
 }
 
 /* Open and load the alloc object, with the tp_btf programs when @by_page
- * (layout @pl), else the classic ones; @lru: the class join too. Returns
+ * (layout @kb->pl), else the classic ones; @lru: the class join too. Returns
  * the loaded object, or NULL with errno set. */
 static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o,
-				   const struct nl_page_layout *pl, bool by_page, bool lru,
-				   size_t budget)
+				   const struct nl_kbtf *kb, bool by_page, bool lru,
+				   const struct nl_load_sizes *sz)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct nl_alloc *a = nl_alloc__open_opts(&oo);
@@ -271,17 +273,18 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	a->rodata->nl_pidns_inum = b->pidns_inum;
 	a->rodata->nl_track_class = lru;
 	if (by_page) {
-		a->rodata->nl_node_shift = pl->node_shift;
-		a->rodata->nl_node_mask = pl->node_mask;
-		a->rodata->nl_zone_shift = pl->zone_shift;
-		a->rodata->nl_zone_mask = pl->zone_mask;
+		a->rodata->nl_node_shift = kb->pl.node_shift;
+		a->rodata->nl_node_mask = kb->pl.node_mask;
+		a->rodata->nl_zone_shift = kb->pl.zone_shift;
+		a->rodata->nl_zone_mask = kb->pl.zone_mask;
 	}
 	bpf_program__set_autoload(a->progs.handle_page_alloc, by_page);
 	bpf_program__set_autoload(a->progs.handle_lru_insertion, by_page && lru);
 	bpf_program__set_autoload(a->progs.handle_page_alloc_pfn, !by_page);
 	bpf_program__set_autoload(a->progs.handle_lru_insertion_pfn, !by_page && lru);
-	nl_load_size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), budget);
-	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, budget);
+	nl_load_size_percpu(a->maps.alloc_stats, b->nr_cpus, sizeof(struct nl_alloc_val), sz->budget,
+			    sz->alloc);
+	b->alloc_slots_per_cpu = alloc_slots_per_cpu(b->nr_cpus, sz->budget);
 	a->rodata->nl_slot_mask = b->alloc_slots_per_cpu - 1;
 	bpf_map__set_max_entries(a->maps.alloc_slots, (unsigned)b->nr_cpus * b->alloc_slots_per_cpu);
 	/* NL_PENDING_SLOTS, NL_PENDING_HOT and one pending_seq line per CPU,
@@ -299,9 +302,8 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 }
 
 static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
-		      size_t budget)
+		      const struct nl_load_sizes *sz)
 {
-	struct nl_page_layout pl = kb->pl;
 	bool by_page = kb->by_page;
 	struct nl_alloc *a;
 	bool lru = o->track_class && tp_exists("pagemap", "mm_lru_insertion");
@@ -317,8 +319,8 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 	}
 	if (o->track_class && !lru)
 		nl_load_missing(b, "anon/file/shmem split: tracepoint pagemap:mm_lru_insertion is missing");
-	a = load_alloc(b, o, &pl, by_page, by_page ? lru && nl_kbtf_has_tp(kb, "mm_lru_insertion") : lru,
-		       budget);
+	a = load_alloc(b, o, kb, by_page, by_page ? lru && nl_kbtf_has_tp(kb, "mm_lru_insertion") : lru,
+		       sz);
 	/* a verifier that refuses the struct page reads (older kernels) still
 	 * takes the classic programs and the pfn table */
 	if (!a && by_page) {
@@ -326,7 +328,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 			fprintf(stderr, "numalens: the tp_btf allocation programs did not load (%s); using the pfn table\n",
 				strerror(errno));
 		by_page = false;
-		a = load_alloc(b, o, &pl, false, lru, budget);
+		a = load_alloc(b, o, kb, false, lru, sz);
 	}
 	if (!a) {
 		e = -errno;
@@ -351,7 +353,7 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 }
 
 static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const struct nl_kbtf *kb,
-			size_t budget)
+			const struct nl_load_sizes *sz)
 {
 	static const char *const tps[] = { "sched_move_numa", "sched_swap_numa",
 					   "sched_stick_numa", "mm_migrate_pages" };
@@ -382,7 +384,9 @@ static int open_migrate(struct nl_bpf *b, const struct nl_bpf_opts *o, const str
 	}
 	m->rodata->nl_cgroup_mode = o->cgroup_mode;
 	m->rodata->nl_pidns_inum = b->pidns_inum;
-	nl_load_size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val), budget / 2);
+	m->rodata->nl_rdonly_cast = kb->rdonly_cast;
+	nl_load_size_percpu(m->maps.migrate_stats, b->nr_cpus, sizeof(struct nl_migrate_val),
+			    sz->budget / 2, sz->ids);
 	if (nl_migrate__load(m)) {
 		int e = -errno;
 
@@ -445,7 +449,7 @@ int nl_bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t
 /* nl_bpf_open() within heap_hold() and heap_release(). */
 static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, size_t errlen)
 {
-	size_t budget = o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET;
+	struct nl_load_sizes sz;
 	struct btf *btf;
 	struct nl_kbtf k;
 	int e;
@@ -496,13 +500,15 @@ static int bpf_open(struct nl_bpf *b, const struct nl_bpf_opts *o, char *err, si
 		nl_kbtf_free(&k);
 		return NL_EXIT_FAIL;
 	}
-	e = o->vmscan_only ? 0 : open_sched(b, o, &k, budget);
+	nl_load_sizes_read(&sz, b->nr_nodes, b->nr_cpus,
+			   o->map_budget_bytes ? o->map_budget_bytes : DEFAULT_BUDGET);
+	e = o->vmscan_only ? 0 : open_sched(b, o, &k, &sz);
 	if (!e && !o->vmscan_only)
-		e = open_alloc(b, o, &k, budget);
+		e = open_alloc(b, o, &k, &sz);
 	if (!e && !o->vmscan_only)
-		e = open_migrate(b, o, &k, budget);
+		e = open_migrate(b, o, &k, &sz);
 	if (!e)
-		e = nl_load_vmscan(b, o, &k, budget);
+		e = nl_load_vmscan(b, o, &k, &sz);
 	nl_kbtf_free(&k);
 	if (e) {
 		snprintf(err, errlen, "cannot open BPF objects (%s)", strerror(-e));

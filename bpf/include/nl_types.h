@@ -209,6 +209,25 @@ struct nl_pending_page {
 			 * or movable ones for a sampled page in the ring */
 };
 
+/* Exact node and zone totals (alloc.bpf.c's node_cells map), bumped for
+ * every allocation whether or not the sampler counts it in a key. A row
+ * of cells per CPU, row = user space's nl_node_exact_row(possible nodes N).
+ * Each call counts in exactly one kind (local or from another node's CPU,
+ * x meant for the page's node (hit), another (miss) or unknown), so every
+ * sum user space makes of them only grows:
+ *  [0, N * NL_NODEX_ZONES) by (page node, zone): a = local hits, b = pages;
+ *  [P, P + N) by page node (P = N * NL_NODEX_ZONES): a = local misses,
+ *    b = local calls of unknown intent;
+ *  [P + N, P + 2N) by page node: a = remote hits, b = remote misses;
+ *  [P + 2N, P + 3N) by page node: a = remote calls of unknown intent;
+ *  [P + 3N, P + 4N) by node: a = calls from its CPUs placed elsewhere,
+ *    b = calls meant for it placed elsewhere (numa_foreign).
+ * Failed allocations and pages on no known node are not counted. */
+#define NL_NODEX_ZONES 8	/* zone indices a cell row has (zone bits <= 3) */
+struct nl_node_cell {
+	u64 a, b;
+};
+
 /* One contiguous pfn range on one node and zone, [start, end). */
 struct nl_pfn_range {
 	u64 start;

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "maps.h"
+#include "node_exact.h"
 #include "sched.skel.h"
 #include "alloc.skel.h"
 #include "migrate.skel.h"
@@ -104,6 +105,8 @@ static int for_each(int fd, size_t ksz, size_t vsz, int cpus,
 struct read_ctx {
 	struct nl_counts_table *t[2];	/* by enum nl_id_kind */
 	struct nl_node_counts *nodes;
+	bool alloc_nodes;		/* node totals from the keys (sampled when the
+					 * period is > 1), not from the exact map */
 	int nr_nodes;			/* run_ns slots of a sched_stats value */
 };
 
@@ -188,7 +191,7 @@ static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint6
 			c->pages_remote += pg;
 		}
 	}
-	if (key->class >= NL_CLASS_ANON || key->zone == NL_ZONE_FAILED ||
+	if (!ctx->alloc_nodes || key->class >= NL_CLASS_ANON || key->zone == NL_ZONE_FAILED ||
 	    key->page_nid >= NL_MAX_NODES)
 		return 0;
 	struct nl_node_counts *pn = &ctx->nodes[key->page_nid];
@@ -278,7 +281,7 @@ static int on_migrate(const void *k, const void *vals, int cpus, void *p)
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES])
 {
-	struct read_ctx ctx = { .t = { tgids, cgroups }, .nodes = nodes,
+	struct read_ctx ctx = { .t = { tgids, cgroups }, .nodes = nodes, .alloc_nodes = !b->node_cells,
 				.nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
 	int e = 0;
 
@@ -295,6 +298,7 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 			     sizeof(struct nl_alloc_val), b->nr_cpus, on_alloc, &ctx);
 	if (!e && b->alloc_slots)
 		e = read_slots(b, &ctx);
+	nl_node_exact_read(b, nodes);
 	if (!e && b->migrate)
 		e = for_each(bpf_map__fd(b->migrate->maps.migrate_stats), sizeof(struct nl_id_key),
 			     sizeof(struct nl_migrate_val), b->nr_cpus, on_migrate, &ctx);

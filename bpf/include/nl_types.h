@@ -167,8 +167,9 @@ struct nl_alloc_key {
 /* Keys only user space writes, so that a process's and a cgroup's sums
  * stay monotonic when the other half of a key is retired: an exited
  * process's counts move to (NL_TGID_RETIRED, its cgroup), a removed
- * cgroup's counts of a process to (that tgid, NL_CGROUP_RETIRED), and
- * both to (NL_TGID_RETIRED, NL_CGROUP_RETIRED), kept for the node figures. */
+ * cgroup's counts of a process to (that tgid, NL_CGROUP_RETIRED); counts
+ * with both halves retired are dropped (the node figures come from the
+ * exact totals, node_cells). */
 #define NL_TGID_RETIRED 0xfffffffeu
 #define NL_CGROUP_RETIRED (~0ULL)
 

@@ -105,8 +105,6 @@ static int for_each(int fd, size_t ksz, size_t vsz, int cpus,
 struct read_ctx {
 	struct nl_counts_table *t[2];	/* by enum nl_id_kind */
 	struct nl_node_counts *nodes;
-	bool alloc_nodes;		/* node totals from the keys (sampled when the
-					 * period is > 1), not from the exact map */
 	int nr_nodes;			/* run_ns slots of a sched_stats value */
 };
 
@@ -148,8 +146,9 @@ static int on_sched(const void *k, const void *vals, int cpus, void *p)
 }
 
 /* Add @ev allocator calls and @pg pages under @key to the process's and
- * the cgroup's counters (each unless retired) and to the node figures,
- * which every key sees once. Returns 0 or -ENOMEM. */
+ * the cgroup's counters (each unless retired). The node figures come from
+ * the exact totals instead (node_exact.h): these counts are sampled.
+ * Returns 0 or -ENOMEM. */
 static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint64_t ev, uint64_t pg)
 {
 	struct nl_counts *cs[2] = { NULL, NULL };
@@ -190,27 +189,6 @@ static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint6
 			c->events_remote += ev;
 			c->pages_remote += pg;
 		}
-	}
-	if (!ctx->alloc_nodes || key->class >= NL_CLASS_ANON || key->zone == NL_ZONE_FAILED ||
-	    key->page_nid >= NL_MAX_NODES)
-		return 0;
-	struct nl_node_counts *pn = &ctx->nodes[key->page_nid];
-
-	pn->pages += pg;
-	if (key->zone < NL_NR_ZONES)
-		pn->pages_by_zone[key->zone] += pg;
-	if (key->pref_nid == key->page_nid) {
-		pn->events_hit += ev;
-	} else if (key->pref_nid < NL_MAX_NODES) {
-		pn->events_miss += ev;
-		ctx->nodes[key->pref_nid].events_foreign += ev;
-	}
-	if (key->page_nid == key->cpu_nid) {
-		pn->events_local += ev;
-	} else {
-		pn->events_other += ev;
-		if (key->cpu_nid < NL_MAX_NODES)
-			ctx->nodes[key->cpu_nid].events_from_remote += ev;
 	}
 	return 0;
 }
@@ -281,7 +259,7 @@ static int on_migrate(const void *k, const void *vals, int cpus, void *p)
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES])
 {
-	struct read_ctx ctx = { .t = { tgids, cgroups }, .nodes = nodes, .alloc_nodes = !b->node_cells,
+	struct read_ctx ctx = { .t = { tgids, cgroups }, .nodes = nodes,
 				.nr_nodes = b->nr_nodes < NL_MAX_NODES ? b->nr_nodes : NL_MAX_NODES };
 	int e = 0;
 
@@ -368,16 +346,17 @@ static bool key_in_set(const struct nl_alloc_key *key, int kind, const uint64_t 
 
 /* Where @key's counts go when the id of @kind in it is forgotten: the
  * same key with that half retired, so that the other half's sums stay
- * monotonic, and the node figures too (every key counts in them, and a
- * key with both halves retired is never deleted: one per node pair, zone
- * and class at most). */
-static void retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
+ * monotonic. Returns false when the other half was retired already: no
+ * figure reads such a key (the node figures come from the exact totals),
+ * so its counts go. */
+static bool retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
 {
 	*out = *key;
 	if (kind == NL_KIND_TGID)
 		out->tgid = NL_TGID_RETIRED;
 	else
 		out->cgroup_id = NL_CGROUP_RETIRED;
+	return out->tgid != NL_TGID_RETIRED || out->cgroup_id != NL_CGROUP_RETIRED;
 }
 
 /* Add @ev and @pg to the hash entry @key (a retired key, which only user
@@ -441,8 +420,8 @@ static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, i
 			ev += v[c].events;
 			pg += v[c].pages;
 		}
-		retired_key(&keys[i], kind, &rk);
-		hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		if (retired_key(&keys[i], kind, &rk))
+			hash_add(fd, &rk, ev, pg, b->nr_cpus);
 		done += !bpf_map_delete_elem(fd, &keys[i]);
 	}
 	for (size_t i = 0; i < ns; i++) {
@@ -450,8 +429,8 @@ static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, i
 
 		if (!slot_read(s, &k, &ev, &pg) || !key_in_set(&k, kind, ids, n))
 			continue;
-		retired_key(&k, kind, &rk);
-		hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		if (retired_key(&k, kind, &rk))
+			hash_add(fd, &rk, ev, pg, b->nr_cpus);
 		/* free it: pages first, events (the free mark) last */
 		__atomic_store_n(&s->val.pages, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->val.events, 0, __ATOMIC_RELEASE);

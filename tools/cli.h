@@ -47,7 +47,8 @@ const char *nl_cli_shown(const char *s);
 /* --alloc-sample's help text, shared by top and export. */
 #define NL_CLI_ALLOC_SAMPLE_DOC \
 	"Count page allocations by process and cgroup from one in N, each standing for N " \
-	"(the figures become estimates; JSON and export give N and the error), 1 for every " \
+	"(those figures become estimates; JSON and export give N and the error; node and zone " \
+	"totals stay exact), 1 for every " \
 	"one, or auto (the default): every one while the host makes fewer than 20,000 " \
 	"allocations a second, sampled above that so the cost stays flat"
 

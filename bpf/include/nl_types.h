@@ -167,8 +167,9 @@ struct nl_alloc_key {
 /* Keys only user space writes, so that a process's and a cgroup's sums
  * stay monotonic when the other half of a key is retired: an exited
  * process's counts move to (NL_TGID_RETIRED, its cgroup), a removed
- * cgroup's counts of a process to (that tgid, NL_CGROUP_RETIRED), and
- * both to (NL_TGID_RETIRED, NL_CGROUP_RETIRED), kept for the node figures. */
+ * cgroup's counts of a process to (that tgid, NL_CGROUP_RETIRED); counts
+ * with both halves retired are dropped (the node figures come from the
+ * exact totals, node_cells). */
 #define NL_TGID_RETIRED 0xfffffffeu
 #define NL_CGROUP_RETIRED (~0ULL)
 
@@ -207,6 +208,25 @@ struct nl_pending_page {
 			 * allocation was counted with (the sample period; 0 = 1) */
 	u32 seq;	/* its CPU's join clock when made: tracked allocations,
 			 * or movable ones for a sampled page in the ring */
+};
+
+/* Exact node and zone totals (alloc.bpf.c's node_cells map), bumped for
+ * every allocation whether or not the sampler counts it in a key. A row
+ * of cells per CPU, row = user space's nl_node_exact_row(possible nodes N).
+ * Each call counts in exactly one kind (local or from another node's CPU,
+ * x meant for the page's node (hit), another (miss) or unknown), so every
+ * sum user space makes of them only grows:
+ *  [0, N * NL_NODEX_ZONES) by (page node, zone): a = local hits, b = pages;
+ *  [P, P + N) by page node (P = N * NL_NODEX_ZONES): a = local misses,
+ *    b = local calls of unknown intent;
+ *  [P + N, P + 2N) by page node: a = remote hits, b = remote misses;
+ *  [P + 2N, P + 3N) by page node: a = remote calls of unknown intent;
+ *  [P + 3N, P + 4N) by node: a = calls from its CPUs placed elsewhere,
+ *    b = calls meant for it placed elsewhere (numa_foreign).
+ * Failed allocations and pages on no known node are not counted. */
+#define NL_NODEX_ZONES 8	/* zone indices a cell row has (zone bits <= 3) */
+struct nl_node_cell {
+	u64 a, b;
 };
 
 /* One contiguous pfn range on one node and zone, [start, end). */

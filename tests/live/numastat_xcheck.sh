@@ -18,10 +18,11 @@
 . "$(dirname "$0")/common.bash"
 thp_off
 J=$TMP/top.jsonl
-# --exact: the 1% bounds are for exact counting; on a busy host (the export
-# soak runs beside this layer) the default samples and its estimate may be
-# 2% off by design (alloc_sample.sh checks that bound).
-start_top "$J" 1 600 --exact
+# sampling forced, one in 4096 (a node total made of a few dozen samples
+# would miss the 1% bounds): the node figures are counted for every
+# allocation whatever the sample period, so the bounds hold; the process's
+# own events, an estimate, are checked within its reported error instead.
+start_top "$J" 1 600 --alloc-sample 4096
 top_more_lines "$J" 3	# control intervals: the host without the workload
 ctl=$(wc -l < "$J")
 "$WORK" --cpu 0 --anon 256 --repeat 2 --hold 1 > "$TMP/work.out" || fail "nlwork failed"
@@ -34,7 +35,10 @@ own=$("$JQ" -s "$J" "processes[pid=$PID].alloc.events_local" "processes[pid=$PID
 	awk '{ print $1 + $2 }')
 note "nlwork pid $PID: touched $touched pages, BPF saw $own allocator calls from it"
 fails=0
-within_pct "$own" "$touched" 1 || { echo "FAIL: nlwork's own BPF events $own vs the $touched pages it touched differ by more than 1%"; fails=1; }
+# an estimate at one in 4096: within 1% plus four of the standard errors
+# numalens reports (sqrt(4095 / events), about 18% at 131,072 events)
+pct=$(awk -v t="$touched" 'BEGIN { printf "%d", 1 + 400 * sqrt(4095 / (t > 0 ? t : 1)) + 0.5 }')
+within_pct "$own" "$touched" "$pct" || { echo "FAIL: nlwork's own BPF events $own (sampled) vs the $touched pages it touched differ by more than $pct%"; fails=1; }
 # the intervals the workload was in: the line with its pid, after the control
 lines=$("$JQ" "$J" "processes[pid=$PID].pid" | awk -v c="$ctl" '$1 != "missing" && NR > c { printf "%d ", NR }')
 [ -n "$lines" ] || fail "pid $PID is in no interval of numalens top"

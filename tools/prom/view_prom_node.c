@@ -75,13 +75,16 @@ static void fam_node_preferred(struct nl_buf *b, const struct nl_snapshot *s)
 #define PN(n, field, help) { "numalens_node_preferred_" n "_total", help, offsetof(struct nl_node, field) }
 		PN("hits", bpf_events_hit_total,
 		   "Page-allocator calls that placed the page on this node, the node the task's memory policy "
-		   "preferred (measured at mm_page_alloc; compare numalens_node_numa_hit_total)."),
+		   "preferred (every call counted at mm_page_alloc, at any sample period; "
+		   "compare numalens_node_numa_hit_total)."),
 		PN("misses", bpf_events_miss_total,
 		   "Page-allocator calls that placed the page on this node though the task's memory policy "
-		   "preferred another (measured at mm_page_alloc; compare numalens_node_numa_miss_total)."),
+		   "preferred another (every call counted at mm_page_alloc, at any sample period; "
+		   "compare numalens_node_numa_miss_total)."),
 		PN("foreign", bpf_events_foreign_total,
 		   "Page-allocator calls whose task's memory policy preferred this node but got a page on "
-		   "another (measured at mm_page_alloc; compare numalens_node_numa_foreign_total)."),
+		   "another (every call counted at mm_page_alloc, at any sample period; "
+		   "compare numalens_node_numa_foreign_total)."),
 #undef PN
 	};
 
@@ -106,7 +109,8 @@ static void fam_node_zones(struct nl_buf *b, const struct nl_snapshot *s)
 	if (!s->src.alloc || !s->nr_zones)
 		return;
 	nl_prom_family(b, name, "counter",
-		       "Base pages allocated from the node by zone (mm_page_alloc; compare with vmstat pgalloc_<zone>).");
+		       "Base pages allocated from the node by zone (every mm_page_alloc event, at any sample "
+		       "period; compare with vmstat pgalloc_<zone>).");
 	for (int i = 0; i < s->nr_nodes; i++)
 		for (int z = 0; z < s->nr_zones; z++) {
 			nl_prom_open(b, name, NULL);

@@ -27,8 +27,9 @@ void nl_prom_self_info(struct nl_buf *b, const struct nl_snapshot *s, const stru
 		nl_prom_sample1_u64(b, "numalens_source_available", "source", src_names[k], src[k]);
 	nl_prom_family(b, "numalens_alloc_sample_period", "gauge",
 	       "Page allocations are counted by process and cgroup from one in this many, each standing "
-	       "for as many (1: every one, exact). An allocation counter's increase over a window that "
-	       "saw E allocations has a relative standard error of about sqrt((period - 1) / E).");
+	       "for as many (1: every one, exact). A cgroup or process allocation counter's increase over "
+	       "a window that saw E allocations has a relative standard error of about "
+	       "sqrt((period - 1) / E); the node and zone families count every allocation.");
 	nl_prom_sample_u64(b, "numalens_alloc_sample_period",
 			   s->src.alloc_sample_period ? s->src.alloc_sample_period : 1);
 	nl_prom_family(b, "numalens_page_size_bytes", "gauge", "Base page size of the kernel.");

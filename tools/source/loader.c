@@ -21,6 +21,7 @@
 #include "load_common.h"
 #include "kbtf.h"
 #include "load_vmscan.h"
+#include "node_exact.h"
 #include "page_layout.h"
 #include "pfn_lookup.h"
 #include "sched.skel.h"
@@ -292,6 +293,7 @@ static struct nl_alloc *load_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o
 	bpf_map__set_max_entries(a->maps.pending, (unsigned)b->nr_cpus * NL_PENDING_SLOTS);
 	bpf_map__set_max_entries(a->maps.pending_hot, (unsigned)b->nr_cpus * NL_PENDING_HOT);
 	bpf_map__set_max_entries(a->maps.pending_seq, (unsigned)b->nr_cpus);
+	nl_node_exact_size(a, b->nr_cpus, b->nr_nodes);
 	if (nl_alloc__load(a)) {
 		e = errno;
 		nl_alloc__destroy(a);
@@ -339,7 +341,12 @@ static int open_alloc(struct nl_bpf *b, const struct nl_bpf_opts *o, const struc
 		lru = lru && nl_kbtf_has_tp(kb, "mm_lru_insertion");
 	b->alloc = a;
 	e = map_alloc_slots(b);
+	if (!e)
+		e = nl_node_exact_map(b);
 	if (e) {
+		if (b->alloc_slots)
+			munmap(b->alloc_slots, b->alloc_slots_len);
+		b->alloc_slots = NULL;
 		nl_load_missing(b, "page allocations: cannot map the counters (%s)", strerror(-e));
 		nl_alloc__destroy(a);
 		b->alloc = NULL;
@@ -667,6 +674,7 @@ void nl_bpf_close(struct nl_bpf *b)
 	if (b->alloc_slots)
 		munmap(b->alloc_slots, b->alloc_slots_len);
 	b->alloc_slots = NULL;
+	nl_node_exact_unmap(b);
 	nl_alloc__destroy(b->alloc);
 	nl_migrate__destroy(b->migrate);
 	nl_vmscan__destroy(b->vmscan);

@@ -78,6 +78,9 @@ struct nl_bpf {
 				 * slots (nl_types.h); NULL without it */
 	uint32_t alloc_slots_per_cpu;
 	size_t alloc_slots_len;	/* bytes mapped */
+	const struct nl_node_cell *node_cells;	/* the alloc object's exact node
+				 * totals, mmapped (node_exact.h); NULL without */
+	size_t node_cells_len;	/* bytes mapped */
 	int nr_nodes;		/* 1 + highest possible node id: per-node slots
 				 * of a sched_stats value (nl_sched_val_size) */
 	uint32_t pidns_inum;	/* our pid namespace's inode number when it is

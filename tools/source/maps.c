@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "maps.h"
+#include "node_exact.h"
 #include "sched.skel.h"
 #include "alloc.skel.h"
 #include "migrate.skel.h"
@@ -145,8 +146,9 @@ static int on_sched(const void *k, const void *vals, int cpus, void *p)
 }
 
 /* Add @ev allocator calls and @pg pages under @key to the process's and
- * the cgroup's counters (each unless retired) and to the node figures,
- * which every key sees once. Returns 0 or -ENOMEM. */
+ * the cgroup's counters (each unless retired). The node figures come from
+ * the exact totals instead (node_exact.h): these counts are sampled.
+ * Returns 0 or -ENOMEM. */
 static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint64_t ev, uint64_t pg)
 {
 	struct nl_counts *cs[2] = { NULL, NULL };
@@ -187,27 +189,6 @@ static int add_alloc(struct read_ctx *ctx, const struct nl_alloc_key *key, uint6
 			c->events_remote += ev;
 			c->pages_remote += pg;
 		}
-	}
-	if (key->class >= NL_CLASS_ANON || key->zone == NL_ZONE_FAILED ||
-	    key->page_nid >= NL_MAX_NODES)
-		return 0;
-	struct nl_node_counts *pn = &ctx->nodes[key->page_nid];
-
-	pn->pages += pg;
-	if (key->zone < NL_NR_ZONES)
-		pn->pages_by_zone[key->zone] += pg;
-	if (key->pref_nid == key->page_nid) {
-		pn->events_hit += ev;
-	} else if (key->pref_nid < NL_MAX_NODES) {
-		pn->events_miss += ev;
-		ctx->nodes[key->pref_nid].events_foreign += ev;
-	}
-	if (key->page_nid == key->cpu_nid) {
-		pn->events_local += ev;
-	} else {
-		pn->events_other += ev;
-		if (key->cpu_nid < NL_MAX_NODES)
-			ctx->nodes[key->cpu_nid].events_from_remote += ev;
 	}
 	return 0;
 }
@@ -295,6 +276,7 @@ int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 			     sizeof(struct nl_alloc_val), b->nr_cpus, on_alloc, &ctx);
 	if (!e && b->alloc_slots)
 		e = read_slots(b, &ctx);
+	nl_node_exact_read(b, nodes);
 	if (!e && b->migrate)
 		e = for_each(bpf_map__fd(b->migrate->maps.migrate_stats), sizeof(struct nl_id_key),
 			     sizeof(struct nl_migrate_val), b->nr_cpus, on_migrate, &ctx);
@@ -364,16 +346,17 @@ static bool key_in_set(const struct nl_alloc_key *key, int kind, const uint64_t 
 
 /* Where @key's counts go when the id of @kind in it is forgotten: the
  * same key with that half retired, so that the other half's sums stay
- * monotonic, and the node figures too (every key counts in them, and a
- * key with both halves retired is never deleted: one per node pair, zone
- * and class at most). */
-static void retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
+ * monotonic. Returns false when the other half was retired already: no
+ * figure reads such a key (the node figures come from the exact totals),
+ * so its counts go. */
+static bool retired_key(const struct nl_alloc_key *key, int kind, struct nl_alloc_key *out)
 {
 	*out = *key;
 	if (kind == NL_KIND_TGID)
 		out->tgid = NL_TGID_RETIRED;
 	else
 		out->cgroup_id = NL_CGROUP_RETIRED;
+	return out->tgid != NL_TGID_RETIRED || out->cgroup_id != NL_CGROUP_RETIRED;
 }
 
 /* Add @ev and @pg to the hash entry @key (a retired key, which only user
@@ -437,8 +420,8 @@ static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, i
 			ev += v[c].events;
 			pg += v[c].pages;
 		}
-		retired_key(&keys[i], kind, &rk);
-		hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		if (retired_key(&keys[i], kind, &rk))
+			hash_add(fd, &rk, ev, pg, b->nr_cpus);
 		done += !bpf_map_delete_elem(fd, &keys[i]);
 	}
 	for (size_t i = 0; i < ns; i++) {
@@ -446,8 +429,8 @@ static int alloc_forget(const struct nl_bpf *b, int kind, const uint64_t *ids, i
 
 		if (!slot_read(s, &k, &ev, &pg) || !key_in_set(&k, kind, ids, n))
 			continue;
-		retired_key(&k, kind, &rk);
-		hash_add(fd, &rk, ev, pg, b->nr_cpus);
+		if (retired_key(&k, kind, &rk))
+			hash_add(fd, &rk, ev, pg, b->nr_cpus);
 		/* free it: pages first, events (the free mark) last */
 		__atomic_store_n(&s->val.pages, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->val.events, 0, __ATOMIC_RELEASE);

@@ -12,8 +12,10 @@
 /* Read sched_stats, alloc_slots + alloc_stats and migrate_stats of @b
  * (each may be absent), summing per-CPU values, into @tgids and @cgroups
  * (cleared first) and @nodes[NL_MAX_NODES] (zeroed first). An alloc key
- * names a process and a cgroup and adds to both, and once to the node
- * figures; keys with a retired half add to the other half only.
+ * names a process and a cgroup and adds to both; keys with a retired half
+ * add to the other half only. The node allocation figures come from the
+ * exact per-CPU totals (node_exact.h), which count every allocation at any
+ * sample period; from the keys only where that map is missing.
  * Returns 0 or a negative errno (-ENOMEM). */
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES]);

@@ -7,11 +7,14 @@
 #  B. preferring node 2 (MPOL_PREFERRED) for more anonymous memory than
 #     node 2 has free: the rest spills to other nodes, each a miss there
 #     and a foreign on node 2.
-# In both, the BPF hit/miss/foreign events agree with the guest's numastat
+#  C. B again with top counting one allocation in 4096 by process and
+#     cgroup: the node figures count every allocation at any period, so
+#     they keep the same bounds.
+# In all, the BPF hit/miss/foreign events agree with the guest's numastat
 # deltas over the intervals nlwork ran in (>= 100,000 allocations): per
 # node within 1% where the node has a share of its own, summed over the
 # nodes within 1% of the window's allocations.
-# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=200 kernels=default,6.12
+# vm: nodes=4 cpus_per_node=1 mem_per_node=512M timeout=320 kernels=default,6.12
 . /nl/lib.sh
 nl_need_numalens
 taskset -p -c 0 $$ > /dev/null	# keep the shell (and its children) on node 0
@@ -22,7 +25,7 @@ cpu1=$(nl_first_cpu_of_node 1)
 run_case() {
 	local out=$1
 	shift
-	nl_top "$out" 1 600
+	nl_top "$out" 1 600 ${TOP_ARGS:-}
 	nlwork --cpu "$cpu1" "$@" --hold 1.5 > "$out.work" 2>&1 &
 	PID=$!
 	wait $PID || nl_fail "nlwork $* failed: $(cat "$out.work")"
@@ -84,4 +87,12 @@ nl_expect "B: nlwork's events" "$((hit + miss))" -ge 100000
 check_nodes $J B
 f2=$(nl_sum $J "nodes[nid=2].bpf.events_foreign")
 nl_expect "B: node 2's foreign covers nlwork's misses" "$(nl_calc "$f2 / $miss")" -ge 0.99
+
+# --- C: B with sampling forced ----------------------------------------------
+free2=$(awk '/MemFree/ { print int($4 / 1024) }' /sys/devices/system/node/node2/meminfo)
+J=/tmp/sampled.jsonl
+TOP_ARGS="--alloc-sample 4096" run_case $J --node 2 --preferred --anon $((free2 + 160))
+period=$(nljq "$J" sources.alloc_sample_period | sort -u | tr '\n' ' ')
+[ "$period" = "4096 " ] || nl_fail "C: expected sources.alloc_sample_period 4096 in every snapshot, saw: $period"
+check_nodes $J C
 echo "alloc_hitmiss ok"

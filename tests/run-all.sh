@@ -11,6 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 B=build
 LOGS=$B/test-logs
+ROOT_P=$(pwd -P)
 # Per-test hang cap, seconds: only a hung test should reach it. A live test
 # that takes 40 s on a quiet host took 300 s beside stress-ng and four
 # builds (load 18), so the cap is far above any test's normal run time.
@@ -136,7 +137,8 @@ numalens_procs() {
 	for d in /proc/[0-9]*; do
 		e=$(readlink "$d/exe" 2> /dev/null) || continue
 		e=${e% (deleted)}
-		case $e in "$PWD"/*/numalens|"$PWD"/*/scx_cling) ;; *) continue;; esac
+		# exe is the resolved path: compare with the physical checkout
+		case $e in "$ROOT_P"/*/numalens|"$ROOT_P"/*/scx_cling) ;; *) continue;; esac
 		# the soak's exporter runs beside the whole live layer on purpose
 		[ -n "${SOAK_PID:-}" ] && descends_from "${d#/proc/}" "$SOAK_PID" && continue
 		echo "${d#/proc/}"
@@ -148,7 +150,9 @@ numalens_procs() {
 descends_from() {
 	local p=$1 n
 	for n in 1 2 3 4 5 6 7 8; do
-		p=$(awk '{ print $4 }' "/proc/$p/stat" 2> /dev/null) || return 1
+		# the parent pid is the second field after the comm's ")" (a comm
+		# may hold spaces and parentheses)
+		p=$(sed 's/.*) //' "/proc/$p/stat" 2> /dev/null | cut -d' ' -f2)
 		case $p in ''|0|1) return 1;; "$2") return 0;; esac
 	done
 	return 1
@@ -161,13 +165,13 @@ descends_from() {
 # machine a process that started beside the test may be someone's own).
 procs_left() {
 	local n new p
-	for n in 1 2 3 4 5 6; do
+	for n in 1 2 3 4 5 6 7; do
 		new=$(numalens_procs | sort | comm -13 "$1" -)
 		[ -z "$new" ] && return 0
-		sleep 0.5
+		[ $n = 7 ] || sleep 0.5
 	done
 	for p in $new; do
-		printf 'process %s (%s) ' "$p" "$(tr '\0' ' ' < "/proc/$p/cmdline" 2> /dev/null | cut -c1-80)"
+		printf 'process %s (%s) ' "$p" "$({ tr '\0' ' ' < "/proc/$p/cmdline"; } 2> /dev/null | cut -c1-80)"
 		[ "${CI:-}" = true ] && kill -KILL "$p" 2> /dev/null
 	done
 }

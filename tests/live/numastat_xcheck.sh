@@ -36,7 +36,9 @@ own=$("$JQ" -s "$J" "processes[pid=$PID].alloc.events_local" "processes[pid=$PID
 note "nlwork pid $PID: touched $touched pages, BPF saw $own allocator calls from it"
 fails=0
 # an estimate at one in 4096: within 1% plus four of the standard errors
-# numalens reports (sqrt(4095 / events), about 18% at 131,072 events)
+# numalens reports (one is sqrt(4095 / events), about 18% at 131,072
+# events, so this bound is loose: it catches a lost or doubled count, the
+# node totals below are the exact check)
 pct=$(awk -v t="$touched" 'BEGIN { printf "%d", 1 + 400 * sqrt(4095 / (t > 0 ? t : 1)) + 0.5 }')
 within_pct "$own" "$touched" "$pct" || { echo "FAIL: nlwork's own BPF events $own (sampled) vs the $touched pages it touched differ by more than $pct%"; fails=1; }
 # the intervals the workload was in: the line with its pid, after the control

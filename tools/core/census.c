@@ -71,5 +71,7 @@ int nl_census_read(const char *proc_root, const char *sys_root, struct nl_census
 	n = v2_cgroups(path);
 	if (n > c->cgroups)
 		c->cgroups = n;
-	return 0;
+	/* no file gave a count (a restricted /proc, no cgroup mount): the
+	 * host's size is unknown, not small */
+	return c->cgroups ? 0 : -ENOENT;
 }

@@ -21,9 +21,10 @@ struct nl_census {
  * nl_census_read - fill @c from <@proc_root>/loadavg, <@proc_root>/cgroups
  * and the cgroup v2 root's cgroup.stat under <@sys_root>/fs/cgroup (or its
  * unified/ mount of a hybrid host). Roots are "/proc" and "/sys", or
- * fixture trees. A cgroup count that no file gives is 0.
- * Returns 0, or -errno when the task count cannot be read (then the caller
- * knows nothing of the host's size and keeps its worst case).
+ * fixture trees.
+ * Returns 0, or -errno when the task count or every cgroup count cannot be
+ * read (then the caller knows nothing of the host's size and keeps its
+ * worst case).
  */
 int nl_census_read(const char *proc_root, const char *sys_root, struct nl_census *c);
 

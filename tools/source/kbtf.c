@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "file.h"
 #include "kbtf.h"
 
 static int str_cmp(const void *a, const void *b)
@@ -76,6 +77,16 @@ static bool vmscan_v7(const struct btf *vm)
 {
 	return tp_btf_memcg_arg(vm, "mm_vmscan_memcg_reclaim_begin") &&
 	       tp_btf_memcg_arg(vm, "mm_vmscan_direct_reclaim_begin");
+}
+
+/* Whether the BPF JIT is on (net.core.bpf_jit_enable non-zero; a kernel
+ * built with the JIT always on reads 1). Unreadable: assume on, as every
+ * mainstream kernel is. */
+static bool jit_on(void)
+{
+	char b[8];
+
+	return nl_file_read("/proc/sys/net/core/bpf_jit_enable", b, sizeof(b)) <= 0 || b[0] != '0';
 }
 
 /* True unless the kernel refuses an fentry program on function @fn: a
@@ -158,7 +169,9 @@ int nl_kbtf_read(struct nl_kbtf *k, const struct btf *vm, const struct nl_bpf_op
 		}
 	}
 	k->nr_tps = n;
-	k->rdonly_cast = rdonly_cast;
+	/* a program naming a kfunc loads only with the JIT on, dead branch or
+	 * not: with it off, keep the plain pointer walks (interpreted) */
+	k->rdonly_cast = rdonly_cast && jit_on();
 	qsort(k->tps, n, sizeof(*k->tps), str_cmp);
 	k->by_page = use_page_flags(vm, o, &k->pl);
 	k->vmscan_v7 = vmscan_v7(vm);

@@ -63,10 +63,11 @@ static unsigned round_k(unsigned long n)
  * in an interval do: export's churn test (100 short processes a second,
  * a cgroup every quarter second, 5 s interval) filled 1,283 keys of the
  * process table and 3,735 of the allocation overflow table on 2 CPUs,
- * the margins below are 4 x those. Tasks count every thread and kernel
- * thread, more than the processes the tables hold. No bound here
- * depends on nodes or CPUs; only the compiled sizes and the memory
- * budget cap the tables, as before. A host that outgrows its margin
+ * the margins below are 3.2 and 4.4 x those. Tasks count every thread and
+ * kernel thread, more than the processes the tables hold. The margins
+ * grow with CPUs (reclaim's with nodes); nothing caps a table for having
+ * many of either: only the compiled sizes and the memory budget cap
+ * them, as before. A host that outgrows its margin
  * counts the events that found no entry as map-full drops, as ever. A
  * host whose counts cannot be read keeps the compiled sizes.
  */

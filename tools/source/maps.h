@@ -15,7 +15,7 @@
  * names a process and a cgroup and adds to both; keys with a retired half
  * add to the other half only. The node allocation figures come from the
  * exact per-CPU totals (node_exact.h), which count every allocation at any
- * sample period; from the keys only where that map is missing.
+ * sample period (without that map the alloc object does not load).
  * Returns 0 or a negative errno (-ENOMEM). */
 int nl_maps_read(const struct nl_bpf *b, struct nl_counts_table *tgids,
 		 struct nl_counts_table *cgroups, struct nl_node_counts nodes[NL_MAX_NODES]);

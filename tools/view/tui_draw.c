@@ -202,7 +202,6 @@ int nl_tui_draw_body_rows(const struct nl_tui *t)
 	return LINES - HEAD_LINES(t) - 1;
 }
 
-/* Clamp the selection of list @v to @n rows and scroll it into view. */
 int nl_tui_draw_cut(struct nl_tui *t, int v, int n)
 {
 	if (n < 0)
@@ -225,6 +224,7 @@ void nl_tui_draw_list(struct nl_tui *t, struct nl_tui_table *tb, int v, int n, n
 				(const char *)rows + (size_t)t->idx[k] * stride);
 }
 
+/* Clamp the selection of list @v to @n rows and scroll it into view. */
 void nl_tui_draw_fix_scroll(struct nl_tui *t, int v, int n)
 {
 	int h = nl_tui_draw_body_rows(t);

@@ -18,8 +18,10 @@
 #    median at most 25% (+50) above the first half's, and no peak above 3x
 #    the first half's (the largest scrape is kept in $LOG.largest);
 #  - map fill stays bounded: no "map full" drop, and the second half's
-#    maximum at most 25% + 1,024 keys above the first half's (the keys are
-#    the host's: other work's processes count; exits that were never
+#    maximum at most 50% + 2,048 keys above the first half's (the keys are
+#    the host's: other work's processes count, and beside the live layer
+#    they step from ~300 to ~1,100-1,750 at some point in the first ten
+#    minutes, in the first half or the second; exits that were never
 #    evicted would be tens of thousands).
 # At the end it prints the CPU time of export, of the churn and of the
 # sampler, and export's CPU seconds per hour.
@@ -171,7 +173,7 @@ verdict=$(awk -v secs="$SECS" '
 		if (ref && rl > ref * 1.15) bad = bad "rss grew more than 15%; "
 		if (fmax - fmin > 4) bad = bad "open fds not flat; "
 		if (sm2 > sm1 * 1.25 + 50 || s2 > s1 * 3 + 50) bad = bad "series count grew; "
-		if (m2 > m1 * 1.25 + 1024) bad = bad "map fill grew; "
+		if (m2 > m1 * 1.5 + 2048) bad = bad "map fill grew; "
 		if (df[n] > df[1]) bad = bad "a BPF map was full; "
 		print (bad == "" ? "PASS " : "FAIL " bad) msg
 	}' "$LOG")
